@@ -1,0 +1,5 @@
+/**
+ * The protocol machines of handoff-runtime (xstate v5). Each machine lives in its own file and is
+ * re-exported here.
+ */
+export {};

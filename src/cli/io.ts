@@ -1,0 +1,99 @@
+/**
+ * The CLI's input/output seam: every verb writes through a {@link CliIo}, so the CLI can be run
+ * in-process in tests and as the `handoff` binary alike.
+ */
+import { readFile } from 'node:fs/promises';
+import { HandoffError } from '../errors/index.js';
+
+/** Streams and environment a verb may use. */
+export interface CliIo {
+  /** Writes to standard output. */
+  readonly out: (text: string) => void;
+  /** Writes to standard error. */
+  readonly err: (text: string) => void;
+  /** Reads all of standard input as bytes. */
+  readonly readStdin: () => Promise<Buffer>;
+  /** Environment variables. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Working directory against which relative paths resolve. */
+  readonly cwd: string;
+  /** True when stdout is an interactive terminal. */
+  readonly isTTY: boolean;
+}
+
+/**
+ * The process-backed {@link CliIo}.
+ *
+ * @example
+ * ```ts
+ * const code = await main(process.argv.slice(2), processIo());
+ * ```
+ */
+export function processIo(): CliIo {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/**
+ * Reads a `FILE|-` argument as bytes (`-` is standard input, byte-exact).
+ *
+ * @example
+ * ```ts
+ * const bytes = await readInput(io, '-');
+ * ```
+ * @throws HandoffError `usage` when the file cannot be read.
+ */
+export async function readInput(io: CliIo, source: string): Promise<Buffer> {
+  if (source === '-') return io.readStdin();
+  try {
+    return await readFile(source.startsWith('/') ? source : `${io.cwd}/${source}`);
+  } catch (e) {
+    throw new HandoffError('usage', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+      details: { file: source },
+    });
+  }
+}
+
+/**
+ * Reads and parses a `FILE|-` argument as JSON.
+ *
+ * @example
+ * ```ts
+ * const parsed = await readJsonInput(io, 'dispatch.json');
+ * if (!parsed.ok) … // parsed.error names the file and the JSON defect
+ * ```
+ * @throws HandoffError `usage` when the file cannot be read.
+ */
+export async function readJsonInput(
+  io: CliIo,
+  source: string,
+): Promise<{ ok: true; value: unknown; text: string } | { ok: false; error: string; text: string }> {
+  const text = (await readInput(io, source)).toString('utf8');
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown, text };
+  } catch (e) {
+    return { ok: false, error: `${source === '-' ? 'stdin' : source}: not JSON (${(e as Error).message})`, text };
+  }
+}
+
+/**
+ * Writes `value` as pretty JSON plus a newline to stdout.
+ *
+ * @example
+ * ```ts
+ * printJson(io, { ok: true });
+ * ```
+ */
+export function printJson(io: CliIo, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,113 @@
+/**
+ * `handoff` — the command-line surface. Dispatches `handoff <group> …` to a lazily loaded verb
+ * module (one file per group in this folder), prints help and version, and maps thrown
+ * {@link HandoffError}s to structured stderr and exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import { isHandoffError } from '../errors/index.js';
+import { type CliCommand, EXIT_USAGE } from './command.js';
+import type { CliIo } from './io.js';
+
+/** One entry of the verb table: the group's module file (without extension) and its summary. */
+interface GroupEntry {
+  readonly file: string;
+  readonly summary: string;
+}
+
+/**
+ * The verb groups. Modules load on demand so `handoff validate` never pays for xstate or pg.
+ * A group whose module is not part of this build answers with a usage error.
+ */
+export const GROUPS: Readonly<Record<string, GroupEntry>> = {
+  validate: { file: 'validate', summary: 'validate a dispatch, handoff or baseline record' },
+  dispatch: { file: 'dispatch', summary: 'worker-side entry check of a dispatch record' },
+  guard: { file: 'guard', summary: 'evaluate the rerun guard for a relaunch' },
+  baseline: { file: 'baseline', summary: 'record, check and advance file-baseline/v1 custody' },
+  store: { file: 'store', summary: 'run-store/v1 journal: create, append, set-handoff, load, validate' },
+  persist: { file: 'persist', summary: 'run persistence controller (start … finish, reuse, custody)' },
+  tracker: { file: 'tracker', summary: 'cycle budgets: init, tick, can-deep, status, stop …' },
+  run: { file: 'run', summary: 'run the six-phase cycle with a worker command' },
+  chain: { file: 'chain', summary: 'handoff chain: batons, seams, receipts, examples' },
+  gate: { file: 'gate', summary: 'gate protocol: collect, evaluate, route, ledger, run' },
+  envelope: { file: 'envelope', summary: 'dev-loop handoff envelope: build, validate, prefix' },
+  schemas: { file: 'schemas', summary: 'write or check the generated JSON Schema files' },
+  demo: { file: 'demo', summary: 'the demonstration run by `npm start`' },
+};
+
+function packageVersion(): string {
+  const url = new URL('../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+function topHelp(): string {
+  const width = Math.max(...Object.keys(GROUPS).map((k) => k.length));
+  const lines = Object.entries(GROUPS).map(([k, g]) => `  ${k.padEnd(width)}  ${g.summary}`);
+  return [
+    'usage: handoff <command> [options]',
+    '',
+    'Verifiable agent handoffs: typed records, rerun guard, custody, journal, gate, chain.',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'handoff <command> --help shows the command’s options. handoff --version prints the version.',
+    'Exit codes: 0 ok, 2 usage; each command documents the rest.',
+    '',
+  ].join('\n');
+}
+
+async function loadGroup(entry: GroupEntry): Promise<CliCommand | undefined> {
+  try {
+    const mod = (await import(new URL(`./${entry.file}.js`, import.meta.url).href)) as { command?: CliCommand };
+    return mod.command;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`${entry.file}.js`)) {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script) and resolves to the exit code.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await main(process.argv.slice(2), processIo());
+ * ```
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(topHelp());
+    return first === undefined ? EXIT_USAGE : 0;
+  }
+  if (first === '--version' || first === '-V') {
+    io.out(`${packageVersion()}\n`);
+    return 0;
+  }
+  const entry = GROUPS[first];
+  if (entry === undefined || !Object.hasOwn(GROUPS, first)) {
+    io.err(`handoff: unknown command '${first}'\n\n${topHelp()}`);
+    return EXIT_USAGE;
+  }
+  const command = await loadGroup(entry);
+  if (command === undefined) {
+    io.err(`handoff: command '${first}' is not available in this build\n`);
+    return EXIT_USAGE;
+  }
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    io.out(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (isHandoffError(e)) {
+      io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
+      return e.code === 'usage' ? EXIT_USAGE : (e.details.exit_code as number | undefined) ?? 4;
+    }
+    io.err(`handoff ${first}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 70;
+  }
+}

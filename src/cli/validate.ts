@@ -1,0 +1,48 @@
+/**
+ * `handoff validate --kind dispatch|handoff|baseline <FILE|->`: prints `{ ok, kind, issues }`;
+ * exit 0 valid, 3 invalid, 2 usage (unknown kind, unreadable file).
+ */
+import { validateBaseline, validateDispatch, validateHandoff } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import type { ValidationResult } from '../validation/index.js';
+import { parseVerbArgs, requireString } from './args.js';
+import type { CliCommand } from './command.js';
+import { printJson, readJsonInput } from './io.js';
+
+const VALIDATORS: Record<string, (x: unknown) => ValidationResult<unknown>> = {
+  dispatch: validateDispatch,
+  handoff: validateHandoff,
+  baseline: validateBaseline,
+};
+
+/** Exit code of an invalid record. */
+export const EXIT_INVALID = 3;
+
+/** The `validate` verb. */
+export const command: CliCommand = {
+  summary: 'validate a dispatch, handoff or baseline record',
+  help: [
+    'usage: handoff validate --kind dispatch|handoff|baseline <FILE|->',
+    '',
+    'Validates one record and prints {"ok", "kind", "issues": [{path, code, message}]}.',
+    'Exit: 0 valid, 3 invalid (including text that is not JSON), 2 usage.',
+  ].join('\n'),
+  async run(argv, io) {
+    const { values, positionals, rest } = parseVerbArgs(argv, { kind: { type: 'string' } });
+    const kind = requireString(values, 'kind');
+    const validator = VALIDATORS[kind];
+    if (validator === undefined || !Object.hasOwn(VALIDATORS, kind)) {
+      throw new HandoffError('usage', `unknown --kind ${kind} (dispatch, handoff or baseline)`);
+    }
+    const sources = [...positionals, ...rest];
+    if (sources.length !== 1) throw new HandoffError('usage', 'validate takes exactly one FILE or -');
+    const parsed = await readJsonInput(io, sources[0] as string);
+    if (!parsed.ok) {
+      printJson(io, { ok: false, kind, issues: [{ path: '', code: 'not_json', message: parsed.error }] });
+      return EXIT_INVALID;
+    }
+    const r = validator(parsed.value);
+    printJson(io, { ok: r.ok, kind, issues: r.ok ? [] : r.issues });
+    return r.ok ? 0 : EXIT_INVALID;
+  },
+};

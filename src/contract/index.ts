@@ -1,0 +1,27 @@
+export * from './enums.js';
+export {
+  AxiomEliminatorParamsSchema,
+  BudgetSchema,
+  DispatchContextSchema,
+  DispatchSchema,
+  InlineParamsSchema,
+  ProofGolferParamsSchema,
+  ProofRepairParamsSchema,
+  SorryFillerDeepParamsSchema,
+  WORKER_PARAMETER_SCHEMAS,
+} from './dispatch-schema.js';
+export type { Budget, Dispatch, DispatchContext } from './dispatch-schema.js';
+export {
+  ArtifactSchema,
+  CandidateSchema,
+  emptyEvidence,
+  HandoffEvidenceSchema,
+  HandoffSchema,
+  isBlockerDriven,
+} from './handoff-schema.js';
+export type { Handoff, HandoffEvidence } from './handoff-schema.js';
+export { validateBaseline, validateDispatch, validateHandoff } from './validate.js';
+export { protocolErrorHandoff } from './protocol-error.js';
+export { rerunGuard, sameTask } from './rerun-guard.js';
+export type { RerunBranch, RerunVerdict } from './rerun-guard.js';
+export { blockerSignature, normalizeErrorText } from './blocker-signature.js';

@@ -1,0 +1,32 @@
+/**
+ * The records published as JSON Schema files under `schemas/`, generated from their zod schemas.
+ * Cross-field rules (conditional nullability, coverage) are enforced by the validators; JSON
+ * Schema carries the structure.
+ */
+import { z } from 'zod';
+import { FileBaselineSchema } from './baseline/schema.js';
+import { DispatchSchema, HandoffSchema } from './contract/index.js';
+
+/** File name (without `.json`) → zod schema of every published record. */
+export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  'run-contract-dispatch.v1': DispatchSchema,
+  'run-contract-handoff.v1': HandoffSchema,
+  'file-baseline.v1': FileBaselineSchema,
+};
+
+/**
+ * Generates the JSON Schema documents, keyed by file name (`<name>.json`), as formatted text.
+ *
+ * @example
+ * ```ts
+ * const files = generateJsonSchemas(); files['file-baseline.v1.json'];
+ * ```
+ */
+export function generateJsonSchemas(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
+    const doc = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
+    out[`${name}.json`] = `${JSON.stringify({ $id: `handoff-runtime/${name}`, title: name, ...doc }, null, 2)}\n`;
+  }
+  return out;
+}

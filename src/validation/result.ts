@@ -1,0 +1,55 @@
+/**
+ * Structured validation results shared by every record validator: validators never throw on bad
+ * input; they return `{ ok: true, value }` or `{ ok: false, issues }`.
+ */
+import type { z } from 'zod';
+
+/** One defect found in a record. `path` is dotted (`context.search_results.0.tool`), `''` for the root. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Outcome of a validator. */
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/**
+ * Formats a zod path (`['context', 'diagnostics', 0]`) as a dotted string.
+ *
+ * @example
+ * ```ts
+ * formatPath(['a', 0, 'b']); // 'a.0.b'
+ * ```
+ */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+/**
+ * Runs a zod schema without ever throwing and maps its issues to {@link ValidationIssue}s.
+ *
+ * @example
+ * ```ts
+ * const r = safeValidate(DispatchSchema, JSON.parse(text));
+ * if (!r.ok) for (const i of r.issues) console.error(i.path, i.message);
+ * ```
+ */
+export function safeValidate<S extends z.ZodType>(schema: S, input: unknown): ValidationResult<z.output<S>> {
+  try {
+    const r = schema.safeParse(input);
+    if (r.success) return { ok: true, value: r.data };
+    return {
+      ok: false,
+      issues: r.error.issues.map((i) => ({
+        path: formatPath(i.path),
+        code: (i.code === 'custom' && (i.params as { code?: string } | undefined)?.code) || i.code,
+        message: i.message,
+      })),
+    };
+  } catch (e) {
+    return { ok: false, issues: [{ path: '', code: 'unvalidatable', message: `input could not be inspected: ${String(e)}` }] };
+  }
+}
