@@ -26,7 +26,8 @@ export function generateJsonSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
     const doc = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
-    out[`${name}.json`] = `${JSON.stringify({ $id: `handoff-runtime/${name}`, title: name, ...doc }, null, 2)}\n`;
+    out[`${name}.json`] =
+      `${JSON.stringify({ $id: `handoff-runtime/${name}`, title: name, ...doc }, null, 2)}\n`;
   }
   return out;
 }

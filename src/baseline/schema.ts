@@ -10,7 +10,10 @@ export const FILE_BASELINE_SCHEMA = 'file-baseline/v1';
 const absolutePath = z
   .string()
   .min(1)
-  .refine((p) => p.startsWith('/'), { message: 'must be an absolute path', params: { code: 'not_absolute' } });
+  .refine((p) => p.startsWith('/'), {
+    message: 'must be an absolute path',
+    params: { code: 'not_absolute' },
+  });
 
 /** One file entry of a baseline. Existing ⇒ sha256 and size set; absent ⇒ both null. */
 export const BaselineEntrySchema = z
@@ -26,10 +29,18 @@ export const BaselineEntrySchema = z
   })
   .superRefine((e, ctx) => {
     if (e.exists && (e.sha256 === null || e.size === null)) {
-      ctx.addIssue({ code: 'custom', message: 'an existing file needs sha256 and size', params: { code: 'missing_hash' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'an existing file needs sha256 and size',
+        params: { code: 'missing_hash' },
+      });
     }
     if (!e.exists && (e.sha256 !== null || e.size !== null)) {
-      ctx.addIssue({ code: 'custom', message: 'an absent file has null sha256 and size', params: { code: 'absent_with_hash' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'an absent file has null sha256 and size',
+        params: { code: 'absent_with_hash' },
+      });
     }
   });
 
@@ -44,7 +55,12 @@ export const FileBaselineSchema = z
     const reals = new Set<string>();
     b.files.forEach((f, i) => {
       if (paths.has(f.path)) {
-        ctx.addIssue({ code: 'custom', path: ['files', i, 'path'], message: `duplicate path ${f.path}`, params: { code: 'duplicate_path' } });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['files', i, 'path'],
+          message: `duplicate path ${f.path}`,
+          params: { code: 'duplicate_path' },
+        });
       }
       if (reals.has(f.realpath)) {
         ctx.addIssue({

@@ -24,7 +24,6 @@ function compareCodePoints(a: string, b: string): number {
   }
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/;
 
 function quote(s: string): string {
@@ -68,7 +67,8 @@ function write(value: unknown, path: string, seen: Set<object>): string {
           for (let i = 0; i < value.length; i++) parts.push(write(value[i], `${path}[${i}]`, seen));
           return `[${parts.join(',')}]`;
         }
-        if (!isPlainObject(value)) return fail(path, `a non-plain object (${value.constructor?.name ?? '?'})`);
+        if (!isPlainObject(value))
+          return fail(path, `a non-plain object (${value.constructor?.name ?? '?'})`);
         const keys = Object.keys(value).sort(compareCodePoints);
         const parts: string[] = [];
         for (const k of keys) {

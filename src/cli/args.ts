@@ -25,13 +25,21 @@ export interface ParsedArgs {
  * ```
  * @throws HandoffError `usage` for unknown options or missing option values.
  */
-export function parseVerbArgs(argv: readonly string[], options: OptionSpec, allowPositionals = true): ParsedArgs {
+export function parseVerbArgs(
+  argv: readonly string[],
+  options: OptionSpec,
+  allowPositionals = true,
+): ParsedArgs {
   const dd = argv.indexOf('--');
   const head = dd === -1 ? argv : argv.slice(0, dd);
   const rest = dd === -1 ? [] : argv.slice(dd + 1);
   try {
     const parsed = parseArgs({ args: [...head], options, allowPositionals, strict: true });
-    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals, rest: [...rest] };
+    return {
+      values: parsed.values as ParsedArgs['values'],
+      positionals: parsed.positionals,
+      rest: [...rest],
+    };
   } catch (e) {
     throw new HandoffError('usage', (e as Error).message, { cause: e });
   }

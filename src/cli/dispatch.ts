@@ -41,7 +41,13 @@ export const command: CliCommand = {
       .slice(0, 5)
       .map((i) => `${i.path || '(root)'}: ${i.message}`)
       .join('; ');
-    printJson(io, protocolErrorHandoff(value, `malformed dispatch: ${detail}${r.issues.length > 5 ? `; +${r.issues.length - 5} more` : ''}`));
+    printJson(
+      io,
+      protocolErrorHandoff(
+        value,
+        `malformed dispatch: ${detail}${r.issues.length > 5 ? `; +${r.issues.length - 5} more` : ''}`,
+      ),
+    );
     return 3;
   },
 };

@@ -9,15 +9,24 @@ import { parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
 
-async function load<T>(io: CliIo, file: string, what: string, validate: (x: unknown) => ValidationResult<T>): Promise<T> {
+async function load<T>(
+  io: CliIo,
+  file: string,
+  what: string,
+  validate: (x: unknown) => ValidationResult<T>,
+): Promise<T> {
   const parsed = await readJsonInput(io, file);
   if (!parsed.ok) throw new HandoffError('usage', `${what} ${parsed.error}`, { details: { file } });
   const r = validate(parsed.value);
   if (!r.ok) {
     const first = r.issues[0];
-    throw new HandoffError('usage', `${what} ${file} is not a valid record: ${first?.path || '(root)'}: ${first?.message}`, {
-      details: { file, issues: r.issues },
-    });
+    throw new HandoffError(
+      'usage',
+      `${what} ${file} is not a valid record: ${first?.path || '(root)'}: ${first?.message}`,
+      {
+        details: { file, issues: r.issues },
+      },
+    );
   }
   return r.value;
 }
@@ -33,10 +42,15 @@ export const command: CliCommand = {
     'Exit: 0 allowed, 3 forbidden, 2 usage or an input that is not a valid record.',
   ].join('\n'),
   async run(argv, io) {
-    const { values } = parseVerbArgs(argv, { dispatch: { type: 'string' }, prior: { type: 'string' } }, false);
+    const { values } = parseVerbArgs(
+      argv,
+      { dispatch: { type: 'string' }, prior: { type: 'string' } },
+      false,
+    );
     const dFile = requireString(values, 'dispatch');
     const pFile = requireString(values, 'prior');
-    if (dFile === '-' && pFile === '-') throw new HandoffError('usage', 'only one of --dispatch and --prior may read stdin');
+    if (dFile === '-' && pFile === '-')
+      throw new HandoffError('usage', 'only one of --dispatch and --prior may read stdin');
     const dispatch = await load(io, dFile, 'dispatch', validateDispatch);
     const prior = await load(io, pFile, 'prior handoff', validateHandoff);
     const verdict = rerunGuard(dispatch, prior);

@@ -1,7 +1,7 @@
-export { main, GROUPS } from './main.js';
-export { processIo, readInput, readJsonInput, printJson } from './io.js';
-export type { CliIo } from './io.js';
+export type { OptionSpec, ParsedArgs } from './args.js';
+export { optionalString, parseVerbArgs, requireString } from './args.js';
 export type { CliCommand } from './command.js';
 export { EXIT_USAGE } from './command.js';
-export { parseVerbArgs, requireString, optionalString } from './args.js';
-export type { OptionSpec, ParsedArgs } from './args.js';
+export type { CliIo } from './io.js';
+export { printJson, processIo, readInput, readJsonInput } from './io.js';
+export { GROUPS, main } from './main.js';

@@ -58,9 +58,13 @@ export async function readInput(io: CliIo, source: string): Promise<Buffer> {
   try {
     return await readFile(source.startsWith('/') ? source : `${io.cwd}/${source}`);
   } catch (e) {
-    throw new HandoffError('usage', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-      details: { file: source },
-    });
+    throw new HandoffError(
+      'usage',
+      `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      {
+        details: { file: source },
+      },
+    );
   }
 }
 
@@ -82,7 +86,11 @@ export async function readJsonInput(
   try {
     return { ok: true, value: JSON.parse(text) as unknown, text };
   } catch (e) {
-    return { ok: false, error: `${source === '-' ? 'stdin' : source}: not JSON (${(e as Error).message})`, text };
+    return {
+      ok: false,
+      error: `${source === '-' ? 'stdin' : source}: not JSON (${(e as Error).message})`,
+      text,
+    };
   }
 }
 

@@ -58,10 +58,15 @@ function topHelp(): string {
 
 async function loadGroup(entry: GroupEntry): Promise<CliCommand | undefined> {
   try {
-    const mod = (await import(new URL(`./${entry.file}.js`, import.meta.url).href)) as { command?: CliCommand };
+    const mod = (await import(new URL(`./${entry.file}.js`, import.meta.url).href)) as {
+      command?: CliCommand;
+    };
     return mod.command;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`${entry.file}.js`)) {
+    if (
+      (e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      String(e).includes(`${entry.file}.js`)
+    ) {
       return undefined;
     }
     throw e;
@@ -105,7 +110,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (e) {
     if (isHandoffError(e)) {
       io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
-      return e.code === 'usage' ? EXIT_USAGE : (e.details.exit_code as number | undefined) ?? 4;
+      return e.code === 'usage' ? EXIT_USAGE : ((e.details.exit_code as number | undefined) ?? 4);
     }
     io.err(`handoff ${first}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 70;

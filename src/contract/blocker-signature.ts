@@ -35,6 +35,7 @@ export function normalizeErrorText(text: string): string {
  */
 export function blockerSignature(file: string, line: number, errorCodeOrText: string): string {
   const norm = normalizeErrorText(errorCodeOrText);
-  const key = norm.length > 0 && norm.length <= 64 && SHORT_KEY.test(norm) ? norm : `h-${sha256Hex(norm).slice(0, 12)}`;
+  const key =
+    norm.length > 0 && norm.length <= 64 && SHORT_KEY.test(norm) ? norm : `h-${sha256Hex(norm).slice(0, 12)}`;
   return `${file}:${Number.isInteger(line) && line >= 0 ? line : 0}:${key}`;
 }

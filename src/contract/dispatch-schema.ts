@@ -111,7 +111,12 @@ export const DispatchSchema = z
     const seen = new Set<string>();
     d.owned_files.forEach((p, i) => {
       if (seen.has(p)) {
-        ctx.addIssue({ code: 'custom', path: ['owned_files', i], message: `duplicate owned file ${p}`, params: { code: 'duplicate_path' } });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['owned_files', i],
+          message: `duplicate owned file ${p}`,
+          params: { code: 'duplicate_path' },
+        });
       }
       seen.add(p);
     });

@@ -25,7 +25,14 @@ export const StopReasonSchema = z.enum([
   'operational-error',
 ]);
 /** Kind of blocker behind a blocker-driven stop. */
-export const BlockerKindSchema = z.enum(['proof', 'false-statement', 'safety-guard', 'capability', 'protocol', 'operational']);
+export const BlockerKindSchema = z.enum([
+  'proof',
+  'false-statement',
+  'safety-guard',
+  'capability',
+  'protocol',
+  'operational',
+]);
 /** The seven proof-triage classes (only with blocker_kind `proof`). */
 export const BlockerClassSchema = z.enum([
   'definitional-equality',

@@ -78,27 +78,55 @@ export const HandoffSchema = z
     new_evidence_required_for_rerun: str.nullable(),
   })
   .superRefine((h, ctx) => {
-    if (h.status === 'stopped' && h.stop_reason === null) rule(ctx, 'stop_reason', 'stop_reason_required', 'a stopped handoff names its stop_reason');
-    if (h.status !== 'stopped' && h.stop_reason !== null) rule(ctx, 'stop_reason', 'stop_reason_forbidden', `stop_reason must be null when status is ${h.status}`);
+    if (h.status === 'stopped' && h.stop_reason === null)
+      rule(ctx, 'stop_reason', 'stop_reason_required', 'a stopped handoff names its stop_reason');
+    if (h.status !== 'stopped' && h.stop_reason !== null)
+      rule(
+        ctx,
+        'stop_reason',
+        'stop_reason_forbidden',
+        `stop_reason must be null when status is ${h.status}`,
+      );
     const operational = h.stop_reason !== null && OPERATIONAL_STOP_REASONS.includes(h.stop_reason);
     if (operational && (h.stop_detail === null || h.stop_detail.trim() === '')) {
-      rule(ctx, 'stop_detail', 'stop_detail_required', `stop_reason ${h.stop_reason} needs a non-empty stop_detail`);
+      rule(
+        ctx,
+        'stop_detail',
+        'stop_detail_required',
+        `stop_reason ${h.stop_reason} needs a non-empty stop_detail`,
+      );
     }
-    if (!operational && h.stop_detail !== null) rule(ctx, 'stop_detail', 'stop_detail_forbidden', 'stop_detail is only for protocol-error and operational-error stops');
+    if (!operational && h.stop_detail !== null)
+      rule(
+        ctx,
+        'stop_detail',
+        'stop_detail_forbidden',
+        'stop_detail is only for protocol-error and operational-error stops',
+      );
 
     const driven = isBlockerDriven(h);
     for (const f of ['blocker_kind', 'blocker_signature', 'new_evidence_required_for_rerun'] as const) {
       const v = h[f];
-      if (driven && (v === null || v.trim() === '')) rule(ctx, f, 'blocker_field_required', `${f} is required for a blocker-driven stop`);
-      if (!driven && v !== null) rule(ctx, f, 'blocker_field_forbidden', `${f} must be null unless the stop is blocker-driven`);
+      if (driven && (v === null || v.trim() === ''))
+        rule(ctx, f, 'blocker_field_required', `${f} is required for a blocker-driven stop`);
+      if (!driven && v !== null)
+        rule(ctx, f, 'blocker_field_forbidden', `${f} must be null unless the stop is blocker-driven`);
     }
     const proof = driven && h.blocker_kind === 'proof';
-    if (proof && h.blocker_class === null) rule(ctx, 'blocker_class', 'blocker_class_required', 'a proof blocker names its blocker_class');
-    if (!proof && h.blocker_class !== null) rule(ctx, 'blocker_class', 'blocker_class_forbidden', 'blocker_class is only for blocker-driven proof blockers');
+    if (proof && h.blocker_class === null)
+      rule(ctx, 'blocker_class', 'blocker_class_required', 'a proof blocker names its blocker_class');
+    if (!proof && h.blocker_class !== null)
+      rule(
+        ctx,
+        'blocker_class',
+        'blocker_class_forbidden',
+        'blocker_class is only for blocker-driven proof blockers',
+      );
 
     if (h.stop_reason !== 'protocol-error') {
       for (const f of ['target', 'scope', 'mode', 'file_baseline'] as const) {
-        if (h[f] === null) rule(ctx, f, 'identity_required', `${f} may be null only for a protocol-error stop`);
+        if (h[f] === null)
+          rule(ctx, f, 'identity_required', `${f} may be null only for a protocol-error stop`);
       }
     }
     if (h.file_baseline !== null) {

@@ -1,4 +1,5 @@
-export * from './enums.js';
+export { blockerSignature, normalizeErrorText } from './blocker-signature.js';
+export type { Budget, Dispatch, DispatchContext } from './dispatch-schema.js';
 export {
   AxiomEliminatorParamsSchema,
   BudgetSchema,
@@ -10,7 +11,8 @@ export {
   SorryFillerDeepParamsSchema,
   WORKER_PARAMETER_SCHEMAS,
 } from './dispatch-schema.js';
-export type { Budget, Dispatch, DispatchContext } from './dispatch-schema.js';
+export * from './enums.js';
+export type { Handoff, HandoffEvidence } from './handoff-schema.js';
 export {
   ArtifactSchema,
   CandidateSchema,
@@ -19,9 +21,7 @@ export {
   HandoffSchema,
   isBlockerDriven,
 } from './handoff-schema.js';
-export type { Handoff, HandoffEvidence } from './handoff-schema.js';
-export { validateBaseline, validateDispatch, validateHandoff } from './validate.js';
 export { protocolErrorHandoff } from './protocol-error.js';
-export { rerunGuard, sameTask } from './rerun-guard.js';
 export type { RerunBranch, RerunVerdict } from './rerun-guard.js';
-export { blockerSignature, normalizeErrorText } from './blocker-signature.js';
+export { rerunGuard, sameTask } from './rerun-guard.js';
+export { validateBaseline, validateDispatch, validateHandoff } from './validate.js';

@@ -54,14 +54,25 @@ export function rerunGuard(
   next: Pick<Dispatch, 'target' | 'scope' | 'mode' | 'prior_blocker' | 'evidence_delta'>,
   prior: Pick<
     Handoff,
-    'target' | 'scope' | 'mode' | 'stop_reason' | 'stop_detail' | 'blocker_signature' | 'new_evidence_required_for_rerun'
+    | 'target'
+    | 'scope'
+    | 'mode'
+    | 'stop_reason'
+    | 'stop_detail'
+    | 'blocker_signature'
+    | 'new_evidence_required_for_rerun'
   >,
 ): RerunVerdict {
   const hasEvidence = next.evidence_delta.length > 0;
   if (prior.stop_reason !== null && OPERATIONAL_STOP_REASONS.includes(prior.stop_reason)) {
     const identityKnown = prior.target !== null && prior.scope !== null && prior.mode !== null;
     if (identityKnown && !sameTask(next, prior)) {
-      return { forbidden: false, branch: 'unrelated-task', reason: 'a different task is not a relaunch', required_evidence: null };
+      return {
+        forbidden: false,
+        branch: 'unrelated-task',
+        reason: 'a different task is not a relaunch',
+        required_evidence: null,
+      };
     }
     if (!hasEvidence) {
       return {
@@ -79,7 +90,12 @@ export function rerunGuard(
     };
   }
   if (!sameTask(next, prior)) {
-    return { forbidden: false, branch: 'unrelated-task', reason: 'a different task is not a relaunch', required_evidence: null };
+    return {
+      forbidden: false,
+      branch: 'unrelated-task',
+      reason: 'a different task is not a relaunch',
+      required_evidence: null,
+    };
   }
   if (prior.blocker_signature === null) {
     return {
@@ -105,5 +121,10 @@ export function rerunGuard(
       required_evidence: prior.new_evidence_required_for_rerun ?? 'a qualifying evidence_delta entry',
     };
   }
-  return { forbidden: false, branch: 'blocker', reason: 'the relaunch carries new evidence', required_evidence: null };
+  return {
+    forbidden: false,
+    branch: 'blocker',
+    reason: 'the relaunch carries new evidence',
+    required_evidence: null,
+  };
 }

@@ -17,7 +17,10 @@ import { type Handoff, HandoffSchema } from './handoff-schema.js';
  */
 export function validateDispatch(input: unknown): ValidationResult<Dispatch> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { ok: false, issues: [{ path: '', code: 'not_an_object', message: 'a dispatch record is a JSON object' }] };
+    return {
+      ok: false,
+      issues: [{ path: '', code: 'not_an_object', message: 'a dispatch record is a JSON object' }],
+    };
   }
   return safeValidate(DispatchSchema, input);
 }
@@ -32,7 +35,10 @@ export function validateDispatch(input: unknown): ValidationResult<Dispatch> {
  */
 export function validateHandoff(input: unknown): ValidationResult<Handoff> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { ok: false, issues: [{ path: '', code: 'not_an_object', message: 'a handoff record is a JSON object' }] };
+    return {
+      ok: false,
+      issues: [{ path: '', code: 'not_an_object', message: 'a handoff record is a JSON object' }],
+    };
   }
   return safeValidate(HandoffSchema, input);
 }
@@ -47,7 +53,10 @@ export function validateHandoff(input: unknown): ValidationResult<Handoff> {
  */
 export function validateBaseline(input: unknown): ValidationResult<FileBaseline> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { ok: false, issues: [{ path: '', code: 'not_an_object', message: 'a baseline record is a JSON object' }] };
+    return {
+      ok: false,
+      issues: [{ path: '', code: 'not_an_object', message: 'a baseline record is a JSON object' }],
+    };
   }
   return safeValidate(FileBaselineSchema, input);
 }

@@ -1,2 +1,2 @@
-export { formatPath, safeValidate } from './result.js';
 export type { ValidationIssue, ValidationResult } from './result.js';
+export { formatPath, safeValidate } from './result.js';

@@ -50,6 +50,9 @@ export function safeValidate<S extends z.ZodType>(schema: S, input: unknown): Va
       })),
     };
   } catch (e) {
-    return { ok: false, issues: [{ path: '', code: 'unvalidatable', message: `input could not be inspected: ${String(e)}` }] };
+    return {
+      ok: false,
+      issues: [{ path: '', code: 'unvalidatable', message: `input could not be inspected: ${String(e)}` }],
+    };
   }
 }
