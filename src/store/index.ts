@@ -1,0 +1,33 @@
+/**
+ * run-store/v1: the durable run journal. The {@link Store} interface, its records, cites and run
+ * ids, an in-memory backend for tests, and the file-system backend.
+ */
+export type { Cite, ResolvedCite } from './cite.js';
+export { formatCite, parseCite, resolveCite } from './cite.js';
+export type { ManifestBuild, ManifestEnv } from './manifest.js';
+export { buildManifest, RUNTIME_VERSION } from './manifest.js';
+export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';
+export { createMemoryStore } from './memory-store.js';
+export { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
+export { assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
+export * from './schema.js';
+export type {
+  CreateRunInput,
+  HandoffCacheState,
+  JournalDamage,
+  LoadResult,
+  RunLoad,
+  Store,
+  StoreCode,
+  StoreOutcome,
+  StoreResult,
+} from './store.js';
+export { OUTCOME_EXIT_CODES, refused, STORE_CODES, storeResult } from './store.js';
+export type { AppendContext, PayloadCheck, RecordKind } from './validate-payload.js';
+export {
+  checkReplanCites,
+  describeIssues,
+  RECORD_KINDS,
+  validateEventPayload,
+  validateRecord,
+} from './validate-payload.js';

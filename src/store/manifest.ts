@@ -1,0 +1,105 @@
+/**
+ * Building a run's manifest from a create request (pure): dispatch validation, timestamp and
+ * prior-run checks, run-id derivation, v1/v2 selection.
+ */
+import { validateDispatch } from '../contract/validate.js';
+import { isRunId, isTimestamp, makeRunId } from './run-id.js';
+import { EVENT_V2_SCHEMA, MANIFEST_V1_SCHEMA, MANIFEST_V2_SCHEMA, type Manifest } from './schema.js';
+import type { CreateRunInput, StoreCode } from './store.js';
+import { describeIssues } from './validate-payload.js';
+
+/** The package version recorded as `plugin_version` by default. */
+export const RUNTIME_VERSION = '0.1.0';
+
+/** Environment of {@link buildManifest}. */
+export interface ManifestEnv {
+  /** Recorded as `storage_root`. */
+  readonly storageRoot: string;
+  /** Recorded as `plugin_version`. */
+  readonly pluginVersion: string;
+  /** Used when the input has no `now`. */
+  readonly now: () => Date;
+}
+
+/** Outcome of {@link buildManifest}. */
+export type ManifestBuild =
+  | { readonly ok: true; readonly manifest: Manifest }
+  | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
+
+/**
+ * Validates a create request and builds the manifest it would publish. Never throws.
+ *
+ * @example
+ * ```ts
+ * const b = buildManifest({ dispatch, now: '2026-11-30T10:00:00Z' }, { storageRoot: '/p/.handoff', pluginVersion: '0.1.0', now: () => new Date() });
+ * if (b.ok) b.manifest.run_id; // '20261130T100000Z-…'
+ * ```
+ */
+export function buildManifest(input: CreateRunInput, env: ManifestEnv): ManifestBuild {
+  const version = input.eventSchema ?? 'v2';
+  if (version !== 'v1' && version !== 'v2') {
+    return {
+      ok: false,
+      code: 'bad_event_schema',
+      run_id: null,
+      detail: `unknown event schema ${JSON.stringify(version)}`,
+    };
+  }
+  const created =
+    input.now ??
+    env
+      .now()
+      .toISOString()
+      .replace(/\.[0-9]{3}Z$/, 'Z');
+  if (typeof created !== 'string' || !isTimestamp(created)) {
+    return {
+      ok: false,
+      code: 'bad_timestamp',
+      run_id: null,
+      detail: `not YYYY-MM-DDTHH:MM:SSZ: ${JSON.stringify(created)}`,
+    };
+  }
+  const tsid = input.trackerSessionId ?? null;
+  if (tsid !== null && (typeof tsid !== 'string' || tsid === '')) {
+    return {
+      ok: false,
+      code: 'invalid_payload',
+      run_id: null,
+      detail: 'tracker session id must be a non-empty string',
+    };
+  }
+  const prior = input.priorRun ?? null;
+  if (prior !== null && !isRunId(prior)) {
+    return {
+      ok: false,
+      code: 'bad_run_id',
+      run_id: null,
+      detail: `prior run is not a run id: ${JSON.stringify(prior)}`,
+    };
+  }
+  const d = validateDispatch(input.dispatch);
+  if (!d.ok) {
+    return {
+      ok: false,
+      code: 'invalid_dispatch',
+      run_id: null,
+      detail: `invalid dispatch: ${describeIssues(d.issues)}`,
+    };
+  }
+  const dispatch = d.value;
+  const runId = makeRunId(dispatch.target, dispatch.scope, dispatch.mode, tsid, created);
+  const common = {
+    run_id: runId,
+    created,
+    plugin_version: env.pluginVersion,
+    storage_root: env.storageRoot,
+    tracker_session_id: tsid,
+    prior_run: prior,
+    dispatch,
+  };
+  const manifest: Manifest =
+    version === 'v2'
+      ? { schema: MANIFEST_V2_SCHEMA, ...common, event_schema: EVENT_V2_SCHEMA }
+      : { schema: MANIFEST_V1_SCHEMA, ...common };
+  return { ok: true, manifest };
+}

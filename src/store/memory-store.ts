@@ -1,0 +1,202 @@
+/**
+ * An in-memory {@link Store} for tests of other modules: the same validation, seq and lock rules
+ * as the durable backends, no durability. Outcomes can be scripted to exercise failure policies
+ * (`scriptNext`), and locks can be held from outside (`holdLock`) to produce `busy`.
+ */
+
+import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import { formatTimestamp, isRunId } from './run-id.js';
+import { assembleLoad } from './run-load.js';
+import {
+  type EventKind,
+  eventSchemaOf,
+  type HandoffCache,
+  type Manifest,
+  type StoreEvent,
+} from './schema.js';
+import {
+  type CreateRunInput,
+  type LoadResult,
+  refused,
+  type Store,
+  type StoreResult,
+  storeResult,
+} from './store.js';
+import { validateEventPayload } from './validate-payload.js';
+
+/** A scripted outcome for the next mutation of a {@link MemoryStore}. */
+export interface ScriptedOutcome {
+  /** The outcome to report. */
+  readonly outcome: StoreResult['outcome'];
+  /** For `indeterminate` and `journal_only`: whether the event is actually stored. Default: true for journal_only, false for indeterminate. */
+  readonly writes?: boolean;
+  readonly code?: StoreResult['code'];
+  readonly step?: string;
+  readonly detail?: string;
+}
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Clock for `created` and event `ts`. Default: `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Recorded as `storage_root`. Default `memory:`. */
+  readonly root?: string;
+  /** Recorded as `plugin_version`. */
+  readonly pluginVersion?: string;
+}
+
+interface MemRun {
+  manifest: Manifest;
+  events: StoreEvent[];
+  cache: HandoffCache | null;
+  damaged: boolean;
+}
+
+/** The in-memory store, with test hooks. */
+export interface MemoryStore extends Store {
+  /** Makes the next mutation (create/append/set-handoff) report `o` (after validation passes). */
+  scriptNext(o: ScriptedOutcome): void;
+  /** Holds (true) or releases (false) the run's lock, so mutations get `busy`. */
+  holdLock(runId: string, held: boolean): void;
+  /** Marks the run's journal damaged (appends then get `journal_damaged`). */
+  damage(runId: string): void;
+  /** Every mutation call received, in order (for assertions). */
+  readonly calls: readonly { op: string; run_id: string | null; kind?: string }[];
+}
+
+/**
+ * Creates an in-memory store.
+ *
+ * @example
+ * ```ts
+ * const store = createMemoryStore({ now: () => new Date('2026-11-30T10:00:00Z') });
+ * const r = await store.createRun({ dispatch });
+ * await store.append(r.run_id!, 'note', { kind: 'candidate', text: 'simp', lean: null });
+ * ```
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const now = options.now ?? (() => new Date());
+  const root = options.root ?? 'memory:';
+  const runs = new Map<string, MemRun>();
+  const locks = new Set<string>();
+  const script: ScriptedOutcome[] = [];
+  const calls: { op: string; run_id: string | null; kind?: string }[] = [];
+
+  function scripted(runId: string | null, seq: number | undefined, doWrite: () => void): StoreResult | null {
+    const s = script.shift();
+    if (s === undefined) return null;
+    const writes = s.writes ?? s.outcome === 'journal_only';
+    if (writes || s.outcome === 'committed') doWrite();
+    const extra: { seq?: number; code?: NonNullable<StoreResult['code']>; step?: string; detail?: string } =
+      {};
+    if (seq !== undefined && s.outcome !== 'nothing_written') extra.seq = seq;
+    if (s.code !== undefined) extra.code = s.code;
+    if (s.step !== undefined) extra.step = s.step;
+    if (s.detail !== undefined) extra.detail = s.detail;
+    return storeResult(s.outcome, runId, extra);
+  }
+
+  function doAppend(runId: string, kind: EventKind, payload: unknown, cache: boolean): StoreResult {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    const run = runs.get(runId);
+    if (run === undefined) return refused(runId, 'no_such_run', `no run ${runId}`);
+    const nextSeq = run.events.length + 1;
+    const check = validateEventPayload(kind, payload, {
+      runId,
+      eventSchema: eventSchemaOf(run.manifest),
+      nextSeq,
+    });
+    if (!check.ok) return refused(runId, check.code, check.detail);
+    if (locks.has(runId)) return refused(runId, 'busy', 'the run is locked by another mutation');
+    if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
+    const copy = structuredClone(payload);
+    const event: StoreEvent = {
+      schema: eventSchemaOf(run.manifest),
+      seq: nextSeq,
+      ts: formatTimestamp(now()),
+      kind,
+      payload: copy,
+    };
+    const write = (): void => {
+      run.events.push(event);
+      if (cache)
+        run.cache = {
+          schema: 'run-store-handoff/v1',
+          seq: nextSeq,
+          payload: copy as HandoffCache['payload'],
+        };
+    };
+    const s = scripted(runId, nextSeq, write);
+    if (s !== null) return s;
+    write();
+    return storeResult('committed', runId, { seq: nextSeq });
+  }
+
+  const store: MemoryStore = {
+    backend: 'memory',
+    root,
+    calls,
+    scriptNext(o) {
+      script.push(o);
+    },
+    holdLock(runId, held) {
+      if (held) locks.add(runId);
+      else locks.delete(runId);
+    },
+    damage(runId) {
+      const r = runs.get(runId);
+      if (r !== undefined) r.damaged = true;
+    },
+    async createRun(input: CreateRunInput) {
+      calls.push({ op: 'create', run_id: null });
+      const b = buildManifest(input, {
+        storageRoot: root,
+        pluginVersion: options.pluginVersion ?? RUNTIME_VERSION,
+        now,
+      });
+      if (!b.ok) return refused(b.run_id, b.code, b.detail);
+      const runId = b.manifest.run_id;
+      if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
+      const write = (): void => {
+        runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
+      };
+      const s = scripted(runId, undefined, write);
+      if (s !== null) return { ...s, run_directory: `${root}${runId}` };
+      write();
+      return storeResult('committed', runId, { run_directory: `${root}${runId}` });
+    },
+    async append(runId, kind, payload) {
+      calls.push({ op: 'append', run_id: runId, kind });
+      return doAppend(runId, kind, payload, false);
+    },
+    async setHandoff(runId, payload) {
+      calls.push({ op: 'set-handoff', run_id: runId, kind: 'handoff' });
+      return doAppend(runId, 'handoff', payload, true);
+    },
+    async load(runId): Promise<LoadResult> {
+      if (!isRunId(runId)) return { ok: false, code: 'bad_run_id', run_id: null, detail: 'not a run id' };
+      const run = runs.get(runId);
+      if (run === undefined)
+        return { ok: false, code: 'no_such_run', run_id: runId, detail: `no run ${runId}` };
+      const damage = run.damaged
+        ? { code: 'corrupt' as const, line: run.events.length + 1, detail: 'marked damaged' }
+        : null;
+      return {
+        ok: true,
+        value: assembleLoad(
+          structuredClone(run.manifest),
+          structuredClone(run.events),
+          damage,
+          structuredClone(run.cache),
+        ),
+      };
+    },
+    async listRuns() {
+      return [...runs.keys()].sort();
+    },
+    async isLocked(runId) {
+      return locks.has(runId);
+    },
+  };
+  return store;
+}

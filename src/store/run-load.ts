@@ -1,0 +1,72 @@
+/**
+ * Assembling a `run-store-load/v1` result from its parts (pure), shared by every backend.
+ */
+import { canonicalJson } from '../canonical/index.js';
+import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
+import type { HandoffCacheState, JournalDamage, RunLoad } from './store.js';
+
+/** The fixed `note` of a load result. */
+export const LOAD_NOTE =
+  'historical evidence, not certification: the manifest and the validated journal prefix as observed at load time';
+
+/**
+ * The cache state: `absent` without a cache, `current` when it equals the last handoff event
+ * (same seq, same canonical payload), `stale` otherwise.
+ *
+ * @example
+ * ```ts
+ * cacheState(null, events); // 'absent'
+ * ```
+ */
+export function cacheState(
+  cache: HandoffCache | null | 'invalid',
+  effective: StoreEvent | null,
+): HandoffCacheState {
+  if (cache === null) return 'absent';
+  if (cache === 'invalid' || effective === null) return 'stale';
+  return cache.seq === effective.seq && canonicalJson(cache.payload) === canonicalJson(effective.payload)
+    ? 'current'
+    : 'stale';
+}
+
+/**
+ * Builds the load result.
+ *
+ * @example
+ * ```ts
+ * const load = assembleLoad(manifest, events, null, null);
+ * load.effective_handoff; // last handoff event or null
+ * ```
+ */
+export function assembleLoad(
+  manifest: Manifest,
+  events: readonly StoreEvent[],
+  damaged: JournalDamage | null,
+  cache: HandoffCache | null | 'invalid',
+  extraWarnings: readonly string[] = [],
+): RunLoad {
+  let effective: StoreEvent | null = null;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as StoreEvent;
+    if (e.kind === 'handoff') {
+      effective = e;
+      break;
+    }
+  }
+  const state = cacheState(cache, effective);
+  const warnings = [...extraWarnings];
+  if (state === 'stale') warnings.push('handoff_cache_stale');
+  if (damaged !== null) warnings.push(damaged.code);
+  return {
+    schema: 'run-store-load/v1',
+    run_id: manifest.run_id,
+    event_schema: eventSchemaOf(manifest),
+    manifest,
+    events,
+    effective_handoff: effective,
+    handoff_cache: state,
+    damaged,
+    warnings,
+    note: LOAD_NOTE,
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * Payload validation before any write (pure): each event kind's payload against its record, the
+ * run's event schema (a v2 kind in a v1 run is `kind_unsupported`), and the replan rule that every
+ * cite names this run and a seq earlier than the new event's.
+ */
+import { validateDispatch, validateHandoff } from '../contract/validate.js';
+import { safeValidate, type ValidationIssue } from '../validation/index.js';
+import { parseCite } from './cite.js';
+import {
+  EVENT_KINDS_V1,
+  EVENT_V1_SCHEMA,
+  EventKindSchema,
+  EventLineSchema,
+  type EventSchemaId,
+  HandoffCacheSchema,
+  ManifestSchema,
+  NotePayloadSchema,
+  ReplanSummarySchema,
+  ReviewRecordSchema,
+} from './schema.js';
+import type { StoreCode } from './store.js';
+
+/** Outcome of {@link validateEventPayload}. */
+export type PayloadCheck =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly code: Extract<StoreCode, 'invalid_payload' | 'kind_unsupported'>;
+      readonly detail: string;
+      readonly issues: readonly ValidationIssue[];
+    };
+
+/** Joins issues into one human-readable detail line. */
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues
+    .slice(0, 8)
+    .map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`)
+    .concat(issues.length > 8 ? [`… ${issues.length - 8} more`] : [])
+    .join('; ');
+}
+
+/**
+ * Checks a replan's cites: each must parse, name `runId`, and cite a seq below `newSeq`.
+ *
+ * @example
+ * ```ts
+ * checkReplanCites(['R#1', 'R#3'], 'R', 3); // [{ path: 'cites.1', code: 'cite_not_earlier', … }]
+ * ```
+ */
+export function checkReplanCites(cites: readonly string[], runId: string, newSeq: number): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  cites.forEach((cite, i) => {
+    const c = parseCite(cite);
+    const path = `cites.${i}`;
+    if (c === null || c.seq === 'manifest') {
+      issues.push({ path, code: 'bad_cite', message: `not a <run_id>#<seq> cite: ${cite}` });
+    } else if (c.run_id !== runId) {
+      issues.push({ path, code: 'cite_other_run', message: `cite ${cite} names another run` });
+    } else if (c.seq >= newSeq) {
+      issues.push({
+        path,
+        code: 'cite_not_earlier',
+        message: `cite ${cite} is not an earlier event (new seq ${newSeq})`,
+      });
+    }
+  });
+  return issues;
+}
+
+/** Context of an append: the run, its event schema, and the seq the new event would get. */
+export interface AppendContext {
+  readonly runId: string;
+  readonly eventSchema: EventSchemaId;
+  readonly nextSeq: number;
+}
+
+/**
+ * Validates an event kind and payload for appending to a run. Never throws.
+ *
+ * @example
+ * ```ts
+ * validateEventPayload('review', rec, { runId, eventSchema: 'run-store-event/v1', nextSeq: 2 });
+ * // { ok: false, code: 'kind_unsupported', … }
+ * ```
+ */
+export function validateEventPayload(kind: unknown, payload: unknown, ctx: AppendContext): PayloadCheck {
+  const k = EventKindSchema.safeParse(kind);
+  if (!k.success) {
+    return {
+      ok: false,
+      code: 'kind_unsupported',
+      detail: `unknown event kind ${JSON.stringify(kind)}`,
+      issues: [{ path: 'kind', code: 'kind_unsupported', message: 'unknown event kind' }],
+    };
+  }
+  if (ctx.eventSchema === EVENT_V1_SCHEMA && !(EVENT_KINDS_V1 as readonly string[]).includes(k.data)) {
+    return {
+      ok: false,
+      code: 'kind_unsupported',
+      detail: `kind ${k.data} needs a run-store-event/v2 run; this run is v1`,
+      issues: [{ path: 'kind', code: 'kind_unsupported', message: 'kind not supported by a v1 run' }],
+    };
+  }
+  let issues: readonly ValidationIssue[] = [];
+  switch (k.data) {
+    case 'dispatch': {
+      const r = validateDispatch(payload);
+      if (!r.ok) issues = r.issues;
+      break;
+    }
+    case 'handoff': {
+      const r = validateHandoff(payload);
+      if (!r.ok) issues = r.issues;
+      break;
+    }
+    case 'note': {
+      const r = safeValidate(NotePayloadSchema, payload);
+      if (!r.ok) issues = r.issues;
+      break;
+    }
+    case 'review': {
+      const r = safeValidate(ReviewRecordSchema, payload);
+      if (!r.ok) issues = r.issues;
+      break;
+    }
+    case 'replan': {
+      const r = safeValidate(ReplanSummarySchema, payload);
+      if (!r.ok) issues = r.issues;
+      else issues = checkReplanCites(r.value.cites, ctx.runId, ctx.nextSeq);
+      break;
+    }
+  }
+  if (issues.length === 0) return { ok: true };
+  return {
+    ok: false,
+    code: 'invalid_payload',
+    detail: `invalid ${k.data} payload: ${describeIssues(issues)}`,
+    issues,
+  };
+}
+
+/** Record kinds accepted by `validateRecord` (the CLI's `validate --kind`). */
+export const RECORD_KINDS = [
+  'manifest',
+  'event',
+  'dispatch',
+  'handoff',
+  'note',
+  'cache',
+  'review',
+  'replan',
+] as const;
+/** A record kind of {@link validateRecord}. */
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/**
+ * Validates a standalone record of the store (`handoff store validate`). For `event`, the line's
+ * payload is checked against its kind; for `replan`, only the shape (the same-run rule needs a
+ * journal). Never throws.
+ *
+ * @example
+ * ```ts
+ * validateRecord('note', { kind: 'candidate', text: 'x', lean: null }); // []
+ * ```
+ */
+export function validateRecord(kind: RecordKind, value: unknown): ValidationIssue[] {
+  switch (kind) {
+    case 'manifest': {
+      const r = safeValidate(ManifestSchema, value);
+      if (!r.ok) return [...r.issues];
+      const d = validateDispatch(r.value.dispatch);
+      return d.ok ? [] : d.issues.map((i) => ({ ...i, path: `dispatch.${i.path}` }));
+    }
+    case 'event': {
+      const r = safeValidate(EventLineSchema, value);
+      if (!r.ok) return [...r.issues];
+      if (r.value.kind === 'replan') {
+        const p = safeValidate(ReplanSummarySchema, r.value.payload);
+        return p.ok ? [] : p.issues.map((i) => ({ ...i, path: `payload.${i.path}` }));
+      }
+      const c = validateEventPayload(r.value.kind, r.value.payload, {
+        runId: '00000000T000000Z-00000000',
+        eventSchema: r.value.schema,
+        nextSeq: r.value.seq,
+      });
+      return c.ok
+        ? []
+        : c.issues.map((i) => ({ ...i, path: i.path === 'kind' ? 'kind' : `payload.${i.path}` }));
+    }
+    case 'dispatch': {
+      const r = validateDispatch(value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'handoff': {
+      const r = validateHandoff(value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'note': {
+      const r = safeValidate(NotePayloadSchema, value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'cache': {
+      const r = safeValidate(HandoffCacheSchema, value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'review': {
+      const r = safeValidate(ReviewRecordSchema, value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'replan': {
+      const r = safeValidate(ReplanSummarySchema, value);
+      return r.ok ? [] : [...r.issues];
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/** Record fixtures for the run-store tests: dispatch, handoffs, notes, reviews, replans. */
+import { readFileSync } from 'node:fs';
+import type { Dispatch, Handoff } from '../../src/contract/index.js';
+
+const read = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../examples/records/${name}`, import.meta.url), 'utf8'));
+
+/** A fresh copy of the canonical first dispatch. */
+export function dispatch(): Dispatch {
+  return read('canonical-dispatch.json') as Dispatch;
+}
+
+/** A fresh copy of a valid stuck handoff for the canonical task. */
+export function stuckHandoff(): Handoff {
+  return read('stuck-handoff.json') as Handoff;
+}
+
+/** A valid solved handoff for the canonical task. */
+export function solvedHandoff(): Handoff {
+  return {
+    ...stuckHandoff(),
+    status: 'solved',
+    blocker_kind: null,
+    blocker_class: null,
+    blocker_signature: null,
+    new_evidence_required_for_rerun: null,
+    next_action: 'continue',
+  };
+}
+
+/** A note payload. */
+export function note(text = 'exact foo: type mismatch', kind = 'failed-avenue'): Record<string, unknown> {
+  return { kind, text, lean: null };
+}
+
+/** A completed stuck review whose triage matches the stuck handoff. */
+export function stuckReview(): Record<string, unknown> {
+  const h = stuckHandoff();
+  return {
+    schema: 'review-record/v1',
+    cycle: 1,
+    mode: 'stuck',
+    target: h.target,
+    scope: 'sorry',
+    line: 42,
+    source: 'internal',
+    status: 'completed',
+    output: null,
+    triage: {
+      blocker_class: h.blocker_class,
+      blocker_kind: h.blocker_kind,
+      blocker_signature: h.blocker_signature,
+      next_action: h.next_action,
+      statement_may_be_false: false,
+      evidence: ['unknown identifier hg'],
+    },
+    mapped_handoff: h,
+    detail: null,
+  };
+}
+
+/** A completed batch review. */
+export function batchReview(): Record<string, unknown> {
+  return {
+    schema: 'review-record/v1',
+    cycle: 0,
+    mode: 'batch',
+    target: 'Mathlib/Foo.lean:42',
+    scope: 'sorry',
+    line: null,
+    source: 'internal',
+    status: 'completed',
+    output: { schema: 'lean4-review-output/v2', error: null, suggestions: [] },
+    triage: null,
+    mapped_handoff: null,
+    detail: null,
+  };
+}
+
+/** A replan summary citing `cites`. */
+export function replan(cites: string[] = [], cycle = 1): Record<string, unknown> {
+  return {
+    schema: 'replan-summary/v1',
+    cycle,
+    plan: 'try Continuous.comp with explicit arguments',
+    failed_approaches: ['continuity'],
+    blockers: [
+      {
+        file: 'Mathlib/Foo.lean',
+        line: 42,
+        blocker_class: 'missing-library-lemma',
+        blocker_signature: 'Mathlib/Foo.lean:42:unknown identifier',
+      },
+    ],
+    next_steps: ['search for Continuous.comp'],
+    cites,
+  };
+}
+
+/** A fixed clock. */
+export function fixedClock(iso = '2026-11-30T10:00:00Z'): () => Date {
+  return () => new Date(iso);
+}
