@@ -1,0 +1,62 @@
+/**
+ * file-baseline-check/v1: the result record of comparing the current file system against a
+ * file-baseline/v1 record — one status per checked entry, the entries left out by a selector, and
+ * an overall result (`match`, `drift` or `error`).
+ */
+import { z } from 'zod';
+
+/** Schema id of a baseline check result. */
+export const BASELINE_CHECK_SCHEMA = 'file-baseline-check/v1';
+
+/**
+ * Entry statuses, in the order in which {@link classifyEntry} decides them (`unchanged` appears
+ * twice in that order: absent-and-absent, and same realpath with the same bytes).
+ */
+export const ENTRY_STATUSES = ['error', 'deleted', 'created', 'retargeted', 'modified', 'unchanged'] as const;
+
+/** Overall results of a check: only `match` authorizes a mutation. */
+export const CHECK_RESULTS = ['match', 'drift', 'error'] as const;
+
+/** Status of one checked entry. */
+export const EntryStatusSchema = z.enum(ENTRY_STATUSES);
+
+/** One checked entry: the stored path, its status and, for `error` and `retargeted`, a detail. */
+export const CheckEntrySchema = z.strictObject({
+  path: z.string().min(1),
+  status: EntryStatusSchema,
+  detail: z.string().optional(),
+});
+
+/** The file-baseline-check/v1 record; `result` must agree with the entries' statuses. */
+export const BaselineCheckSchema = z
+  .strictObject({
+    schema: z.literal(BASELINE_CHECK_SCHEMA),
+    result: z.enum(CHECK_RESULTS),
+    entries: z.array(CheckEntrySchema),
+    unchecked: z.array(z.string().min(1)),
+  })
+  .superRefine((c, ctx) => {
+    const statuses = new Set(c.entries.map((e) => e.status));
+    const expected = statuses.has('error')
+      ? 'error'
+      : [...statuses].some((s) => s !== 'unchanged')
+        ? 'drift'
+        : 'match';
+    if (c.result !== expected) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['result'],
+        message: `result ${c.result} disagrees with the entries (expected ${expected})`,
+        params: { code: 'result_mismatch' },
+      });
+    }
+  });
+
+/** Status of one checked entry. */
+export type EntryStatus = z.infer<typeof EntryStatusSchema>;
+/** Overall result of a check. */
+export type CheckResult = (typeof CHECK_RESULTS)[number];
+/** One entry of a check result. */
+export type CheckEntry = z.infer<typeof CheckEntrySchema>;
+/** A file-baseline-check/v1 record. */
+export type BaselineCheck = z.infer<typeof BaselineCheckSchema>;

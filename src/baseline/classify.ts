@@ -1,0 +1,95 @@
+/**
+ * The pure decision rules of custody checking: how one stored entry compares with what is on disk
+ * now, and what a set of statuses means overall. No I/O — {@link observePath} supplies the
+ * observation.
+ */
+import type { CheckEntry, CheckResult, EntryStatus } from './check-schema.js';
+import type { BaselineEntry } from './schema.js';
+
+/**
+ * What is at a path now. `present`: a regular file (through any symlinks) with the sha256 and size
+ * of its exact bytes; `absent`: nothing there, or a dangling symlink; `error`: something exists but
+ * cannot be baselined (unreadable, not a regular file, stat failed).
+ */
+export type Observation =
+  | { readonly kind: 'present'; readonly realpath: string; readonly sha256: string; readonly size: number }
+  | { readonly kind: 'absent'; readonly realpath: string }
+  | { readonly kind: 'error'; readonly detail: string };
+
+/** Status of one entry with an optional human-readable detail. */
+export interface Classification {
+  readonly status: EntryStatus;
+  readonly detail?: string;
+}
+
+/**
+ * Classifies one stored entry against the current observation, in the spec's order:
+ * `error` → `deleted` → `created` → absent/absent `unchanged` → `retargeted` (realpath changed,
+ * even with identical bytes) → `modified` (sha256 or size differ) → `unchanged`.
+ *
+ * @example
+ * ```ts
+ * classifyEntry(
+ *   { path: '/r/a', realpath: '/r/x', exists: true, sha256: h, size: 3 },
+ *   { kind: 'present', realpath: '/r/y', sha256: h, size: 3 },
+ * ); // { status: 'retargeted', detail: 'realpath /r/x -> /r/y' }
+ * ```
+ */
+export function classifyEntry(stored: BaselineEntry, now: Observation): Classification {
+  if (now.kind === 'error') return { status: 'error', detail: now.detail };
+  const existsNow = now.kind === 'present';
+  if (stored.exists && !existsNow) return { status: 'deleted' };
+  if (!stored.exists && existsNow) return { status: 'created' };
+  if (!stored.exists || now.kind !== 'present') return { status: 'unchanged' };
+  if (now.realpath !== stored.realpath) {
+    return { status: 'retargeted', detail: `realpath ${stored.realpath} -> ${now.realpath}` };
+  }
+  if (now.sha256 !== stored.sha256 || now.size !== stored.size) return { status: 'modified' };
+  return { status: 'unchanged' };
+}
+
+/**
+ * Builds the check entry of a stored path from its classification (the detail only when present).
+ *
+ * @example
+ * ```ts
+ * checkEntryOf('/r/a', { status: 'deleted' }); // { path: '/r/a', status: 'deleted' }
+ * ```
+ */
+export function checkEntryOf(path: string, c: Classification): CheckEntry {
+  return c.detail === undefined ? { path, status: c.status } : { path, status: c.status, detail: c.detail };
+}
+
+/**
+ * The overall result of a set of statuses: any `error` → `error` (even together with drift), any
+ * other non-`unchanged` → `drift`, else `match`.
+ *
+ * @example
+ * ```ts
+ * summarizeStatuses(['unchanged', 'modified']); // 'drift'
+ * summarizeStatuses(['modified', 'error']); // 'error'
+ * ```
+ */
+export function summarizeStatuses(statuses: Iterable<EntryStatus>): CheckResult {
+  let drift = false;
+  for (const s of statuses) {
+    if (s === 'error') return 'error';
+    if (s !== 'unchanged') drift = true;
+  }
+  return drift ? 'drift' : 'match';
+}
+
+/** Exit codes of `handoff baseline check` by result. */
+export const CHECK_EXIT_CODES: Readonly<Record<CheckResult, number>> = { match: 0, drift: 3, error: 4 };
+
+/**
+ * The CLI exit code of a check result: 0 match, 3 drift, 4 error.
+ *
+ * @example
+ * ```ts
+ * checkExitCode('drift'); // 3
+ * ```
+ */
+export function checkExitCode(result: CheckResult): number {
+  return CHECK_EXIT_CODES[result];
+}

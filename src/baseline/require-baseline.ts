@@ -1,0 +1,64 @@
+/**
+ * Fail-closed loading of a file-baseline/v1 record: anything that is not a complete, valid,
+ * non-empty baseline is an input error, never a match.
+ */
+import { safeValidate } from '../validation/index.js';
+import { inputRefusal } from './refusal.js';
+import { type FileBaseline, FileBaselineSchema } from './schema.js';
+
+/**
+ * Returns `value` as a validated {@link FileBaseline} or throws.
+ *
+ * @example
+ * ```ts
+ * const baseline = requireBaseline(JSON.parse(text));
+ * ```
+ * @throws HandoffError `invalid_record` (exit 2) with `details.issues`.
+ */
+export function requireBaseline(value: unknown): FileBaseline {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw inputRefusal('invalid_record', 'malformed baseline: a file-baseline/v1 record is a JSON object', {
+      issues: [{ path: '', code: 'not_an_object', message: 'a baseline record is a JSON object' }],
+    });
+  }
+  const r = safeValidate(FileBaselineSchema, value);
+  if (!r.ok) {
+    const first = r.issues[0];
+    throw inputRefusal(
+      'invalid_record',
+      `malformed baseline: ${first === undefined ? 'invalid' : `${first.path || '(root)'}: ${first.message}`}`,
+      { issues: r.issues },
+    );
+  }
+  return r.value;
+}
+
+/**
+ * Decodes baseline bytes (strict UTF-8, no BOM stripping, no other transformation) and parses
+ * them as JSON, then validates them with {@link requireBaseline}.
+ *
+ * @example
+ * ```ts
+ * const baseline = parseBaselineBytes(await readFile('baseline.json'));
+ * ```
+ * @throws HandoffError `invalid_record` (exit 2) for invalid UTF-8, bad JSON or a bad record.
+ */
+export function parseBaselineBytes(bytes: Uint8Array, source = 'baseline'): FileBaseline {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw inputRefusal('invalid_record', `malformed baseline: ${source} is not valid UTF-8`, {
+      issues: [{ path: '', code: 'not_utf8', message: 'not valid UTF-8' }],
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw inputRefusal('invalid_record', `malformed baseline JSON in ${source}: ${(e as Error).message}`, {
+      issues: [{ path: '', code: 'not_json', message: (e as Error).message }],
+    });
+  }
+  return requireBaseline(value);
+}
