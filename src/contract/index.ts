@@ -21,7 +21,7 @@ export {
   HandoffSchema,
   isBlockerDriven,
 } from './handoff-schema.js';
-export { protocolErrorHandoff } from './protocol-error.js';
+export { protocolErrorHandoff, recoverObjectPrefix } from './protocol-error.js';
 export type { RerunBranch, RerunVerdict } from './rerun-guard.js';
 export { rerunGuard, sameTask } from './rerun-guard.js';
 export { validateBaseline, validateDispatch, validateHandoff } from './validate.js';

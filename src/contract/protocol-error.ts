@@ -6,13 +6,52 @@ import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
 import { ModeSchema, RUN_CONTRACT_SCHEMA, ScopeSchema } from './enums.js';
 import { emptyEvidence, type Handoff } from './handoff-schema.js';
 
+/**
+ * Recovers the complete top-level members of a truncated or damaged JSON object: the longest
+ * prefix ending at a top-level comma (or the whole text) that parses once closed with `}`.
+ * Returns undefined when nothing before the defect forms an object.
+ *
+ * @example
+ * ```ts
+ * recoverObjectPrefix('{"target": "A.lean", "scope": "fi'); // { target: 'A.lean' }
+ * ```
+ */
+export function recoverObjectPrefix(text: string): Record<string, unknown> | undefined {
+  const start = text.indexOf('{');
+  if (start === -1 || text.slice(0, start).trim() !== '') return undefined;
+  const cuts: number[] = [];
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 1) cuts.push(i);
+  }
+  cuts.push(text.length);
+  // bounded: at most 64 parse attempts, so hostile input cannot make recovery quadratic
+  for (let k = cuts.length - 1; k >= Math.max(0, cuts.length - 64); k--) {
+    try {
+      const v = JSON.parse(`${text.slice(start, cuts[k])}}`) as unknown;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    } catch {
+      // try a shorter prefix
+    }
+  }
+  return undefined;
+}
+
 function parseMaybeJson(raw: unknown): unknown {
   if (typeof raw === 'string' || raw instanceof Uint8Array) {
     const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      return undefined;
+      return recoverObjectPrefix(text);
     }
   }
   return raw;
@@ -34,7 +73,8 @@ function isStringArray(v: unknown): v is string[] {
 /**
  * Builds a protocol-error handoff for a malformed (or unusable) dispatch.
  *
- * `raw` may be the dispatch text (string/bytes, parsed as JSON when possible) or any value.
+ * `raw` may be the dispatch text (string/bytes, parsed as JSON when possible; for damaged JSON the
+ * complete top-level members before the defect are recovered) or any value.
  * Target, scope and mode are echoed when they parse; the owned files are echoed when they are a
  * string list, with the dispatch's baseline when that baseline is valid and covers them.
  *
