@@ -4,7 +4,13 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/no-console.ts'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    // source type errors are reported by `npm run typecheck`; here only the *.test-d.ts assertions count
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+      ignoreSourceErrors: true,
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

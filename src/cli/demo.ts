@@ -46,16 +46,29 @@ export async function recordsDemo(io: CliIo): Promise<number> {
   say('── rerun guard ───────────────────────────────────────────────────────');
   const relaunch = { ...dispatch.value, prior_blocker: stuck.value.blocker_signature };
   const refused = rerunGuard(relaunch, stuck.value);
-  check(refused.forbidden, `relaunch on the same blocker with no new evidence is refused (${refused.branch} branch)`);
+  check(
+    refused.forbidden,
+    `relaunch on the same blocker with no new evidence is refused (${refused.branch} branch)`,
+  );
   say(`    required evidence: ${refused.required_evidence}`);
-  const withEvidence = rerunGuard({ ...relaunch, evidence_delta: ['newly verified helper lemma Foo.comp_cont'] }, stuck.value);
+  const withEvidence = rerunGuard(
+    { ...relaunch, evidence_delta: ['newly verified helper lemma Foo.comp_cont'] },
+    stuck.value,
+  );
   check(!withEvidence.forbidden, 'the same relaunch with a non-empty evidence_delta is allowed');
-  const fresh = rerunGuard({ ...relaunch, prior_blocker: null }, { ...stuck.value, status: 'solved', blocker_signature: null });
+  const queueEmpty = {
+    ...stuck.value,
+    status: 'stopped' as const,
+    stop_reason: 'queue-empty' as const,
+    blocker_signature: null,
+  };
+  const fresh = rerunGuard({ ...relaunch, prior_blocker: null }, queueEmpty);
   check(!fresh.forbidden, 'a rerun after a non-blocker stop is never refused (null == null never forbids)');
 
   say();
   say('── malformed dispatch → protocol-error handoff ──────────────────────');
-  const broken = '{"schema": "run-contract/v1", "record": "dispatch", "target": "Mathlib/Foo.lean:42", "scope": "sorry", "mode": "prove"';
+  const broken =
+    '{"schema": "run-contract/v1", "record": "dispatch", "target": "Mathlib/Foo.lean:42", "scope": "sorry", "mode": "prove"';
   const h = protocolErrorHandoff(broken, 'malformed dispatch: unterminated JSON object');
   check(validateHandoff(h).ok, 'a truncated dispatch still yields a handoff that validates');
   say(`    status=${h.status} stop_reason=${h.stop_reason} target=${h.target} next_action=${h.next_action}`);
