@@ -23,7 +23,7 @@ export {
   type CustodyChainOptions,
   DRIFT_RECOMMENDATIONS,
 } from './custody.js';
-export { type ContentDigest, lenientRealpath, observePath } from './observe.js';
+export { type ContentDigest, HASH_CHUNK_BYTES, hashHandle, lenientRealpath, observePath } from './observe.js';
 export { absoluteLexical, type ResolvedSelectors, resolveSelectors } from './paths.js';
 export { entryOf, type RecordOptions, recordBaseline } from './record.js';
 export { EXIT_DRIFT, EXIT_INPUT, EXIT_OPERATIONAL } from './refusal.js';

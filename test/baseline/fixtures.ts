@@ -1,0 +1,41 @@
+/**
+ * Shared helpers of the baseline tests: a temp directory per suite, FIFOs, error capture.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isHandoffError } from '../../src/errors/index.js';
+
+/** True when the tests run as root (root reads chmod 000 files, so chmod cannot make an entry unreadable). */
+export const IS_ROOT = process.getuid?.() === 0;
+
+/** Creates a fresh temp directory (realpath'd, so /tmp symlinks do not matter). */
+export function makeTmp(prefix = 'handoff-baseline-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Removes a temp directory. */
+export function removeTmp(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Creates a FIFO with mkfifo(1) (argument array, no shell). */
+export function mkfifo(path: string): void {
+  execFileSync('mkfifo', [path]);
+}
+
+/** Awaits `p` and returns the HandoffError it rejects with (fails otherwise). */
+export async function rejection(p: Promise<unknown>): Promise<{
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}> {
+  try {
+    await p;
+  } catch (e) {
+    if (isHandoffError(e)) return { code: e.code, message: e.message, details: e.details };
+    throw e;
+  }
+  throw new Error('expected a HandoffError rejection');
+}
