@@ -1,0 +1,171 @@
+/** Fixtures for the run-persistence tests: records, a scriptable faulty store, temp dirs. */
+
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Dispatch, Handoff } from '../../src/contract/index.js';
+import { PersistController, type PersistControllerOptions } from '../../src/persist/controller.js';
+import type { StateFs } from '../../src/persist/state-file.js';
+import { nodeStateFs } from '../../src/persist/state-file.js';
+import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
+import type { Store, StoreResult } from '../../src/store/store.js';
+
+const read = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../examples/records/${name}`, import.meta.url), 'utf8'));
+
+/** The canonical first dispatch. */
+export function dispatch(): Dispatch {
+  return read('canonical-dispatch.json') as Dispatch;
+}
+
+/** A valid stuck handoff for the canonical task. */
+export function stuckHandoff(): Handoff {
+  return read('stuck-handoff.json') as Handoff;
+}
+
+/** A worker handoff that changed the owned file. */
+export function workerHandoff(): Handoff {
+  const h = stuckHandoff();
+  return {
+    ...h,
+    files_changed: ['/repo/Mathlib/Foo.lean'],
+    file_baseline: {
+      schema: 'file-baseline/v1',
+      files: [
+        {
+          path: '/repo/Mathlib/Foo.lean',
+          realpath: '/repo/Mathlib/Foo.lean',
+          exists: true,
+          sha256: '1'.repeat(64),
+          size: 1300,
+        },
+      ],
+    },
+    artifacts: [{ kind: 'unified-diff', content: '--- a\n+++ b\n' }],
+  };
+}
+
+/** A note payload. */
+export function note(text = 'exact foo: type mismatch', kind = 'failed-avenue') {
+  return { kind, text, lean: null };
+}
+
+/** A completed batch review. */
+export function batchReview(): Record<string, unknown> {
+  return {
+    schema: 'review-record/v1',
+    cycle: 0,
+    mode: 'batch',
+    target: 'Mathlib/Foo.lean:42',
+    scope: 'sorry',
+    line: null,
+    source: 'internal',
+    status: 'completed',
+    output: { schema: 'lean4-review-output/v2', error: null, suggestions: ['try simp'] },
+    triage: null,
+    mapped_handoff: null,
+    detail: null,
+  };
+}
+
+/** A replan summary citing `cites`. */
+export function replan(cites: string[]): Record<string, unknown> {
+  return {
+    schema: 'replan-summary/v1',
+    cycle: 1,
+    plan: 'prove the helper lemma first',
+    failed_approaches: ['exact foo'],
+    blockers: [{ file: 'Mathlib/Foo.lean', line: 42, blocker_class: null, blocker_signature: null }],
+    next_steps: ['state helper'],
+    cites,
+  };
+}
+
+/** A fixed clock. */
+export const fixedClock = (): Date => new Date('2026-11-30T10:00:00Z');
+
+/** A scripted response for {@link FaultyStore}: a raw result, a throw, or pass-through. */
+export type Scripted = { raw: unknown } | { throws: Error } | 'pass';
+
+/** A store wrapper whose next mutation responses can be scripted (any raw value, even malformed). */
+export interface FaultyStore extends Store {
+  readonly inner: MemoryStore;
+  script(...s: Scripted[]): void;
+  readonly mutations: string[];
+}
+
+/**
+ * Wraps a memory store; scripted responses replace the next mutation results (the inner store is
+ * not called for them unless `'pass'`).
+ */
+export function faultyStore(inner: MemoryStore = createMemoryStore({ now: fixedClock })): FaultyStore {
+  const queue: Scripted[] = [];
+  const mutations: string[] = [];
+  async function run(op: string, fn: () => Promise<StoreResult>): Promise<StoreResult> {
+    mutations.push(op);
+    const s = queue.shift() ?? 'pass';
+    if (s === 'pass') return fn();
+    if ('throws' in s) throw s.throws;
+    return s.raw as StoreResult;
+  }
+  return {
+    inner,
+    mutations,
+    backend: 'faulty',
+    root: inner.root,
+    script: (...s) => queue.push(...s),
+    createRun: (i) => run('create', () => inner.createRun(i)),
+    append: (id, k, p) => run(`append:${k}`, () => inner.append(id, k, p)),
+    setHandoff: (id, p) => run('set-handoff', () => inner.setHandoff(id, p)),
+    load: (id) => inner.load(id),
+    listRuns: () => inner.listRuns(),
+    isLocked: (id) => inner.isLocked(id),
+  };
+}
+
+/** A state fs whose `replace` calls fail on the listed (1-based) call numbers. */
+export function faultyStateFs(
+  failReplaceCalls: number[],
+  base: StateFs = nodeStateFs,
+): StateFs & { calls: number } {
+  const fs = {
+    calls: 0,
+    createExclusive: base.createExclusive.bind(base),
+    read: base.read.bind(base),
+    async replace(path: string, text: string) {
+      fs.calls++;
+      if (failReplaceCalls.includes(fs.calls)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+      return base.replace(path, text);
+    },
+  };
+  return fs;
+}
+
+/** A temp dir for one test, removed by the returned cleanup. */
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'persist-test-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A controller over `store` with the state file in `dir`; sleeps are recorded, never waited. */
+export function controller(
+  dir: string,
+  store: Store,
+  extra: Partial<PersistControllerOptions> = {},
+): { c: PersistController; sleeps: number[]; statePath: string } {
+  const sleeps: number[] = [];
+  const statePath = join(dir, 'state.json');
+  const c = new PersistController({
+    statePath,
+    openStore: () => store,
+    storageRoot: store.root,
+    projectRoot: '/repo',
+    clock: fixedClock,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...extra,
+  });
+  return { c, sleeps, statePath };
+}
