@@ -1,0 +1,105 @@
+/**
+ * The file {@link ChainJournal} (effects layer): one append-only JSON-lines file per baton under
+ * a directory the caller gives, each line one commit (`{v, baton_id, revision, baton, receipt}` in
+ * canonical JSON) written with a single write and fsync'd before `commit` resolves. Loading
+ * re-validates every line (schema, baton invariants, fingerprint chain).
+ */
+import { join } from 'node:path';
+import { canonicalJson, fingerprintOf } from '../canonical/index.js';
+import { HandoffError } from '../errors/index.js';
+import { safeValidate } from '../validation/index.js';
+import { type Baton, BatonSchema, type StageReceipt, StageReceiptSchema } from './baton.js';
+import { deepFreeze } from './immutable.js';
+import { assertSequence, type ChainJournal, type JournalEntry, journalSequence } from './journal.js';
+import { appendLineDurably, readCompleteLines } from './jsonl-file.js';
+
+/**
+ * The journal file of `batonId` inside `dir` (named by a fingerprint of the id, so any id is a
+ * safe file name).
+ *
+ * @example
+ * ```ts
+ * journalFile('/var/chain', 'payroll-2026-06'); // '/var/chain/baton-1a2b….jsonl'
+ * ```
+ */
+export function journalFile(dir: string, batonId: string): string {
+  return join(dir, `baton-${fingerprintOf(batonId)}.jsonl`);
+}
+
+function damaged(path: string, line: number, why: string): never {
+  throw new HandoffError('journal_damaged', `${path} line ${line}: ${why}`, { details: { path, line } });
+}
+
+async function loadEntries(path: string, batonId: string): Promise<JournalEntry[]> {
+  const lines = await readCompleteLines(path);
+  const out: JournalEntry[] = [];
+  lines.forEach((text, i) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      damaged(path, i + 1, 'not JSON');
+    }
+    const rec = raw as { v?: unknown; baton_id?: unknown; baton?: unknown; receipt?: unknown };
+    if (rec?.v !== 1 || rec.baton_id !== batonId)
+      damaged(path, i + 1, 'not a chain journal record of this baton');
+    const b = safeValidate(BatonSchema, rec.baton);
+    if (!b.ok) damaged(path, i + 1, `baton: ${b.issues.map((x) => x.message).join('; ')}`);
+    let receipt: StageReceipt | null = null;
+    if (rec.receipt !== null) {
+      const r = safeValidate(StageReceiptSchema, rec.receipt);
+      if (!r.ok) damaged(path, i + 1, `receipt: ${r.issues.map((x) => x.message).join('; ')}`);
+      receipt = r.value;
+    }
+    const entry: JournalEntry = { baton: deepFreeze(b.value as Baton), receipt };
+    const seq = journalSequence(out[out.length - 1]?.baton, entry);
+    if (seq !== 'append') damaged(path, i + 1, `out of sequence: ${seq}`);
+    out.push(entry);
+  });
+  return out;
+}
+
+/**
+ * Opens (lazily) a file journal under `dir`. Single writer per baton: concurrent processes
+ * committing the same baton are not serialized (use the run store's locks for that).
+ *
+ * @example
+ * ```ts
+ * const journal = createFileJournal('/var/lib/payroll/journal');
+ * const result = await chain.run(b0, { journal });
+ * ```
+ */
+export function createFileJournal(
+  dir: string,
+): ChainJournal & { entries(batonId: string): Promise<JournalEntry[]> } {
+  const last = new Map<string, Baton | undefined>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const lastOf = async (batonId: string): Promise<Baton | undefined> => {
+    if (!last.has(batonId)) {
+      const entries = await loadEntries(journalFile(dir, batonId), batonId);
+      last.set(batonId, entries[entries.length - 1]?.baton);
+    }
+    return last.get(batonId);
+  };
+  return {
+    commit(entry) {
+      const run = queue.then(async () => {
+        const id = entry.baton.baton_id;
+        if (!assertSequence(await lastOf(id), entry)) return;
+        const line = canonicalJson({
+          v: 1,
+          baton_id: id,
+          revision: entry.baton.revision,
+          baton: entry.baton,
+          receipt: entry.receipt,
+        });
+        await appendLineDurably(journalFile(dir, id), line);
+        last.set(id, entry.baton);
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    loadLast: (batonId) => lastOf(batonId),
+    entries: (batonId) => loadEntries(journalFile(dir, batonId), batonId),
+  };
+}

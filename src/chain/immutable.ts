@@ -1,0 +1,63 @@
+/**
+ * Deep freezing, deep copying and read-only proxies: the building blocks of immutable batons
+ * and detached views. Pure; no I/O.
+ */
+
+/**
+ * Recursively freezes `value` (objects and arrays) and returns it. Already frozen sub-trees are
+ * still visited, so a partially frozen tree ends fully frozen.
+ *
+ * @example
+ * ```ts
+ * const x = deepFreeze({ a: { b: 1 } }); Object.isFrozen(x.a); // true
+ * ```
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    Object.freeze(v);
+    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return value;
+}
+
+/**
+ * A deep, mutable copy of a JSON-like value (`structuredClone`). Frozen inputs give unfrozen copies.
+ *
+ * @example
+ * ```ts
+ * const copy = deepCopy(frozenPolicy); copy.max = 3; // the original is untouched
+ * ```
+ */
+export function deepCopy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function refuse(what: string): never {
+  throw new TypeError(`read-only view: cannot ${what}`);
+}
+
+const READ_ONLY_HANDLER: ProxyHandler<object> = {
+  set: (_t, key) => refuse(`assign ${String(key)}`),
+  deleteProperty: (_t, key) => refuse(`delete ${String(key)}`),
+  defineProperty: (_t, key) => refuse(`define ${String(key)}`),
+  setPrototypeOf: () => refuse('change the prototype'),
+};
+
+/**
+ * Wraps `target` in a proxy whose assignment, deletion and definition throw `TypeError` (in
+ * strict and sloppy code alike). Only the top level is guarded: nested values are whatever
+ * `target` holds (views pass detached deep copies, so nested mutation stays local).
+ *
+ * @example
+ * ```ts
+ * const facts = readOnly({ a: 1 }); facts.a = 2; // TypeError
+ * ```
+ */
+export function readOnly<T extends object>(target: T): Readonly<T> {
+  return new Proxy(target, READ_ONLY_HANDLER) as Readonly<T>;
+}

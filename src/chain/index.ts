@@ -1,0 +1,64 @@
+/**
+ * Handoff chain: task contracts, immutable batons, fact rules, seam checks, receipts, durable
+ * journals and idempotent side effects.
+ */
+export type { AcceptanceReceipt, Finding } from './acceptance-receipt.js';
+export { AcceptanceReceiptSchema, createAcceptanceReceipt, FindingSchema } from './acceptance-receipt.js';
+export type { Baton, BatonCommit, BatonSeed, FactRecord, StageReceipt } from './baton.js';
+export {
+  BatonSchema,
+  batonFacts,
+  batonFingerprint,
+  batonProblems,
+  commitBaton,
+  FactRecordSchema,
+  factValue,
+  StageReceiptSchema,
+  seedBaton,
+  snapshotId,
+} from './baton.js';
+export type { BatonView } from './baton-view.js';
+export { createView } from './baton-view.js';
+export type {
+  ChainDefinition,
+  ChainResult,
+  ChainStage,
+  NewBatonInput,
+  RunOptions,
+  StageFn,
+} from './chain.js';
+export { createChain, HandoffChain } from './chain.js';
+export type { EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.js';
+export { createMemoryEffectLedger, idempotentEffect } from './effect-ledger.js';
+export type { FactRule, FactValidator } from './fact-rule.js';
+export { factRule, INPUT_PRODUCER } from './fact-rule.js';
+export { createFileEffectLedger } from './file-effect-ledger.js';
+export { createFileJournal, journalFile } from './file-journal.js';
+export { deepCopy, deepFreeze, readOnly } from './immutable.js';
+export type { ChainJournal, JournalEntry } from './journal.js';
+export { createMemoryJournal, journalSequence } from './journal.js';
+export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';
+export {
+  acceptanceFor,
+  checkDelta,
+  checkpointProblem,
+  checkRequires,
+  inputRunId,
+  nextStage,
+  stageFailure,
+  stageRunId,
+} from './seam.js';
+export type { SeamCode } from './seam-error.js';
+export { EXIT_SEAM, isSeamError, SEAM_CODES, SeamError } from './seam-error.js';
+export type { FactInput, FactValue, StageDelta } from './stage-delta.js';
+export { FactValueSchema, parseStageDelta, StageDeltaSchema, stageDelta } from './stage-delta.js';
+export type { StageSpec } from './stage-spec.js';
+export { StageSpecSchema, stageSpec } from './stage-spec.js';
+export type { ExecutionBudget, TaskContract, TaskContractInput } from './task-contract.js';
+export {
+  contractDigest,
+  createTaskContract,
+  ExecutionBudgetSchema,
+  TaskContractSchema,
+} from './task-contract.js';
+export { assertTopology, topologyProblems } from './topology.js';

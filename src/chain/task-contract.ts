@@ -1,0 +1,78 @@
+/**
+ * `TaskContract`: what a chain is accountable for (objective, output schema, owner, budget…),
+ * frozen at creation and identified by a 16-hex digest over its canonical JSON.
+ */
+import { z } from 'zod';
+import { fingerprintOf } from '../canonical/index.js';
+import { HandoffError } from '../errors/index.js';
+import { safeValidate } from '../validation/index.js';
+import { deepFreeze } from './immutable.js';
+
+const nonBlank = z.string().refine((s) => s.trim() !== '', { message: 'must be non-empty' });
+
+/** Execution budget of a contract: attempts per seam, per-stage timeout, optional token cap. */
+export const ExecutionBudgetSchema = z.strictObject({
+  max_attempts: z.number().int().min(1).default(1),
+  timeout_seconds: z.number().int().min(1).default(60),
+  max_tokens: z.number().int().min(1).nullable().default(null),
+});
+
+/** Resolved execution budget (defaults applied). */
+export type ExecutionBudget = z.output<typeof ExecutionBudgetSchema>;
+
+/** The task contract record (`task-contract/v1`); every optional field resolves to a default. */
+export const TaskContractSchema = z.strictObject({
+  contract_id: nonBlank,
+  version: z.number().int().min(1),
+  objective: nonBlank,
+  output_schema: nonBlank,
+  accountable_owner: nonBlank,
+  input_refs: z.array(z.string()).default([]),
+  constraints: z.array(z.string()).default([]),
+  allowed_tools: z.array(z.string()).default([]),
+  authority_scope: z.array(z.string()).default([]),
+  boundary: z.string().nullable().default(null),
+  budget: ExecutionBudgetSchema.default({ max_attempts: 1, timeout_seconds: 60, max_tokens: null }),
+});
+
+/** A resolved, frozen task contract. */
+export type TaskContract = Readonly<z.output<typeof TaskContractSchema>>;
+
+/** Input accepted by {@link createTaskContract} (optional fields may be omitted). */
+export type TaskContractInput = z.input<typeof TaskContractSchema>;
+
+/**
+ * Validates and freezes a task contract, applying defaults.
+ *
+ * @example
+ * ```ts
+ * const c = createTaskContract({ contract_id: 'payroll', version: 1, objective: 'pay June',
+ *   output_schema: 'payroll-receipt/v1', accountable_owner: 'finance-ops' });
+ * ```
+ * @throws HandoffError `invalid_record` with `details.issues` when the input is not a valid contract.
+ */
+export function createTaskContract(input: TaskContractInput): TaskContract {
+  const r = safeValidate(TaskContractSchema, input);
+  if (!r.ok) {
+    throw new HandoffError(
+      'invalid_record',
+      `invalid task contract: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      {
+        details: { issues: r.issues },
+      },
+    );
+  }
+  return deepFreeze(r.value);
+}
+
+/**
+ * The contract digest: first 16 hex characters of sha256 over the canonical JSON of every field.
+ *
+ * @example
+ * ```ts
+ * contractDigest(c); // e.g. '3f9a0c1d2b4e5f60'
+ * ```
+ */
+export function contractDigest(contract: TaskContract): string {
+  return fingerprintOf(contract);
+}
