@@ -1,0 +1,67 @@
+/**
+ * Dev-loop handoff envelope: builder, byte-stable prefix, validator, settings and the agent
+ * consumption helper.
+ */
+export type { BuildEnvelopeOptions } from './build.js';
+export { buildHandoffEnvelope } from './build.js';
+export * from './constants.js';
+export type {
+  CommandClass,
+  CompletionCheck,
+  CompletionReport,
+  ConsumptionStep,
+} from './consume.js';
+export {
+  checkCompletion,
+  classifyCommand,
+  mustStopAt,
+  planConsumption,
+  sanctionedWrapperPaths,
+} from './consume.js';
+export type { EnvelopeErrorCode } from './errors.js';
+export { DEFAULT_BLOCK_CLEAN_SEVERITIES, deriveGateConfig, gateSettingsKey } from './gate-config.js';
+export type { EnvelopeClock, GateStateInput } from './gate-state.js';
+export { normalizeGateState, normalizeRetrospectiveFindings } from './gate-state.js';
+export type { EnvelopePrefix, PrefixDrift, PrefixDriftReport } from './prefix.js';
+export {
+  assertStablePrefix,
+  envelopePrefix,
+  findPrefixDrift,
+  serializeEnvelope,
+  stableBody,
+} from './prefix.js';
+export type { RouteClass } from './reconcile.js';
+export { classifyRoute, reconcileTupleProblems } from './reconcile.js';
+export { normalizeRepoSlug } from './repo-slug.js';
+export * from './schema.js';
+export type { SettingsFormat } from './settings.js';
+export {
+  BUILT_IN_SETTINGS,
+  checkSettings,
+  EXTENSION_DEFAULT_SETTINGS,
+  mergeSettingsLayers,
+  parseSettingsText,
+  settingsFormatOf,
+} from './settings.js';
+export type { LoadedSettings, LoadSettingsOptions, SettingsLayer, SettingsSource } from './settings-load.js';
+export { loadDevLoopsSettings } from './settings-load.js';
+export {
+  deriveStopRules,
+  isHumanMergeOnly,
+  reconcileStopRules,
+  STRATEGY_DEFAULT_STOP_RULES,
+} from './stop-rules.js';
+export { deriveCwd, deriveTarget, flattenSlugSegment, worktreeSlug } from './target.js';
+export type { AcceptanceTemplate } from './templates.js';
+export {
+  ACCEPTANCE_TEMPLATES,
+  acceptanceKey,
+  knownAcceptanceCombos,
+  lookupAcceptanceTemplate,
+} from './templates.js';
+export type {
+  EnvelopeValidationError,
+  EnvelopeValidationResult,
+  EnvelopeValidationWarning,
+} from './validate.js';
+export { validateHandoffEnvelope } from './validate.js';
