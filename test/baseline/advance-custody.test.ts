@@ -8,8 +8,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   advanceBaseline,
   assertCustody,
-  checkBaseline,
   CustodyChain,
+  checkBaseline,
   type FileBaseline,
   recordBaseline,
 } from '../../src/baseline/index.js';

@@ -74,7 +74,12 @@ describe('record', () => {
     ]);
   });
   it('refuses an empty list, empty or NUL paths and a relative cwd (usage, exit 2)', async () => {
-    for (const [paths, cwd] of [[[], dir], [[''], dir], [['a\0b'], dir], [['a'], 'rel']] as const) {
+    for (const [paths, cwd] of [
+      [[], dir],
+      [[''], dir],
+      [['a\0b'], dir],
+      [['a'], 'rel'],
+    ] as const) {
       const e = await rejection(recordBaseline(paths, { cwd }));
       expect(e.code).toBe('usage');
       expect(e.details.exit_code).toBe(2);
@@ -265,19 +270,15 @@ describe('check --only', () => {
 });
 
 describe('streamed hashing', () => {
-  it.each([
-    0,
-    1,
-    HASH_CHUNK_BYTES - 1,
-    HASH_CHUNK_BYTES,
-    HASH_CHUNK_BYTES + 1,
-    3 * HASH_CHUNK_BYTES + 12345,
-  ])('hashes %i bytes exactly across chunk boundaries', async (size) => {
-    const data = Buffer.alloc(size);
-    for (let i = 0; i < size; i += 4093) data[i] = (i * 31) & 0xff;
-    writeFileSync(p('f'), data);
-    const o = await observePath(p('f'));
-    expect(o).toEqual({ kind: 'present', realpath: p('f'), sha256: sha(data), size });
-    rmSync(p('f'));
-  });
+  it.each([0, 1, HASH_CHUNK_BYTES - 1, HASH_CHUNK_BYTES, HASH_CHUNK_BYTES + 1, 3 * HASH_CHUNK_BYTES + 12345])(
+    'hashes %i bytes exactly across chunk boundaries',
+    async (size) => {
+      const data = Buffer.alloc(size);
+      for (let i = 0; i < size; i += 4093) data[i] = (i * 31) & 0xff;
+      writeFileSync(p('f'), data);
+      const o = await observePath(p('f'));
+      expect(o).toEqual({ kind: 'present', realpath: p('f'), sha256: sha(data), size });
+      rmSync(p('f'));
+    },
+  );
 });
