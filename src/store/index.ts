@@ -4,6 +4,14 @@
  */
 export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
+export type { FsLayer, FsStat } from './fs-layer.js';
+export { errnoOf, nodeFsLayer } from './fs-layer.js';
+export type { RunPaths, StoreRootInput } from './fs-layout.js';
+export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
+export type { FsStore, FsStoreOptions } from './fs-store.js';
+export { createFsStore } from './fs-store.js';
+export type { ParsedJournal } from './journal-parse.js';
+export { checkEventLine, parseJournal } from './journal-parse.js';
 export type { ManifestBuild, ManifestEnv } from './manifest.js';
 export { buildManifest, RUNTIME_VERSION } from './manifest.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';

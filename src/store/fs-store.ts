@@ -1,0 +1,712 @@
+/**
+ * The file-system {@link Store} (default backend): run-store/v1 under `<root>/runs/<run-id>/`.
+ *
+ * Durability: an append is acknowledged (`committed`) only after its line was written completely
+ * and the journal fsync'd; files published whole (manifest, `.gitignore`, handoff cache) go
+ * through temp + fsync + rename + directory fsync; new directory entries are made durable by
+ * fsyncing their directory. A failure once writing may have begun is `indeterminate` with the
+ * failing `step`. Nothing is ever rewritten or truncated: a damaged journal is reported by
+ * `load` and refused by appends (`journal_damaged`).
+ */
+import { hostname } from 'node:os';
+import * as path from 'node:path';
+import { canonicalJson } from '../canonical/index.js';
+import { safeValidate } from '../validation/index.js';
+import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeFully } from './fs-io.js';
+import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
+import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
+import { acquireLock, releaseLock } from './fs-lock.js';
+import { parseJournal } from './journal-parse.js';
+import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import { formatTimestamp, isRunId } from './run-id.js';
+import { assembleLoad } from './run-load.js';
+import {
+  CACHE_SCHEMA,
+  type EventKind,
+  type EventSchemaId,
+  eventSchemaOf,
+  type HandoffCache,
+  HandoffCacheSchema,
+  type Manifest,
+  ManifestSchema,
+} from './schema.js';
+import {
+  type CreateRunInput,
+  type LoadResult,
+  refused,
+  type Store,
+  type StoreCode,
+  type StoreResult,
+  storeResult,
+} from './store.js';
+import { validateEventPayload } from './validate-payload.js';
+
+/** Options of {@link createFsStore}. Root precedence: `root` → `$HANDOFF_RUN_STORE` → `<projectRoot>/.handoff`. */
+export interface FsStoreOptions extends StoreRootInput {
+  /** The file-system layer (fault injection in tests). Default: node:fs. */
+  readonly fs?: FsLayer;
+  /** Clock for `created` and event `ts`. */
+  readonly now?: () => Date;
+  /** Recorded as `plugin_version`. */
+  readonly pluginVersion?: string;
+  /** Lock diagnostics. */
+  readonly pid?: number;
+  readonly host?: string;
+}
+
+/** The fs store, with its resolved root and the run-directory helper. */
+export interface FsStore extends Store {
+  readonly backend: 'fs';
+  /** Directory of a run (no check that it exists). */
+  runDirectory(runId: string): string;
+}
+
+/** Internal unwinding: a finished result to return. */
+class Done extends Error {
+  constructor(readonly result: StoreResult) {
+    super(result.outcome);
+  }
+}
+
+interface JournalState {
+  ino: number;
+  dev: number;
+  size: number;
+  lastSeq: number;
+}
+
+interface ManifestCacheEntry {
+  ino: number;
+  size: number;
+  manifest: Manifest;
+}
+
+function isSymlinkOrNotDir(st: FsStat): boolean {
+  return st.isSymbolicLink() || !st.isDirectory();
+}
+
+/**
+ * Creates the file-system store.
+ *
+ * @example
+ * ```ts
+ * const store = createFsStore({ projectRoot: '/repo' }); // root /repo/.handoff
+ * const c = await store.createRun({ dispatch, now: '2026-11-30T10:00:00Z' });
+ * const a = await store.append(c.run_id!, 'note', { kind: 'candidate', text: 'simp', lean: null });
+ * a.outcome; // 'committed' (exit 0) | 'nothing_written' (3) | 'indeterminate' (6)
+ * ```
+ */
+export function createFsStore(options: FsStoreOptions = {}): FsStore {
+  const fsl = options.fs ?? nodeFsLayer();
+  const root = resolveStoreRoot(options);
+  const now = options.now ?? (() => new Date());
+  const pluginVersion = options.pluginVersion ?? RUNTIME_VERSION;
+  const pid = options.pid ?? process.pid;
+  const host = options.host ?? hostname();
+  const journals = new Map<string, JournalState>();
+  const manifests = new Map<string, ManifestCacheEntry>();
+
+  const posixOnly = (runId: string | null): StoreResult | null =>
+    fsl.platform === 'win32'
+      ? refused(
+          runId,
+          'unsupported_platform',
+          'mutations need POSIX file semantics (O_EXCL, fsync of directories)',
+        )
+      : null;
+
+  /** Storage root as recorded: its real path when it exists. */
+  function recordedRoot(): string {
+    try {
+      return fsl.realpath(root);
+    } catch {
+      return root;
+    }
+  }
+
+  /** Locates a run directory for reading or mutating; returns a refusal code or the paths. */
+  function locate(
+    runId: string,
+  ): { ok: true; paths: RunPaths } | { ok: false; code: StoreCode; detail: string } {
+    if (!isRunId(runId))
+      return { ok: false, code: 'bad_run_id', detail: `not a run id: ${JSON.stringify(runId)}` };
+    const p = runPaths(root, runId);
+    const stat = (file: string): FsStat | 'absent' | 'error' => {
+      try {
+        return fsl.lstat(file);
+      } catch (e) {
+        return errnoOf(e) === 'ENOENT' ? 'absent' : 'error';
+      }
+    };
+    let rootSt: FsStat | 'absent' | 'error';
+    try {
+      rootSt = fsl.lstat(fsl.realpath(root));
+    } catch (e) {
+      rootSt = errnoOf(e) === 'ENOENT' ? 'absent' : 'error';
+    }
+    if (rootSt === 'absent')
+      return { ok: false, code: 'no_storage_root', detail: `no storage root at ${root}` };
+    if (rootSt === 'error' || !rootSt.isDirectory())
+      return {
+        ok: false,
+        code: 'no_storage_root',
+        detail: `storage root ${root} is not a readable directory`,
+      };
+    const runsSt = stat(p.runs);
+    if (runsSt === 'absent')
+      return { ok: false, code: 'no_runs_dir', detail: `no runs directory at ${p.runs}` };
+    if (runsSt === 'error') return { ok: false, code: 'no_runs_dir', detail: `cannot stat ${p.runs}` };
+    if (isSymlinkOrNotDir(runsSt))
+      return { ok: false, code: 'containment', detail: `${p.runs} is a symlink or not a directory` };
+    const dirSt = stat(p.dir);
+    if (dirSt === 'absent') return { ok: false, code: 'no_such_run', detail: `no run ${runId} in ${root}` };
+    if (dirSt === 'error') return { ok: false, code: 'no_such_run', detail: `cannot stat ${p.dir}` };
+    if (isSymlinkOrNotDir(dirSt))
+      return {
+        ok: false,
+        code: 'containment',
+        detail: `run directory ${p.dir} is a symlink or not a directory`,
+      };
+    return { ok: true, paths: p };
+  }
+
+  /** Reads and validates the manifest (cached by inode and size: manifests are immutable). */
+  function readManifest(
+    runId: string,
+    p: RunPaths,
+  ): { ok: true; manifest: Manifest } | { ok: false; code: StoreCode; detail: string } {
+    let st: FsStat;
+    try {
+      st = fsl.lstat(p.manifest);
+    } catch (e) {
+      return errnoOf(e) === 'ENOENT'
+        ? { ok: false, code: 'incomplete_run', detail: 'manifest.json is missing' }
+        : { ok: false, code: 'incomplete_run', detail: `manifest.json unreadable: ${errnoOf(e)}` };
+    }
+    if (st.isSymbolicLink()) return { ok: false, code: 'containment', detail: 'manifest.json is a symlink' };
+    const cached = manifests.get(runId);
+    if (cached !== undefined && cached.ino === st.ino && cached.size === st.size) {
+      return { ok: true, manifest: cached.manifest };
+    }
+    let bytes: Buffer | null;
+    try {
+      bytes = readFileNoFollow(fsl, p.manifest);
+    } catch (e) {
+      return {
+        ok: false,
+        code: 'incomplete_run',
+        detail: `manifest.json unreadable: ${errnoOf(e) || String(e)}`,
+      };
+    }
+    if (bytes === null) return { ok: false, code: 'incomplete_run', detail: 'manifest.json is missing' };
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not JSON' };
+    }
+    const m = safeValidate(ManifestSchema, value);
+    if (!m.ok) {
+      return {
+        ok: false,
+        code: 'incomplete_run',
+        detail: `manifest.json is invalid: ${m.issues
+          .slice(0, 3)
+          .map((i) => `${i.path || '(root)'}: ${i.message}`)
+          .join('; ')}`,
+      };
+    }
+    if (m.value.run_id !== runId) {
+      return {
+        ok: false,
+        code: 'integrity_failure',
+        detail: `manifest run_id ${m.value.run_id} does not match directory ${runId}`,
+      };
+    }
+    manifests.set(runId, { ino: st.ino, size: st.size, manifest: m.value });
+    return { ok: true, manifest: m.value };
+  }
+
+  /** Creates the store root, runs/ and runs/.gitignore when needed (each made durable). */
+  function ensureStore(): void {
+    const parent = path.dirname(root);
+    try {
+      if (!fsl.lstat(fsl.realpath(parent)).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new Done(refused(null, 'no_parent_anchor', `the storage root's parent ${parent} does not exist`));
+    }
+    let created = false;
+    try {
+      fsl.mkdir(root);
+      created = true;
+    } catch (e) {
+      if (errnoOf(e) !== 'EEXIST')
+        throw new Done(refused(null, 'no_storage_root', `cannot create ${root}: ${errnoOf(e)}`));
+    }
+    try {
+      if (created) fsyncDir(fsl, parent, 'root_parent_fsync');
+    } catch (e) {
+      throw new Done(refused(null, 'store_init_unsynced', (e as Error).message));
+    }
+    const runs = path.join(root, 'runs');
+    let runsCreated = false;
+    try {
+      fsl.mkdir(runs);
+      runsCreated = true;
+    } catch (e) {
+      if (errnoOf(e) !== 'EEXIST')
+        throw new Done(refused(null, 'no_runs_dir', `cannot create ${runs}: ${errnoOf(e)}`));
+    }
+    try {
+      if (isSymlinkOrNotDir(fsl.lstat(runs)))
+        throw new Done(refused(null, 'containment', `${runs} is a symlink or not a directory`));
+    } catch (e) {
+      if (e instanceof Done) throw e;
+      throw new Done(refused(null, 'no_runs_dir', `cannot stat ${runs}: ${errnoOf(e)}`));
+    }
+    try {
+      if (runsCreated) fsyncDir(fsl, root, 'root_fsync');
+    } catch (e) {
+      throw new Done(refused(null, 'store_init_unsynced', (e as Error).message));
+    }
+    let hasIgnore = false;
+    try {
+      fsl.lstat(path.join(runs, '.gitignore'));
+      hasIgnore = true;
+    } catch {
+      hasIgnore = false;
+    }
+    if (!hasIgnore) {
+      try {
+        publishFile(fsl, runs, '.gitignore', Buffer.from('*\n'), 'gitignore');
+      } catch (e) {
+        const step = e instanceof StepFailure ? e.step : 'gitignore';
+        throw new Done(
+          refused(
+            null,
+            step === 'gitignore_dir_fsync' ? 'publish_unsynced' : 'gitignore_write_failed',
+            (e as Error).message,
+          ),
+        );
+      }
+    }
+  }
+
+  function createSync(input: CreateRunInput): StoreResult {
+    const b = buildManifest(input, { storageRoot: recordedRoot(), pluginVersion, now });
+    if (!b.ok) return refused(b.run_id, b.code, b.detail);
+    const platform = posixOnly(b.manifest.run_id);
+    if (platform !== null) return platform;
+    try {
+      ensureStore();
+    } catch (e) {
+      if (e instanceof Done) return { ...e.result, run_id: b.manifest.run_id };
+      throw e;
+    }
+    // the root may have been created just now: record its real path
+    const manifest: Manifest = { ...b.manifest, storage_root: recordedRoot() };
+    const runId = manifest.run_id;
+    const p = runPaths(root, runId);
+    const dirOut = { run_directory: p.dir };
+    try {
+      fsl.mkdir(p.dir);
+    } catch (e) {
+      if (errnoOf(e) === 'EEXIST') return refused(runId, 'run_exists', `run ${runId} already exists`);
+      return refused(runId, 'write_failed', `cannot create run directory: ${errnoOf(e) || String(e)}`);
+    }
+    const created: string[] = [];
+    const cleanup = (): void => {
+      for (const f of [...created].reverse()) {
+        try {
+          fsl.unlink(f);
+        } catch {
+          // best effort: an unpublished run stays incomplete_run, never a false run
+        }
+      }
+      try {
+        fsl.rmdir(p.dir);
+      } catch {
+        // best effort
+      }
+    };
+    const lock = acquireLock(fsl, p.lock, { pid, host, acquired: formatTimestamp(now()) });
+    if (!lock.ok) {
+      cleanup();
+      return refused(runId, lock.code, lock.detail);
+    }
+    created.push(p.lock);
+    // empty journal first, then the manifest: a published manifest always has its journal
+    try {
+      const fd = fsl.open(p.events, O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
+      created.push(p.events);
+      try {
+        fsl.fsync(fd);
+      } finally {
+        fsl.close(fd);
+      }
+    } catch (e) {
+      cleanup();
+      return refused(runId, 'write_failed', `cannot create events.jsonl: ${errnoOf(e) || String(e)}`);
+    }
+    try {
+      publishFile(fsl, p.dir, 'manifest.json', Buffer.from(`${canonicalJson(manifest)}\n`), 'manifest');
+    } catch (e) {
+      const step = e instanceof StepFailure ? e.step : 'manifest';
+      if (step === 'manifest_dir_fsync') {
+        // published but not known durable: the run may or may not survive a crash
+        releaseLock(fsl, p.lock);
+        return storeResult('indeterminate', runId, { ...dirOut, step, detail: (e as Error).message });
+      }
+      cleanup();
+      return refused(
+        runId,
+        step === 'manifest_rename' ? 'write_failed' : 'temp_unavailable',
+        (e as Error).message,
+      );
+    }
+    try {
+      fsyncDir(fsl, p.runs, 'runs_dir_fsync');
+    } catch (e) {
+      releaseLock(fsl, p.lock);
+      return storeResult('indeterminate', runId, {
+        ...dirOut,
+        step: (e as StepFailure).step,
+        detail: (e as Error).message,
+      });
+    }
+    journals.set(runId, { ino: -1, dev: -1, size: 0, lastSeq: 0 });
+    const warn = releaseLock(fsl, p.lock);
+    return storeResult('committed', runId, warn === null ? dirOut : { ...dirOut, detail: warn });
+  }
+
+  /**
+   * Under the lock: learns the journal's next seq, validating the bytes not yet validated by this
+   * process (all of them on first use). Returns the open descriptor (read/append).
+   */
+  function openJournal(
+    runId: string,
+    p: RunPaths,
+    eventSchema: EventSchemaId,
+  ): { fd: number; state: JournalState } {
+    let fd: number;
+    try {
+      fd = fsl.open(p.events, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
+    } catch (e) {
+      const code = errnoOf(e);
+      if (code === 'ENOENT') throw new Done(refused(runId, 'integrity_failure', 'events.jsonl is missing'));
+      if (code === 'ELOOP') throw new Done(refused(runId, 'containment', 'events.jsonl is a symlink'));
+      throw new Done(refused(runId, 'journal_unreadable', `cannot open events.jsonl: ${code || String(e)}`));
+    }
+    try {
+      const st = fsl.fstat(fd);
+      if (!st.isFile()) throw new Done(refused(runId, 'containment', 'events.jsonl is not a regular file'));
+      const known = journals.get(runId);
+      const sameFile =
+        known !== undefined && (known.ino === -1 || (known.ino === st.ino && known.dev === st.dev));
+      if (sameFile && known.size === st.size) {
+        const state = { ino: st.ino, dev: st.dev, size: st.size, lastSeq: known.lastSeq };
+        return { fd, state };
+      }
+      const from = sameFile && st.size > known.size ? known.size : 0;
+      const base = from === 0 ? 0 : (known?.lastSeq ?? 0);
+      const bytes = readRange(fsl, fd, from, st.size);
+      const parsed = parseJournal(bytes, runId, eventSchema, base + 1, base + 1);
+      if (parsed.damage !== null || bytes.length !== st.size - from) {
+        journals.delete(runId);
+        const d = parsed.damage;
+        throw new Done(
+          refused(
+            runId,
+            'journal_damaged',
+            d === null ? 'events.jsonl changed while reading' : `journal damaged (${d.code}): ${d.detail}`,
+          ),
+        );
+      }
+      const state = { ino: st.ino, dev: st.dev, size: st.size, lastSeq: base + parsed.events.length };
+      journals.set(runId, state);
+      return { fd, state };
+    } catch (e) {
+      try {
+        fsl.close(fd);
+      } catch {
+        // read side only so far
+      }
+      if (e instanceof Done) throw e;
+      throw new Done(
+        refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
+      );
+    }
+  }
+
+  function appendSync(runId: string, kind: EventKind, payload: unknown, withCache: boolean): StoreResult {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    // shape validation first, before touching the store (cites are checked again under the lock)
+    const shape = validateEventPayload(kind, payload, {
+      runId,
+      eventSchema: 'run-store-event/v2',
+      nextSeq: Number.MAX_SAFE_INTEGER,
+    });
+    if (!shape.ok) return refused(runId, shape.code, shape.detail);
+    let text: string;
+    try {
+      text = canonicalJson(payload);
+    } catch (e) {
+      return refused(runId, 'invalid_payload', (e as Error).message);
+    }
+    const platform = posixOnly(runId);
+    if (platform !== null) return platform;
+    const loc = locate(runId);
+    if (!loc.ok) return refused(runId, loc.code, loc.detail);
+    const p = loc.paths;
+    const m = readManifest(runId, p);
+    if (!m.ok) return refused(runId, m.code, m.detail);
+    const eventSchema = eventSchemaOf(m.manifest);
+    const lock = acquireLock(fsl, p.lock, { pid, host, acquired: formatTimestamp(now()) });
+    if (!lock.ok) return refused(runId, lock.code, lock.detail);
+    let result: StoreResult;
+    try {
+      result = appendLocked(runId, p, eventSchema, kind, payload, text, withCache);
+    } catch (e) {
+      if (!(e instanceof Done)) {
+        journals.delete(runId);
+        result = storeResult('indeterminate', runId, {
+          step: 'unexpected',
+          detail: String((e as Error)?.message ?? e),
+        });
+      } else result = e.result;
+    }
+    const warn = releaseLock(fsl, p.lock);
+    if (warn !== null)
+      return { ...result, detail: result.detail === undefined ? warn : `${result.detail}; ${warn}` };
+    return result;
+  }
+
+  function appendLocked(
+    runId: string,
+    p: RunPaths,
+    eventSchema: EventSchemaId,
+    kind: EventKind,
+    payload: unknown,
+    payloadText: string,
+    withCache: boolean,
+  ): StoreResult {
+    const { fd, state } = openJournal(runId, p, eventSchema);
+    const seq = state.lastSeq + 1;
+    let fdOpen = true;
+    try {
+      const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
+      if (!check.ok) return refused(runId, check.code, check.detail);
+      const ts = formatTimestamp(now());
+      // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema, seq, ts)
+      const line = `{"kind":${JSON.stringify(kind)},"payload":${payloadText},"schema":${JSON.stringify(eventSchema)},"seq":${seq},"ts":${JSON.stringify(ts)}}\n`;
+      const bytes = Buffer.from(line, 'utf8');
+      try {
+        writeFully(fsl, fd, bytes, 'write');
+      } catch (e) {
+        journals.delete(runId);
+        const sf = e as StepFailure;
+        if (sf.bytesWritten === 0) {
+          let size = -1;
+          try {
+            size = fsl.fstat(fd).size;
+          } catch {
+            size = -1;
+          }
+          if (size === state.size) return refused(runId, 'write_failed', sf.message);
+        }
+        return storeResult('indeterminate', runId, { seq, step: 'write', detail: sf.message });
+      }
+      try {
+        fsl.fsync(fd);
+      } catch (e) {
+        journals.delete(runId);
+        return storeResult('indeterminate', runId, {
+          seq,
+          step: 'fsync',
+          detail: `fsync failed: ${errnoOf(e) || String(e)}`,
+        });
+      }
+      journals.set(runId, { ...state, size: state.size + bytes.length, lastSeq: seq });
+      fdOpen = false;
+      try {
+        fsl.close(fd);
+      } catch {
+        // the line is written and synced; a failing close of it loses nothing
+      }
+      if (!withCache) return storeResult('committed', runId, { seq });
+      const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
+      try {
+        publishFile(fsl, p.dir, 'handoff.json', Buffer.from(`${canonicalJson(cache)}\n`), 'cache');
+      } catch (e) {
+        return storeResult('journal_only', runId, {
+          seq,
+          step: e instanceof StepFailure ? e.step : 'cache',
+          detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
+        });
+      }
+      return storeResult('committed', runId, { seq });
+    } finally {
+      if (fdOpen) {
+        try {
+          fsl.close(fd);
+        } catch {
+          // nothing more to report
+        }
+      }
+    }
+  }
+
+  function loadSync(runId: string): LoadResult {
+    if (!isRunId(runId))
+      return {
+        ok: false,
+        code: 'bad_run_id',
+        run_id: null,
+        detail: `not a run id: ${JSON.stringify(runId)}`,
+      };
+    const loc = locate(runId);
+    if (!loc.ok) return { ok: false, code: loc.code, run_id: runId, detail: loc.detail };
+    const p = loc.paths;
+    const m = readManifest(runId, p);
+    if (!m.ok) return { ok: false, code: m.code, run_id: runId, detail: m.detail };
+    const eventSchema = eventSchemaOf(m.manifest);
+    let fd: number;
+    try {
+      fd = fsl.open(p.events, O.O_RDONLY | O.O_NOFOLLOW);
+    } catch (e) {
+      const code = errnoOf(e);
+      if (code === 'ENOENT')
+        return { ok: false, code: 'integrity_failure', run_id: runId, detail: 'events.jsonl is missing' };
+      if (code === 'ELOOP')
+        return { ok: false, code: 'containment', run_id: runId, detail: 'events.jsonl is a symlink' };
+      return {
+        ok: false,
+        code: 'journal_unreadable',
+        run_id: runId,
+        detail: `cannot open events.jsonl: ${code}`,
+      };
+    }
+    let bytes: Buffer;
+    try {
+      const st = fsl.fstat(fd);
+      if (!st.isFile())
+        return {
+          ok: false,
+          code: 'containment',
+          run_id: runId,
+          detail: 'events.jsonl is not a regular file',
+        };
+      bytes = readRange(fsl, fd, 0, st.size);
+    } catch (e) {
+      return {
+        ok: false,
+        code: 'journal_unreadable',
+        run_id: runId,
+        detail: `cannot read events.jsonl: ${errnoOf(e) || String(e)}`,
+      };
+    } finally {
+      try {
+        fsl.close(fd);
+      } catch {
+        // read-only
+      }
+    }
+    const parsed = parseJournal(bytes, runId, eventSchema);
+    let cache: HandoffCache | null | 'invalid' = null;
+    const warnings: string[] = [];
+    try {
+      const c = readFileNoFollow(fsl, p.cache);
+      if (c !== null) {
+        const v = safeValidate(HandoffCacheSchema, JSON.parse(c.toString('utf8')));
+        cache = v.ok ? v.value : 'invalid';
+      }
+    } catch {
+      cache = 'invalid';
+    }
+    if (m.manifest.storage_root !== recordedRoot()) warnings.push('storage_root_differs');
+    return { ok: true, value: assembleLoad(m.manifest, parsed.events, parsed.damage, cache, warnings) };
+  }
+
+  const guard = <T>(fn: () => T, fallback: (e: unknown) => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      return fallback(e);
+    }
+  };
+
+  return {
+    backend: 'fs',
+    root,
+    runDirectory: (runId) => runPaths(root, runId).dir,
+    async createRun(input) {
+      return guard(
+        () => createSync(input),
+        (e) =>
+          storeResult('indeterminate', null, {
+            step: 'unexpected',
+            detail: String((e as Error)?.message ?? e),
+          }),
+      );
+    },
+    async append(runId, kind, payload) {
+      return guard(
+        () => appendSync(runId, kind, payload, false),
+        (e) =>
+          storeResult('indeterminate', isRunId(runId) ? runId : null, {
+            step: 'unexpected',
+            detail: String((e as Error)?.message ?? e),
+          }),
+      );
+    },
+    async setHandoff(runId, payload) {
+      return guard(
+        () => appendSync(runId, 'handoff', payload, true),
+        (e) =>
+          storeResult('indeterminate', isRunId(runId) ? runId : null, {
+            step: 'unexpected',
+            detail: String((e as Error)?.message ?? e),
+          }),
+      );
+    },
+    async load(runId) {
+      return guard(
+        () => loadSync(runId),
+        (e) => ({
+          ok: false,
+          code: 'journal_unreadable',
+          run_id: isRunId(runId) ? runId : null,
+          detail: String(e),
+        }),
+      );
+    },
+    async listRuns() {
+      try {
+        const runs = path.join(root, 'runs');
+        if (fsl.lstat(runs).isSymbolicLink()) return [];
+        return fsl
+          .readdir(runs)
+          .filter((n) => isRunId(n))
+          .filter((n) => {
+            try {
+              return !isSymlinkOrNotDir(fsl.lstat(path.join(runs, n)));
+            } catch {
+              return false;
+            }
+          })
+          .sort();
+      } catch {
+        return [];
+      }
+    },
+    async isLocked(runId) {
+      if (!isRunId(runId)) return false;
+      try {
+        fsl.lstat(runPaths(root, runId).lock);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Parsing and validating `events.jsonl` bytes (pure): one canonical JSON line per event, exact
+ * envelope keys, the run's event schema, dense seqs from 1, each payload valid for its kind.
+ * The valid prefix is returned with the first defect: an unterminated last line is
+ * `truncated_tail`; any other defect is `corrupt` with its 1-based line number.
+ */
+import { canonicalJson } from '../canonical/index.js';
+import {
+  EVENT_KINDS_V1,
+  EVENT_KINDS_V2,
+  type EventSchemaId,
+  type StoreEvent,
+  TIMESTAMP_PATTERN,
+} from './schema.js';
+import type { JournalDamage } from './store.js';
+import { validateEventPayload } from './validate-payload.js';
+
+/** Result of {@link parseJournal}. */
+export interface ParsedJournal {
+  /** The valid prefix. */
+  readonly events: StoreEvent[];
+  /** Bytes covered by the valid prefix (offset of the first defect, or the whole length). */
+  readonly validBytes: number;
+  /** The first defect, or null. */
+  readonly damage: JournalDamage | null;
+}
+
+const NEWLINE = 0x0a;
+const ENVELOPE_KEYS = ['kind', 'payload', 'schema', 'seq', 'ts'];
+
+function envelopeDefect(v: unknown, eventSchema: EventSchemaId, expectedSeq: number): string | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const keys = Object.keys(v).sort();
+  if (keys.length !== 5 || keys.some((k, i) => k !== ENVELOPE_KEYS[i]))
+    return `keys must be exactly ${ENVELOPE_KEYS.join(',')}`;
+  const e = v as Record<string, unknown>;
+  if (e.schema !== eventSchema) return `schema ${JSON.stringify(e.schema)} is not this run's ${eventSchema}`;
+  if (typeof e.seq !== 'number' || !Number.isInteger(e.seq)) return 'seq is not an integer';
+  if (e.seq !== expectedSeq)
+    return e.seq < expectedSeq
+      ? `duplicate seq ${e.seq} (expected ${expectedSeq})`
+      : `seq gap: ${e.seq} (expected ${expectedSeq})`;
+  if (typeof e.ts !== 'string' || !TIMESTAMP_PATTERN.test(e.ts)) return 'ts is not a timestamp';
+  const kinds: readonly string[] = eventSchema === 'run-store-event/v2' ? EVENT_KINDS_V2 : EVENT_KINDS_V1;
+  if (typeof e.kind !== 'string' || !kinds.includes(e.kind))
+    return `kind ${JSON.stringify(e.kind)} not allowed`;
+  return null;
+}
+
+/**
+ * Validates one decoded line as the event with `expectedSeq`; returns the event or a defect text.
+ *
+ * @example
+ * ```ts
+ * checkEventLine(line, 'R', 'run-store-event/v2', 1); // { ok: true, event } | { ok: false, detail }
+ * ```
+ */
+export function checkEventLine(
+  text: string,
+  runId: string,
+  eventSchema: EventSchemaId,
+  expectedSeq: number,
+): { ok: true; event: StoreEvent } | { ok: false; detail: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, detail: `not JSON: ${(e as Error).message}` };
+  }
+  const defect = envelopeDefect(v, eventSchema, expectedSeq);
+  if (defect !== null) return { ok: false, detail: defect };
+  const event = v as StoreEvent;
+  const check = validateEventPayload(event.kind, event.payload, { runId, eventSchema, nextSeq: expectedSeq });
+  if (!check.ok) return { ok: false, detail: check.detail };
+  let canonical: string;
+  try {
+    canonical = canonicalJson(v);
+  } catch {
+    return { ok: false, detail: 'not representable as canonical JSON' };
+  }
+  if (canonical !== text)
+    return { ok: false, detail: 'not a canonical (compact, sorted-key, ASCII) JSON line' };
+  return { ok: true, event };
+}
+
+/**
+ * Parses journal bytes. `startSeq`/`startLine` let a caller validate only bytes appended after
+ * an already validated prefix.
+ *
+ * @example
+ * ```ts
+ * const p = parseJournal(bytes, runId, 'run-store-event/v2');
+ * if (p.damage?.code === 'truncated_tail') …
+ * ```
+ */
+export function parseJournal(
+  bytes: Uint8Array,
+  runId: string,
+  eventSchema: EventSchemaId,
+  startSeq = 1,
+  startLine = 1,
+): ParsedJournal {
+  const events: StoreEvent[] = [];
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = 0;
+  let line = startLine;
+  let seq = startSeq;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(NEWLINE, pos);
+    if (nl === -1) {
+      return {
+        events,
+        validBytes: pos,
+        damage: {
+          code: 'truncated_tail',
+          line,
+          detail: `line ${line} is not newline-terminated (${buf.length - pos} bytes)`,
+        },
+      };
+    }
+    const text = buf.toString('utf8', pos, nl);
+    const r = checkEventLine(text, runId, eventSchema, seq);
+    if (!r.ok)
+      return {
+        events,
+        validBytes: pos,
+        damage: { code: 'corrupt', line, detail: `line ${line}: ${r.detail}` },
+      };
+    events.push(r.event);
+    pos = nl + 1;
+    line++;
+    seq++;
+  }
+  return { events, validBytes: pos, damage: null };
+}
