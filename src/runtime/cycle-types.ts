@@ -1,0 +1,267 @@
+/**
+ * The records exchanged between the cycle machine (machines/cycle.ts) and its actors: options,
+ * targets, actor inputs and outputs, and the machine context. Types only (layer 0).
+ */
+
+import type { FileBaseline } from '../baseline/schema.js';
+import type { Dispatch, Handoff, Scope, StopReason } from '../contract/index.js';
+import type { TrackerState } from '../tracker/schema.js';
+
+/** The two proving modes the cycle runs. */
+export type CycleMode = 'prove' | 'autoprove';
+/** When reviews run: after every checkpoint commit, every N cycles, or only when stuck. */
+export type ReviewEvery = 'checkpoint' | 'never' | number;
+
+/** Resolved options of one cycle run (after defaults and autoprove coercions). */
+export interface CycleOptions {
+  readonly target: string;
+  readonly scope: Scope;
+  readonly mode: CycleMode;
+  readonly planning: 'on' | 'off' | 'ask';
+  readonly reviewEvery: ReviewEvery;
+  readonly reviewSource: 'internal' | 'external' | 'both';
+  readonly commit: 'never' | 'ask' | 'auto';
+  readonly checkpoint: boolean;
+  readonly maxCycles: number;
+  readonly maxStuck: number;
+  readonly maxRuntime: string;
+  readonly stallMinutes: number;
+  readonly maxFailuresPerTarget: number;
+  /** Extension point: deep mode flags are resolved (and coerced) but deep mode is not run here. */
+  readonly deep: 'never' | 'ask' | 'stuck' | 'always';
+  readonly deepRollback: 'on-regression' | 'on-no-improvement' | 'always' | 'never';
+  readonly deepRegressionGate: 'strict' | 'off';
+  /** Whether an inline (in-process) worker is available as the permission-denial fallback. */
+  readonly inlineFallback: boolean;
+}
+
+/** An open target reported by diagnostics (a marker such as `sorry`, at a file and line). */
+export interface TargetInfo {
+  /** `file:line`, file relative to the project root. */
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  /** The source line or goal text (may be empty). */
+  readonly goal: string;
+}
+
+/** Verification tiers, lightest first (seed 002 § Build Target Policy). */
+export type VerificationTier = 'file-fast' | 'file-deps' | 'module' | 'project';
+
+/** Input of the diagnostics actor. */
+export interface DiagnosticsInput {
+  readonly tier: VerificationTier;
+  /** Files to check; empty = the whole scope. */
+  readonly files: readonly string[];
+}
+/** Output of the diagnostics actor. */
+export interface DiagnosticsOutput {
+  readonly now: number;
+  readonly tier: VerificationTier;
+  readonly targets: readonly TargetInfo[];
+  /** Errors (not markers) reported, as `file:line:text`. */
+  readonly errors: readonly string[];
+  readonly ok: boolean;
+}
+
+/** One plan step. */
+export interface PlanStep {
+  readonly target: string;
+  readonly note: string;
+}
+/** Input of the planner actor. */
+export interface PlannerInput {
+  readonly kind: 'plan' | 'replan';
+  readonly cycle: number;
+  readonly targets: readonly TargetInfo[];
+  readonly blocked: readonly string[];
+  /** Knowledge searches still allowed this cycle (tracker `kw-search` budget). */
+  readonly searchBudget: number;
+  readonly stuck: StuckVerdict | null;
+  readonly review: ReviewOutput | null;
+}
+/** Output of the planner actor. */
+export interface PlannerOutput {
+  readonly now: number;
+  readonly steps: readonly PlanStep[];
+  /** Searches performed (each counts against the tracker's knowledge-search budget). */
+  readonly searches: readonly { tool: string; query: string; top: readonly string[] }[];
+  /** New evidence per target (qualifying evidence_delta entries for a relaunch). */
+  readonly evidence: Readonly<Record<string, readonly string[]>>;
+  readonly summary: string;
+}
+
+/** Input of the worker actor. */
+export interface WorkerInput {
+  readonly target: TargetInfo;
+  readonly cycle: number;
+  readonly mode: CycleMode;
+  readonly priorBlocker: string | null;
+  readonly evidenceDelta: readonly string[];
+  readonly priorFailure: string | null;
+  readonly searchResults: readonly { tool: string; query: string; top: readonly string[] }[];
+  readonly searchBudget: number;
+  readonly trivial: boolean;
+  readonly inline: boolean;
+  readonly budget: { max_cycles: number; max_stuck_cycles: number; runtime: string | null };
+  /** The custody baseline the parent currently holds (checked for drift before dispatch). */
+  readonly baseline: FileBaseline;
+}
+/** Output of the worker actor: a validated, custody-checked handoff or a stop. */
+export type WorkOutcome =
+  | {
+      readonly kind: 'handoff';
+      readonly now: number;
+      readonly dispatch: Dispatch;
+      readonly handoff: Handoff;
+      /** Files whose changes were accepted (files_changed, custody-checked). */
+      readonly accepted: readonly string[];
+      /** The worker's final baseline, adopted as-is. */
+      readonly baseline: FileBaseline;
+      readonly progressLines: number;
+    }
+  | {
+      readonly kind: 'custody-violation' | 'protocol-error' | 'operational-error' | 'permission-denied';
+      readonly now: number;
+      readonly detail: string;
+      readonly dispatch: Dispatch | null;
+    };
+
+/** Input of the checkpointer actor. */
+export interface CheckpointInput {
+  readonly cycle: number;
+  readonly files: readonly string[];
+  readonly summary: string;
+  readonly commit: 'never' | 'ask' | 'auto';
+}
+/** Output of the checkpointer actor. */
+export interface CheckpointOutput {
+  readonly now: number;
+  readonly committed: boolean;
+  readonly commit: string | null;
+  readonly message: string;
+}
+
+/** Input of the reviewer actor. */
+export interface ReviewInput {
+  readonly mode: 'normal' | 'stuck';
+  readonly scope: 'sorry' | 'file';
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly stuck: StuckVerdict | null;
+  readonly lastHandoff: Handoff | null;
+}
+/** Output of the reviewer actor (the stuck-mode review block when mode is stuck). */
+export interface ReviewOutput {
+  readonly now: number;
+  readonly mode: 'normal' | 'stuck';
+  /** Primary blocker class as a human phrase ("missing library lemma"); stuck mode only. */
+  readonly primaryBlocker: string | null;
+  readonly topBlockers: readonly string[];
+  readonly evidence: readonly string[];
+  readonly falsification: boolean;
+  readonly nextAction: Handoff['next_action'];
+  readonly suggestions: readonly string[];
+}
+
+/** A human question and its options. */
+export interface HumanInput {
+  readonly question: 'approve-plan' | 'approve-replan' | 'approve-commit' | 'continue' | 'blocker';
+  readonly options: readonly string[];
+  readonly summary: string;
+}
+/** The human's answer; `evidence` accompanies `continue-with-evidence`. */
+export interface HumanOutput {
+  readonly now: number;
+  readonly answer: string;
+  readonly evidence: readonly string[];
+}
+
+/** Which stuck condition fired (seed 002 § Stuck Definition). */
+export type StuckCondition = 'repeated-failure' | 'repeated-build-error' | 'no-progress' | 'empty-search';
+
+/** A stuck verdict for one target. */
+export interface StuckVerdict {
+  readonly target: string;
+  readonly condition: StuckCondition;
+  readonly signature: string;
+  readonly detail: string;
+}
+
+/** One worker attempt on a target, as the stuck rules see it. */
+export interface AttemptRecord {
+  readonly cycle: number;
+  readonly solved: boolean;
+  readonly signature: string | null;
+  readonly snippets: readonly string[];
+  readonly emptySearch: boolean;
+}
+
+/** A completed checkpoint. */
+export interface CheckpointRecord {
+  readonly cycle: number;
+  readonly commit: string | null;
+  readonly files: readonly string[];
+  readonly message: string;
+}
+
+/** Input of the cycle machine. */
+export interface CycleInput {
+  readonly options: CycleOptions;
+  readonly warnings: readonly string[];
+  readonly tracker: TrackerState;
+  readonly startedAt: number;
+  readonly filesOwned: readonly string[];
+  readonly baseline: FileBaseline;
+  /** A prior run's handoff (prior-run reuse): its blocker is carried into the guard. */
+  readonly priorHandoff: Handoff | null;
+}
+
+/** Context of the cycle machine. */
+export interface CycleContext {
+  readonly options: CycleOptions;
+  readonly warnings: readonly string[];
+  readonly tracker: TrackerState;
+  readonly now: number;
+  readonly limitViolations: readonly string[];
+  readonly targets: readonly TargetInfo[];
+  readonly initialCount: number | null;
+  readonly lastCount: number | null;
+  readonly lastDecreaseAt: number;
+  readonly plan: readonly PlanStep[];
+  readonly searches: readonly { tool: string; query: string; top: readonly string[] }[];
+  readonly current: TargetInfo | null;
+  readonly attempts: Readonly<Record<string, readonly AttemptRecord[]>>;
+  /** The parent-wrapped stuck handoff per target id: what the rerun guard is evaluated against. */
+  readonly blocked: Readonly<Record<string, Handoff>>;
+  /** Evidence gathered for a relaunch, per target id. */
+  readonly evidenceFor: Readonly<Record<string, readonly string[]>>;
+  /** Targets the guard refused this cycle (skipped until new evidence arrives). */
+  readonly refused: readonly string[];
+  readonly lastWork: WorkOutcome | null;
+  /** Every accepted worker handoff of the run, in order. */
+  readonly handoffs: readonly Handoff[];
+  readonly accepted: readonly string[];
+  readonly filesOwned: readonly string[];
+  readonly filesChanged: readonly string[];
+  readonly baseline: FileBaseline;
+  readonly stuck: StuckVerdict | null;
+  readonly lastStuck: StuckVerdict | null;
+  readonly stuckHandoff: Handoff | null;
+  readonly gateErrors: readonly (readonly string[])[];
+  readonly review: ReviewOutput | null;
+  readonly reviews: number;
+  readonly checkpoints: readonly CheckpointRecord[];
+  readonly committedThisCycle: boolean;
+  readonly delegation: 'delegate' | 'inline';
+  readonly humanAnswer: HumanOutput | null;
+  readonly stopDetail: string | null;
+  readonly log: readonly string[];
+  readonly final: Handoff | null;
+  /** The cycle in which the planner last ran (planning runs once per cycle). */
+  readonly plannedCycle: number;
+  /** The stop the run is heading to (set by the transition into `stopped`). */
+  readonly pendingStop: { readonly reason: StopReason; readonly detail: string | null } | null;
+  /** Next action override for the final record (`redraft` when the human chose formalize). */
+  readonly nextActionOverride: Handoff['next_action'] | null;
+}
