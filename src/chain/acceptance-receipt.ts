@@ -10,7 +10,7 @@ import { deepFreeze } from './immutable.js';
 export const AcceptanceDecisionSchema = z.enum(['accepted', 'rejected', 'escalated']);
 
 /** One finding: a coded observation with its evidence and severity. */
-export const FindingSchema = z.strictObject({
+export const AcceptanceFindingSchema = z.strictObject({
   code: z.string().min(1),
   field: z.string(),
   message: z.string(),
@@ -19,7 +19,7 @@ export const FindingSchema = z.strictObject({
 });
 
 /** A finding record. */
-export type Finding = z.output<typeof FindingSchema>;
+export type AcceptanceFinding = z.output<typeof AcceptanceFindingSchema>;
 
 /**
  * `AcceptanceReceipt`: an accepted receipt carries no blocker finding; a rejected one carries at
@@ -32,7 +32,7 @@ export const AcceptanceReceiptSchema = z
     artifact_id: z.string().min(1),
     checked_by: z.string().min(1),
     decision: AcceptanceDecisionSchema,
-    findings: z.array(FindingSchema),
+    findings: z.array(AcceptanceFindingSchema),
   })
   .superRefine((r, ctx) => {
     const blockers = r.findings.filter((f) => f.severity === 'blocker').length;

@@ -10,7 +10,7 @@ import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type Baton, BatonSchema, type StageReceipt, StageReceiptSchema } from './baton.js';
 import { deepFreeze } from './immutable.js';
-import { assertSequence, type ChainJournal, type JournalEntry, journalSequence } from './journal.js';
+import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
 import { appendLineDurably, readCompleteLines } from './jsonl-file.js';
 
 /**
@@ -19,10 +19,10 @@ import { appendLineDurably, readCompleteLines } from './jsonl-file.js';
  *
  * @example
  * ```ts
- * journalFile('/var/chain', 'payroll-2026-06'); // '/var/chain/baton-1a2b….jsonl'
+ * chainJournalFile('/var/chain', 'payroll-2026-06'); // '/var/chain/baton-1a2b….jsonl'
  * ```
  */
-export function journalFile(dir: string, batonId: string): string {
+export function chainJournalFile(dir: string, batonId: string): string {
   return join(dir, `baton-${fingerprintOf(batonId)}.jsonl`);
 }
 
@@ -52,7 +52,7 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
       receipt = r.value;
     }
     const entry: JournalEntry = { baton: deepFreeze(b.value as Baton), receipt };
-    const seq = journalSequence(out[out.length - 1]?.baton, entry);
+    const seq = chainJournalSequence(out[out.length - 1]?.baton, entry);
     if (seq !== 'append') damaged(path, i + 1, `out of sequence: ${seq}`);
     out.push(entry);
   });
@@ -65,18 +65,18 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
  *
  * @example
  * ```ts
- * const journal = createFileJournal('/var/lib/payroll/journal');
+ * const journal = createFileChainJournal('/var/lib/payroll/journal');
  * const result = await chain.run(b0, { journal });
  * ```
  */
-export function createFileJournal(
+export function createFileChainJournal(
   dir: string,
 ): ChainJournal & { entries(batonId: string): Promise<JournalEntry[]> } {
   const last = new Map<string, Baton | undefined>();
   let queue: Promise<unknown> = Promise.resolve();
   const lastOf = async (batonId: string): Promise<Baton | undefined> => {
     if (!last.has(batonId)) {
-      const entries = await loadEntries(journalFile(dir, batonId), batonId);
+      const entries = await loadEntries(chainJournalFile(dir, batonId), batonId);
       last.set(batonId, entries[entries.length - 1]?.baton);
     }
     return last.get(batonId);
@@ -93,13 +93,13 @@ export function createFileJournal(
           baton: entry.baton,
           receipt: entry.receipt,
         });
-        await appendLineDurably(journalFile(dir, id), line);
+        await appendLineDurably(chainJournalFile(dir, id), line);
         last.set(id, entry.baton);
       });
       queue = run.catch(() => undefined);
       return run;
     },
     loadLast: (batonId) => lastOf(batonId),
-    entries: (batonId) => loadEntries(journalFile(dir, batonId), batonId),
+    entries: (batonId) => loadEntries(chainJournalFile(dir, batonId), batonId),
   };
 }

@@ -2,8 +2,12 @@
  * Handoff chain: task contracts, immutable batons, fact rules, seam checks, receipts, durable
  * journals and idempotent side effects.
  */
-export type { AcceptanceReceipt, Finding } from './acceptance-receipt.js';
-export { AcceptanceReceiptSchema, createAcceptanceReceipt, FindingSchema } from './acceptance-receipt.js';
+export type { AcceptanceFinding, AcceptanceReceipt } from './acceptance-receipt.js';
+export {
+  AcceptanceFindingSchema,
+  AcceptanceReceiptSchema,
+  createAcceptanceReceipt,
+} from './acceptance-receipt.js';
 export type { Baton, BatonCommit, BatonSeed, FactRecord, StageReceipt } from './baton.js';
 export {
   BatonSchema,
@@ -33,10 +37,9 @@ export { createMemoryEffectLedger, idempotentEffect } from './effect-ledger.js';
 export type { FactRule, FactValidator } from './fact-rule.js';
 export { factRule, INPUT_PRODUCER } from './fact-rule.js';
 export { createFileEffectLedger } from './file-effect-ledger.js';
-export { createFileJournal, journalFile } from './file-journal.js';
-export { deepCopy, deepFreeze, readOnly } from './immutable.js';
+export { chainJournalFile, createFileChainJournal } from './file-journal.js';
 export type { ChainJournal, JournalEntry } from './journal.js';
-export { createMemoryJournal, journalSequence } from './journal.js';
+export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
 export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';
 export {
   acceptanceFor,

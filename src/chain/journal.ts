@@ -32,10 +32,10 @@ export interface ChainJournal {
  *
  * @example
  * ```ts
- * journalSequence(undefined, { baton: b0, receipt: null }); // 'append'
+ * chainJournalSequence(undefined, { baton: b0, receipt: null }); // 'append'
  * ```
  */
-export function journalSequence(
+export function chainJournalSequence(
   last: Baton | undefined,
   entry: JournalEntry,
 ): 'append' | 'duplicate' | string {
@@ -53,7 +53,7 @@ export function journalSequence(
 }
 
 /**
- * Throws `journal_conflict` unless {@link journalSequence} allows the entry; returns whether it
+ * Throws `journal_conflict` unless {@link chainJournalSequence} allows the entry; returns whether it
  * must be written.
  *
  * @example
@@ -62,7 +62,7 @@ export function journalSequence(
  * ```
  */
 export function assertSequence(last: Baton | undefined, entry: JournalEntry): boolean {
-  const s = journalSequence(last, entry);
+  const s = chainJournalSequence(last, entry);
   if (s === 'append') return true;
   if (s === 'duplicate') return false;
   throw new HandoffError('journal_conflict', `journal refuses ${entry.baton.snapshot_id}: ${s}`, {
@@ -79,10 +79,12 @@ export function assertSequence(last: Baton | undefined, entry: JournalEntry): bo
  *
  * @example
  * ```ts
- * const journal = createMemoryJournal(); await chain.run(b0, { journal });
+ * const journal = createMemoryChainJournal(); await chain.run(b0, { journal });
  * ```
  */
-export function createMemoryJournal(): ChainJournal & { entries(batonId: string): readonly JournalEntry[] } {
+export function createMemoryChainJournal(): ChainJournal & {
+  entries(batonId: string): readonly JournalEntry[];
+} {
   const byId = new Map<string, JournalEntry[]>();
   return {
     async commit(entry) {

@@ -6,6 +6,7 @@ import {
   checkpointProblem,
   checkRequires,
   commitBaton,
+  type FactRule,
   factValue,
   isSeamError,
   SEAM_CODES,
@@ -316,7 +317,7 @@ describe('seam codes (each reached, checked in the reference order)', () => {
     const b1 = (await chain.advance(tripBaton(chain))).baton;
     const rules = new Map(chain.rules);
     rules.set('depart_by', {
-      ...(rules.get('depart_by') as never),
+      ...(rules.get('depart_by') as FactRule),
       validator: () => {
         throw new Error('ledger offline');
       },
@@ -390,7 +391,7 @@ describe('retry from the checkpoint', () => {
   it('resumes at the failed stage with the same stage_run_id; earlier stages do not rerun; pay runs once', async () => {
     const payments = new Map<string, number>();
     const s = goodStages(payments);
-    const calls: Record<string, number> = { intent: 0, route: 0, pay: 0 };
+    const calls = { intent: 0, route: 0, pay: 0 };
     const seenRunIds: string[] = [];
     let routeFails = true;
     const chain = tripChain({
