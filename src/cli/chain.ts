@@ -1,0 +1,98 @@
+/**
+ * `handoff chain …`: the handoff chain's CLI. Today one verb, the payroll experiment:
+ * `handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]`.
+ * Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
+ */
+import { type PayrollContractKind, type PayrollReport, runPayroll } from '../../examples/payroll/index.js';
+import { EXIT_SEAM } from '../chain/seam-error.js';
+import { HandoffError } from '../errors/index.js';
+import { parseVerbArgs } from './args.js';
+import type { CliCommand } from './command.js';
+import { type CliIo, printJson } from './io.js';
+
+const HELP = [
+  'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]',
+  '',
+  'Runs the payroll handoff chain (intent → settle → fund_check → pay → receipt) on deterministic',
+  'month-end data (800 employees, 2 reversed payments) and prints every stage receipt.',
+  '',
+  '  --wrong-value        settle from the obligations (all salaries) instead of the PAID ledger.',
+  '                       Without --contract this runs the experiment twice: the thin contract',
+  '                       (accepts and pays the wrong total) then the release contract (stops at',
+  '                       settle, nothing paid).',
+  '  --contract KIND      thin (keys, producers, types, evidence) or release (adds semantic rules',
+  '                       tied to the controlling ledger). Default: release.',
+  '  --json               print {"example", "runs": [report…]} instead of text.',
+  '',
+  'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage.',
+].join('\n');
+
+const money = (x: number) =>
+  x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+function printReport(io: CliIo, r: PayrollReport): void {
+  const lines = [
+    `== payroll ${r.baton_id}: contract ${r.contract}, settle source ${r.source} ==`,
+    '   receipts:',
+  ];
+  const width = Math.max(...r.receipts.map((x) => x.stage_name.length), 5);
+  for (const x of r.receipts) {
+    lines.push(
+      `     r${x.input_revision}->r${x.output_revision} ${x.stage_name.padEnd(width)} consumed [${x.consumed_keys.join(', ')}] produced [${x.produced_keys.join(', ')}]`,
+      `       ${x.receipt_id}`,
+      `       evidence [${x.evidence_refs.join(', ')}] ${x.input_fingerprint} -> ${x.output_fingerprint}`,
+    );
+  }
+  lines.push(`   trace: ${r.trace.join(' -> ') || '(none)'}`);
+  if (r.outcome === 'accepted' && r.acceptance) {
+    lines.push(`   ACCEPTED ${r.acceptance.receipt_id}`);
+  } else if (r.seam_error) {
+    lines.push(`   STOPPED ${r.seam_error.message}`, `   checkpoint ${r.seam_error.checkpoint.snapshot_id}`);
+  }
+  lines.push(
+    `   paid: ${r.payments.length === 0 ? 'nothing' : `${r.paid_lines} lines, ${money(r.paid_total)}`} (controlling ledger ${money(r.ledger_total)}${r.overpaid !== 0 ? `; overpaid ${money(r.overpaid)}` : ''})`,
+    '',
+  );
+  io.out(`${lines.join('\n')}\n`);
+}
+
+async function examplePayroll(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals, rest } = parseVerbArgs(argv, {
+    'wrong-value': { type: 'boolean' },
+    contract: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length > 0 || rest.length > 0)
+    throw new HandoffError('usage', `unexpected argument ${[...positionals, ...rest][0]}`);
+  const contract = values.contract as string | undefined;
+  if (contract !== undefined && contract !== 'thin' && contract !== 'release') {
+    throw new HandoffError('usage', `unknown --contract ${contract} (thin or release)`);
+  }
+  const wrongValue = values['wrong-value'] === true;
+  const kinds: PayrollContractKind[] = contract ? [contract] : wrongValue ? ['thin', 'release'] : ['release'];
+  const runs: PayrollReport[] = [];
+  for (const kind of kinds) runs.push(await runPayroll({ contract: kind, wrongValue }));
+  if (values.json === true) printJson(io, { example: 'payroll', wrong_value: wrongValue, runs });
+  else for (const r of runs) printReport(io, r);
+  return runs.every((r) => r.outcome === 'accepted') ? 0 : EXIT_SEAM;
+}
+
+/** The `chain` verb group. */
+export const command: CliCommand = {
+  summary: 'handoff chain: batons, seams, receipts, examples',
+  help: HELP,
+  async run(argv, io) {
+    const [verb, name, ...rest] = argv;
+    if (verb !== 'example')
+      throw new HandoffError(
+        'usage',
+        `unknown chain verb ${verb === undefined ? '(none)' : `'${verb}'`}; try: handoff chain example payroll`,
+      );
+    if (name !== 'payroll')
+      throw new HandoffError(
+        'usage',
+        `unknown example ${name === undefined ? '(none)' : `'${name}'`}; available: payroll`,
+      );
+    return examplePayroll(rest, io);
+  },
+};
