@@ -1,0 +1,127 @@
+/**
+ * The file-system {@link LedgerLog} (the default enforcer backend): one directory per problem,
+ * `log/00000001.json …`, each event written to a private temporary file, fsync'd, then published
+ * with `link(2)` — which fails with EEXIST when the sequence number is taken, so exactly one of
+ * any number of racing processes appends a given event, and no reader ever sees a torn entry.
+ * A log that does not parse, has gaps or does not start with a registration fails closed
+ * (`ledger_damaged`).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HandoffError } from '../errors/index.js';
+import { safeValidate } from '../validation/index.js';
+import { ProblemIdSchema } from './contract-schema.js';
+import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
+import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { link } from 'node:fs/promises';
+
+const NAME = /^(\d{8})\.json$/;
+
+function damaged(problemId: string, message: string, cause?: unknown): HandoffError {
+  return new HandoffError('ledger_damaged', `ledger of ${problemId}: ${message}`, {
+    details: { problem_id: problemId, exit_code: 4 },
+    cause,
+  });
+}
+
+function problemDir(root: string, problemId: string): string {
+  if (!ProblemIdSchema.safeParse(problemId).success) {
+    throw new HandoffError('invalid_input', `not a problem id: ${JSON.stringify(problemId)}`, {
+      details: { problem_id: problemId, exit_code: 3 },
+    });
+  }
+  return join(root, problemId);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const h = await open(dir, 'r');
+  try {
+    await h.sync();
+  } catch {
+    // some file systems refuse fsync on directories; the link itself is already atomic
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Creates the fs-backed {@link LedgerLog} under `root`.
+ *
+ * @example
+ * ```ts
+ * const log = fsLedgerLog('/repo/.handoff/gate/ledger');
+ * ```
+ */
+export function fsLedgerLog(root: string): LedgerLog {
+  return {
+    async read(problemId) {
+      const dir = join(problemDir(root, problemId), 'log');
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw damaged(problemId, `cannot list the log: ${(e as Error).message}`, e);
+      }
+      const seqs = names
+        .map((n) => NAME.exec(n)?.[1])
+        .filter((s): s is string => s !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+      if (seqs.length === 0) return null;
+      const events: LedgerEvent[] = [];
+      for (let i = 0; i < seqs.length; i++) {
+        if (seqs[i] !== i + 1) throw damaged(problemId, `gap in the log before entry ${seqs[i]}`);
+        const file = join(dir, `${String(i + 1).padStart(8, '0')}.json`);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(await readFile(file, 'utf8'));
+        } catch (e) {
+          throw damaged(problemId, `entry ${i + 1} is unreadable`, e);
+        }
+        const v = safeValidate(LedgerEventSchema, parsed);
+        if (!v.ok || v.value.seq !== i + 1) throw damaged(problemId, `entry ${i + 1} is not a valid ledger event`);
+        events.push(v.value);
+      }
+      return events;
+    },
+    async append(problemId, event) {
+      const base = problemDir(root, problemId);
+      const dir = join(base, 'log');
+      const tmpDir = join(base, 'tmp');
+      await mkdir(dir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = join(tmpDir, `${process.pid}-${randomBytes(8).toString('hex')}.json`);
+      const h = await open(tmp, 'wx');
+      try {
+        await h.writeFile(`${JSON.stringify(event)}\n`);
+        await h.sync();
+      } finally {
+        await h.close();
+      }
+      try {
+        await link(tmp, join(dir, `${String(event.seq).padStart(8, '0')}.json`));
+        await fsyncDir(dir);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw e;
+      } finally {
+        await unlink(tmp).catch(() => {});
+      }
+    },
+  };
+}
+
+/**
+ * The default fs ledger: {@link createLogLedger} over {@link fsLedgerLog}.
+ *
+ * @example
+ * ```ts
+ * const ledger = createFsLedger('.handoff/gate/ledger', { now: () => new Date().toISOString() });
+ * ```
+ */
+export function createFsLedger(root: string, options: { now: () => string }): Ledger {
+  return createLogLedger(fsLedgerLog(root), options);
+}
