@@ -1,0 +1,198 @@
+/**
+ * `handoff store create|append|set-handoff|load|validate|list` — the run-store/v1 helper.
+ * Prints `run-store-result/v1` JSON; exit 0 committed, 3 nothing_written, 5 journal_only,
+ * 6 indeterminate, 2 usage. `load` prints `run-store-load/v1` (exit 0) or a refusal (exit 3);
+ * `validate` prints `{outcome: ok|invalid, kind, errors}` (exit 0/3).
+ */
+import { HandoffError } from '../errors/index.js';
+import {
+  createFsStore,
+  EventKindSchema,
+  OUTCOME_EXIT_CODES,
+  RECORD_KINDS,
+  type RecordKind,
+  refused,
+  type StoreResult,
+  validateRecord,
+} from '../store/index.js';
+import { type OptionSpec, optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
+import type { CliCommand } from './command.js';
+import { type CliIo, printJson, readInput } from './io.js';
+
+const OPTIONS: OptionSpec = {
+  root: { type: 'string' },
+  'run-store': { type: 'string' },
+  'project-root': { type: 'string' },
+  dispatch: { type: 'string' },
+  'tracker-session-id': { type: 'string' },
+  'prior-run': { type: 'string' },
+  now: { type: 'string' },
+  'event-schema': { type: 'string' },
+  'run-id': { type: 'string' },
+  kind: { type: 'string' },
+  payload: { type: 'string' },
+};
+
+const COMMON = ['root', 'run-store', 'project-root'];
+const VERB_OPTIONS: Record<string, readonly string[]> = {
+  create: [...COMMON, 'dispatch', 'tracker-session-id', 'prior-run', 'now', 'event-schema'],
+  append: [...COMMON, 'run-id', 'kind', 'payload'],
+  'set-handoff': [...COMMON, 'run-id', 'payload'],
+  load: [...COMMON, 'run-id'],
+  list: COMMON,
+  validate: ['kind'],
+};
+
+const HELP = [
+  'usage: handoff store <verb> [--root DIR | --project-root DIR] [options]',
+  '',
+  'verbs:',
+  '  create --dispatch F|- [--tracker-session-id ID] [--prior-run RUN_ID] [--now YYYY-MM-DDTHH:MM:SSZ]',
+  '         [--event-schema v1|v2]            create a run (manifest + empty journal)',
+  '  append --run-id ID --kind dispatch|handoff|note|review|replan --payload F|-',
+  '  set-handoff --run-id ID --payload F|-    append a handoff event and refresh handoff.json',
+  '  load --run-id ID                          print run-store-load/v1 (valid prefix, damage, cache)',
+  '  list                                      print the run ids of the store',
+  '  validate --kind manifest|event|dispatch|handoff|note|cache|review|replan FILE|-',
+  '',
+  'Storage root: --root (alias --run-store) → $HANDOFF_RUN_STORE → <--project-root or cwd>/.handoff.',
+  'Exit: 0 committed, 3 nothing_written (refusal, with "code"), 5 journal_only (set-handoff: cache',
+  'not confirmed), 6 indeterminate (write or fsync failed part-way; "step"), 2 usage.',
+  'load: 0 loaded (see "damaged"), 3 refused. validate: 0 ok, 3 invalid.',
+].join('\n');
+
+function storeFor(values: ParsedArgs['values'], io: CliIo) {
+  const root = optionalString(values, 'root') ?? optionalString(values, 'run-store');
+  const projectRoot = optionalString(values, 'project-root');
+  if (values.root !== undefined && values['run-store'] !== undefined) {
+    throw new HandoffError('usage', '--root and --run-store are the same option; give one');
+  }
+  if (root !== undefined && projectRoot !== undefined) {
+    throw new HandoffError('usage', 'give --root or --project-root, not both');
+  }
+  return createFsStore({ root, projectRoot, env: io.env, cwd: io.cwd });
+}
+
+/** Reads a `F|-` JSON payload; a refusal result when it cannot be read or parsed. */
+async function readPayload(
+  io: CliIo,
+  source: string,
+  runId: string | null,
+  notJsonCode: 'invalid_payload' | 'invalid_dispatch',
+): Promise<{ ok: true; value: unknown } | { ok: false; result: StoreResult }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readInput(io, source);
+  } catch (e) {
+    return { ok: false, result: refused(runId, 'payload_unreadable', (e as Error).message) };
+  }
+  try {
+    return { ok: true, value: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch (e) {
+    return { ok: false, result: refused(runId, notJsonCode, `payload is not JSON: ${(e as Error).message}`) };
+  }
+}
+
+function emit(io: CliIo, result: StoreResult): number {
+  printJson(io, result);
+  return OUTCOME_EXIT_CODES[result.outcome];
+}
+
+/** The `store` verb group. */
+export const command: CliCommand = {
+  summary: 'run-store/v1 journal: create, append, set-handoff, load, validate',
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals, rest } = parseVerbArgs(argv, OPTIONS);
+    const [verb, ...extra] = positionals;
+    if (verb === undefined) throw new HandoffError('usage', `missing verb\n\n${HELP}`);
+    const allowed = VERB_OPTIONS[verb];
+    if (allowed === undefined || !Object.hasOwn(VERB_OPTIONS, verb)) {
+      throw new HandoffError('usage', `unknown store verb '${verb}'`);
+    }
+    for (const k of Object.keys(values)) {
+      if (!allowed.includes(k)) throw new HandoffError('usage', `--${k} is not an option of store ${verb}`);
+    }
+    if (verb !== 'validate' && (extra.length > 0 || rest.length > 0)) {
+      throw new HandoffError('usage', `unexpected argument ${[...extra, ...rest][0]}`);
+    }
+    switch (verb) {
+      case 'create': {
+        const store = storeFor(values, io);
+        const schema = optionalString(values, 'event-schema');
+        if (schema !== undefined && schema !== 'v1' && schema !== 'v2') {
+          throw new HandoffError('usage', '--event-schema must be v1 or v2');
+        }
+        const payload = await readPayload(io, requireString(values, 'dispatch'), null, 'invalid_dispatch');
+        if (!payload.ok) return emit(io, payload.result);
+        const now = optionalString(values, 'now');
+        return emit(
+          io,
+          await store.createRun({
+            dispatch: payload.value,
+            trackerSessionId: optionalString(values, 'tracker-session-id') ?? null,
+            priorRun: optionalString(values, 'prior-run') ?? null,
+            ...(now === undefined ? {} : { now }),
+            ...(schema === undefined ? {} : { eventSchema: schema }),
+          }),
+        );
+      }
+      case 'append':
+      case 'set-handoff': {
+        const store = storeFor(values, io);
+        const runId = requireString(values, 'run-id');
+        let kind = 'handoff';
+        if (verb === 'append') {
+          kind = requireString(values, 'kind');
+          if (!EventKindSchema.safeParse(kind).success) {
+            return emit(io, refused(runId, 'kind_unsupported', `unknown event kind '${kind}'`));
+          }
+        }
+        const payload = await readPayload(io, requireString(values, 'payload'), runId, 'invalid_payload');
+        if (!payload.ok) return emit(io, payload.result);
+        const result =
+          verb === 'append'
+            ? await store.append(runId, kind as 'note', payload.value)
+            : await store.setHandoff(runId, payload.value);
+        return emit(io, result);
+      }
+      case 'load': {
+        const store = storeFor(values, io);
+        const runId = requireString(values, 'run-id');
+        const r = await store.load(runId);
+        if (!r.ok) return emit(io, refused(r.run_id, r.code, r.detail));
+        printJson(io, r.value);
+        return 0;
+      }
+      case 'list': {
+        const store = storeFor(values, io);
+        printJson(io, { root: store.root, runs: await store.listRuns() });
+        return 0;
+      }
+      default: {
+        // validate
+        const kind = requireString(values, 'kind');
+        if (!(RECORD_KINDS as readonly string[]).includes(kind)) {
+          throw new HandoffError('usage', `unknown --kind ${kind} (${RECORD_KINDS.join(', ')})`);
+        }
+        const sources = [...extra, ...rest];
+        if (sources.length !== 1) throw new HandoffError('usage', 'validate takes exactly one FILE or -');
+        const text = (await readInput(io, sources[0] as string)).toString('utf8');
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (e) {
+          printJson(io, {
+            outcome: 'invalid',
+            kind,
+            errors: [{ path: '', code: 'not_json', message: (e as Error).message }],
+          });
+          return 3;
+        }
+        const errors = validateRecord(kind as RecordKind, value);
+        printJson(io, { outcome: errors.length === 0 ? 'ok' : 'invalid', kind, errors });
+        return errors.length === 0 ? 0 : 3;
+      }
+    }
+  },
+};

@@ -1,0 +1,217 @@
+/**
+ * `handoff store …` through the built binary: the full sequence create → note → review → replan →
+ * dispatch → handoff → set-handoff with dense seqs and resolving cites, plus exit codes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type RunLoad, resolveCite, type StoreResult } from '../../src/store/index.js';
+import { runCli, stdoutJson } from '../helpers/cli.js';
+import { batchReview, dispatch, note, replan, solvedHandoff, stuckHandoff, stuckReview } from './fixtures.js';
+import { tempDir } from './tmp.js';
+
+const NOW = '2026-11-30T10:00:00Z';
+
+function files(dir: string, records: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(records)) writeFileSync(join(dir, name), JSON.stringify(value));
+}
+
+describe('handoff store CLI', () => {
+  it('runs the whole sequence with dense seqs and cites that resolve to earlier events', async () => {
+    const project = tempDir('store-cli-');
+    const root = ['--project-root', project];
+    const opts = { cwd: project, env: { HANDOFF_RUN_STORE: '' } };
+    files(project, { 'dispatch.json': dispatch(), 'note.json': note(), 'review.json': stuckReview() });
+    const created = await runCli(
+      [
+        'store',
+        'create',
+        ...root,
+        '--dispatch',
+        'dispatch.json',
+        '--tracker-session-id',
+        'sid',
+        '--now',
+        '2026-11-30T10:00:00Z',
+      ],
+      opts,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const c = stdoutJson<StoreResult>(created);
+    const id = c.run_id as string;
+    expect(c).toMatchObject({
+      schema: 'run-store-result/v1',
+      outcome: 'committed',
+      run_directory: join(project, '.handoff/runs', id),
+    });
+
+    const seqs: number[] = [];
+    const step = async (args: string[], input?: string) => {
+      const r = await runCli(['store', ...args, ...root, '--run-id', id], {
+        ...opts,
+        ...(input === undefined ? {} : { input }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const body = stdoutJson<StoreResult>(r);
+      expect(body).toMatchObject({ outcome: 'committed', run_id: id });
+      seqs.push(body.seq as number);
+      return body.seq as number;
+    };
+    const n1 = await step(['append', '--kind', 'note', '--payload', 'note.json']);
+    const r2 = await step(['append', '--kind', 'review', '--payload', 'review.json']);
+    files(project, { 'replan.json': replan([`${id}#${n1}`, `${id}#${r2}`]) });
+    await step(['append', '--kind', 'replan', '--payload', 'replan.json']);
+    await step(['append', '--kind', 'dispatch', '--payload', '-'], JSON.stringify(dispatch()));
+    await step(['append', '--kind', 'handoff', '--payload', '-'], JSON.stringify(stuckHandoff()));
+    const final = { ...solvedHandoff(), failed_avenues: [`${id}#${n1}`] };
+    await step(['set-handoff', '--payload', '-'], JSON.stringify(final));
+    expect(seqs).toEqual([1, 2, 3, 4, 5, 6]);
+
+    const loaded = await runCli(['store', 'load', ...root, '--run-id', id], opts);
+    expect(loaded.code).toBe(0);
+    const load = stdoutJson<RunLoad>(loaded);
+    expect(load.events.map((e) => [e.seq, e.kind])).toEqual([
+      [1, 'note'],
+      [2, 'review'],
+      [3, 'replan'],
+      [4, 'dispatch'],
+      [5, 'handoff'],
+      [6, 'handoff'],
+    ]);
+    expect(load.effective_handoff?.payload).toEqual(final);
+    expect(load.handoff_cache).toBe('current');
+    expect(load.damaged).toBeNull();
+    // every cite in the journal resolves to an earlier event of this run
+    for (const e of load.events) {
+      const cites: string[] =
+        e.kind === 'replan'
+          ? (e.payload as { cites: string[] }).cites
+          : e.kind === 'handoff'
+            ? (e.payload as { failed_avenues: string[] }).failed_avenues.filter((s) => s.includes('#'))
+            : [];
+      for (const cite of cites) {
+        const r = resolveCite(load, cite);
+        expect(r.ok, cite).toBe(true);
+        if (r.ok && r.kind === 'event') expect(r.event.seq).toBeLessThan(e.seq);
+      }
+    }
+    const listed = await runCli(['store', 'list', ...root], opts);
+    expect(stdoutJson<{ runs: string[] }>(listed).runs).toEqual([id]);
+  });
+
+  it('maps outcomes to exit codes: 3 refusals, 5 journal_only, 2 usage; validate 0/3', async () => {
+    const project = tempDir('store-cli-');
+    const root = ['--root', join(project, 'store')];
+    const opts = { cwd: project, env: { HANDOFF_RUN_STORE: '' } };
+    files(project, {
+      'dispatch.json': dispatch(),
+      'bad-note.json': { kind: 'critique', text: 'x', lean: null },
+    });
+    const c = stdoutJson<StoreResult>(
+      await runCli(
+        ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--event-schema', 'v1', '--now', NOW],
+        opts,
+      ),
+    );
+    const id = c.run_id as string;
+    const refusal = async (args: string[], code: string, input?: string) => {
+      const r = await runCli(['store', ...args], { ...opts, ...(input === undefined ? {} : { input }) });
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(stdoutJson<StoreResult>(r)).toMatchObject({ outcome: 'nothing_written', code });
+    };
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'note', '--payload', 'bad-note.json'],
+      'invalid_payload',
+    );
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'review', '--payload', '-'],
+      'kind_unsupported',
+      JSON.stringify(batchReview()),
+    );
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'finish', '--payload', '-'],
+      'kind_unsupported',
+      '{}',
+    );
+    await refusal(
+      ['append', ...root, '--run-id', '../../etc', '--kind', 'note', '--payload', '-'],
+      'bad_run_id',
+      JSON.stringify(note()),
+    );
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'note', '--payload', 'missing.json'],
+      'payload_unreadable',
+    );
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'note', '--payload', '-'],
+      'invalid_payload',
+      '{oops',
+    );
+    await refusal(
+      ['create', ...root, '--dispatch', 'dispatch.json', '--event-schema', 'v1', '--now', NOW],
+      'run_exists',
+    );
+    await refusal(['create', ...root, '--dispatch', 'dispatch.json', '--now', 'yesterday'], 'bad_timestamp');
+    await refusal(['load', ...root, '--run-id', '20261130T100000Z-00000000'], 'no_such_run');
+    writeFileSync(join(project, 'store/runs', id, '.lock'), '{}');
+    await refusal(
+      ['append', ...root, '--run-id', id, '--kind', 'note', '--payload', '-'],
+      'busy',
+      JSON.stringify(note()),
+    );
+
+    // journal_only: the cache cannot be published (its temp path is a directory)
+    const c2 = stdoutJson<StoreResult>(
+      await runCli(
+        ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--tracker-session-id', 'x'],
+        opts,
+      ),
+    );
+    mkdirSync(join(c2.run_directory as string, 'handoff.json.tmp'));
+    const jo = await runCli(
+      ['store', 'set-handoff', ...root, '--run-id', c2.run_id as string, '--payload', '-'],
+      {
+        ...opts,
+        input: JSON.stringify(solvedHandoff()),
+      },
+    );
+    expect(jo.code, jo.stdout).toBe(5);
+    expect(stdoutJson<StoreResult>(jo)).toMatchObject({
+      outcome: 'journal_only',
+      seq: 1,
+      step: 'cache_tmp_open',
+    });
+
+    for (const bad of [
+      ['store'],
+      ['store', 'frobnicate'],
+      ['store', 'create', ...root],
+      ['store', 'append', ...root, '--run-id', id, '--kind', 'note'],
+      ['store', 'load', ...root, '--run-id', id, '--payload', 'x'],
+      ['store', 'create', ...root, '--project-root', project, '--dispatch', 'dispatch.json'],
+      ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--event-schema', 'v3'],
+      ['store', 'validate', '--kind', 'nope', '-'],
+    ]) {
+      const r = await runCli(bad, opts);
+      expect(r.code, bad.join(' ')).toBe(2);
+    }
+
+    const ok = await runCli(['store', 'validate', '--kind', 'note', '-'], {
+      ...opts,
+      input: JSON.stringify(note()),
+    });
+    expect(ok.code).toBe(0);
+    expect(stdoutJson(ok)).toEqual({ outcome: 'ok', kind: 'note', errors: [] });
+    const inv = await runCli(['store', 'validate', '--kind', 'replan', '-'], {
+      ...opts,
+      input: JSON.stringify(replan(['x#1'])),
+    });
+    expect(inv.code).toBe(3);
+    expect(stdoutJson<{ outcome: string }>(inv).outcome).toBe('invalid');
+    const manifest = await runCli(
+      ['store', 'validate', '--kind', 'manifest', join(project, 'store/runs', id, 'manifest.json')],
+      opts,
+    );
+    expect(manifest.code, manifest.stdout).toBe(0);
+  });
+});
