@@ -23,7 +23,14 @@ export {
   type CustodyChainOptions,
   DRIFT_RECOMMENDATIONS,
 } from './custody.js';
-export { type ContentDigest, HASH_CHUNK_BYTES, hashHandle, lenientRealpath, observePath } from './observe.js';
+export {
+  type ContentDigest,
+  HASH_CHUNK_BYTES,
+  hashDescriptor,
+  lenientRealpath,
+  observePath,
+  SMALL_FILE_BYTES,
+} from './observe.js';
 export { absoluteLexical, type ResolvedSelectors, resolveSelectors } from './paths.js';
 export { entryOf, type RecordOptions, recordBaseline } from './record.js';
 export { EXIT_DRIFT, EXIT_INPUT, EXIT_OPERATIONAL } from './refusal.js';

@@ -1,13 +1,19 @@
 /**
- * Order-preserving async map with bounded concurrency, used to observe many files at once without
- * flooding the thread pool or the file-descriptor table.
+ * Order-preserving async map with bounded concurrency that yields to the event loop regularly, used
+ * to observe many files without flooding the thread pool or starving other work (small files are
+ * observed synchronously, see observe.ts).
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
-/** Default number of files inspected concurrently. */
+/** Default number of files inspected concurrently (matters for large, streamed files). */
 export const DEFAULT_CONCURRENCY = 16;
+
+/** Longest stretch of synchronous work, in milliseconds, before {@link mapLimit} yields. */
+export const YIELD_EVERY_MS = 10;
 
 /**
  * Maps `items` through `fn` with at most `limit` calls in flight; results keep the input order.
+ * Yields to the event loop whenever {@link YIELD_EVERY_MS} have passed since the last yield.
  * Rejects with the first error after the in-flight calls have settled.
  *
  * @example
@@ -23,6 +29,7 @@ export async function mapLimit<T, R>(
   const out = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
+  let lastYield = performance.now();
   const worker = async (): Promise<void> => {
     while (failure === undefined) {
       const i = next++;
@@ -31,6 +38,10 @@ export async function mapLimit<T, R>(
         out[i] = await fn(items[i] as T, i);
       } catch (error) {
         failure ??= { error };
+      }
+      if (performance.now() - lastYield > YIELD_EVERY_MS) {
+        lastYield = performance.now();
+        await yieldToLoop();
       }
     }
   };
