@@ -40,6 +40,8 @@ export { createFileEffectLedger } from './file-effect-ledger.js';
 export { chainJournalFile, createFileChainJournal } from './file-journal.js';
 export type { ChainJournal, JournalEntry } from './journal.js';
 export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
+export type { MachineRunOptions, MachineRunResult } from './machine-runner.js';
+export { runChainMachine } from './machine-runner.js';
 export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';
 export {
   acceptanceFor,
