@@ -306,7 +306,7 @@ describe('start --prior-run', () => {
     const l2 = await store.load(run2);
     if (!l2.ok) throw new Error('load');
     expect(l2.value.manifest.prior_run).toBe(runId);
-    const sn = parseSourceNote((l2.value.events[0]?.payload as { text: string }).text);
+    const sn = parseSourceNote((l2.value.events[0]?.payload as { text: string } | undefined)?.text ?? '');
     expect(sn?.prior_run).toBe(runId);
     expect(sn?.historical.failed_avenues.map((x) => x.cite)).toContain(`${runId}#1`);
 
