@@ -1,0 +1,387 @@
+/**
+ * `handoff gate <verb>` — the gate protocol from the command line: bind, collect, evaluate, route,
+ * register, directive, reserve, start, consume, release, reconcile, status and run. JSON on stdout;
+ * exit codes below (and in docs/gate.md).
+ */
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { HandoffError } from '../errors/index.js';
+import {
+  type Assessment,
+  AssessmentSchema,
+  type Authority,
+  AuthoritySchema,
+  BlockedReportSchema,
+  buildEvaluatorRequest,
+  checkContractRevision,
+  collectEvidence,
+  createFsLedger,
+  currentCandidate,
+  DEFAULT_THRESHOLDS,
+  decideRoute,
+  DirectiveSchema,
+  EvidencePacketSchema,
+  ExecutionInputSchema,
+  exactChecks,
+  fsAssessmentStore,
+  type Ledger,
+  ownerAuthority,
+  type ReserveRequest,
+  ReserveRequestSchema,
+  repoRoot,
+  type Route,
+  runEvaluator,
+  runGate,
+  subprocessEvaluator,
+  type TaskContract,
+  TaskContractSchema,
+  type Thresholds,
+} from '../gate/index.js';
+import { safeValidate } from '../validation/index.js';
+import { optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
+import type { CliCommand } from './command.js';
+import { type CliIo, printJson, readJsonInput } from './io.js';
+
+/** Exit: an input record is invalid. */
+export const EXIT_INVALID = 3;
+/** Exit: a refusal by the enforcer (refused reservation, wrong grant state, no history, attempt not authorized). */
+export const EXIT_REFUSED = 5;
+/** Exit: the evaluator gave no assessment (NOT_EVALUATED or INVALID recorded). */
+export const EXIT_NOT_EVALUATED = 6;
+/** Exit codes of the routes (`route`) and of `run`'s stopped outcome. */
+export const ROUTE_EXIT: Readonly<Record<Route, number>> = {
+  REVIEW_READY: 0,
+  CONTINUATION_ELIGIBLE: 10,
+  LEAD_REVIEW: 11,
+  STOP: 12,
+};
+
+const HELP = `usage: handoff gate <verb> [options]
+
+verbs:
+  bind      --repo DIR                                  current candidate binding {commit, tree_digest}
+  collect   --repo DIR --contract FILE [--artifact REF]… [--executions FILE] [--claims FILE]
+            [--operation OP]… [--now ISO]                evidence packet (gate-evidence/v1)
+  evaluate  --contract FILE --packet FILE --evaluator CMD [--deadline MS] [--blocked FILE]
+            [--store DIR]                                assessment (gate-assessment/v1), one request per packet
+  route     --contract FILE --packet FILE [--assessment FILE] [--authority FILE] [--blocked FILE]
+            [--ledger DIR] [--satisfied P] [--violated P] [--after-continuation] [--now ISO]
+                                                         route decision (gate-route/v1); recomputable
+  register  --ledger DIR --contract FILE [--history FILE]…  start a problem's ledger history
+  directive --ledger DIR FILE                            append a lead directive (gate-directive/v1)
+  reserve   --ledger DIR --request FILE                  atomically reserve a slot (idempotent by key)
+  start|consume|release|reconcile --ledger DIR --problem ID --grant ID [--reason TEXT]
+  status    --ledger DIR --problem ID                    slots used/remaining, grants
+  run       --repo DIR --contract FILE [--evaluator CMD] [--deadline MS] [--check CMD] [--check-op OP]…
+            [--authority FILE] [--register] [--directive ID] [--ledger DIR] [--satisfied P] [--violated P]
+            -- WORKER ARGV…                              the whole lifecycle; prints the lead packet
+
+CMD is one executable path, or a JSON array of strings (e.g. '["node","eval.mjs"]'); never a shell string.
+--ledger defaults to <repo>/.handoff/gate/ledger where --repo is given.
+
+exit codes: 0 ok (route REVIEW_READY; run ended in lead review; reservation granted or replayed),
+  2 usage, 3 invalid input record, 4 git/ledger I/O failure or damaged ledger,
+  5 refused by the enforcer (refused reservation, wrong grant state, missing history, attempt not authorized),
+  6 evaluate: NOT_EVALUATED or INVALID assessment (recorded and printed),
+  10 route CONTINUATION_ELIGIBLE, 11 route LEAD_REVIEW, 12 route STOP / run stopped.`;
+
+const ClaimsSchema = z.array(z.strictObject({ criterion_id: z.string().nullable().default(null), text: z.string() }));
+
+const OPTIONS = {
+  repo: { type: 'string' },
+  contract: { type: 'string' },
+  packet: { type: 'string' },
+  assessment: { type: 'string' },
+  authority: { type: 'string' },
+  blocked: { type: 'string' },
+  artifact: { type: 'string', multiple: true },
+  executions: { type: 'string' },
+  claims: { type: 'string' },
+  operation: { type: 'string', multiple: true },
+  evaluator: { type: 'string' },
+  deadline: { type: 'string' },
+  store: { type: 'string' },
+  ledger: { type: 'string' },
+  satisfied: { type: 'string' },
+  violated: { type: 'string' },
+  'after-continuation': { type: 'boolean' },
+  history: { type: 'string', multiple: true },
+  request: { type: 'string' },
+  problem: { type: 'string' },
+  grant: { type: 'string' },
+  reason: { type: 'string' },
+  check: { type: 'string' },
+  'check-op': { type: 'string', multiple: true },
+  register: { type: 'boolean' },
+  directive: { type: 'string' },
+  now: { type: 'string' },
+} as const;
+
+function abs(io: CliIo, p: string): string {
+  return isAbsolute(p) ? p : join(io.cwd, p);
+}
+
+function clock(values: ParsedArgs['values']): () => string {
+  const fixed = optionalString(values, 'now');
+  if (fixed !== undefined && Number.isNaN(Date.parse(fixed))) throw new HandoffError('usage', '--now must be an ISO time');
+  return () => fixed ?? new Date().toISOString();
+}
+
+async function readRecord<S extends z.ZodType>(io: CliIo, file: string, schema: S, kind: string): Promise<z.output<S>> {
+  const parsed = await readJsonInput(io, file);
+  if (!parsed.ok) {
+    throw new HandoffError('invalid_input', parsed.error, { details: { kind, exit_code: EXIT_INVALID } });
+  }
+  const r = safeValidate(schema, parsed.value);
+  if (!r.ok) {
+    throw new HandoffError('invalid_input', `${file}: not a valid ${kind}`, {
+      details: { kind, issues: r.issues, exit_code: EXIT_INVALID },
+    });
+  }
+  return r.value;
+}
+
+function commandOf(text: string, name: string): string[] {
+  if (!text.trimStart().startsWith('[')) return [text];
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new HandoffError('usage', `--${name}: not a JSON array`);
+  }
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string')) {
+    throw new HandoffError('usage', `--${name}: expected a non-empty JSON array of strings`);
+  }
+  return v as string[];
+}
+
+function probability(values: ParsedArgs['values'], name: 'satisfied' | 'violated'): number {
+  const s = optionalString(values, name);
+  if (s === undefined) return DEFAULT_THRESHOLDS[name];
+  const n = Number(s);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new HandoffError('usage', `--${name} must be in [0, 1]`);
+  return n;
+}
+
+function thresholdsOf(values: ParsedArgs['values']): Thresholds {
+  return { satisfied: probability(values, 'satisfied'), violated: probability(values, 'violated') };
+}
+
+async function ledgerOf(io: CliIo, values: ParsedArgs['values'], now: () => string): Promise<Ledger> {
+  const dir = optionalString(values, 'ledger');
+  if (dir !== undefined) return createFsLedger(abs(io, dir), { now });
+  const repo = optionalString(values, 'repo');
+  if (repo === undefined) throw new HandoffError('usage', 'missing --ledger (or --repo for the default ledger)');
+  return createFsLedger(join(await repoRoot(abs(io, repo)), '.handoff', 'gate', 'ledger'), { now });
+}
+
+async function authorityOf(io: CliIo, values: ParsedArgs['values'], contract: TaskContract): Promise<Authority> {
+  const f = optionalString(values, 'authority');
+  return f === undefined ? ownerAuthority(contract.owner) : readRecord(io, f, AuthoritySchema, 'authority');
+}
+
+function deadlineOf(values: ParsedArgs['values'], contract: TaskContract): number {
+  const s = optionalString(values, 'deadline');
+  if (s === undefined) return contract.evaluator_policy.deadline_ms;
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new HandoffError('usage', '--deadline must be a positive integer (ms)');
+  // A project may be stricter than its contract, never looser.
+  return Math.min(n, contract.evaluator_policy.deadline_ms);
+}
+
+type Verb = (values: ParsedArgs['values'], positionals: string[], io: CliIo) => Promise<number>;
+
+const VERBS: Record<string, Verb> = {
+  async bind(values, _p, io) {
+    printJson(io, await currentCandidate(abs(io, requireString(values, 'repo'))));
+    return 0;
+  },
+  async collect(values, _p, io) {
+    const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
+    const ex = optionalString(values, 'executions');
+    const cl = optionalString(values, 'claims');
+    const executions = ex === undefined ? [] : await readRecord(io, ex, ExecutionInputSchema.array(), 'executions');
+    const claims =
+      cl === undefined
+        ? []
+        : await readRecord(io, cl, ClaimsSchema, 'claims');
+    const packet = await collectEvidence({
+      repo: abs(io, requireString(values, 'repo')),
+      contract,
+      artifacts: (values.artifact as string[] | undefined) ?? [],
+      executions,
+      claims,
+      operations: (values.operation as string[] | undefined) ?? [],
+      now: clock(values),
+    });
+    printJson(io, packet);
+    return 0;
+  },
+  async evaluate(values, _p, io) {
+    const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
+    const packet = await readRecord(io, requireString(values, 'packet'), EvidencePacketSchema, 'packet');
+    const bf = optionalString(values, 'blocked');
+    const blocked = bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
+    const storeDir = optionalString(values, 'store');
+    const a = await runEvaluator({
+      port: subprocessEvaluator(commandOf(requireString(values, 'evaluator'), 'evaluator'), { cwd: io.cwd, env: io.env }),
+      request: buildEvaluatorRequest(contract, packet, blocked),
+      deadlineMs: deadlineOf(values, contract),
+      now: clock(values),
+      ...(storeDir === undefined ? {} : { store: fsAssessmentStore(abs(io, storeDir)) }),
+    });
+    printJson(io, a);
+    return a.status === 'EVALUATED' ? 0 : EXIT_NOT_EVALUATED;
+  },
+  async route(values, _p, io) {
+    const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
+    const packet = await readRecord(io, requireString(values, 'packet'), EvidencePacketSchema, 'packet');
+    const af = optionalString(values, 'assessment');
+    const assessment: Assessment | null =
+      af === undefined ? null : await readRecord(io, af, AssessmentSchema, 'assessment');
+    const bf = optionalString(values, 'blocked');
+    const blocked = bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
+    const now = clock(values);
+    const exact = exactChecks({
+      contract,
+      packet,
+      authority: await authorityOf(io, values, contract),
+      now: Date.parse(now()),
+      blocked,
+    });
+    let slots: { ordinary_repair: number; gate_continuation: number } | null = null;
+    let after = values['after-continuation'] === true;
+    if (optionalString(values, 'ledger') !== undefined) {
+      const st = await (await ledgerOf(io, values, now)).status(contract.problem_id);
+      if (st !== null) {
+        slots = { ordinary_repair: st.remaining['ordinary-repair'], gate_continuation: st.remaining['gate-continuation'] };
+        after = after || st.used['gate-continuation'] > 0;
+      }
+    }
+    const d = decideRoute({
+      contract,
+      packet,
+      exact,
+      assessment,
+      thresholds: thresholdsOf(values),
+      slots,
+      afterContinuation: after,
+      blocked,
+    });
+    printJson(io, d);
+    return ROUTE_EXIT[d.route];
+  },
+  async register(values, _p, io) {
+    const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
+    const history: TaskContract[] = [];
+    for (const h of (values.history as string[] | undefined) ?? []) {
+      history.push(await readRecord(io, h, TaskContractSchema, 'contract'));
+    }
+    const r = checkContractRevision(history, contract);
+    if (!r.ok) {
+      printJson(io, { ok: false, issues: r.issues });
+      return EXIT_INVALID;
+    }
+    const st = await (await ledgerOf(io, values, clock(values))).register({
+      problem_id: contract.problem_id,
+      profile: contract.profile,
+      contract_revision: contract.revision,
+    });
+    printJson(io, st);
+    return 0;
+  },
+  async directive(values, positionals, io) {
+    const f = positionals[0];
+    if (f === undefined) throw new HandoffError('usage', 'directive needs a FILE (or -)');
+    const d = await readRecord(io, f, DirectiveSchema, 'directive');
+    printJson(io, await (await ledgerOf(io, values, clock(values))).addDirective(d));
+    return 0;
+  },
+  async reserve(values, _p, io) {
+    const req: ReserveRequest = await readRecord(io, requireString(values, 'request'), ReserveRequestSchema, 'reserve request');
+    const r = await (await ledgerOf(io, values, clock(values))).reserve(req);
+    printJson(io, r);
+    return r.outcome === 'refused' ? EXIT_REFUSED : 0;
+  },
+  async start(values, _p, io) {
+    const l = await ledgerOf(io, values, clock(values));
+    printJson(io, await l.start(requireString(values, 'problem'), requireString(values, 'grant')));
+    return 0;
+  },
+  async consume(values, _p, io) {
+    const l = await ledgerOf(io, values, clock(values));
+    printJson(io, await l.consume(requireString(values, 'problem'), requireString(values, 'grant')));
+    return 0;
+  },
+  async release(values, _p, io) {
+    const l = await ledgerOf(io, values, clock(values));
+    printJson(
+      io,
+      await l.release(requireString(values, 'problem'), requireString(values, 'grant'), optionalString(values, 'reason') ?? ''),
+    );
+    return 0;
+  },
+  async reconcile(values, _p, io) {
+    const l = await ledgerOf(io, values, clock(values));
+    printJson(io, await l.reconcile(requireString(values, 'problem'), requireString(values, 'grant')));
+    return 0;
+  },
+  async status(values, _p, io) {
+    const problem = requireString(values, 'problem');
+    const st = await (await ledgerOf(io, values, clock(values))).status(problem);
+    if (st === null) {
+      printJson(io, { problem_id: problem, history: 'missing', detail: 'missing history never means zero attempts used' });
+      return EXIT_REFUSED;
+    }
+    printJson(io, st);
+    return 0;
+  },
+  async run(values, positionals, io) {
+    const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
+    const repo = await repoRoot(abs(io, requireString(values, 'repo')));
+    const worker = positionals;
+    if (worker.length === 0) throw new HandoffError('usage', 'run needs the worker command after --');
+    const now = clock(values);
+    const ev = optionalString(values, 'evaluator');
+    const check = optionalString(values, 'check');
+    const deadline = deadlineOf(values, contract);
+    const r = await runGate({
+      repo,
+      contract: { ...contract, evaluator_policy: { ...contract.evaluator_policy, deadline_ms: deadline } },
+      ledger: await ledgerOf(io, { ...values, repo }, now),
+      evaluator: ev === undefined ? null : subprocessEvaluator(commandOf(ev, 'evaluator'), { cwd: io.cwd, env: io.env }),
+      worker,
+      check: check === undefined ? undefined : commandOf(check, 'check'),
+      checkOperations: (values['check-op'] as string[] | undefined) ?? [],
+      authority: await authorityOf(io, values, contract),
+      thresholds: thresholdsOf(values),
+      now,
+      assessmentStore: fsAssessmentStore(join(repo, '.handoff', 'gate', 'assessments')),
+      register: values.register === true,
+      directive: optionalString(values, 'directive'),
+    });
+    printJson(io, { outcome: r.outcome, path: r.path, lead: r.lead });
+    return r.outcome === 'stopped' ? ROUTE_EXIT.STOP : 0;
+  },
+};
+
+/** The `gate` verb group. */
+export const command: CliCommand = {
+  summary: 'gate protocol: collect, evaluate, route, ledger, run',
+  help: HELP,
+  async run(argv, io) {
+    const [verb, ...rest] = argv;
+    if (verb === undefined || verb === '--help' || verb === '-h') {
+      io.out(`${HELP}\n`);
+      return verb === undefined ? 2 : 0;
+    }
+    const fn = VERBS[verb];
+    if (fn === undefined || !Object.hasOwn(VERBS, verb)) throw new HandoffError('usage', `unknown gate verb '${verb}'`);
+    const parsed = parseVerbArgs(rest, OPTIONS);
+    const positionals = verb === 'run' ? parsed.rest : [...parsed.positionals, ...parsed.rest];
+    if (verb === 'run' && parsed.positionals.length > 0) {
+      throw new HandoffError('usage', 'put the worker command after -- (arguments are never shell strings)');
+    }
+    return fn(parsed.values, positionals, io);
+  },
+};

@@ -1,0 +1,130 @@
+/**
+ * Shared fixtures of the gate tests: contracts, packets, assessments, and real temp git repos.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  type Assessment,
+  type AssessmentFailure,
+  assemblePacket,
+  type Claim,
+  type EvidencePacket,
+  type ExactCheckResult,
+  failedAssessment,
+  GATE_ASSESSMENT_SCHEMA,
+  type TaskContract,
+  TaskContractSchema,
+} from '../../src/gate/index.js';
+
+export const T0 = '2026-11-30T12:00:00.000Z';
+export const D0 = 'a'.repeat(64);
+export const D1 = 'b'.repeat(64);
+
+export function contract(over: Partial<Record<keyof TaskContract, unknown>> = {}): TaskContract {
+  return TaskContractSchema.parse({
+    schema: 'gate-task/v1',
+    problem_id: 'billing-17',
+    revision: 1,
+    owner: 'lead@team',
+    candidate: { commit: null, tree_digest: D0 },
+    allowed_writes: ['src/**', 'test/**'],
+    prohibited_operations: ['network', 'test:e2e'],
+    stage: 'unit',
+    criteria: [
+      {
+        id: 'reload-idempotent',
+        text: 'Does a reload avoid a second paid operation?',
+        text_revision: 1,
+        required: true,
+        interpretation: 'confirmed-is-good',
+      },
+    ],
+    evaluator_policy: { deadline_ms: 2000 },
+    ...over,
+  });
+}
+
+export function packet(c: TaskContract, over: Partial<Parameters<typeof assemblePacket>[0]> = {}): EvidencePacket {
+  return assemblePacket({
+    contract: c,
+    candidate: { commit: null, tree_digest: D1 },
+    changeset: [
+      { path: 'src/pay.ts', change: 'modified', from: null, staged: false, unstaged: true, untracked: false, sha256: D1 },
+    ],
+    artifacts: [],
+    omitted: [],
+    executions: [],
+    operations: [],
+    claims: [],
+    collectedAt: T0,
+    ...over,
+  });
+}
+
+export const OK: ExactCheckResult = { ok: true, stop: false, failures: [] };
+
+export function evaluated(p: EvidencePacket, claims: Omit<Claim, 'question'>[]): Assessment {
+  return {
+    schema: GATE_ASSESSMENT_SCHEMA,
+    assessment_id: `asm_${'1'.repeat(32)}`,
+    packet_id: p.packet_id,
+    evaluator_id: 'test',
+    status: 'EVALUATED',
+    failure: null,
+    claims: claims.map((c) => ({ question: 'q', ...c })),
+    requests_made: 1,
+    started_at: T0,
+    finished_at: T0,
+  };
+}
+
+export function failed(p: EvidencePacket, failure: AssessmentFailure): Assessment {
+  return failedAssessment(p.packet_id, failure, {
+    evaluator_id: 'test',
+    started_at: T0,
+    finished_at: T0,
+    requests_made: 1,
+  });
+}
+
+export function tempDir(prefix = 'gate-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function rm(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Gate Test',
+  GIT_AUTHOR_EMAIL: 'gate@test.invalid',
+  GIT_COMMITTER_NAME: 'Gate Test',
+  GIT_COMMITTER_EMAIL: 'gate@test.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Gate Test', '-c', 'user.email=gate@test.invalid', ...args], {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+  });
+}
+
+export function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+/** A temp repo with one commit holding `files`. */
+export function gitRepo(files: Record<string, string>): string {
+  const dir = tempDir('gate-repo-');
+  git(dir, 'init', '-q', '-b', 'main');
+  for (const [p, t] of Object.entries(files)) write(dir, p, t);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  return dir;
+}
