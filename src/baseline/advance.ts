@@ -5,14 +5,14 @@
  */
 import { DEFAULT_CONCURRENCY, mapLimit } from './map-limit.js';
 import { observePath } from './observe.js';
-import { requireCwd, resolveSelectors } from './paths.js';
-import { entryOf } from './record.js';
+import { requireCwd, resolveBaselineSelectors } from './paths.js';
+import { baselineEntryOf } from './record.js';
 import { inputRefusal, operationalRefusal } from './refusal.js';
 import { requireBaseline } from './require-baseline.js';
 import { FILE_BASELINE_SCHEMA, type FileBaseline } from './schema.js';
 
 /** Options of {@link advanceBaseline}. */
-export interface AdvanceOptions {
+export interface AdvanceBaselineOptions {
   /** Absolute directory against which relative paths resolve (default `process.cwd()`). */
   readonly cwd?: string;
 }
@@ -33,14 +33,14 @@ export interface AdvanceOptions {
 export async function advanceBaseline(
   baseline: FileBaseline,
   changed: readonly string[],
-  options: AdvanceOptions = {},
+  options: AdvanceBaselineOptions = {},
 ): Promise<FileBaseline> {
   const valid = requireBaseline(baseline);
   const cwd = requireCwd(options.cwd);
   if (!Array.isArray(changed) || changed.length === 0) {
     throw inputRefusal('usage', 'advance needs at least one changed path');
   }
-  const r = resolveSelectors(valid, changed, cwd);
+  const r = resolveBaselineSelectors(valid, changed, cwd);
   if (r.unknown.length > 0) {
     throw inputRefusal(
       'unknown_path',
@@ -56,7 +56,7 @@ export async function advanceBaseline(
         const detail = o?.kind === 'error' ? o.detail : `${p}: not observed`;
         throw operationalRefusal(detail, { path: p, detail });
       }
-      return [p, entryOf(p, o)] as const;
+      return [p, baselineEntryOf(p, o)] as const;
     }),
   );
   const files = valid.files.map((e) => fresh.get(e.path) ?? { ...e });

@@ -12,18 +12,25 @@ export const BASELINE_CHECK_SCHEMA = 'file-baseline-check/v1';
  * Entry statuses, in the order in which {@link classifyEntry} decides them (`unchanged` appears
  * twice in that order: absent-and-absent, and same realpath with the same bytes).
  */
-export const ENTRY_STATUSES = ['error', 'deleted', 'created', 'retargeted', 'modified', 'unchanged'] as const;
+export const BASELINE_ENTRY_STATUSES = [
+  'error',
+  'deleted',
+  'created',
+  'retargeted',
+  'modified',
+  'unchanged',
+] as const;
 
 /** Overall results of a check: only `match` authorizes a mutation. */
-export const CHECK_RESULTS = ['match', 'drift', 'error'] as const;
+export const BASELINE_CHECK_RESULTS = ['match', 'drift', 'error'] as const;
 
 /** Status of one checked entry. */
-export const EntryStatusSchema = z.enum(ENTRY_STATUSES);
+export const BaselineEntryStatusSchema = z.enum(BASELINE_ENTRY_STATUSES);
 
 /** One checked entry: the stored path, its status and, for `error` and `retargeted`, a detail. */
-export const CheckEntrySchema = z.strictObject({
+export const BaselineCheckEntrySchema = z.strictObject({
   path: z.string().min(1),
-  status: EntryStatusSchema,
+  status: BaselineEntryStatusSchema,
   detail: z.string().optional(),
 });
 
@@ -31,8 +38,8 @@ export const CheckEntrySchema = z.strictObject({
 export const BaselineCheckSchema = z
   .strictObject({
     schema: z.literal(BASELINE_CHECK_SCHEMA),
-    result: z.enum(CHECK_RESULTS),
-    entries: z.array(CheckEntrySchema),
+    result: z.enum(BASELINE_CHECK_RESULTS),
+    entries: z.array(BaselineCheckEntrySchema),
     unchecked: z.array(z.string().min(1)),
   })
   .superRefine((c, ctx) => {
@@ -53,10 +60,10 @@ export const BaselineCheckSchema = z
   });
 
 /** Status of one checked entry. */
-export type EntryStatus = z.infer<typeof EntryStatusSchema>;
+export type BaselineEntryStatus = z.infer<typeof BaselineEntryStatusSchema>;
 /** Overall result of a check. */
-export type CheckResult = (typeof CHECK_RESULTS)[number];
+export type BaselineCheckResult = (typeof BASELINE_CHECK_RESULTS)[number];
 /** One entry of a check result. */
-export type CheckEntry = z.infer<typeof CheckEntrySchema>;
+export type BaselineCheckEntry = z.infer<typeof BaselineCheckEntrySchema>;
 /** A file-baseline-check/v1 record. */
 export type BaselineCheck = z.infer<typeof BaselineCheckSchema>;

@@ -3,16 +3,16 @@
  * file-baseline-check/v1 result (never throws for drift or unreadable targets — those are results).
  */
 import { BASELINE_CHECK_SCHEMA, type BaselineCheck } from './check-schema.js';
-import { checkEntryOf, classifyEntry, summarizeStatuses } from './classify.js';
+import { checkEntryOf, classifyEntry, summarizeBaselineStatuses } from './classify.js';
 import { DEFAULT_CONCURRENCY, mapLimit } from './map-limit.js';
 import { observePath } from './observe.js';
-import { requireCwd, resolveSelectors } from './paths.js';
+import { requireCwd, resolveBaselineSelectors } from './paths.js';
 import { inputRefusal } from './refusal.js';
 import { requireBaseline } from './require-baseline.js';
 import type { BaselineEntry, FileBaseline } from './schema.js';
 
 /** Options of {@link checkBaseline}. */
-export interface CheckOptions {
+export interface BaselineCheckOptions {
   /** Restrict the check to these entries (exact stored path, else absolute against `cwd`). Empty = all. */
   readonly only?: readonly string[];
   /** Absolute directory against which relative selectors resolve (default `process.cwd()`). */
@@ -36,14 +36,14 @@ export interface CheckOptions {
  */
 export async function checkBaseline(
   baseline: FileBaseline,
-  options: CheckOptions = {},
+  options: BaselineCheckOptions = {},
 ): Promise<BaselineCheck> {
   const valid = requireBaseline(baseline);
   const cwd = requireCwd(options.cwd);
   let selected: readonly BaselineEntry[] = valid.files;
   let unchecked: string[] = [];
   if (options.only !== undefined && options.only.length > 0) {
-    const r = resolveSelectors(valid, options.only, cwd);
+    const r = resolveBaselineSelectors(valid, options.only, cwd);
     if (r.unknown.length > 0) {
       throw inputRefusal('unknown_path', `--only path(s) not in the baseline: ${JSON.stringify(r.unknown)}`, {
         unknown: r.unknown,
@@ -58,7 +58,7 @@ export async function checkBaseline(
   );
   return {
     schema: BASELINE_CHECK_SCHEMA,
-    result: summarizeStatuses(entries.map((e) => e.status)),
+    result: summarizeBaselineStatuses(entries.map((e) => e.status)),
     entries,
     unchecked,
   };

@@ -3,7 +3,7 @@
  * now, and what a set of statuses means overall. No I/O — {@link observePath} supplies the
  * observation.
  */
-import type { CheckEntry, CheckResult, EntryStatus } from './check-schema.js';
+import type { BaselineCheckEntry, BaselineCheckResult, BaselineEntryStatus } from './check-schema.js';
 import type { BaselineEntry } from './schema.js';
 
 /**
@@ -11,14 +11,14 @@ import type { BaselineEntry } from './schema.js';
  * of its exact bytes; `absent`: nothing there, or a dangling symlink; `error`: something exists but
  * cannot be baselined (unreadable, not a regular file, stat failed).
  */
-export type Observation =
+export type FileObservation =
   | { readonly kind: 'present'; readonly realpath: string; readonly sha256: string; readonly size: number }
   | { readonly kind: 'absent'; readonly realpath: string }
   | { readonly kind: 'error'; readonly detail: string };
 
 /** Status of one entry with an optional human-readable detail. */
-export interface Classification {
-  readonly status: EntryStatus;
+export interface EntryClassification {
+  readonly status: BaselineEntryStatus;
   readonly detail?: string;
 }
 
@@ -35,7 +35,7 @@ export interface Classification {
  * ); // { status: 'retargeted', detail: 'realpath /r/x -> /r/y' }
  * ```
  */
-export function classifyEntry(stored: BaselineEntry, now: Observation): Classification {
+export function classifyEntry(stored: BaselineEntry, now: FileObservation): EntryClassification {
   if (now.kind === 'error') return { status: 'error', detail: now.detail };
   const existsNow = now.kind === 'present';
   if (stored.exists && !existsNow) return { status: 'deleted' };
@@ -56,7 +56,7 @@ export function classifyEntry(stored: BaselineEntry, now: Observation): Classifi
  * checkEntryOf('/r/a', { status: 'deleted' }); // { path: '/r/a', status: 'deleted' }
  * ```
  */
-export function checkEntryOf(path: string, c: Classification): CheckEntry {
+export function checkEntryOf(path: string, c: EntryClassification): BaselineCheckEntry {
   return c.detail === undefined ? { path, status: c.status } : { path, status: c.status, detail: c.detail };
 }
 
@@ -66,11 +66,11 @@ export function checkEntryOf(path: string, c: Classification): CheckEntry {
  *
  * @example
  * ```ts
- * summarizeStatuses(['unchanged', 'modified']); // 'drift'
- * summarizeStatuses(['modified', 'error']); // 'error'
+ * summarizeBaselineStatuses(['unchanged', 'modified']); // 'drift'
+ * summarizeBaselineStatuses(['modified', 'error']); // 'error'
  * ```
  */
-export function summarizeStatuses(statuses: Iterable<EntryStatus>): CheckResult {
+export function summarizeBaselineStatuses(statuses: Iterable<BaselineEntryStatus>): BaselineCheckResult {
   let drift = false;
   for (const s of statuses) {
     if (s === 'error') return 'error';
@@ -80,16 +80,20 @@ export function summarizeStatuses(statuses: Iterable<EntryStatus>): CheckResult 
 }
 
 /** Exit codes of `handoff baseline check` by result. */
-export const CHECK_EXIT_CODES: Readonly<Record<CheckResult, number>> = { match: 0, drift: 3, error: 4 };
+export const BASELINE_CHECK_EXIT_CODES: Readonly<Record<BaselineCheckResult, number>> = {
+  match: 0,
+  drift: 3,
+  error: 4,
+};
 
 /**
  * The CLI exit code of a check result: 0 match, 3 drift, 4 error.
  *
  * @example
  * ```ts
- * checkExitCode('drift'); // 3
+ * baselineCheckExitCode('drift'); // 3
  * ```
  */
-export function checkExitCode(result: CheckResult): number {
-  return CHECK_EXIT_CODES[result];
+export function baselineCheckExitCode(result: BaselineCheckResult): number {
+  return BASELINE_CHECK_EXIT_CODES[result];
 }

@@ -5,7 +5,7 @@
  */
 import { HandoffError, isHandoffError } from '../errors/index.js';
 import { advanceBaseline } from './advance.js';
-import { type CheckOptions, checkBaseline } from './check.js';
+import { type BaselineCheckOptions, checkBaseline } from './check.js';
 import type { BaselineCheck } from './check-schema.js';
 import { requireCwd } from './paths.js';
 import { EXIT_DRIFT, EXIT_OPERATIONAL } from './refusal.js';
@@ -30,7 +30,7 @@ export const DRIFT_RECOMMENDATIONS = ['rerun', 'serialize', 'worktree'] as const
  */
 export async function assertCustody(
   baseline: FileBaseline,
-  options: CheckOptions = {},
+  options: BaselineCheckOptions = {},
 ): Promise<BaselineCheck> {
   const check = await checkBaseline(baseline, options);
   if (check.result === 'match') return check;

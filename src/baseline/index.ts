@@ -1,39 +1,30 @@
-export { type AdvanceOptions, advanceBaseline } from './advance.js';
-export { type CheckOptions, checkBaseline } from './check.js';
-export type { BaselineCheck, CheckEntry, CheckResult, EntryStatus } from './check-schema.js';
-export {
-  BASELINE_CHECK_SCHEMA,
-  BaselineCheckSchema,
-  CHECK_RESULTS,
-  CheckEntrySchema,
-  ENTRY_STATUSES,
-  EntryStatusSchema,
+export { type AdvanceBaselineOptions, advanceBaseline } from './advance.js';
+export { type BaselineCheckOptions, checkBaseline } from './check.js';
+export type {
+  BaselineCheck,
+  BaselineCheckEntry,
+  BaselineCheckResult,
+  BaselineEntryStatus,
 } from './check-schema.js';
-export type { Classification, Observation } from './classify.js';
 export {
-  CHECK_EXIT_CODES,
-  checkEntryOf,
-  checkExitCode,
+  BASELINE_CHECK_RESULTS,
+  BASELINE_CHECK_SCHEMA,
+  BASELINE_ENTRY_STATUSES,
+  BaselineCheckEntrySchema,
+  BaselineCheckSchema,
+  BaselineEntryStatusSchema,
+} from './check-schema.js';
+export type { EntryClassification, FileObservation } from './classify.js';
+export {
+  BASELINE_CHECK_EXIT_CODES,
+  baselineCheckExitCode,
   classifyEntry,
-  summarizeStatuses,
+  summarizeBaselineStatuses,
 } from './classify.js';
-export {
-  assertCustody,
-  CustodyChain,
-  type CustodyChainOptions,
-  DRIFT_RECOMMENDATIONS,
-} from './custody.js';
-export {
-  type ContentDigest,
-  HASH_CHUNK_BYTES,
-  hashDescriptor,
-  lenientRealpath,
-  observePath,
-  SMALL_FILE_BYTES,
-} from './observe.js';
-export { absoluteLexical, type ResolvedSelectors, resolveSelectors } from './paths.js';
-export { entryOf, type RecordOptions, recordBaseline } from './record.js';
-export { EXIT_DRIFT, EXIT_INPUT, EXIT_OPERATIONAL } from './refusal.js';
+export { assertCustody, CustodyChain, type CustodyChainOptions, DRIFT_RECOMMENDATIONS } from './custody.js';
+export { lenientRealpath, observePath } from './observe.js';
+export { type ResolvedBaselineSelectors, resolveBaselineSelectors } from './paths.js';
+export { baselineEntryOf, type RecordBaselineOptions, recordBaseline } from './record.js';
 export { parseBaselineBytes, requireBaseline } from './require-baseline.js';
 export type { BaselineEntry, FileBaseline } from './schema.js';
 export { BaselineEntrySchema, FILE_BASELINE_SCHEMA, FileBaselineSchema, uncoveredPaths } from './schema.js';

@@ -21,7 +21,7 @@ import {
   realpathSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Observation } from './classify.js';
+import type { FileObservation } from './classify.js';
 
 /** Size of each asynchronous read while hashing a large file; two such buffers are in use per file. */
 export const HASH_CHUNK_BYTES = 1 << 20;
@@ -133,7 +133,7 @@ export async function hashDescriptor(fd: number, statSize: number): Promise<Cont
  * const o = await observePath('/repo/A.lean'); // { kind: 'present', realpath, sha256, size }
  * ```
  */
-export async function observePath(path: string): Promise<Observation> {
+export async function observePath(path: string): Promise<FileObservation> {
   let link: boolean;
   try {
     const st = lstatSync(path);

@@ -43,7 +43,7 @@ export function absoluteLexical(path: string, cwd: string): string {
 }
 
 /** Selectors resolved against a baseline. */
-export interface ResolvedSelectors {
+export interface ResolvedBaselineSelectors {
   /** Stored entry paths selected, in baseline order, each once. */
   readonly selected: readonly string[];
   /** Selector arguments that name no entry, in argument order. */
@@ -57,15 +57,15 @@ export interface ResolvedSelectors {
  *
  * @example
  * ```ts
- * resolveSelectors(baseline, ['A.lean', '/elsewhere/B'], '/repo');
+ * resolveBaselineSelectors(baseline, ['A.lean', '/elsewhere/B'], '/repo');
  * // { selected: ['/repo/A.lean'], unknown: ['/elsewhere/B'] }
  * ```
  */
-export function resolveSelectors(
+export function resolveBaselineSelectors(
   baseline: FileBaseline,
   selectors: readonly string[],
   cwd: string,
-): ResolvedSelectors {
+): ResolvedBaselineSelectors {
   const stored = new Set(baseline.files.map((f) => f.path));
   const picked = new Set<string>();
   const unknown: string[] = [];

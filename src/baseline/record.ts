@@ -1,7 +1,7 @@
 /**
  * `record`: the file-baseline/v1 record of a list of paths, taken immediately before dispatch.
  */
-import type { Observation } from './classify.js';
+import type { FileObservation } from './classify.js';
 import { DEFAULT_CONCURRENCY, mapLimit } from './map-limit.js';
 import { observePath } from './observe.js';
 import { absoluteLexical, requireCwd } from './paths.js';
@@ -9,7 +9,7 @@ import { inputRefusal, operationalRefusal } from './refusal.js';
 import { type BaselineEntry, FILE_BASELINE_SCHEMA, type FileBaseline } from './schema.js';
 
 /** Options of {@link recordBaseline}. */
-export interface RecordOptions {
+export interface RecordBaselineOptions {
   /** Absolute directory against which relative paths resolve (default `process.cwd()`). */
   readonly cwd?: string;
 }
@@ -19,11 +19,11 @@ export interface RecordOptions {
  *
  * @example
  * ```ts
- * entryOf('/r/a', { kind: 'absent', realpath: '/r/a' });
+ * baselineEntryOf('/r/a', { kind: 'absent', realpath: '/r/a' });
  * // { path: '/r/a', realpath: '/r/a', exists: false, sha256: null, size: null }
  * ```
  */
-export function entryOf(path: string, o: Exclude<Observation, { kind: 'error' }>): BaselineEntry {
+export function baselineEntryOf(path: string, o: Exclude<FileObservation, { kind: 'error' }>): BaselineEntry {
   return o.kind === 'present'
     ? { path, realpath: o.realpath, exists: true, sha256: o.sha256, size: o.size }
     : { path, realpath: o.realpath, exists: false, sha256: null, size: null };
@@ -45,7 +45,7 @@ export function entryOf(path: string, o: Exclude<Observation, { kind: 'error' }>
  */
 export async function recordBaseline(
   paths: readonly string[],
-  options: RecordOptions = {},
+  options: RecordBaselineOptions = {},
 ): Promise<FileBaseline> {
   const cwd = requireCwd(options.cwd);
   if (!Array.isArray(paths) || paths.length === 0) {
@@ -85,7 +85,7 @@ export async function recordBaseline(
   const files = observed.map((o, i) => {
     const p = abs[i] as string;
     if (o.kind === 'error') throw operationalRefusal(o.detail, { path: p, detail: o.detail });
-    return entryOf(p, o);
+    return baselineEntryOf(p, o);
   });
   return { schema: FILE_BASELINE_SCHEMA, files };
 }

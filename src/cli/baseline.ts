@@ -6,7 +6,7 @@
  */
 import { advanceBaseline } from '../baseline/advance.js';
 import { checkBaseline } from '../baseline/check.js';
-import { checkExitCode } from '../baseline/classify.js';
+import { baselineCheckExitCode } from '../baseline/classify.js';
 import { recordBaseline } from '../baseline/record.js';
 import { inputRefusal } from '../baseline/refusal.js';
 import { parseBaselineBytes } from '../baseline/require-baseline.js';
@@ -71,7 +71,7 @@ export const command: CliCommand = {
         const baseline = await loadBaseline(io, source);
         const check = await checkBaseline(baseline, { only, cwd: io.cwd });
         printJson(io, check);
-        return checkExitCode(check.result);
+        return baselineCheckExitCode(check.result);
       }
       case 'advance': {
         const { values, positionals, rest } = parseVerbArgs(args, { baseline: { type: 'string' } });

@@ -3,19 +3,19 @@
  * result, selector resolution and fail-closed baseline loading — no file system involved.
  */
 import { describe, expect, it } from 'vitest';
+import { checkEntryOf } from '../../src/baseline/classify.js';
 import {
+  BASELINE_ENTRY_STATUSES,
   BaselineCheckSchema,
   type BaselineEntry,
-  checkEntryOf,
-  checkExitCode,
+  baselineCheckExitCode,
   classifyEntry,
-  ENTRY_STATUSES,
   type FileBaseline,
-  type Observation,
+  type FileObservation,
   parseBaselineBytes,
   requireBaseline,
-  resolveSelectors,
-  summarizeStatuses,
+  resolveBaselineSelectors,
+  summarizeBaselineStatuses,
 } from '../../src/baseline/index.js';
 import { isHandoffError } from '../../src/errors/index.js';
 
@@ -36,14 +36,14 @@ const absent = (path: string, realpath = path): BaselineEntry => ({
   sha256: null,
   size: null,
 });
-const nowPresent = (realpath: string, sha256 = H1, size = 3): Observation => ({
+const nowPresent = (realpath: string, sha256 = H1, size = 3): FileObservation => ({
   kind: 'present',
   realpath,
   sha256,
   size,
 });
-const nowAbsent = (realpath: string): Observation => ({ kind: 'absent', realpath });
-const nowError: Observation = { kind: 'error', detail: '/r/a: not a regular file' };
+const nowAbsent = (realpath: string): FileObservation => ({ kind: 'absent', realpath });
+const nowError: FileObservation = { kind: 'error', detail: '/r/a: not a regular file' };
 
 function thrown(f: () => unknown): { code: string; details: Record<string, unknown> } {
   try {
@@ -95,23 +95,27 @@ describe('classifyEntry follows the spec order', () => {
       classifyEntry(present('/a'), nowPresent('/a', H2)).status,
       classifyEntry(present('/a'), nowPresent('/a')).status,
     ]);
-    expect([...seen].sort()).toEqual([...ENTRY_STATUSES].sort());
+    expect([...seen].sort()).toEqual([...BASELINE_ENTRY_STATUSES].sort());
   });
 });
 
-describe('summarizeStatuses and exit codes', () => {
+describe('summarizeBaselineStatuses and exit codes', () => {
   it('match only when every entry is unchanged (and for no entries)', () => {
-    expect(summarizeStatuses(['unchanged', 'unchanged'])).toBe('match');
-    expect(summarizeStatuses([])).toBe('match');
+    expect(summarizeBaselineStatuses(['unchanged', 'unchanged'])).toBe('match');
+    expect(summarizeBaselineStatuses([])).toBe('match');
   });
   it('any change is drift; any error is error, even together with drift', () => {
     for (const s of ['deleted', 'created', 'retargeted', 'modified'] as const) {
-      expect(summarizeStatuses(['unchanged', s])).toBe('drift');
+      expect(summarizeBaselineStatuses(['unchanged', s])).toBe('drift');
     }
-    expect(summarizeStatuses(['modified', 'error', 'deleted'])).toBe('error');
+    expect(summarizeBaselineStatuses(['modified', 'error', 'deleted'])).toBe('error');
   });
   it('exit codes 0 / 3 / 4', () => {
-    expect([checkExitCode('match'), checkExitCode('drift'), checkExitCode('error')]).toEqual([0, 3, 4]);
+    expect([
+      baselineCheckExitCode('match'),
+      baselineCheckExitCode('drift'),
+      baselineCheckExitCode('error'),
+    ]).toEqual([0, 3, 4]);
   });
   it('checkEntryOf omits an absent detail; the check schema enforces result consistency', () => {
     expect(checkEntryOf('/a', { status: 'deleted' })).toEqual({ path: '/a', status: 'deleted' });
@@ -129,19 +133,19 @@ describe('summarizeStatuses and exit codes', () => {
   });
 });
 
-describe('resolveSelectors', () => {
+describe('resolveBaselineSelectors', () => {
   const baseline: FileBaseline = {
     schema: 'file-baseline/v1',
     files: [present('/repo/a b', '/repo/a b'), absent('/repo/-x'), present('/repo/sub/c', '/repo/c2')],
   };
   it('exact stored path first, else absolute against cwd; baseline order, each once', () => {
-    expect(resolveSelectors(baseline, ['sub/c', '/repo/a b', 'a b', '-x'], '/repo')).toEqual({
+    expect(resolveBaselineSelectors(baseline, ['sub/c', '/repo/a b', 'a b', '-x'], '/repo')).toEqual({
       selected: ['/repo/a b', '/repo/-x', '/repo/sub/c'],
       unknown: [],
     });
   });
   it('unknown selectors are reported in argument order; realpaths never match', () => {
-    expect(resolveSelectors(baseline, ['/repo/c2', 'a b', 'nope'], '/elsewhere')).toEqual({
+    expect(resolveBaselineSelectors(baseline, ['/repo/c2', 'a b', 'nope'], '/elsewhere')).toEqual({
       selected: [],
       unknown: ['/repo/c2', 'a b', 'nope'],
     });

@@ -13,8 +13,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   advanceBaseline,
+  type BaselineEntryStatus,
   checkBaseline,
-  type EntryStatus,
   recordBaseline,
 } from '../../src/baseline/index.js';
 import { IS_ROOT, makeTmp, removeTmp } from './fixtures.js';
@@ -35,17 +35,21 @@ interface Ctx {
   content: string;
   next: string;
 }
-type Mutation = (c: Ctx) => EntryStatus;
+type Mutation = (c: Ctx) => BaselineEntryStatus;
 
-// FIFOs come from mkfifo(1) (Node has no mkfifo); each is made in a side directory and renamed
-// into place, so the mutation itself is one atomic rename.
-let fifoStock = 0;
+// FIFOs come from mkfifo(1) (Node has no mkfifo), made 500 at a time in a side directory by one
+// child process and renamed into place, so the mutation itself is one atomic rename.
 const stockDir = join(root, 'fifo-stock');
 mkdirSync(stockDir);
+const fifoStock: string[] = [];
+let fifoSerial = 0;
 function placeFifo(path: string): void {
-  const name = join(stockDir, `f${fifoStock++}`);
-  execFileSync('mkfifo', [name]);
-  renameSync(name, path);
+  if (fifoStock.length === 0) {
+    const batch = Array.from({ length: 500 }, () => join(stockDir, `f${fifoSerial++}`));
+    execFileSync('mkfifo', batch);
+    fifoStock.push(...batch);
+  }
+  renameSync(fifoStock.pop() as string, path);
 }
 
 const MUTATIONS: Record<Kind, Record<string, Mutation>> = {
@@ -211,7 +215,7 @@ describe('check reports exactly the mutated set (property)', () => {
           expect(baseline.files.map((f) => f.exists)).toEqual(
             specs.map((s) => s.kind === 'file' || s.kind === 'link'),
           );
-          const expected = specs.map((s, i): EntryStatus => {
+          const expected = specs.map((s, i): BaselineEntryStatus => {
             const table = Object.values(MUTATIONS[s.kind]);
             const m = table[s.mutation % (table.length + 1)];
             return m === undefined
@@ -235,5 +239,5 @@ describe('check reports exactly the mutated set (property)', () => {
       }),
       { numRuns: 1000 },
     );
-  }, 120_000);
+  }, 300_000);
 });

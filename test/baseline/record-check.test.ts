@@ -11,10 +11,10 @@ import {
   checkBaseline,
   type FileBaseline,
   FileBaselineSchema,
-  HASH_CHUNK_BYTES,
   observePath,
   recordBaseline,
 } from '../../src/baseline/index.js';
+import { HASH_CHUNK_BYTES, SMALL_FILE_BYTES } from '../../src/baseline/observe.js';
 import { IS_ROOT, makeTmp, mkfifo, rejection, removeTmp } from './fixtures.js';
 
 const root = makeTmp();
@@ -270,15 +270,21 @@ describe('check --only', () => {
 });
 
 describe('streamed hashing', () => {
-  it.each([0, 1, HASH_CHUNK_BYTES - 1, HASH_CHUNK_BYTES, HASH_CHUNK_BYTES + 1, 3 * HASH_CHUNK_BYTES + 12345])(
-    'hashes %i bytes exactly across chunk boundaries',
-    async (size) => {
-      const data = Buffer.alloc(size);
-      for (let i = 0; i < size; i += 4093) data[i] = (i * 31) & 0xff;
-      writeFileSync(p('f'), data);
-      const o = await observePath(p('f'));
-      expect(o).toEqual({ kind: 'present', realpath: p('f'), sha256: sha(data), size });
-      rmSync(p('f'));
-    },
-  );
+  it.each([
+    0,
+    1,
+    SMALL_FILE_BYTES,
+    SMALL_FILE_BYTES + 1,
+    HASH_CHUNK_BYTES - 1,
+    HASH_CHUNK_BYTES,
+    HASH_CHUNK_BYTES + 1,
+    3 * HASH_CHUNK_BYTES + 12345,
+  ])('hashes %i bytes exactly across chunk boundaries', async (size) => {
+    const data = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 4093) data[i] = (i * 31) & 0xff;
+    writeFileSync(p('f'), data);
+    const o = await observePath(p('f'));
+    expect(o).toEqual({ kind: 'present', realpath: p('f'), sha256: sha(data), size });
+    rmSync(p('f'));
+  });
 });
