@@ -118,15 +118,20 @@ function mergeTwo(base: Rec, over: Rec): Rec {
   const out = cloneJson(base) as Rec;
   for (const k of Object.keys(over)) {
     const o = over[k];
+    if (o === null) {
+      delete out[k];
+      continue;
+    }
     const b = Object.hasOwn(out, k) ? out[k] : undefined;
-    setOwn(out, k, isRecord(b) && isRecord(o) ? mergeTwo(b, o) : cloneJson(o));
+    setOwn(out, k, isRecord(o) ? mergeTwo(isRecord(b) ? b : {}, o) : cloneJson(o));
   }
   return out;
 }
 
 /**
  * Merges settings layers, lowest precedence first: mappings merge key by key, arrays and scalars
- * of a later layer replace earlier ones.
+ * of a later layer replace earlier ones, and a `null` in a later layer removes the key (so
+ * `autonomy: { stopAt: null }` restores the strategy stop-rule defaults).
  *
  * @example
  * ```ts
@@ -194,7 +199,7 @@ export function parseSettingsText(text: string, format: SettingsFormat, source: 
 }
 
 /**
- * Checks the known keys of merged settings.
+ * Checks the known keys of settings (a `null` value counts as an absent key).
  *
  * @example
  * ```ts
@@ -203,7 +208,9 @@ export function parseSettingsText(text: string, format: SettingsFormat, source: 
  * @throws HandoffError `settings_invalid` listing every bad key.
  */
 export function checkSettings(settings: unknown, source: string): DevLoopsSettings {
-  const r = DevLoopsSettingsSchema.safeParse(settings);
+  if (!isRecord(settings)) throw invalid(source, 'top level must be a mapping');
+  // `null` marks a key this layer removes (see mergeSettingsLayers), not a value to type-check.
+  const r = DevLoopsSettingsSchema.safeParse(mergeSettingsLayers([settings]));
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
   throw new HandoffError(

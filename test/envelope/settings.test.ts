@@ -113,6 +113,18 @@ describe('precedence', () => {
     });
   });
 
+  it('a null in a later layer removes the key: stopAt: null restores strategy defaults', async () => {
+    await put('.devloops.yaml', 'autonomy:\n  stopAt: null\n');
+    const { settings } = await loadDevLoopsSettings({ repoRoot: root });
+    expect(settings.autonomy).toEqual({ humanMergeOnly: false });
+    expect(
+      buildHandoffEnvelope(bareBundle('local_implementation'), settings, {}, BASE_OPTS).stopRules,
+    ).toEqual([]);
+    expect(
+      buildHandoffEnvelope(bareBundle('copilot_pr_followup'), settings, {}, BASE_OPTS).stopRules,
+    ).toEqual(['draft-pr', 'merge']);
+  });
+
   it('humanMergeOnly from .devloops reaches the envelope', async () => {
     await put('.devloops', 'autonomy:\n  humanMergeOnly: true\n  stopAt: []\n');
     const { settings } = await loadDevLoopsSettings({ repoRoot: root });
