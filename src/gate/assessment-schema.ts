@@ -25,7 +25,7 @@ export const ClaimSchema = z.strictObject({
   criterion_id: z.string().min(1),
   question: z.string(),
   raw_label: z.enum(CLAIM_LABELS),
-  distribution: z.record(z.enum(CLAIM_LABELS), z.number().min(0).max(1)),
+  distribution: z.partialRecord(z.enum(CLAIM_LABELS), z.number().min(0).max(1)),
   requested_evidence: z.array(EvidenceRequestSchema).default([]),
 });
 

@@ -80,7 +80,7 @@ export function buildEvaluatorRequest(
 const ResponseClaimSchema = z.strictObject({
   criterion_id: z.string().min(1),
   raw_label: z.enum(CLAIM_LABELS),
-  distribution: z.record(z.enum(CLAIM_LABELS), z.number().min(0).max(1)),
+  distribution: z.partialRecord(z.enum(CLAIM_LABELS), z.number().min(0).max(1)),
   requested_evidence: z.array(EvidenceRequestSchema).default([]),
 });
 const ResponseSchema = z.object({ claims: z.array(ResponseClaimSchema) });
