@@ -61,10 +61,15 @@ export const BLOCKER_OPTIONS = ['continue-with-evidence', 'formalize', 'review-s
  */
 export function initialCycleContext(input: CycleInput): CycleContext {
   const blocked: Record<string, Handoff> = {};
+  const evidenceFor: Record<string, readonly string[]> = {};
   const prior = input.priorHandoff;
   if (prior?.blocker_signature) {
     const m = /^(.*):(\d+):/.exec(prior.blocker_signature);
-    if (m) blocked[`${m[1]}:${m[2]}`] = { ...prior, target: `${m[1]}:${m[2]}`, scope: 'sorry' };
+    if (m) {
+      const id = `${m[1]}:${m[2]}`;
+      blocked[id] = { ...prior, target: id, scope: 'sorry' };
+      if (input.priorEvidence && input.priorEvidence.length > 0) evidenceFor[id] = [...input.priorEvidence];
+    }
   }
   return {
     options: input.options,
@@ -81,7 +86,7 @@ export function initialCycleContext(input: CycleInput): CycleContext {
     current: null,
     attempts: {},
     blocked,
-    evidenceFor: {},
+    evidenceFor,
     refused: [],
     lastWork: null,
     handoffs: [],

@@ -215,6 +215,8 @@ export interface CycleInput {
   readonly baseline: FileBaseline;
   /** A prior run's handoff (prior-run reuse): its blocker is carried into the guard. */
   readonly priorHandoff: Handoff | null;
+  /** Evidence offered for relaunching the prior handoff's blocked target (its evidence_delta). */
+  readonly priorEvidence?: readonly string[];
 }
 
 /** Context of the cycle machine. */

@@ -1,0 +1,331 @@
+/**
+ * `handoff run` — runs the six-phase cycle on a project with a worker command. Live progress on a
+ * TTY (phase, cycle n/max, open targets, stuck count, elapsed), plain lines otherwise; `--json`
+ * prints only the final run-contract/v1 handoff record.
+ *
+ * Exit codes: 0 solved; 1 stopped on a budget (max-cycles, max-runtime) or by the user; 3 stuck or
+ * stopped on a blocker (max-stuck), or a relaunch refused by the rerun guard; 4 protocol or
+ * operational error (including custody violations); 2 usage.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Handoff, validateHandoff } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
+import { splitCommand } from '../runtime/command-line.js';
+import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
+import type { CycleProgress } from '../runtime/run-cycle.js';
+import type { RunRecorder } from '../runtime/run-recorder.js';
+import { parseDuration } from '../tracker/duration.js';
+import { parseVerbArgs } from './args.js';
+import type { CliCommand } from './command.js';
+import type { CliIo } from './io.js';
+
+/** Exit codes of `handoff run`. */
+export const RUN_EXIT = { solved: 0, budget: 1, usage: 2, blocker: 3, error: 4 } as const;
+
+const HELP = `usage: handoff run --target T --scope S --mode prove|autoprove --worker 'CMD …' [options]
+
+Runs Plan → Work → Checkpoint → Review → Replan → Continue/Stop on a project until every target
+is solved, a target is stuck, or a budget runs out, and ends with a run-contract/v1 handoff.
+
+required:
+  --target T              file, file:line, or directory (relative to --project)
+  --scope S               sorry|deps|file|changed|project
+  --mode M                prove (a human approves every replan and continue) | autoprove
+  --worker 'CMD …'        the worker command, split into argv (quotes respected, no shell)
+options:
+  --project DIR           project root (default: current directory)
+  --reviewer 'CMD …'      reviewer command (JSON in/out; default: built-in)
+  --diagnostics 'CMD …'   diagnostics command (JSON in/out; default: built-in marker counter)
+  --marker WORD           marker counted by the built-in diagnostics (default: sorry)
+  --max-cycles N          (default 20)        --max-stuck-cycles N (alias --max-stuck; default 3)
+  --max-total-runtime D   (alias --max-runtime; default 120m; s|m|h, bare = minutes)
+  --review-every checkpoint|never|N (default checkpoint)
+  --planning on|off|ask   (prove: ask, autoprove: on)
+  --commit never|ask|auto (prove: ask, autoprove: auto — ask is coerced in autoprove)
+  --review-source internal|external|both   --deep never|ask|stuck|always (deep mode: extension point)
+  --deep-rollback MODE    --deep-regression-gate strict|off   --no-checkpoint
+  --stall-minutes N       no-progress stuck threshold (default 10)
+  --worker-timeout D      kill a worker after D (default 10m)
+  --answers FILE          scripted human answers for prove, one per line
+                          (approve|decline|continue|commit|skip|stop|formalize|review-stuck|
+                           continue-with-evidence: TEXT); without it prove asks on the terminal
+  --prior-handoff FILE    a prior run's final handoff: the rerun guard applies at startup
+  --evidence TEXT         evidence_delta entry for relaunching the prior blocker (repeatable)
+  --persist               write the run to the run store   --run-store DIR   --prior-run ID
+  --json                  print only the final handoff record
+
+exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
+relaunch refused by the rerun guard; 4 protocol or operational error (custody violation,
+malformed or hanging worker); 2 usage.`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  target: { type: 'string' },
+  scope: { type: 'string' },
+  mode: { type: 'string' },
+  worker: { type: 'string' },
+  reviewer: { type: 'string' },
+  diagnostics: { type: 'string' },
+  marker: { type: 'string' },
+  'max-cycles': { type: 'string' },
+  'max-stuck-cycles': { type: 'string' },
+  'max-stuck': { type: 'string' },
+  'max-total-runtime': { type: 'string' },
+  'max-runtime': { type: 'string' },
+  'review-every': { type: 'string' },
+  planning: { type: 'string' },
+  commit: { type: 'string' },
+  'review-source': { type: 'string' },
+  deep: { type: 'string' },
+  'deep-rollback': { type: 'string' },
+  'deep-regression-gate': { type: 'string' },
+  'no-checkpoint': { type: 'boolean' },
+  'stall-minutes': { type: 'string' },
+  'worker-timeout': { type: 'string' },
+  answers: { type: 'string' },
+  'prior-handoff': { type: 'string' },
+  evidence: { type: 'string', multiple: true },
+  persist: { type: 'boolean' },
+  'run-store': { type: 'string' },
+  'prior-run': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/**
+ * The exit code for a final handoff.
+ *
+ * @example
+ * ```ts
+ * exitCodeFor({ status: 'stopped', stop_reason: 'max-cycles' }); // 1
+ * ```
+ */
+export function exitCodeFor(h: Pick<Handoff, 'status' | 'stop_reason'>): number {
+  if (h.status === 'solved') return RUN_EXIT.solved;
+  if (h.status === 'stuck' || h.stop_reason === 'max-stuck') return RUN_EXIT.blocker;
+  if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') return RUN_EXIT.error;
+  return RUN_EXIT.budget;
+}
+
+function str(values: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const n of names) if (typeof values[n] === 'string') return values[n] as string;
+  return undefined;
+}
+
+function fmtElapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/**
+ * A progress renderer: one status line rewritten in place on a TTY, plain lines otherwise.
+ *
+ * @example
+ * ```ts
+ * const show = progressPrinter(io); show(progress);
+ * ```
+ */
+export function progressPrinter(io: CliIo, write: (t: string) => void = io.out): (p: CycleProgress) => void {
+  let last = '';
+  return (p) => {
+    const status = `[${p.phase}] cycle ${p.cycle}/${p.maxCycles} · open ${p.open ?? '?'} · stuck ${p.consecutiveStuck} · ${fmtElapsed(p.elapsedMs)}`;
+    if (io.isTTY) {
+      write(`\r\x1b[2K`);
+      for (const l of p.newLog) write(`  ${l}\n`);
+      write(status);
+    } else {
+      for (const l of p.newLog) write(`${l}\n`);
+      if (status.split(' · ')[0] !== last.split(' · ')[0] && p.newLog.length === 0) {
+        /* phase-only changes stay quiet in plain mode */
+      }
+    }
+    last = status;
+  };
+}
+
+/** Parsed `handoff run` invocation (without I/O). */
+export interface RunInvocation {
+  readonly project: string;
+  readonly json: boolean;
+  readonly args: Parameters<typeof runProject>[0];
+  readonly persist: {
+    readonly enabled: boolean;
+    readonly runStore: string | null;
+    readonly priorRun: string | null;
+  };
+}
+
+/**
+ * Runs `handoff run` with a recorder factory (persistence) and resolves to the exit code.
+ *
+ * @example
+ * ```ts
+ * const code = await runCommand(['--target', '.', '--scope', 'project', '--mode', 'autoprove', '--worker', 'node w.js'], io);
+ * ```
+ */
+export async function runCommand(
+  argv: readonly string[],
+  io: CliIo,
+  makeRecorder?: (inv: RunInvocation) => Promise<RunRecorder | undefined>,
+): Promise<number> {
+  const { values, positionals } = parseVerbArgs(argv, OPTIONS, false);
+  if (positionals.length > 0) throw new HandoffError('usage', `unexpected argument '${positionals[0]}'`);
+  const need = (n: string) => {
+    const v = str(values, n);
+    if (v === undefined || v === '') throw new HandoffError('usage', `missing required option --${n}`);
+    return v;
+  };
+  const project = resolve(io.cwd, str(values, 'project') ?? '.');
+  const workerArgv = splitCommand(need('worker'));
+  const timeoutText = str(values, 'worker-timeout') ?? '10m';
+  const timeoutS = parseDuration(timeoutText);
+  if (timeoutS === null || timeoutS === 0)
+    throw new HandoffError('usage', `--worker-timeout must be a positive duration, got '${timeoutText}'`);
+  const persist = values.persist === true;
+  const runStore = str(values, 'run-store') ?? null;
+  const priorRun = str(values, 'prior-run') ?? null;
+  if (!persist && runStore !== null) throw new HandoffError('usage', '--run-store requires --persist');
+  if (!persist && priorRun !== null) throw new HandoffError('usage', '--prior-run requires --persist');
+  if (priorRun === 'latest') throw new HandoffError('usage', '--prior-run names a run id, never "latest"');
+
+  let priorHandoff: Handoff | null = null;
+  const priorFile = str(values, 'prior-handoff');
+  if (priorFile !== undefined) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(resolve(io.cwd, priorFile), 'utf8'));
+    } catch (e) {
+      throw new HandoffError('usage', `--prior-handoff ${priorFile}: ${(e as Error).message}`);
+    }
+    const v = validateHandoff(raw);
+    if (!v.ok)
+      throw new HandoffError(
+        'usage',
+        `--prior-handoff is not a valid handoff: ${v.issues[0]?.message ?? ''}`,
+      );
+    priorHandoff = v.value;
+  }
+  const mode = need('mode');
+  let human = scriptedHuman([]);
+  const answersFile = str(values, 'answers');
+  let closeRl: (() => void) | null = null;
+  if (answersFile !== undefined) {
+    const text = await readFile(resolve(io.cwd, answersFile), 'utf8').catch(() => {
+      throw new HandoffError('usage', `cannot read --answers ${answersFile}`);
+    });
+    human = scriptedHuman(text.split('\n').filter((l) => l.trim() !== ''));
+  } else if (mode === 'prove') {
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    const lines: string[] = [];
+    const waiters: ((l: string | null) => void)[] = [];
+    let ended = false;
+    rl.on('line', (l) => {
+      const w = waiters.shift();
+      if (w) w(l);
+      else lines.push(l);
+    });
+    rl.on('close', () => {
+      ended = true;
+      for (const w of waiters.splice(0)) w(null);
+    });
+    closeRl = () => rl.close();
+    human = lineHuman(
+      () =>
+        lines.length > 0
+          ? Promise.resolve(lines.shift() ?? null)
+          : ended
+            ? Promise.resolve(null)
+            : new Promise((r) => waiters.push(r)),
+      (t) => io.err(t),
+    );
+  }
+  const json = values.json === true;
+  const show = json ? undefined : progressPrinter(io, io.isTTY ? io.err : io.out);
+  const reviewer = str(values, 'reviewer');
+  const diagnostics = str(values, 'diagnostics');
+  const marker = str(values, 'marker');
+  const evidence = (values.evidence as string[] | undefined) ?? [];
+  const inv: RunInvocation = {
+    project,
+    json,
+    persist: { enabled: persist, runStore, priorRun },
+    args: {
+      projectRoot: project,
+      flags: {
+        target: need('target'),
+        scope: need('scope'),
+        mode,
+        planning: str(values, 'planning'),
+        reviewEvery: str(values, 'review-every'),
+        reviewSource: str(values, 'review-source'),
+        commit: str(values, 'commit'),
+        checkpoint: values['no-checkpoint'] === true ? false : undefined,
+        maxCycles: str(values, 'max-cycles'),
+        maxStuck: str(values, 'max-stuck-cycles', 'max-stuck'),
+        maxRuntime: str(values, 'max-total-runtime', 'max-runtime'),
+        stallMinutes: str(values, 'stall-minutes'),
+        deep: str(values, 'deep'),
+        deepRollback: str(values, 'deep-rollback'),
+        deepRegressionGate: str(values, 'deep-regression-gate'),
+      },
+      worker: { argv: workerArgv },
+      ...(reviewer === undefined ? {} : { reviewerArgv: splitCommand(reviewer) }),
+      ...(diagnostics === undefined ? {} : { diagnosticsArgv: splitCommand(diagnostics) }),
+      ...(marker === undefined ? {} : { marker }),
+      human,
+      workerTimeoutMs: timeoutS * 1000,
+      priorHandoff,
+      evidence,
+      env: io.env,
+      ...(show === undefined ? {} : { onProgress: show }),
+    },
+  };
+  let result: ProjectRunResult;
+  try {
+    const recorder = makeRecorder ? await makeRecorder(inv) : undefined;
+    if (persist && recorder === undefined) {
+      throw new HandoffError('usage', '--persist is not available in this build (no run recorder)');
+    }
+    result = await runProject({ ...inv.args, ...(recorder === undefined ? {} : { recorder }) });
+  } finally {
+    closeRl?.();
+  }
+  const h = result.handoff;
+  if (json) {
+    io.out(`${JSON.stringify(h, null, 2)}\n`);
+  } else {
+    const w = io.isTTY ? io.err : io.out;
+    if (io.isTTY) w('\n');
+    for (const warning of result.warnings) w(`warning: ${warning}\n`);
+    w(
+      `run ${result.runId}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${h.stop_detail}` : ''}\n`,
+    );
+    if (h.blocker_signature)
+      w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${h.blocker_signature}\n`);
+    for (const c of result.context.checkpoints)
+      w(`checkpoint ${c.commit?.slice(0, 8) ?? ''}: ${c.message}\n`);
+    if (result.finalCite) w(`final handoff stored as ${result.finalCite}\n`);
+    io.out(`${JSON.stringify(h, null, 2)}\n`);
+  }
+  return exitCodeFor(h);
+}
+
+/** The `run` verb group. */
+export const command: CliCommand = {
+  summary: 'run the six-phase cycle with a worker command',
+  help: HELP,
+  async run(argv, io) {
+    try {
+      return await runCommand(argv, io);
+    } catch (e) {
+      if (e instanceof HandoffError && e.code === 'rerun_forbidden') {
+        io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
+        return RUN_EXIT.blocker;
+      }
+      throw e;
+    }
+  },
+};

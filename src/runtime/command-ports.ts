@@ -1,0 +1,98 @@
+/**
+ * Reviewer and diagnostics ports backed by a command (`--reviewer CMD`, `--diagnostics CMD`): the
+ * request is one JSON object on stdin, the response one JSON object on stdout, validated with zod.
+ * Argument arrays only; never a shell.
+ */
+import { z } from 'zod';
+import { NextActionSchema } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import type { DiagnosticsPort, ReviewerPort } from './ports.js';
+import { runWorkerProcess } from './worker-process.js';
+
+const TargetSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int(), goal: z.string() });
+const DiagnosticsResponseSchema = z.object({
+  targets: z.array(TargetSchema),
+  errors: z.array(z.string()).default([]),
+  ok: z.boolean().optional(),
+});
+const ReviewResponseSchema = z.object({
+  primary_blocker: z.string().nullable().default(null),
+  top_blockers: z.array(z.string()).default([]),
+  evidence: z.array(z.string()).default([]),
+  falsification: z.boolean().default(false),
+  next_action: NextActionSchema.default('continue'),
+  suggestions: z.array(z.string()).default([]),
+});
+
+async function callJson(
+  argv: readonly string[],
+  cwd: string,
+  request: unknown,
+  timeoutMs: number,
+): Promise<unknown> {
+  const r = await runWorkerProcess(argv, `${JSON.stringify(request)}\n`, { cwd, timeoutMs });
+  if (r.spawnError !== null) throw new HandoffError('io_error', `cannot start ${argv[0]}: ${r.spawnError}`);
+  if (r.timedOut) throw new HandoffError('io_error', `${argv[0]} timed out`);
+  if (r.code !== 0)
+    throw new HandoffError('io_error', `${argv[0]} exited with ${r.code}: ${r.stderr.slice(-200)}`);
+  try {
+    return JSON.parse(r.stdout) as unknown;
+  } catch {
+    throw new HandoffError('protocol_error', `${argv[0]} did not print one JSON object`);
+  }
+}
+
+/**
+ * A diagnostics port that runs `argv` with `{ tier, files, project_root }` on stdin and expects
+ * `{ targets: [{id, file, line, goal}], errors: [...], ok? }` on stdout.
+ *
+ * @example
+ * ```ts
+ * const d = commandDiagnostics(['lake-check'], '/repo', 600_000);
+ * ```
+ */
+export function commandDiagnostics(argv: readonly string[], cwd: string, timeoutMs: number): DiagnosticsPort {
+  return {
+    async diagnose(input) {
+      const raw = await callJson(argv, cwd, { ...input, project_root: cwd }, timeoutMs);
+      const r = DiagnosticsResponseSchema.safeParse(raw);
+      if (!r.success)
+        throw new HandoffError('protocol_error', `diagnostics response: ${r.error.issues[0]?.message}`);
+      return {
+        tier: input.tier,
+        targets: r.data.targets,
+        errors: r.data.errors,
+        ok: r.data.ok ?? r.data.errors.length === 0,
+      };
+    },
+  };
+}
+
+/**
+ * A reviewer port that runs `argv` with the review request on stdin and expects
+ * `{ primary_blocker, top_blockers, evidence, falsification, next_action, suggestions }`.
+ *
+ * @example
+ * ```ts
+ * const r = commandReviewer(['python3', 'review.py'], '/repo', 600_000);
+ * ```
+ */
+export function commandReviewer(argv: readonly string[], cwd: string, timeoutMs: number): ReviewerPort {
+  return {
+    async review(input) {
+      const raw = await callJson(argv, cwd, input, timeoutMs);
+      const r = ReviewResponseSchema.safeParse(raw);
+      if (!r.success)
+        throw new HandoffError('protocol_error', `review response: ${r.error.issues[0]?.message}`);
+      return {
+        mode: input.mode,
+        primaryBlocker: r.data.primary_blocker,
+        topBlockers: r.data.top_blockers.slice(0, 3),
+        evidence: r.data.evidence,
+        falsification: r.data.falsification,
+        nextAction: r.data.next_action,
+        suggestions: r.data.suggestions,
+      };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The worker port that delegates one task per dispatch through a transport (a child process for
+ * the CLI, a function in-process) and enforces the contract around it: fresh baseline right before
+ * dispatch, validation of every handoff (malformed → protocol-error outcome, never a throw),
+ * echo of the task identity, and custody after return.
+ */
+import { resolve } from 'node:path';
+import { recordBaseline } from '../baseline/index.js';
+import type { FileBaseline } from '../baseline/schema.js';
+import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
+import { postReturnViolation, preDispatchDrift, sentinelSnapshot } from './custody-guard.js';
+import type { WorkerInput, WorkOutcome } from './cycle-types.js';
+import { buildDispatch } from './dispatch-builder.js';
+import type { Unstamped, WorkerPort } from './ports.js';
+
+/** What a transport returns for one dispatch. */
+export type TransportResult =
+  | {
+      readonly kind: 'output';
+      readonly progress: readonly Record<string, unknown>[];
+      readonly handoff: unknown;
+    }
+  | { readonly kind: 'protocol-error' | 'operational-error' | 'permission-denied'; readonly detail: string };
+
+/** Carries one dispatch to a worker and brings back its output. */
+export interface WorkerTransport {
+  run(dispatch: Dispatch, signal: AbortSignal): Promise<TransportResult>;
+}
+
+/** Options of {@link createDelegatingWorker}. */
+export interface DelegatingWorkerOptions {
+  readonly projectRoot: string;
+  readonly transport: WorkerTransport;
+  /** The inline fallback after a permission denial (optional). */
+  readonly inline?: WorkerTransport;
+  readonly scratch: string;
+  readonly capabilities?: readonly string[];
+  /** Observes each dispatch before it is sent (persistence, progress display). */
+  readonly onDispatch?: (d: Dispatch) => void | Promise<void>;
+  /** Observes each validated worker handoff. */
+  readonly onHandoff?: (h: Handoff, d: Dispatch) => void | Promise<void>;
+}
+
+function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline {
+  return { schema: b.schema, files: b.files.filter((f) => owned.includes(f.path)) };
+}
+
+/**
+ * Creates the delegating worker port.
+ *
+ * @example
+ * ```ts
+ * const worker = createDelegatingWorker({ projectRoot, transport: subprocessTransport(argv, { cwd: projectRoot }), scratch });
+ * ```
+ */
+export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
+  return {
+    async work(input: WorkerInput, signal: AbortSignal): Promise<Unstamped<WorkOutcome>> {
+      const owned = [resolve(o.projectRoot, input.target.file)];
+      const drift = await preDispatchDrift(input.baseline, owned);
+      if (drift !== null) return { kind: 'custody-violation', detail: drift, dispatch: null };
+      const before = await sentinelSnapshot(o.projectRoot, owned);
+      const fresh = await recordBaseline(owned);
+      const dispatch = buildDispatch(input, owned, fresh, o.scratch, o.capabilities);
+      const dv = validateDispatch(dispatch);
+      if (!dv.ok) {
+        return {
+          kind: 'operational-error',
+          detail: `the runtime built an invalid dispatch: ${dv.issues[0]?.message ?? ''}`,
+          dispatch,
+        };
+      }
+      await o.onDispatch?.(dispatch);
+      const transport = input.inline && o.inline ? o.inline : o.transport;
+      const r = await transport.run(dispatch, signal);
+      const after = await sentinelSnapshot(o.projectRoot, owned);
+      if (r.kind !== 'output') {
+        const foreign =
+          [...after.keys()].some((k) => after.get(k) !== before.get(k)) || after.size !== before.size;
+        if (foreign) {
+          return { kind: 'custody-violation', detail: `${r.detail}; and non-owned files changed`, dispatch };
+        }
+        return { kind: r.kind, detail: r.detail, dispatch };
+      }
+      const hv = validateHandoff(r.handoff);
+      if (!hv.ok) {
+        const issues = hv.issues
+          .slice(0, 3)
+          .map((i) => `${i.path || '(root)'}: ${i.message}`)
+          .join('; ');
+        return { kind: 'protocol-error', detail: `invalid handoff record: ${issues}`, dispatch };
+      }
+      const h = hv.value;
+      if (h.target !== dispatch.target || h.scope !== dispatch.scope || h.mode !== dispatch.mode) {
+        return {
+          kind: 'protocol-error',
+          detail: `the handoff does not echo the dispatched task (${dispatch.target}, ${dispatch.scope}, ${dispatch.mode})`,
+          dispatch,
+        };
+      }
+      const ownedSet = [...new Set(h.files_owned)].sort().join('\n');
+      if (ownedSet !== [...owned].sort().join('\n')) {
+        return {
+          kind: 'protocol-error',
+          detail: 'files_owned does not echo the dispatch owned_files',
+          dispatch,
+        };
+      }
+      const violation = await postReturnViolation(h, fresh, owned, before, after);
+      if (violation !== null) return { kind: 'custody-violation', detail: violation, dispatch };
+      if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') {
+        const detail = h.stop_detail ?? h.stop_reason;
+        return {
+          kind: /permission/i.test(detail) ? 'permission-denied' : h.stop_reason,
+          detail: `the worker stopped: ${detail}`,
+          dispatch,
+        };
+      }
+      await o.onHandoff?.(h, dispatch);
+      return {
+        kind: 'handoff',
+        dispatch,
+        handoff: h,
+        accepted: [...h.files_changed],
+        baseline: ownedBaseline(h.file_baseline ?? fresh, owned),
+        progressLines: r.progress.length,
+      };
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * One `handoff run` on a project directory (layer 3): resolves the options, checks the startup
+ * conditions (git for checkpoints, a usable scope, the rerun guard against a prior handoff),
+ * records the owned files' baseline, assembles the ports (subprocess or in-process worker,
+ * built-in or command reviewer/diagnostics, git checkpointer, human) and runs the cycle.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { recordBaseline } from '../baseline/index.js';
+import { type Dispatch, type Handoff, rerunGuard } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
+import { commandDiagnostics, commandReviewer } from './command-ports.js';
+import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
+import type { CycleContext, HumanInput } from './cycle-types.js';
+import { createDelegatingWorker } from './delegating-worker.js';
+import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
+import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
+import type { Clock, CyclePorts, DiagnosticsPort, HumanPort } from './ports.js';
+import { type CycleProgress, runCycle } from './run-cycle.js';
+import { nullRecorder, type RunRecorder } from './run-recorder.js';
+import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
+
+/** Options of {@link runProject}. */
+export interface ProjectRunOptions {
+  readonly projectRoot: string;
+  readonly flags: CycleFlags;
+  /** The worker: a command (argv, no shell) or an in-process function. */
+  readonly worker: { readonly argv: readonly string[] } | { readonly inProcess: InProcessWorker };
+  /** Optional inline fallback after a permission denial. */
+  readonly inlineWorker?: InProcessWorker;
+  readonly reviewerArgv?: readonly string[];
+  readonly diagnosticsArgv?: readonly string[];
+  readonly marker?: string;
+  readonly human?: HumanPort;
+  readonly workerTimeoutMs?: number;
+  readonly clock?: Clock;
+  readonly runId?: string;
+  /** A prior run's handoff: the rerun guard is applied at startup and its blocker carried. */
+  readonly priorHandoff?: Handoff | null;
+  /** Evidence for relaunching the prior blocker (its evidence_delta). */
+  readonly evidence?: readonly string[];
+  /** Builds the persistence recorder once the first dispatch is known (default: none). */
+  readonly recorder?: RunRecorder;
+  readonly onProgress?: (p: CycleProgress) => void;
+  readonly onWorkerProgress?: (p: Record<string, unknown>) => void;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What {@link runProject} returns. */
+export interface ProjectRunResult {
+  readonly runId: string;
+  readonly handoff: Handoff;
+  readonly context: CycleContext;
+  readonly warnings: readonly string[];
+  readonly finalCite: string | null;
+  readonly humanQuestions: readonly HumanInput[];
+}
+
+/**
+ * A fresh run id: `run-<yyyymmddThhmmss>-<hex>`.
+ *
+ * @example
+ * ```ts
+ * newRunId(Date.UTC(2026, 10, 30)); // 'run-20261130T000000-1a2b3c'
+ * ```
+ */
+export function newRunId(nowMs: number = Date.now()): string {
+  const iso = new Date(nowMs).toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `run-${iso}-${randomBytes(3).toString('hex')}`;
+}
+
+async function ownedFilesFor(
+  root: string,
+  diag: DiagnosticsPort,
+  scopeFiles: (() => Promise<string[]>) | null,
+  target: string,
+  scope: string,
+): Promise<string[]> {
+  const d = await diag.diagnose({ tier: 'file-fast', files: [] });
+  const withTargets = [...new Set(d.targets.map((t) => t.file))];
+  let rel = withTargets;
+  if (rel.length === 0) rel = scopeFiles ? await scopeFiles() : [];
+  if (rel.length === 0 && scope !== 'project') rel = [splitTarget(target).file];
+  return [...new Set(rel.map((f) => resolve(root, f)))].sort();
+}
+
+/**
+ * Runs the cycle on a project directory.
+ *
+ * @example
+ * ```ts
+ * const r = await runProject({ projectRoot: '/repo', flags: { target: '.', scope: 'project', mode: 'autoprove' },
+ *   worker: { argv: ['node', 'solver-worker.js'] } });
+ * r.handoff.status;
+ * ```
+ * @throws HandoffError `usage` (bad options, not a git repo with checkpoints on, empty scope) or
+ * `rerun_forbidden` (exit 3) when the prior handoff's guard forbids this relaunch.
+ */
+export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult> {
+  const clock = o.clock ?? Date.now;
+  const resolved = resolveCycleOptions({ ...o.flags, inlineFallback: o.inlineWorker !== undefined });
+  if (!resolved.ok) throw new HandoffError('usage', resolved.error);
+  const options = resolved.options;
+  const root = resolve(o.projectRoot);
+  const st = await stat(root).catch(() => null);
+  if (st === null || !st.isDirectory())
+    throw new HandoffError('usage', `--project ${root} is not a directory`);
+  if (options.commit !== 'never' && options.checkpoint && !(await isGitRepo(root))) {
+    throw new HandoffError(
+      'usage',
+      `${root} is not a git repository: checkpoints need git (or pass --commit=never)`,
+    );
+  }
+  if (o.priorHandoff) {
+    const p = o.priorHandoff;
+    const v = rerunGuard(
+      {
+        target: options.target,
+        scope: options.scope,
+        mode: options.mode,
+        prior_blocker: p.blocker_signature,
+        evidence_delta: [...(o.evidence ?? [])],
+      },
+      p,
+    );
+    if (v.forbidden) {
+      throw new HandoffError('rerun_forbidden', `rerun forbidden: ${v.reason}`, {
+        details: {
+          exit_code: 3,
+          branch: v.branch,
+          required_evidence: v.required_evidence,
+          route: ['review --mode=stuck', 'formalize', 'human handoff'],
+        },
+      });
+    }
+  }
+  const timeout = o.workerTimeoutMs ?? 600_000;
+  const marker = createMarkerDiagnostics({
+    projectRoot: root,
+    target: options.target,
+    scope: options.scope,
+    ...(o.marker === undefined ? {} : { marker: o.marker }),
+  });
+  const diagnostics = o.diagnosticsArgv ? commandDiagnostics(o.diagnosticsArgv, root, timeout) : marker;
+  const owned = await ownedFilesFor(
+    root,
+    diagnostics,
+    o.diagnosticsArgv ? null : marker.scopeFiles,
+    options.target,
+    options.scope,
+  );
+  if (owned.length === 0)
+    throw new HandoffError('usage', `--target ${options.target} names no files in ${root}`);
+  const baseline = await recordBaseline(owned);
+  const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
+  const recorder = o.recorder ?? nullRecorder();
+  let dispatches = 0;
+  const asked: HumanInput[] = [];
+  const transport =
+    'argv' in o.worker
+      ? subprocessTransport(o.worker.argv, {
+          cwd: root,
+          timeoutMs: timeout,
+          ...(o.env === undefined ? {} : { env: o.env }),
+          ...(o.onWorkerProgress === undefined ? {} : { onProgress: o.onWorkerProgress }),
+        })
+      : inProcessTransport(o.worker.inProcess);
+  const planner = builtinPlanner();
+  const reviewer = o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer();
+  const human = o.human ?? scriptedHuman([]);
+  const ports: CyclePorts = {
+    diagnostics,
+    planner: {
+      async plan(input) {
+        const p = await planner.plan(input);
+        if (input.kind === 'replan') await recorder.replan(p, input.cycle);
+        return p;
+      },
+    },
+    worker: createDelegatingWorker({
+      projectRoot: root,
+      transport,
+      ...(o.inlineWorker ? { inline: inProcessTransport(o.inlineWorker) } : {}),
+      scratch,
+      onDispatch: async (d: Dispatch) => {
+        dispatches++;
+        if (dispatches === 1) await recorder.start(d);
+        else await recorder.dispatch(d);
+      },
+      onHandoff: async (h: Handoff) => recorder.handoff(h),
+    }),
+    reviewer: {
+      async review(input) {
+        const r = await reviewer.review(input);
+        await recorder.review(r);
+        return r;
+      },
+    },
+    checkpointer: createGitCheckpointer(root),
+    human: {
+      async ask(input) {
+        asked.push(input);
+        return human.ask(input);
+      },
+    },
+  };
+  const runId = o.runId ?? newRunId(clock());
+  try {
+    const r = await runCycle({
+      runId,
+      options,
+      warnings: resolved.warnings,
+      ports,
+      filesOwned: owned,
+      baseline,
+      priorHandoff: o.priorHandoff ?? null,
+      priorEvidence: o.evidence ?? [],
+      clock,
+      ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
+    });
+    const fin = await recorder.finish(r.handoff);
+    return {
+      runId: recorder.runId ?? r.runId,
+      handoff: r.handoff,
+      context: r.context,
+      warnings: resolved.warnings,
+      finalCite: fin.cite,
+      humanQuestions: asked,
+    };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The host that drives machines/cycle (layer 3): provides the six actors from the ports, stamps
+ * every actor output with the injected clock, reports progress, and resolves to the run's final
+ * handoff record (validated; a defect becomes an operational-error record, never a crash).
+ */
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { cycleMachine } from '../../machines/cycle.js';
+import type { FileBaseline } from '../baseline/schema.js';
+import { type Handoff, validateHandoff } from '../contract/index.js';
+import { initTracker } from '../tracker/counters.js';
+import { finalHandoff } from './cycle-rules.js';
+import type { CycleContext, CycleOptions } from './cycle-types.js';
+import type { Clock, CyclePorts } from './ports.js';
+
+/** One progress report: the phase, counters and any new log lines. */
+export interface CycleProgress {
+  readonly phase: string;
+  readonly cycle: number;
+  readonly maxCycles: number;
+  readonly open: number | null;
+  readonly consecutiveStuck: number;
+  readonly elapsedMs: number;
+  readonly newLog: readonly string[];
+}
+
+/** Input of {@link runCycle}. */
+export interface CycleRunInput {
+  readonly runId: string;
+  readonly options: CycleOptions;
+  readonly warnings?: readonly string[];
+  readonly ports: CyclePorts;
+  readonly filesOwned: readonly string[];
+  readonly baseline: FileBaseline;
+  readonly priorHandoff?: Handoff | null;
+  readonly priorEvidence?: readonly string[];
+  readonly clock?: Clock;
+  readonly onProgress?: (p: CycleProgress) => void;
+}
+
+/** What a run produced. */
+export interface CycleRunResult {
+  readonly runId: string;
+  readonly handoff: Handoff;
+  readonly context: CycleContext;
+}
+
+function phaseOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    const [k, v] = Object.entries(value)[0] ?? ['?', ''];
+    return typeof v === 'string' ? `${k}.${v}` : `${k}.${phaseOf(v)}`;
+  }
+  return '?';
+}
+
+/**
+ * Provides the cycle machine's actors from `ports`, stamping outputs with `clock`.
+ *
+ * @example
+ * ```ts
+ * const machine = provideCycle(ports, Date.now);
+ * ```
+ */
+export function provideCycle(ports: CyclePorts, clock: Clock) {
+  const stamp = <T extends object>(v: T) => ({ ...v, now: clock() });
+  return cycleMachine.provide({
+    actors: {
+      planner: fromPromise(async ({ input }) => stamp(await ports.planner.plan(input))),
+      worker: fromPromise(async ({ input, signal }) => stamp(await ports.worker.work(input, signal))),
+      diagnostics: fromPromise(async ({ input }) => stamp(await ports.diagnostics.diagnose(input))),
+      reviewer: fromPromise(async ({ input }) => stamp(await ports.reviewer.review(input))),
+      checkpointer: fromPromise(async ({ input }) => stamp(await ports.checkpointer.checkpoint(input))),
+      human: fromPromise(async ({ input }) => stamp(await ports.human.ask(input))),
+    },
+  });
+}
+
+/**
+ * Runs one six-phase cycle session to its final state.
+ *
+ * @example
+ * ```ts
+ * const { handoff } = await runCycle({ runId, options, ports, filesOwned, baseline });
+ * handoff.status; // 'solved' | 'stuck' | 'stopped'
+ * ```
+ */
+export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
+  const clock = i.clock ?? Date.now;
+  const startedAt = clock();
+  const sid = i.runId.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128) || 'run';
+  const tr = initTracker(
+    { maxCycles: i.options.maxCycles, maxStuck: i.options.maxStuck, maxRuntime: i.options.maxRuntime },
+    sid,
+    startedAt,
+  );
+  if (!tr.ok) throw new Error(tr.error);
+  const actor = createActor(provideCycle(i.ports, clock), {
+    input: {
+      options: i.options,
+      warnings: i.warnings ?? [],
+      tracker: tr.state,
+      startedAt,
+      filesOwned: i.filesOwned,
+      baseline: i.baseline,
+      priorHandoff: i.priorHandoff ?? null,
+      priorEvidence: i.priorEvidence ?? [],
+    },
+  });
+  let logSeen = 0;
+  let lastPhase = '';
+  actor.subscribe({
+    next: (s) => {
+      const phase = phaseOf(s.value);
+      const log = s.context.log;
+      if (phase === lastPhase && log.length === logSeen) return;
+      lastPhase = phase;
+      const newLog = log.slice(logSeen);
+      logSeen = log.length;
+      i.onProgress?.({
+        phase,
+        cycle: s.context.tracker.cycles + (s.status === 'done' ? 0 : 1),
+        maxCycles: i.options.maxCycles,
+        open: s.context.lastCount,
+        consecutiveStuck: s.context.tracker.consecutive_stuck,
+        elapsedMs: clock() - startedAt,
+        newLog,
+      });
+    },
+    error: () => {},
+  });
+  actor.start();
+  let out: Handoff;
+  try {
+    out = await toPromise(actor);
+  } catch (e) {
+    const ctx = actor.getSnapshot().context;
+    out = finalHandoff(ctx, {
+      status: 'stopped',
+      stopReason: 'operational-error',
+      detail: `runtime error: ${String(e)}`,
+    });
+  }
+  const ctx = actor.getSnapshot().context;
+  const v = validateHandoff(out);
+  const handoff = v.ok
+    ? v.value
+    : finalHandoff(ctx, {
+        status: 'stopped',
+        stopReason: 'operational-error',
+        detail: `the final handoff failed validation: ${v.issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`,
+      });
+  return { runId: i.runId, handoff, context: ctx };
+}
