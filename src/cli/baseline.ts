@@ -52,6 +52,11 @@ export const command: CliCommand = {
   help: HELP,
   async run(argv, io) {
     const [verb, ...args] = argv;
+    const head = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+    if (head.includes('--help') || head.includes('-h')) {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
     switch (verb) {
       case 'record': {
         const { positionals, rest } = parseVerbArgs(args, {});

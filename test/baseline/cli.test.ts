@@ -198,5 +198,10 @@ describe('baseline check and advance over stdin', () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('handoff baseline advance --baseline <FILE|-> -- <path>...');
+    expect((await cli(['check', '--help'])).code).toBe(0);
+    seed(['--help']);
+    const rec = await cli(['record', '--', '--help']);
+    expect(rec.code).toBe(0);
+    expect(stdoutJson<FileBaseline>(rec).files[0]?.path).toBe(join(dir, '--help'));
   });
 });

@@ -73,6 +73,17 @@ describe('record', () => {
       { path: p('dirlink/f'), realpath: p('realdir/f'), exists: true, sha256: sha('F'), size: 1 },
     ]);
   });
+  it('a path below a regular file (ENOTDIR) is recorded as absent', async () => {
+    writeFileSync(p('file'), 'f');
+    const b = await recordBaseline(['file/below'], { cwd: dir });
+    expect(b.files[0]).toEqual({
+      path: p('file/below'),
+      realpath: p('file/below'),
+      exists: false,
+      sha256: null,
+      size: null,
+    });
+  });
   it('refuses an empty list, empty or NUL paths and a relative cwd (usage, exit 2)', async () => {
     for (const [paths, cwd] of [
       [[], dir],
