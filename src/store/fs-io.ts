@@ -123,7 +123,8 @@ export function fsyncDir(fsl: FsLayer, dir: string, step: string): void {
 export type PublishStep = 'tmp_open' | 'tmp_write' | 'tmp_fsync' | 'tmp_close' | 'rename' | 'dir_fsync';
 
 /**
- * Publishes `data` as `dir/name` whole: write `name.tmp`, fsync it, rename over `name`, fsync the
+ * Publishes `data` as `dir/name` whole: write `name.tmp` (or `tmpName`, which must be unique among
+ * concurrent publishers of the same name), fsync it, rename over `name`, fsync the
  * directory. A failure before the rename leaves `name` untouched (the temp is removed best-effort);
  * the step name tells the caller which side of the rename failed.
  *
@@ -133,8 +134,15 @@ export type PublishStep = 'tmp_open' | 'tmp_write' | 'tmp_fsync' | 'tmp_close' |
  * ```
  * @throws StepFailure with step `<label>_<PublishStep>`.
  */
-export function publishFile(fsl: FsLayer, dir: string, name: string, data: Uint8Array, label: string): void {
-  const tmp = path.join(dir, `${name}.tmp`);
+export function publishFile(
+  fsl: FsLayer,
+  dir: string,
+  name: string,
+  data: Uint8Array,
+  label: string,
+  tmpName = `${name}.tmp`,
+): void {
+  const tmp = path.join(dir, tmpName);
   const target = path.join(dir, name);
   let fd: number;
   try {

@@ -8,6 +8,7 @@
  * failing `step`. Nothing is ever rewritten or truncated: a damaged journal is reported by
  * `load` and refused by appends (`journal_damaged`).
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
@@ -278,7 +279,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     }
     if (!hasIgnore) {
       try {
-        publishFile(fsl, runs, '.gitignore', Buffer.from('*\n'), 'gitignore');
+        // unlocked and possibly concurrent with another creator: a private temp name; losing the
+        // rename race to an identical publication is fine
+        const tmpName = `.gitignore.${pid}.${randomBytes(4).toString('hex')}.tmp`;
+        publishFile(fsl, runs, '.gitignore', Buffer.from('*\n'), 'gitignore', tmpName);
       } catch (e) {
         const step = e instanceof StepFailure ? e.step : 'gitignore';
         throw new Done(

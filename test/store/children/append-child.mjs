@@ -1,0 +1,44 @@
+// Child process for the store reliability tests (runs against the built dist/).
+// argv: <root> <mode> <label> [runId] [count]
+//   mode "crash": report "start", create a run (report "created <id>"), then append notes forever,
+//                 reporting "ack <seq>" after each committed append (the parent SIGKILLs it).
+//   mode "race":  wait for "go" on stdin, then append <count> notes to <runId>, reporting
+//                 "ok <seq>" or "busy" per attempt, then "done".
+import { createFsStore } from '../../../dist/src/store/index.js';
+
+const [root, mode, label, runIdArg, countArg] = process.argv.slice(2);
+const store = createFsStore({ root, env: {} });
+const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
+const say = (line) => process.stdout.write(`${line}\n`);
+const note = (i) => ({ kind: 'candidate', text: `${label}-${i}`, lean: null });
+
+if (mode === 'crash') {
+  say('start');
+  const c = await store.createRun({ dispatch, trackerSessionId: label, now: '2026-11-30T10:00:00Z' });
+  if (c.outcome !== 'committed') {
+    say(`error ${JSON.stringify(c)}`);
+    process.exit(1);
+  }
+  say(`created ${c.run_id}`);
+  for (let i = 1; ; i++) {
+    const r = await store.append(c.run_id, 'note', note(i));
+    if (r.outcome !== 'committed') {
+      say(`error ${JSON.stringify(r)}`);
+      process.exit(1);
+    }
+    say(`ack ${r.seq}`);
+  }
+} else if (mode === 'race') {
+  process.stdin.once('data', async () => {
+    const count = Number(countArg);
+    for (let i = 1; i <= count; i++) {
+      const r = await store.append(runIdArg, 'note', note(i));
+      if (r.outcome === 'committed') say(`ok ${r.seq} ${i}`);
+      else if (r.code === 'busy') say('busy');
+      else say(`error ${JSON.stringify(r)}`);
+    }
+    say('done');
+    process.exit(0);
+  });
+  say('ready');
+}
