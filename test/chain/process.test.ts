@@ -1,0 +1,182 @@
+/**
+ * Tests with real child processes against the built library (run `npm run build` first):
+ * fingerprints stable across processes, and kill-and-resume of the payroll chain.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPayroll } from '../../examples/payroll/index.js';
+import { batonFingerprint, createFileChainJournal, createFileEffectLedger } from '../../src/chain/index.js';
+import { tripBaton, tripChain } from './trip-fixture.js';
+
+const run = promisify(execFile);
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chain-proc-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('fingerprints', () => {
+  it('are identical when computed in another process', async () => {
+    const local = await runPayroll({ contract: 'release' });
+    const { stdout } = await run(process.execPath, [fixture('fingerprint.mjs'), 'release']);
+    const remote = JSON.parse(stdout) as {
+      contract_digest: string;
+      fingerprints: string[][];
+      run_ids: string[];
+      acceptance: string;
+    };
+    expect(remote.contract_digest).toBe(local.receipts[0]?.contract_digest);
+    expect(remote.fingerprints).toEqual(
+      local.receipts.map((x) => [x.input_fingerprint, x.output_fingerprint]),
+    );
+    expect(remote.run_ids).toEqual(local.receipts.map((x) => x.stage_run_id));
+    expect(remote.acceptance).toBe(local.acceptance?.receipt_id);
+  });
+
+  it('change with any committed fact, identity field, artifact or trace — and ignore receipts', async () => {
+    const chain = tripChain();
+    const { baton } = await chain.run(tripBaton(chain));
+    const base = batonFingerprint(baton);
+    expect(base).toMatch(/^[0-9a-f]{16}$/);
+    for (let i = 0; i < baton.records.length; i++) {
+      for (const field of ['value', 'producer_stage', 'stage_run_id', 'evidence_refs'] as const) {
+        const records = baton.records.map((r, j) =>
+          j !== i
+            ? r
+            : {
+                ...r,
+                [field]:
+                  field === 'evidence_refs'
+                    ? [...r.evidence_refs, 'x://y']
+                    : field === 'value'
+                      ? { changed: r.value }
+                      : `${r[field]}'`,
+              },
+        );
+        expect(batonFingerprint({ ...baton, records })).not.toBe(base);
+      }
+    }
+    expect(batonFingerprint({ ...baton, intent: 'other' })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, baton_id: 'other' })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, contract_digest: '0000000000000000' })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, artifact_refs: [] })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, trace: ['intent', 'pay', 'route'] })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, records: [...baton.records].reverse() })).not.toBe(base);
+    expect(batonFingerprint({ ...baton, stage_receipts: [] } as never)).toBe(base);
+    expect(baton.snapshot_id).toBe(`trip-1::r3::${base}`);
+  });
+});
+
+function startWorker(hangAt: string): {
+  child: ChildProcess;
+  hung: Promise<void>;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
+} {
+  const child = spawn(process.execPath, [fixture('payroll-worker.mjs'), dir], {
+    env: { ...process.env, HANG_AT: hangAt },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let onHang: () => void = () => {};
+  const hung = new Promise<void>((res) => {
+    onHang = res;
+  });
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    if (stdout.includes('HANG\n')) onHang();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>((res) => {
+    child.on('close', (code, signal) => {
+      if (code !== 0 && signal === null) stdout += `\n[stderr] ${stderr}`;
+      res({ code, signal, stdout });
+    });
+  });
+  return { child, hung, done };
+}
+
+async function stageLog(): Promise<
+  { stage: string; phase: string; stage_run_id: string; replayed?: boolean }[]
+> {
+  return (await readFile(join(dir, 'stages.log'), 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
+  it('resumes from the last committed baton with the same stage_run_id; earlier stages never rerun; one payment', async () => {
+    // 1. killed inside pay, after the payment was made and recorded, before the delta was committed
+    const first = startWorker('pay:effect');
+    await first.hung;
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const journal = createFileChainJournal(join(dir, 'journal'));
+    expect((await journal.loadLast('payroll-2026-06'))?.trace).toEqual(['intent', 'settle', 'fund_check']);
+
+    // 2. resumed; killed again at the start of receipt (pay committed this time)
+    const second = startWorker('receipt:start');
+    await second.hung;
+    second.child.kill('SIGKILL');
+    await second.done;
+    expect((await createFileChainJournal(join(dir, 'journal')).loadLast('payroll-2026-06'))?.revision).toBe(
+      4,
+    );
+
+    // 3. resumed to the end
+    const third = startWorker('');
+    const end = await third.done;
+    expect(end.code).toBe(0);
+    const report = JSON.parse(end.stdout) as {
+      outcome: string;
+      revision: number;
+      resumed_from_revision: number;
+      receipts: { stage_name: string; stage_run_id: string }[];
+      payments: unknown[];
+    };
+    expect(report.outcome).toBe('accepted');
+    expect(report.revision).toBe(5);
+    expect(report.resumed_from_revision).toBe(4);
+    expect(report.payments).toHaveLength(1);
+
+    const log = await stageLog();
+    const starts = (stage: string) => log.filter((e) => e.stage === stage && e.phase === 'start');
+    expect(starts('intent')).toHaveLength(1);
+    expect(starts('settle')).toHaveLength(1);
+    expect(starts('fund_check')).toHaveLength(1);
+    expect(starts('pay')).toHaveLength(2);
+    expect(starts('receipt')).toHaveLength(2);
+    const payRunIds = new Set(starts('pay').map((e) => e.stage_run_id));
+    expect(payRunIds.size).toBe(1);
+    expect(new Set(starts('receipt').map((e) => e.stage_run_id)).size).toBe(1);
+    expect(log.filter((e) => e.stage === 'pay' && e.phase === 'effect').map((e) => e.replayed)).toEqual([
+      false,
+      true,
+    ]);
+    const payReceipt = report.receipts.find((r) => r.stage_name === 'pay');
+    expect(payRunIds.has(payReceipt?.stage_run_id as string)).toBe(true);
+
+    const bank = (await readFile(join(dir, 'bank', 'payments.jsonl'), 'utf8')).trimEnd().split('\n');
+    expect(bank).toHaveLength(1);
+    expect(JSON.parse(bank[0] as string)).toMatchObject({
+      idempotency_key: payReceipt?.stage_run_id,
+      lines: 798,
+      total: 13_706_097,
+    });
+    expect((await createFileEffectLedger(join(dir, 'effects')).records()).map((r) => r.key)).toEqual([
+      payReceipt?.stage_run_id,
+    ]);
+  }, 60_000);
+});
