@@ -1,0 +1,118 @@
+/**
+ * The enforcer under real concurrency: 16 processes race to reserve the same continuation in each
+ * of 10 rounds (each process does every round, synchronised by round files) — exactly one grant per
+ * round, and a replayed event returns the same grant. A crash between reserve and consume is
+ * reconciled from the ledger without a second grant. Needs `npm run build` (children use dist/).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFsLedger } from '../../src/gate/index.js';
+import { rm, T0, tempDir } from './fixtures.js';
+
+const CHILD = fileURLToPath(new URL('./race-child.mjs', import.meta.url));
+const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
+const PROCS = 16;
+const ROUNDS = 10;
+
+function child(args: string[]): { done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> } {
+  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  p.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  return { done: new Promise((resolve) => p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rm(d);
+});
+
+describe('fs ledger across processes', () => {
+  it(`${PROCS} processes x ${ROUNDS} rounds: exactly one grant per round, replays return it`, async () => {
+    const dir = tempDir('gate-race-');
+    dirs.push(dir);
+    const root = join(dir, 'ledger');
+    const sync = join(dir, 'sync');
+    const ledger = createFsLedger(root, { now: () => T0 });
+    for (let r = 0; r < ROUNDS; r++) await ledger.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
+    mkdirSync(sync);
+    const children = Array.from({ length: PROCS }, (_, i) => child([root, sync, String(i), String(ROUNDS)]));
+    for (let r = 0; r < ROUNDS; r++) {
+      writeFileSync(join(sync, `go-${r}`), '');
+      const deadline = Date.now() + 60_000;
+      while (readdirSync(sync).filter((f) => f.startsWith(`done-${r}-`)).length < PROCS) {
+        if (Date.now() > deadline) throw new Error(`round ${r} did not finish`);
+        await new Promise((res) => setTimeout(res, 5));
+      }
+    }
+    const results = await Promise.all(children.map((c) => c.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const lines = results.flatMap((r) => r.stdout.trim().split('\n').map((l) => JSON.parse(l)));
+    expect(lines).toHaveLength(PROCS * ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = lines.filter((l) => l.round === r);
+      const granted = round.filter((l) => l.outcome === 'granted');
+      expect(granted).toHaveLength(1);
+      const winner = granted[0].grant_id;
+      // every grant id anyone saw is the winner's: replays (same key) return the stored grant
+      const seen = new Set(round.flatMap((l) => [l.grant_id, l.replay_grant_id]).filter((g) => g !== null));
+      expect([...seen]).toEqual([winner]);
+      for (const l of round) {
+        if (l.outcome === 'refused') expect(l.reason).toBe('grant_outstanding');
+        if (l.outcome !== 'refused') expect(l.replay_outcome).toBe('replayed');
+      }
+      const st = await ledger.status(`race-${r}`);
+      expect(st?.grants).toHaveLength(1);
+      expect(st?.grants[0]?.grant_id).toBe(winner);
+      expect(st?.grants[0]?.slot).toBe('ordinary-repair');
+    }
+  }, 120_000);
+
+  it('a crash between reserve and consume is reconciled without a second grant', async () => {
+    const dir = tempDir('gate-crash-');
+    dirs.push(dir);
+    const root = join(dir, 'ledger');
+    const ledger = createFsLedger(root, { now: () => T0 });
+    await ledger.register({ problem_id: 'crash-1', profile: PROFILE, contract_revision: 1 });
+    const r = await child([root, dir, '0', '0', 'crash-after-start']).done;
+    expect(r.signal).toBe('SIGKILL');
+    const { grant_id } = JSON.parse(r.stdout.trim());
+    expect(existsSync(join(root, 'crash-1', 'log', '00000003.json'))).toBe(true);
+    // the restarted job replays the same event: it gets the stored grant back, not a new one
+    const replay = await ledger.reserve({
+      problem_id: 'crash-1',
+      idempotency_key: 'continuation:crash-1:pkt',
+      candidate: { commit: null, tree_digest: 'c'.repeat(64) },
+      kind: 'continuation',
+      directive_id: null,
+      requested_by: 'restarted-job',
+    });
+    expect(replay).toMatchObject({ outcome: 'replayed', grant: { grant_id, state: 'reserved', started: true } });
+    // reconciliation from the ledger: started but never consumed → uncertain, hand to the lead
+    const rec = await ledger.reconcile('crash-1', grant_id);
+    expect(rec.action).toBe('lead-review');
+    expect(rec.grant.state).toBe('uncertain');
+    expect((await ledger.reconcile('crash-1', grant_id)).action).toBe('lead-review');
+    // a renamed job asking for the "next" continuation of the same candidate gets nothing
+    const again = await ledger.reserve({
+      problem_id: 'crash-1',
+      idempotency_key: 'continuation:crash-1:renamed-job',
+      candidate: { commit: null, tree_digest: 'c'.repeat(64) },
+      kind: 'continuation',
+      directive_id: null,
+      requested_by: 'renamed-job',
+    });
+    expect(again).toMatchObject({ outcome: 'refused', reason: 'candidate_already_granted' });
+    const st = await ledger.status('crash-1');
+    expect(st?.grants).toHaveLength(1);
+    expect(st?.used['ordinary-repair']).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,135 @@
+/**
+ * Ledger rules against both log backends (memory and fs): ordinary repair before the gate
+ * continuation, one grant per candidate, idempotent keys, no replenishment by directives,
+ * restarts or renamed jobs, lead-directed attempts bounded then escalation, missing or damaged
+ * history failing closed, release only before work started.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createFsLedger,
+  createLogLedger,
+  type Directive,
+  type Ledger,
+  memoryLedgerLog,
+  type ReserveRequest,
+} from '../../src/gate/index.js';
+import { rm, T0, tempDir } from './fixtures.js';
+
+const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
+const tmp = tempDir('gate-ledger-');
+afterAll(() => rm(tmp));
+
+let n = 0;
+const backends: [string, () => Ledger][] = [
+  ['memory', () => createLogLedger(memoryLedgerLog(), { now: () => T0 })],
+  ['fs', () => createFsLedger(join(tmp, String(n++)), { now: () => T0 })],
+];
+
+const req = (key: string, digest = 'd'.repeat(64), over: Partial<ReserveRequest> = {}): ReserveRequest => ({
+  problem_id: 'p1',
+  idempotency_key: key,
+  candidate: { commit: null, tree_digest: digest },
+  kind: 'continuation',
+  directive_id: null,
+  requested_by: 'job-a',
+  ...over,
+});
+
+const directive = (id: string): Directive => ({
+  schema: 'gate-directive/v1',
+  directive_id: id,
+  problem_id: 'p1',
+  issued_by: 'lead',
+  issued_at: T0,
+  kind: 'attempt',
+  contract_revision: null,
+  note: '',
+});
+
+describe.each(backends)('ledger (%s)', (_name, make) => {
+  it('missing history fails closed: no grant, status null', async () => {
+    const l = make();
+    expect(await l.reserve(req('k'))).toMatchObject({ outcome: 'refused', reason: 'history_missing' });
+    expect(await l.status('p1')).toBeNull();
+    await expect(l.addDirective(directive('d1'))).rejects.toMatchObject({ code: 'history_missing' });
+  });
+
+  it('uses the ordinary repair first, then the gate continuation, then nothing', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const g1 = await l.reserve(req('k1', '1'.repeat(64)));
+    expect(g1).toMatchObject({ outcome: 'granted', grant: { slot: 'ordinary-repair' } });
+    if (g1.outcome === 'refused') throw new Error('unreachable');
+    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({ outcome: 'refused', reason: 'grant_outstanding' });
+    await l.start('p1', g1.grant.grant_id);
+    await l.consume('p1', g1.grant.grant_id);
+    expect((await l.consume('p1', g1.grant.grant_id)).state).toBe('consumed'); // idempotent
+    // same candidate again: no second continuation for it
+    expect(await l.reserve(req('k3', '1'.repeat(64)))).toMatchObject({ reason: 'candidate_already_granted' });
+    const g2 = await l.reserve(req('k2', '2'.repeat(64)));
+    expect(g2).toMatchObject({ outcome: 'granted', grant: { slot: 'gate-continuation' } });
+    if (g2.outcome === 'refused') throw new Error('unreachable');
+    await l.consume('p1', g2.grant.grant_id);
+    // a replay of an old event returns the stored grant, nothing new
+    expect(await l.reserve(req('k1', '1'.repeat(64)))).toMatchObject({ outcome: 'replayed', grant: { grant_id: g1.grant.grant_id } });
+    expect(await l.reserve(req('k1', '9'.repeat(64)))).toMatchObject({ reason: 'key_conflict' });
+    // restart (a new ledger object on the same storage would see the same) / renamed job: exhausted
+    expect(await l.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed-job' }))).toMatchObject({ reason: 'exhausted' });
+    // a lead directive and re-registration do not replenish the shared slot
+    await l.addDirective(directive('d1'));
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 2 });
+    expect(await l.reserve(req('k5', '5'.repeat(64)))).toMatchObject({ reason: 'exhausted' });
+    const st = await l.status('p1');
+    expect(st?.used).toEqual({ 'ordinary-repair': 1, 'gate-continuation': 1, 'lead-directed': 0 });
+  });
+
+  it('after the lead handoff only directives authorize, up to the profile, then escalate', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    await l.recordLeadHandoff('p1', { packet_id: null, route: 'REVIEW_READY' });
+    expect(await l.reserve(req('c1'))).toMatchObject({ reason: 'after_lead_handoff' });
+    const lead = (d: string, digest: string) => req(`directive:${d}`, digest, { kind: 'lead-directed', directive_id: d });
+    expect(await l.reserve(lead('d0', 'e'.repeat(64)))).toMatchObject({ reason: 'no_directive' });
+    for (let i = 1; i <= 4; i++) await l.addDirective(directive(`d${i}`));
+    for (let i = 1; i <= 3; i++) {
+      const r = await l.reserve(lead(`d${i}`, String(i).repeat(64)));
+      expect(r).toMatchObject({ outcome: 'granted', grant: { slot: 'lead-directed', ordinal: i } });
+      if (r.outcome !== 'refused') await l.consume('p1', r.grant.grant_id);
+    }
+    expect(await l.reserve(lead('d1', '1'.repeat(64)))).toMatchObject({ outcome: 'replayed' });
+    expect(await l.reserve(lead('d4', '4'.repeat(64)))).toMatchObject({ reason: 'escalate' });
+  });
+
+  it('release gives a slot back only before work started; reconcile resumes an unstarted grant', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const g = await l.reserve(req('k1'));
+    if (g.outcome === 'refused') throw new Error('unreachable');
+    expect((await l.reconcile('p1', g.grant.grant_id)).action).toBe('resume');
+    await l.release('p1', g.grant.grant_id, 're-check failed');
+    const g2 = await l.reserve(req('k2', 'f'.repeat(64)));
+    if (g2.outcome === 'refused') throw new Error('unreachable');
+    expect(g2.grant.slot).toBe('ordinary-repair');
+    await l.start('p1', g2.grant.grant_id);
+    await expect(l.release('p1', g2.grant.grant_id, 'x')).rejects.toMatchObject({ code: 'grant_state' });
+    await expect(l.consume('p1', 'grt_00000000000000000000000000000000')).rejects.toMatchObject({ code: 'no_such_grant' });
+  });
+});
+
+describe('fs ledger integrity', () => {
+  it('a damaged or gapped log fails closed', async () => {
+    const root = join(tmp, 'damaged');
+    const l = createFsLedger(root, { now: () => T0 });
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    writeFileSync(join(root, 'p1', 'log', '00000003.json'), '{}');
+    await expect(l.reserve(req('k'))).rejects.toMatchObject({ code: 'ledger_damaged' });
+    writeFileSync(join(root, 'p1', 'log', '00000002.json'), '{"type":"torn');
+    await expect(l.status('p1')).rejects.toMatchObject({ code: 'ledger_damaged' });
+  });
+  it('refuses path-unsafe problem ids', async () => {
+    const l = createFsLedger(join(tmp, 'unsafe'), { now: () => T0 });
+    await expect(l.status('../escape')).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
