@@ -32,6 +32,7 @@ import {
   normalizeRetrospectiveFindings,
   resolveDerivedAt,
 } from './gate-state.js';
+import { isRecord, nonBlankOrNull } from './guards.js';
 import { classifyRoute } from './reconcile.js';
 import { normalizeRepoSlug } from './repo-slug.js';
 import {
@@ -44,7 +45,7 @@ import {
   type SanctionedCommands,
 } from './schema.js';
 import { deriveStopRules, isHumanMergeOnly, reconcileStopRules } from './stop-rules.js';
-import { deriveCwd, deriveTarget, nonBlankOrNull } from './target.js';
+import { deriveCwd, deriveTarget } from './target.js';
 import { lookupAcceptanceTemplate } from './templates.js';
 import { validateHandoffEnvelope } from './validate.js';
 
@@ -68,10 +69,6 @@ export interface BuildEnvelopeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Build clock for `gateState.derivedAt`; defaults to the current time. */
   readonly now?: EnvelopeClock;
-}
-
-function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function requireString(v: unknown, field: string): string {

@@ -3,8 +3,8 @@
  * clock, and of the advisory retrospective findings.
  */
 import { envelopeError } from './errors.js';
+import { nonBlankOrNull } from './guards.js';
 import type { GateState, RetrospectiveFindings } from './schema.js';
-import { nonBlankOrNull } from './target.js';
 
 /**
  * Detector input accepted by the builder. Unknown keys are ignored; every field is optional.

@@ -6,6 +6,7 @@
 import { parse as parseYaml } from 'yaml';
 import { HandoffError } from '../errors/index.js';
 import { deepFreeze } from './deep-freeze.js';
+import { isRecord } from './guards.js';
 import { type DevLoopsSettings, DevLoopsSettingsSchema } from './schema.js';
 
 type Rec = Record<string, unknown>;
@@ -98,8 +99,6 @@ export const EXTENSION_DEFAULT_SETTINGS: Readonly<DevLoopsSettings> = deepFreeze
   localImplementation: { lightMode: { enabled: true, maxFiles: 2, maxLines: 100 } },
   queue: { maxParallel: 3, maxAutoFiledIssues: 10, reDispatchMaxRetries: 1 },
 });
-
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function setOwn(target: Rec, key: string, value: unknown): void {
   // defineProperty: a "__proto__" key from a file stays plain data, never a prototype.

@@ -3,23 +3,10 @@
  */
 import { TARGET_KINDS, type TargetKind, WORKTREE_NAMESPACE } from './constants.js';
 import { envelopeError } from './errors.js';
+import { isRecord, nonBlankOrNull, positiveIntOrNull } from './guards.js';
 import type { EnvelopeTarget } from './schema.js';
 
 type Rec = Readonly<Record<string, unknown>>;
-
-function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A positive integer, else `null`. */
-export function positiveIntOrNull(v: unknown): number | null {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : null;
-}
-
-/** The trimmed string when non-blank, else `null`. */
-export function nonBlankOrNull(v: unknown): string | null {
-  return typeof v === 'string' && v.trim().length > 0 ? v.trim() : null;
-}
 
 /**
  * The artifact a bundle targets: `bundle.activeArtifact ?? bundle.canonicalState.target` (an empty

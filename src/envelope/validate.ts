@@ -15,6 +15,7 @@ import {
   SPEC_SOURCES,
   TARGET_KINDS,
 } from './constants.js';
+import { isNonBlank, isPositiveInt, isRecord } from './guards.js';
 import { normalizeRepoSlug } from './repo-slug.js';
 
 /** One validation error: the field (dotted), why, and the value found. */
@@ -38,10 +39,6 @@ export interface EnvelopeValidationResult {
 }
 
 type Rec = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNonBlank = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
-const isPositiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
 class Collector {
   readonly errors: EnvelopeValidationError[] = [];
