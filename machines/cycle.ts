@@ -648,6 +648,7 @@ export const cycleMachine = cycleSetup.createMachine({
             id: 'reviewer',
             src: 'reviewer',
             input: ({ context }) => ({
+              cycle: cycleNo(context),
               mode: context.stuck !== null ? ('stuck' as const) : ('normal' as const),
               ...reviewScopeFor(context.options.scope, context.current),
               stuck: context.stuck,
@@ -800,6 +801,7 @@ export const cycleMachine = cycleSetup.createMachine({
             id: 'stuckReview',
             src: 'reviewer',
             input: ({ context }) => ({
+              cycle: context.tracker.cycles,
               mode: 'stuck' as const,
               ...reviewScopeFor(context.options.scope, context.current),
               stuck: context.lastStuck,

@@ -15,6 +15,7 @@ import { type Handoff, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
+import { createPersistRecorder, openRunStore, priorRunHandoff } from '../runtime/persist-recorder.js';
 import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
 import type { CycleProgress } from '../runtime/run-cycle.js';
 import type { RunRecorder } from '../runtime/run-recorder.js';
@@ -286,6 +287,9 @@ export async function runCommand(
   let result: ProjectRunResult;
   try {
     const recorder = makeRecorder ? await makeRecorder(inv) : undefined;
+    if (recorder?.runId === null && !json) {
+      (io.isTTY ? io.err : io.out)(`persisting to the run store (run id assigned at the first dispatch)\n`);
+    }
     if (persist && recorder === undefined) {
       throw new HandoffError('usage', '--persist is not available in this build (no run recorder)');
     }
@@ -313,13 +317,40 @@ export async function runCommand(
   return exitCodeFor(h);
 }
 
+/**
+ * The recorder factory of the CLI: with `--persist`, a persistence recorder on the fs store
+ * (`--run-store` → `$HANDOFF_RUN_STORE` → `<project>/.handoff`); with `--prior-run`, the prior
+ * run's handoff is loaded from that store for the startup rerun guard.
+ *
+ * @example
+ * ```ts
+ * await runCommand(argv, io, persistRecorderFactory);
+ * ```
+ */
+export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRecorder | undefined> {
+  if (!inv.persist.enabled) return undefined;
+  const rec = await createPersistRecorder({
+    projectRoot: inv.project,
+    runStore: inv.persist.runStore,
+    env: inv.args.env ?? {},
+  });
+  if (inv.persist.priorRun !== null) {
+    const { store } = openRunStore(inv.project, inv.persist.runStore, inv.args.env ?? {});
+    const prior = await priorRunHandoff(store, inv.persist.priorRun);
+    if (prior !== null && inv.args.priorHandoff == null) {
+      (inv.args as { priorHandoff?: Handoff | null }).priorHandoff = prior;
+    }
+  }
+  return rec;
+}
+
 /** The `run` verb group. */
 export const command: CliCommand = {
   summary: 'run the six-phase cycle with a worker command',
   help: HELP,
   async run(argv, io) {
     try {
-      return await runCommand(argv, io);
+      return await runCommand(argv, io, persistRecorderFactory);
     } catch (e) {
       if (e instanceof HandoffError && e.code === 'rerun_forbidden') {
         io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);

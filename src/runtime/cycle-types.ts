@@ -144,6 +144,7 @@ export interface CheckpointOutput {
 
 /** Input of the reviewer actor. */
 export interface ReviewInput {
+  readonly cycle: number;
   readonly mode: 'normal' | 'stuck';
   readonly scope: 'sorry' | 'file';
   readonly file: string | null;

@@ -195,7 +195,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     reviewer: {
       async review(input) {
         const r = await reviewer.review(input);
-        await recorder.review(r);
+        await recorder.review(r, input);
         return r;
       },
     },
@@ -221,10 +221,12 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       clock,
       ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
     });
-    const fin = await recorder.finish(r.handoff);
+    const stopped = recorder.stopHandoff ?? null;
+    const handoff = stopped ?? r.handoff;
+    const fin = stopped ? { cite: null } : await recorder.finish(handoff);
     return {
       runId: recorder.runId ?? r.runId,
-      handoff: r.handoff,
+      handoff,
       context: r.context,
       warnings: resolved.warnings,
       finalCite: fin.cite,

@@ -5,7 +5,7 @@
  * nothing.
  */
 import type { Dispatch, Handoff } from '../contract/index.js';
-import type { PlannerOutput, ReviewOutput } from './cycle-types.js';
+import type { PlannerOutput, ReviewInput, ReviewOutput } from './cycle-types.js';
 
 /** Receives a run's boundaries in order. */
 export interface RunRecorder {
@@ -17,10 +17,12 @@ export interface RunRecorder {
   dispatch(d: Dispatch): Promise<void>;
   /** Every validated worker handoff. */
   handoff(h: Handoff): Promise<void>;
-  /** Every completed review. */
-  review(r: Omit<ReviewOutput, 'now'>): Promise<void>;
+  /** Every completed review, with the request it answered. */
+  review(r: Omit<ReviewOutput, 'now'>, input: ReviewInput): Promise<void>;
   /** Every replan (before the cycle-boundary tick). */
   replan(p: Omit<PlannerOutput, 'now'>, cycle: number): Promise<void>;
+  /** The record the failure policy stopped the run with, if it did. */
+  readonly stopHandoff?: Handoff | null;
   /** The final handoff; resolves to its citation when stored. */
   finish(final: Handoff): Promise<{ cite: string | null }>;
 }

@@ -1,0 +1,211 @@
+/**
+ * The `--persist` recorder (layer 3): drives the persistence controller (src/persist) over the
+ * run store (src/store; fs backend by default) at every boundary of the cycle — start with the
+ * first dispatch, redispatches, worker handoffs, reviews, replans (before the tick) and finish —
+ * and obeys its failure policy: a `stop` action stops the run (the controller's operational-error
+ * handoff is kept as the run's final record).
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Dispatch, Handoff } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import { PersistController, type PersistResult } from '../persist/index.js';
+import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
+import { phraseOf } from './builtin-ports.js';
+import { stuckClass } from './cycle-rules.js';
+import type { PlannerOutput, ReviewInput, ReviewOutput } from './cycle-types.js';
+import type { RunRecorder } from './run-recorder.js';
+
+/** Options of {@link createPersistRecorder}. */
+export interface PersistRecorderOptions {
+  readonly projectRoot: string;
+  /** `--run-store` (else `$HANDOFF_RUN_STORE`, else `<project>/.handoff`). */
+  readonly runStore?: string | null;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly trackerSessionId?: string | null;
+  readonly clock?: () => Date;
+}
+
+/** A recorder that also exposes the cites it obtained and any policy stop. */
+export interface PersistRecorder extends RunRecorder {
+  readonly storageRoot: string;
+  readonly cites: readonly string[];
+  /** The controller's stop handoff when the failure policy stopped the run. */
+  readonly stopHandoff: Handoff | null;
+}
+
+/**
+ * Opens the fs store for a project.
+ *
+ * @example
+ * ```ts
+ * const { store, root } = openRunStore('/repo', null, process.env);
+ * ```
+ */
+export function openRunStore(
+  projectRoot: string,
+  runStore: string | null | undefined,
+  env: Readonly<Record<string, string | undefined>> = {},
+): { store: Store; root: string } {
+  const root = resolveStoreRoot({ root: runStore ?? undefined, projectRoot, env, cwd: projectRoot });
+  return { store: createFsStore({ root }), root };
+}
+
+/**
+ * Creates the persistence recorder.
+ *
+ * @example
+ * ```ts
+ * const rec = await createPersistRecorder({ projectRoot: '/repo' });
+ * await runProject({ …, recorder: rec });
+ * ```
+ */
+export async function createPersistRecorder(o: PersistRecorderOptions): Promise<PersistRecorder> {
+  const { store, root } = openRunStore(o.projectRoot, o.runStore, o.env);
+  const stateDir = await mkdtemp(join(tmpdir(), 'handoff-persist-'));
+  const controller = new PersistController({
+    statePath: join(stateDir, 'run-persist.json'),
+    openStore: () => store,
+    storageRoot: root,
+    projectRoot: o.projectRoot,
+    ...(o.clock ? { clock: o.clock } : {}),
+  });
+  let runId: string | null = null;
+  let stopHandoff: Handoff | null = null;
+  let lastReviewCite: string | null = null;
+  const cites: string[] = [];
+  const obey = (r: PersistResult): PersistResult => {
+    if (typeof r.cite === 'string') cites.push(r.cite);
+    if (r.action === 'stop' || r.action === 'startup-error' || r.action === 'usage') {
+      stopHandoff = (r.handoff ?? r.fallback_handoff ?? null) as Handoff | null;
+      throw new HandoffError(
+        'persist_stop',
+        `persistence stopped the run (${r.verb}: ${r.code ?? r.outcome ?? r.action}): ${r.message ?? ''}`,
+        {
+          details: { exit_code: 4, result: r },
+        },
+      );
+    }
+    return r;
+  };
+  return {
+    get runId() {
+      return runId;
+    },
+    storageRoot: root,
+    cites,
+    get stopHandoff() {
+      return stopHandoff;
+    },
+    async start(first: Dispatch) {
+      const r = obey(
+        await controller.start({ dispatch: first, trackerSessionId: o.trackerSessionId ?? null }),
+      );
+      runId = (r.run_id as string | undefined) ?? null;
+    },
+    async dispatch(d: Dispatch) {
+      obey(await controller.dispatch(d));
+    },
+    async handoff(h: Handoff) {
+      obey(await controller.handoff(h));
+    },
+    async review(out: Omit<ReviewOutput, 'now'>, input: ReviewInput) {
+      const stuck = out.mode === 'stuck' ? (input.stuck ?? null) : null;
+      const last = input.lastHandoff ?? null;
+      let mapped: Handoff | null = null;
+      let triage: Record<string, unknown> | null = null;
+      if (stuck !== null && last !== null) {
+        const { cls } = stuckClass({ ...out, now: 0 }, last);
+        mapped = {
+          ...last,
+          target: stuck.target,
+          scope: 'sorry',
+          status: 'stuck',
+          stop_reason: null,
+          stop_detail: null,
+          blocker_kind: 'proof',
+          blocker_class: cls,
+          blocker_signature: stuck.signature,
+          next_action: out.nextAction,
+          new_evidence_required_for_rerun:
+            last.new_evidence_required_for_rerun ?? `new evidence for ${stuck.target}`,
+        };
+        triage = {
+          blocker_class: cls,
+          blocker_kind: 'proof',
+          blocker_signature: stuck.signature,
+          next_action: out.nextAction,
+          statement_may_be_false: out.falsification,
+          evidence: [...out.evidence],
+        };
+      }
+      const target =
+        stuck?.target ?? (input.file ? `${input.file}${input.line ? `:${input.line}` : ''}` : '.');
+      const completedStuck = mapped !== null;
+      const payload = {
+        schema: 'review-record/v1',
+        cycle: input.cycle,
+        mode: out.mode === 'stuck' ? 'stuck' : 'batch',
+        target,
+        scope: out.mode === 'stuck' ? 'sorry' : (input.scope ?? 'file'),
+        line: input.line ?? null,
+        source: 'internal',
+        status: out.mode === 'stuck' && !completedStuck ? 'skipped' : 'completed',
+        output: out.mode === 'stuck' ? null : { error: null, suggestions: [...out.suggestions] },
+        triage,
+        mapped_handoff: mapped,
+        detail:
+          out.mode === 'stuck' && !completedStuck
+            ? `stuck review without a worker handoff to map (${out.primaryBlocker ? phraseOf(stuckClass({ ...out, now: 0 }, null).cls) : 'none'})`
+            : null,
+      };
+      const r = obey(await controller.review(payload));
+      lastReviewCite = typeof r.cite === 'string' ? r.cite : lastReviewCite;
+    },
+    async replan(p: Omit<PlannerOutput, 'now'>, cycle: number) {
+      const blocked = p.steps.filter((s) => s.note.startsWith('blocked'));
+      obey(
+        await controller.replan({
+          schema: 'replan-summary/v1',
+          cycle: Math.max(1, cycle),
+          plan: p.summary,
+          failed_approaches: [],
+          blockers: blocked.map((s) => {
+            const m = /^(.*):(\d+)$/.exec(s.target);
+            return {
+              file: m ? (m[1] as string) : s.target,
+              line: m ? Number(m[2]) : null,
+              blocker_class: null,
+              blocker_signature: null,
+            };
+          }),
+          next_steps: p.steps.map((s) => `${s.target}: ${s.note}`),
+          cites: lastReviewCite && runId && lastReviewCite.startsWith(`${runId}#`) ? [lastReviewCite] : [],
+        }),
+      );
+    },
+    async finish(final: Handoff) {
+      if (runId === null) return { cite: null };
+      const r = await controller.finish(final);
+      if (typeof r.cite === 'string') cites.push(r.cite);
+      return { cite: typeof r.cite === 'string' ? r.cite : null };
+    },
+  };
+}
+
+/**
+ * Loads a prior run's final (or latest) handoff from the store, for the rerun guard at startup.
+ *
+ * @example
+ * ```ts
+ * const h = await priorRunHandoff(store, 'run-…'); // null when the run has no handoff
+ * ```
+ * @throws HandoffError `usage` when the run cannot be loaded.
+ */
+export async function priorRunHandoff(store: Store, runId: string): Promise<Handoff | null> {
+  const l = await store.load(runId);
+  if (!l.ok) throw new HandoffError('usage', `--prior-run ${runId}: ${l.code}: ${l.detail}`);
+  if (l.value.damaged !== null) throw new HandoffError('usage', `--prior-run ${runId}: journal damaged`);
+  return (l.value.effective_handoff?.payload as Handoff | undefined) ?? null;
+}
