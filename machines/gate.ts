@@ -6,6 +6,7 @@
  * here and provided by the shell (src/gate/gate-runner.ts); guards call pure rules in src/gate.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import type { Slot } from '../src/gate/grant-schema.js';
 import {
   type GateLifecycleContext,
   type GateLifecycleInput,
@@ -13,7 +14,6 @@ import {
   initialLifecycleContext,
   mayReserve,
 } from '../src/gate/lifecycle.js';
-import type { Slot } from '../src/gate/grant-schema.js';
 import type { Route } from '../src/gate/route-schema.js';
 
 /** Output of the `collect` actor. */
@@ -125,11 +125,15 @@ export const gateMachine = setup({
         grant,
         grants: [...context.grants, grant],
         ordinary_repairs_used: context.ordinary_repairs_used + (grant.slot === 'ordinary-repair' ? 1 : 0),
-        gate_continuations_used: context.gate_continuations_used + (grant.slot === 'gate-continuation' ? 1 : 0),
+        gate_continuations_used:
+          context.gate_continuations_used + (grant.slot === 'gate-continuation' ? 1 : 0),
       };
     }),
     recordRefusal: assign({
-      notes: ({ context }, out: ReserveOutput) => [...context.notes, `reservation ${out.outcome}: ${out.reason ?? ''}`],
+      notes: ({ context }, out: ReserveOutput) => [
+        ...context.notes,
+        `reservation ${out.outcome}: ${out.reason ?? ''}`,
+      ],
     }),
     nextRound: assign(({ context }, out: ContinueOutput) => ({
       mode: out.worker_status,
@@ -181,7 +185,10 @@ export const gateMachine = setup({
         id: 'collect',
         src: 'collect',
         input: toInput,
-        onDone: { target: 'checking', actions: { type: 'recordPacket', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'checking',
+          actions: { type: 'recordPacket', params: ({ event }) => event.output },
+        },
         onError: {
           target: 'leadReview',
           actions: { type: 'recordFailure', params: 'evidence collection failed' },
@@ -211,7 +218,10 @@ export const gateMachine = setup({
           },
           { target: 'evaluating', actions: { type: 'recordExact', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'leadReview', actions: { type: 'recordFailure', params: 'exact checks failed to run' } },
+        onError: {
+          target: 'leadReview',
+          actions: { type: 'recordFailure', params: 'exact checks failed to run' },
+        },
       },
     },
     evaluating: {
@@ -219,7 +229,10 @@ export const gateMachine = setup({
         id: 'evaluate',
         src: 'evaluate',
         input: toInput,
-        onDone: { target: 'routing', actions: { type: 'recordAssessment', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'routing',
+          actions: { type: 'recordAssessment', params: ({ event }) => event.output },
+        },
         onError: { target: 'routing', actions: 'recordAssessmentFailure' },
       },
     },
@@ -228,7 +241,10 @@ export const gateMachine = setup({
         id: 'assessBlocked',
         src: 'assessBlocked',
         input: toInput,
-        onDone: { target: 'routing', actions: { type: 'recordAssessment', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'routing',
+          actions: { type: 'recordAssessment', params: ({ event }) => event.output },
+        },
         onError: { target: 'routing', actions: 'recordAssessmentFailure' },
       },
     },
@@ -280,7 +296,10 @@ export const gateMachine = setup({
         onDone: { target: 'validating', actions: { type: 'nextRound', params: ({ event }) => event.output } },
         onError: {
           target: 'leadReview',
-          actions: { type: 'recordFailure', params: 'continuation outcome uncertain: reconciled, not replayed' },
+          actions: {
+            type: 'recordFailure',
+            params: 'continuation outcome uncertain: reconciled, not replayed',
+          },
         },
       },
     },

@@ -10,7 +10,9 @@ for await (const c of process.stdin) chunks.push(c);
 const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const mode = process.env.GATE_EXAMPLE_MODE ?? '';
 if (process.env.GATE_EVALUATOR_REQUIRE_KEY === '1' && !process.env.GATE_EVALUATOR_KEY) {
-  process.stdout.write(`${JSON.stringify({ error: { kind: 'no-key', detail: 'GATE_EVALUATOR_KEY is not set' } })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ error: { kind: 'no-key', detail: 'GATE_EVALUATOR_KEY is not set' } })}\n`,
+  );
   process.exit(3);
 }
 if (mode === 'sleep') await new Promise((r) => setTimeout(r, 60_000));
@@ -24,7 +26,11 @@ const claims = request.questions.map((q) => {
   const tokens = [...q.question.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
   const present = tokens.length > 0 && tokens.every((t) => corpus.includes(t));
   return present
-    ? { criterion_id: q.criterion_id, raw_label: 'CONFIRMED', distribution: { CONFIRMED: 0.92, REFUTED: 0.03, INSUFFICIENT: 0.05 } }
+    ? {
+        criterion_id: q.criterion_id,
+        raw_label: 'CONFIRMED',
+        distribution: { CONFIRMED: 0.92, REFUTED: 0.03, INSUFFICIENT: 0.05 },
+      }
     : {
         criterion_id: q.criterion_id,
         raw_label: 'INSUFFICIENT',

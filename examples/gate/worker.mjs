@@ -19,12 +19,13 @@ if (process.env.GATE_EXAMPLE_WORKER === 'blocked') {
     intended_validation: 'unit test of greet',
     operations: [],
   };
-  writeFileSync('src/greet.js', 'export function greet(name) { return `hello ${name}`; }\n');
+  writeFileSync('src/greet.js', "export function greet(name) { return 'hello ' + name; }\n");
   process.stdout.write(`${JSON.stringify({ status: 'blocked', blocked: report })}\n`);
   process.exit(0);
 }
-let text = 'export function greet(name) { return `hello ${name}`; }\n';
-if (kind !== 'initial') text = readFileSync('src/greet.js', 'utf8') + 'export function farewell(name) { return `bye ${name}`; }\n';
+let text = "export function greet(name) { return 'hello ' + name; }\n";
+if (kind !== 'initial')
+  text = readFileSync('src/greet.js', 'utf8') + "export function farewell(name) { return 'bye ' + name; }\n";
 writeFileSync('src/greet.js', text);
 process.stdout.write(
   `${JSON.stringify({ status: 'provisional', claims: [{ criterion_id: 'greet', text: 'greet is exported and tested' }] })}\n`,

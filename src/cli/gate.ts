@@ -18,8 +18,8 @@ import {
   createFsLedger,
   currentCandidate,
   DEFAULT_THRESHOLDS,
-  decideRoute,
   DirectiveSchema,
+  decideRoute,
   EvidencePacketSchema,
   ExecutionInputSchema,
   exactChecks,
@@ -28,8 +28,8 @@ import {
   ownerAuthority,
   type ReserveRequest,
   ReserveRequestSchema,
-  repoRoot,
   type Route,
+  repoRoot,
   runEvaluator,
   runGate,
   subprocessEvaluator,
@@ -85,7 +85,9 @@ exit codes: 0 ok (route REVIEW_READY; run ended in lead review; reservation gran
   6 evaluate: NOT_EVALUATED or INVALID assessment (recorded and printed),
   10 route CONTINUATION_ELIGIBLE, 11 route LEAD_REVIEW, 12 route STOP / run stopped.`;
 
-const ClaimsSchema = z.array(z.strictObject({ criterion_id: z.string().nullable().default(null), text: z.string() }));
+const ClaimsSchema = z.array(
+  z.strictObject({ criterion_id: z.string().nullable().default(null), text: z.string() }),
+);
 
 const OPTIONS = {
   repo: { type: 'string' },
@@ -123,11 +125,17 @@ function abs(io: CliIo, p: string): string {
 
 function clock(values: ParsedArgs['values']): () => string {
   const fixed = optionalString(values, 'now');
-  if (fixed !== undefined && Number.isNaN(Date.parse(fixed))) throw new HandoffError('usage', '--now must be an ISO time');
+  if (fixed !== undefined && Number.isNaN(Date.parse(fixed)))
+    throw new HandoffError('usage', '--now must be an ISO time');
   return () => fixed ?? new Date().toISOString();
 }
 
-async function readRecord<S extends z.ZodType>(io: CliIo, file: string, schema: S, kind: string): Promise<z.output<S>> {
+async function readRecord<S extends z.ZodType>(
+  io: CliIo,
+  file: string,
+  schema: S,
+  kind: string,
+): Promise<z.output<S>> {
   const parsed = await readJsonInput(io, file);
   if (!parsed.ok) {
     throw new HandoffError('invalid_input', parsed.error, { details: { kind, exit_code: EXIT_INVALID } });
@@ -171,11 +179,16 @@ async function ledgerOf(io: CliIo, values: ParsedArgs['values'], now: () => stri
   const dir = optionalString(values, 'ledger');
   if (dir !== undefined) return createFsLedger(abs(io, dir), { now });
   const repo = optionalString(values, 'repo');
-  if (repo === undefined) throw new HandoffError('usage', 'missing --ledger (or --repo for the default ledger)');
+  if (repo === undefined)
+    throw new HandoffError('usage', 'missing --ledger (or --repo for the default ledger)');
   return createFsLedger(join(await repoRoot(abs(io, repo)), '.handoff', 'gate', 'ledger'), { now });
 }
 
-async function authorityOf(io: CliIo, values: ParsedArgs['values'], contract: TaskContract): Promise<Authority> {
+async function authorityOf(
+  io: CliIo,
+  values: ParsedArgs['values'],
+  contract: TaskContract,
+): Promise<Authority> {
   const f = optionalString(values, 'authority');
   return f === undefined ? ownerAuthority(contract.owner) : readRecord(io, f, AuthoritySchema, 'authority');
 }
@@ -184,7 +197,8 @@ function deadlineOf(values: ParsedArgs['values'], contract: TaskContract): numbe
   const s = optionalString(values, 'deadline');
   if (s === undefined) return contract.evaluator_policy.deadline_ms;
   const n = Number(s);
-  if (!Number.isInteger(n) || n < 1) throw new HandoffError('usage', '--deadline must be a positive integer (ms)');
+  if (!Number.isInteger(n) || n < 1)
+    throw new HandoffError('usage', '--deadline must be a positive integer (ms)');
   // A project may be stricter than its contract, never looser.
   return Math.min(n, contract.evaluator_policy.deadline_ms);
 }
@@ -200,11 +214,9 @@ const VERBS: Record<string, Verb> = {
     const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
     const ex = optionalString(values, 'executions');
     const cl = optionalString(values, 'claims');
-    const executions = ex === undefined ? [] : await readRecord(io, ex, ExecutionInputSchema.array(), 'executions');
-    const claims =
-      cl === undefined
-        ? []
-        : await readRecord(io, cl, ClaimsSchema, 'claims');
+    const executions =
+      ex === undefined ? [] : await readRecord(io, ex, ExecutionInputSchema.array(), 'executions');
+    const claims = cl === undefined ? [] : await readRecord(io, cl, ClaimsSchema, 'claims');
     const packet = await collectEvidence({
       repo: abs(io, requireString(values, 'repo')),
       contract,
@@ -221,10 +233,14 @@ const VERBS: Record<string, Verb> = {
     const contract = await readRecord(io, requireString(values, 'contract'), TaskContractSchema, 'contract');
     const packet = await readRecord(io, requireString(values, 'packet'), EvidencePacketSchema, 'packet');
     const bf = optionalString(values, 'blocked');
-    const blocked = bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
+    const blocked =
+      bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
     const storeDir = optionalString(values, 'store');
     const a = await runEvaluator({
-      port: subprocessEvaluator(commandOf(requireString(values, 'evaluator'), 'evaluator'), { cwd: io.cwd, env: io.env }),
+      port: subprocessEvaluator(commandOf(requireString(values, 'evaluator'), 'evaluator'), {
+        cwd: io.cwd,
+        env: io.env,
+      }),
       request: buildEvaluatorRequest(contract, packet, blocked),
       deadlineMs: deadlineOf(values, contract),
       now: clock(values),
@@ -240,7 +256,8 @@ const VERBS: Record<string, Verb> = {
     const assessment: Assessment | null =
       af === undefined ? null : await readRecord(io, af, AssessmentSchema, 'assessment');
     const bf = optionalString(values, 'blocked');
-    const blocked = bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
+    const blocked =
+      bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
     const now = clock(values);
     const exact = exactChecks({
       contract,
@@ -254,7 +271,10 @@ const VERBS: Record<string, Verb> = {
     if (optionalString(values, 'ledger') !== undefined) {
       const st = await (await ledgerOf(io, values, now)).status(contract.problem_id);
       if (st !== null) {
-        slots = { ordinary_repair: st.remaining['ordinary-repair'], gate_continuation: st.remaining['gate-continuation'] };
+        slots = {
+          ordinary_repair: st.remaining['ordinary-repair'],
+          gate_continuation: st.remaining['gate-continuation'],
+        };
         after = after || st.used['gate-continuation'] > 0;
       }
     }
@@ -298,7 +318,12 @@ const VERBS: Record<string, Verb> = {
     return 0;
   },
   async reserve(values, _p, io) {
-    const req: ReserveRequest = await readRecord(io, requireString(values, 'request'), ReserveRequestSchema, 'reserve request');
+    const req: ReserveRequest = await readRecord(
+      io,
+      requireString(values, 'request'),
+      ReserveRequestSchema,
+      'reserve request',
+    );
     const r = await (await ledgerOf(io, values, clock(values))).reserve(req);
     printJson(io, r);
     return r.outcome === 'refused' ? EXIT_REFUSED : 0;
@@ -317,7 +342,11 @@ const VERBS: Record<string, Verb> = {
     const l = await ledgerOf(io, values, clock(values));
     printJson(
       io,
-      await l.release(requireString(values, 'problem'), requireString(values, 'grant'), optionalString(values, 'reason') ?? ''),
+      await l.release(
+        requireString(values, 'problem'),
+        requireString(values, 'grant'),
+        optionalString(values, 'reason') ?? '',
+      ),
     );
     return 0;
   },
@@ -330,7 +359,11 @@ const VERBS: Record<string, Verb> = {
     const problem = requireString(values, 'problem');
     const st = await (await ledgerOf(io, values, clock(values))).status(problem);
     if (st === null) {
-      printJson(io, { problem_id: problem, history: 'missing', detail: 'missing history never means zero attempts used' });
+      printJson(io, {
+        problem_id: problem,
+        history: 'missing',
+        detail: 'missing history never means zero attempts used',
+      });
       return EXIT_REFUSED;
     }
     printJson(io, st);
@@ -349,7 +382,10 @@ const VERBS: Record<string, Verb> = {
       repo,
       contract: { ...contract, evaluator_policy: { ...contract.evaluator_policy, deadline_ms: deadline } },
       ledger: await ledgerOf(io, { ...values, repo }, now),
-      evaluator: ev === undefined ? null : subprocessEvaluator(commandOf(ev, 'evaluator'), { cwd: io.cwd, env: io.env }),
+      evaluator:
+        ev === undefined
+          ? null
+          : subprocessEvaluator(commandOf(ev, 'evaluator'), { cwd: io.cwd, env: io.env }),
       worker,
       check: check === undefined ? undefined : commandOf(check, 'check'),
       checkOperations: (values['check-op'] as string[] | undefined) ?? [],
@@ -376,7 +412,8 @@ export const command: CliCommand = {
       return verb === undefined ? 2 : 0;
     }
     const fn = VERBS[verb];
-    if (fn === undefined || !Object.hasOwn(VERBS, verb)) throw new HandoffError('usage', `unknown gate verb '${verb}'`);
+    if (fn === undefined || !Object.hasOwn(VERBS, verb))
+      throw new HandoffError('usage', `unknown gate verb '${verb}'`);
     const parsed = parseVerbArgs(rest, OPTIONS);
     const positionals = verb === 'run' ? parsed.rest : [...parsed.positionals, ...parsed.rest];
     if (verb === 'run' && parsed.positionals.length > 0) {

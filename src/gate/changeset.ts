@@ -148,7 +148,10 @@ export function mergeChangeset(input: {
  * pairRenames(entries, new Map([['old.ts', '<sha256 of old.ts at base>']]));
  * ```
  */
-export function pairRenames(entries: readonly ChangeEntry[], baseDigests: ReadonlyMap<string, string>): ChangeEntry[] {
+export function pairRenames(
+  entries: readonly ChangeEntry[],
+  baseDigests: ReadonlyMap<string, string>,
+): ChangeEntry[] {
   const removed = new Map<string, string>();
   for (const e of entries) {
     const d = baseDigests.get(e.path);

@@ -10,7 +10,14 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { sha256Hex } from '../canonical/index.js';
-import { isInternalPath, mergeChangeset, pairRenames, parseNameStatusZ, splitZ, treeDigest } from './changeset.js';
+import {
+  isInternalPath,
+  mergeChangeset,
+  pairRenames,
+  parseNameStatusZ,
+  splitZ,
+  treeDigest,
+} from './changeset.js';
 import type { CandidateBinding, TaskContract } from './contract-schema.js';
 import type { Artifact, ChangeEntry, EvidencePacket, ExecutionInput, Omitted } from './evidence-schema.js';
 import { EMPTY_TREE, git } from './git.js';
@@ -208,7 +215,9 @@ export async function collectEvidence(options: CollectOptions): Promise<Evidence
     untracked: tree.untracked,
   });
   changes = await Promise.all(
-    changes.map(async (c) => (c.change === 'removed' ? c : { ...c, sha256: await contentDigest(join(root, c.path)) })),
+    changes.map(async (c) =>
+      c.change === 'removed' ? c : { ...c, sha256: await contentDigest(join(root, c.path)) },
+    ),
   );
   const baseDigests = new Map<string, string>();
   for (const c of changes) {

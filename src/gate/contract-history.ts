@@ -33,7 +33,11 @@ export function checkContractRevision(
     return issues.length === 0 ? { ok: true, value: next } : { ok: false, issues };
   }
   if (history.some((h) => h.problem_id !== next.problem_id)) {
-    issues.push({ path: 'problem_id', code: 'problem_mismatch', message: 'history belongs to another problem' });
+    issues.push({
+      path: 'problem_id',
+      code: 'problem_mismatch',
+      message: 'history belongs to another problem',
+    });
   }
   if (next.revision !== prev.revision + 1) {
     issues.push({

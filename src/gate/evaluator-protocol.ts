@@ -123,7 +123,11 @@ function assemble(
  * failedAssessment('pkt_…', { kind: 'timeout', detail: 'deadline 5000 ms' }, meta).status; // 'NOT_EVALUATED'
  * ```
  */
-export function failedAssessment(packetId: string, failure: AssessmentFailure, meta: ExchangeMeta): Assessment {
+export function failedAssessment(
+  packetId: string,
+  failure: AssessmentFailure,
+  meta: ExchangeMeta,
+): Assessment {
   return assemble(packetId, meta, failure.kind === 'invalid-data' ? 'INVALID' : 'NOT_EVALUATED', failure, []);
 }
 
@@ -139,7 +143,11 @@ export function failedAssessment(packetId: string, failure: AssessmentFailure, m
  * a.status; // 'EVALUATED' | 'INVALID'
  * ```
  */
-export function assessmentFromResponse(request: EvaluatorRequest, raw: unknown, meta: ExchangeMeta): Assessment {
+export function assessmentFromResponse(
+  request: EvaluatorRequest,
+  raw: unknown,
+  meta: ExchangeMeta,
+): Assessment {
   const invalid = (detail: string) =>
     failedAssessment(request.packet_id, { kind: 'invalid-data', detail }, meta);
   const r = safeValidate(ResponseSchema, raw);
@@ -169,7 +177,8 @@ export function assessmentFromResponse(request: EvaluatorRequest, raw: unknown, 
     });
   }
   for (const q of request.questions) {
-    if (q.required && !seen.has(q.criterion_id)) return invalid(`required question ${q.criterion_id} unanswered`);
+    if (q.required && !seen.has(q.criterion_id))
+      return invalid(`required question ${q.criterion_id} unanswered`);
   }
   return assemble(request.packet_id, meta, 'EVALUATED', null, claims);
 }

@@ -30,7 +30,10 @@ export interface EvaluatorPort {
   /** Identifies the evaluator in assessments. */
   readonly id: string;
   /** Answers one request. Throw {@link EvaluatorFailure} for no-key / unavailable. */
-  readonly evaluate: (request: EvaluatorRequest, options: { readonly signal: AbortSignal }) => Promise<unknown>;
+  readonly evaluate: (
+    request: EvaluatorRequest,
+    options: { readonly signal: AbortSignal },
+  ) => Promise<unknown>;
 }
 
 /**
@@ -107,7 +110,11 @@ export async function runEvaluator(options: RunEvaluatorOptions): Promise<Assess
   });
   if (options.port === null) {
     return store.put(
-      failedAssessment(request.packet_id, { kind: 'unavailable', detail: 'no evaluator configured' }, meta(0)),
+      failedAssessment(
+        request.packet_id,
+        { kind: 'unavailable', detail: 'no evaluator configured' },
+        meta(0),
+      ),
     );
   }
   if (!(await store.begin(request.packet_id))) {

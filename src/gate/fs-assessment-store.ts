@@ -28,7 +28,10 @@ function file(dir: string, packetId: string, ext: string): string {
 export function fsAssessmentStore(dir: string): AssessmentStore {
   const get = async (packetId: string): Promise<Assessment | null> => {
     try {
-      const v = safeValidate(AssessmentSchema, JSON.parse(await readFile(file(dir, packetId, '.json'), 'utf8')));
+      const v = safeValidate(
+        AssessmentSchema,
+        JSON.parse(await readFile(file(dir, packetId, '.json'), 'utf8')),
+      );
       return v.ok ? v.value : null;
     } catch {
       return null;

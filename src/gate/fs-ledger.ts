@@ -7,14 +7,13 @@
  * (`ledger_damaged`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
 import { ProblemIdSchema } from './contract-schema.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
-import { link } from 'node:fs/promises';
 
 const NAME = /^(\d{8})\.json$/;
 
@@ -81,7 +80,8 @@ export function fsLedgerLog(root: string): LedgerLog {
           throw damaged(problemId, `entry ${i + 1} is unreadable`, e);
         }
         const v = safeValidate(LedgerEventSchema, parsed);
-        if (!v.ok || v.value.seq !== i + 1) throw damaged(problemId, `entry ${i + 1} is not a valid ledger event`);
+        if (!v.ok || v.value.seq !== i + 1)
+          throw damaged(problemId, `entry ${i + 1} is not a valid ledger event`);
         events.push(v.value);
       }
       return events;

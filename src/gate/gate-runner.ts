@@ -15,18 +15,28 @@ import type { Assessment } from './assessment-schema.js';
 import type { Authority } from './authority-schema.js';
 import { collectEvidence, currentCandidate, repoRoot } from './collector.js';
 import type { TaskContract } from './contract-schema.js';
-import { type AssessmentStore, type EvaluatorPort, memoryAssessmentStore, runEvaluator } from './evaluator.js';
+import {
+  type AssessmentStore,
+  type EvaluatorPort,
+  memoryAssessmentStore,
+  runEvaluator,
+} from './evaluator.js';
 import { buildEvaluatorRequest } from './evaluator-protocol.js';
 import type { EvidencePacket, ExecutionInput } from './evidence-schema.js';
 import { type ExactCheckResult, exactChecks } from './exact-checks.js';
 import type { Grant } from './grant-schema.js';
 import { continuationKey } from './ids.js';
-import type { LeadPacket } from './lead-packet-schema.js';
 import { buildLeadPacket } from './lead-packet.js';
+import type { LeadPacket } from './lead-packet-schema.js';
 import type { Ledger } from './ledger.js';
 import { decideRoute } from './route.js';
 import type { RouteDecision, Thresholds } from './route-schema.js';
-import { GATE_WORKER_REQUEST_SCHEMA, parseWorkerOutput, type WorkerRequest, type WorkerResult } from './worker-protocol.js';
+import {
+  GATE_WORKER_REQUEST_SCHEMA,
+  parseWorkerOutput,
+  type WorkerRequest,
+  type WorkerResult,
+} from './worker-protocol.js';
 
 /** Options of {@link runGate}. */
 export interface RunGateOptions {
@@ -76,11 +86,21 @@ interface ProcessResult {
   readonly stderr: string;
 }
 
-function runProcess(argv: readonly string[], cwd: string, stdin: string, timeoutMs: number): Promise<ProcessResult> {
+function runProcess(
+  argv: readonly string[],
+  cwd: string,
+  stdin: string,
+  timeoutMs: number,
+): Promise<ProcessResult> {
   const [file, ...args] = argv;
   if (file === undefined) return Promise.reject(new HandoffError('usage', 'empty command'));
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn(file, args, {
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -147,12 +167,18 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       notes,
     });
     if ((await ledger.status(problem)) !== null) {
-      await ledger.recordLeadHandoff(problem, { packet_id: packets[packets.length - 1]?.packet_id ?? null, route: lead.route });
+      await ledger.recordLeadHandoff(problem, {
+        packet_id: packets[packets.length - 1]?.packet_id ?? null,
+        route: lead.route,
+      });
     }
     await save('lead', sha256Hex(JSON.stringify(lead)).slice(0, 32), lead);
     return { outcome, lead, path, records: { packets, assessments, routes, grants: [...grants.values()] } };
   };
-  async function runWorker(kind: WorkerRequest['attempt']['kind'], grantId: string | null): Promise<WorkerResult> {
+  async function runWorker(
+    kind: WorkerRequest['attempt']['kind'],
+    grantId: string | null,
+  ): Promise<WorkerResult> {
     const request: WorkerRequest = {
       schema: GATE_WORKER_REQUEST_SCHEMA,
       contract,
@@ -169,14 +195,20 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   // History: register if asked; reconcile anything left uncertain by an earlier crash.
   let status = await ledger.status(problem);
   if (status === null && options.register === true) {
-    status = await ledger.register({ problem_id: problem, profile: contract.profile, contract_revision: contract.revision });
+    status = await ledger.register({
+      problem_id: problem,
+      profile: contract.profile,
+      contract_revision: contract.revision,
+    });
   }
   for (const g of status?.grants ?? []) {
     if (g.state !== 'reserved') continue;
     const rec = await ledger.reconcile(problem, g.grant_id);
     grants.set(g.grant_id, rec.grant);
     if (rec.action === 'lead-review') {
-      notes.push(`grant ${g.grant_id} (${g.slot}) was started but never consumed: outcome uncertain, not replayed`);
+      notes.push(
+        `grant ${g.grant_id} (${g.slot}) was started but never consumed: outcome uncertain, not replayed`,
+      );
       return finishLead('lead-review', ['reconciling', 'leadReview']);
     }
   }
@@ -298,7 +330,10 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
           slots:
             st === null
               ? null
-              : { ordinary_repair: st.remaining['ordinary-repair'], gate_continuation: st.remaining['gate-continuation'] },
+              : {
+                  ordinary_repair: st.remaining['ordinary-repair'],
+                  gate_continuation: st.remaining['gate-continuation'],
+                },
           afterContinuation: (st?.used['gate-continuation'] ?? 0) > 0,
           blocked: ctx.mode === 'blocked' && worker.blocked !== null ? worker.blocked : undefined,
         });
@@ -362,7 +397,10 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   const actor = createActor(machine, {
     input: {
       problem_id: problem,
-      profile: { ordinary_repairs: contract.profile.ordinary_repairs, gate_continuations: contract.profile.gate_continuations },
+      profile: {
+        ordinary_repairs: contract.profile.ordinary_repairs,
+        gate_continuations: contract.profile.gate_continuations,
+      },
       used: { ordinary_repairs: used['ordinary-repair'], gate_continuations: used['gate-continuation'] },
     },
   });
@@ -372,7 +410,8 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
     if (path[path.length - 1] !== v) path.push(v);
   });
   actor.start();
-  if (options.authority.hard_stop !== null) actor.send({ type: 'HARD_STOP', reason: options.authority.hard_stop });
+  if (options.authority.hard_stop !== null)
+    actor.send({ type: 'HARD_STOP', reason: options.authority.hard_stop });
   else actor.send({ type: worker.status === 'blocked' ? 'WORKER.BLOCKED' : 'WORKER.PROVISIONAL' });
   const snapshot = await toPromise(actor).then(
     () => actor.getSnapshot(),

@@ -17,7 +17,11 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
  * ```
  * @throws HandoffError `git_failed` (exit 4) with git's stderr.
  */
-export function git(cwd: string, args: readonly string[], options: { allowFail?: boolean } = {}): Promise<Buffer> {
+export function git(
+  cwd: string,
+  args: readonly string[],
+  options: { allowFail?: boolean } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
@@ -35,10 +39,14 @@ export function git(cwd: string, args: readonly string[], options: { allowFail?:
             return;
           }
           reject(
-            new HandoffError('git_failed', `git ${args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || err.message}`, {
-              details: { args: [...args], cwd, exit_code: 4 },
-              cause: err,
-            }),
+            new HandoffError(
+              'git_failed',
+              `git ${args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || err.message}`,
+              {
+                details: { args: [...args], cwd, exit_code: 4 },
+                cause: err,
+              },
+            ),
           );
           return;
         }

@@ -38,11 +38,11 @@ export const LeadPacketSchema = z.strictObject({
       sha256: z.string().nullable(),
     }),
   ),
-  assessment: z
-    .strictObject({ status: z.string(), failure: AssessmentFailureSchema.nullable() })
-    .nullable(),
+  assessment: z.strictObject({ status: z.string(), failure: AssessmentFailureSchema.nullable() }).nullable(),
   limitations: z.array(z.string()),
-  worker_claims: z.array(z.strictObject({ criterion_id: z.string().nullable(), text: z.string(), verified: z.literal(false) })),
+  worker_claims: z.array(
+    z.strictObject({ criterion_id: z.string().nullable(), text: z.string(), verified: z.literal(false) }),
+  ),
   grants: z.array(z.strictObject({ grant_id: z.string(), slot: z.string(), state: z.string() })),
   reasons: z.array(z.string()),
 });

@@ -52,7 +52,8 @@ export function buildLeadPacket(input: LeadPacketInput): LeadPacket {
   for (const e of packet?.executions ?? []) {
     if (!e.counted) limitations.push(`execution ${e.command.join(' ')} not counted: ${e.reason ?? ''}`);
   }
-  if ((packet?.worker_claims.length ?? 0) > 0) limitations.push('worker claims are unverified claims, not facts');
+  if ((packet?.worker_claims.length ?? 0) > 0)
+    limitations.push('worker claims are unverified claims, not facts');
   for (const n of input.notes ?? []) limitations.push(n);
 
   const outcomes = new Map((route?.criteria ?? []).map((c) => [c.criterion_id, c]));
@@ -71,10 +72,12 @@ export function buildLeadPacket(input: LeadPacketInput): LeadPacket {
       if (e.counted) evidence.push({ kind: 'execution', id: e.command.join(' '), sha256: e.output_sha256 });
     }
   }
-  if (assessment !== null) evidence.push({ kind: 'assessment', id: assessment.assessment_id, sha256: digestOf(assessment) });
+  if (assessment !== null)
+    evidence.push({ kind: 'assessment', id: assessment.assessment_id, sha256: digestOf(assessment) });
   if (route !== null) evidence.push({ kind: 'route', id: route.route_id, sha256: digestOf(route) });
   for (const g of input.grants) evidence.push({ kind: 'grant', id: g.grant_id, sha256: digestOf(g) });
-  if (input.blocked) evidence.push({ kind: 'blocked', id: 'blocked-report', sha256: digestOf(input.blocked) });
+  if (input.blocked)
+    evidence.push({ kind: 'blocked', id: 'blocked-report', sha256: digestOf(input.blocked) });
 
   const finalRoute = route?.route ?? (input.outcome === 'stopped' ? 'STOP' : 'LEAD_REVIEW');
   const changed = packet?.changeset ?? [];
@@ -105,6 +108,8 @@ export function buildLeadPacket(input: LeadPacketInput): LeadPacket {
     limitations,
     worker_claims: [...(packet?.worker_claims ?? [])],
     grants: input.grants.map((g) => ({ grant_id: g.grant_id, slot: g.slot, state: g.state })),
-    reasons: (route?.reasons ?? []).map((r) => `${r.code}${r.criterion_id ? `(${r.criterion_id})` : ''}: ${r.detail}`),
+    reasons: (route?.reasons ?? []).map(
+      (r) => `${r.code}${r.criterion_id ? `(${r.criterion_id})` : ''}: ${r.detail}`,
+    ),
   };
 }

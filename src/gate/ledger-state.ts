@@ -19,8 +19,18 @@ export const LedgerEventSchema = z.discriminatedUnion('type', [
     profile: ProfileSchema,
     contract_revision: z.number().int().min(1),
   }),
-  z.strictObject({ type: z.literal('directive'), seq: z.number().int().min(2), at: z.string(), directive: DirectiveSchema }),
-  z.strictObject({ type: z.literal('reserved'), seq: z.number().int().min(2), at: z.string(), grant: GrantSchema }),
+  z.strictObject({
+    type: z.literal('directive'),
+    seq: z.number().int().min(2),
+    at: z.string(),
+    directive: DirectiveSchema,
+  }),
+  z.strictObject({
+    type: z.literal('reserved'),
+    seq: z.number().int().min(2),
+    at: z.string(),
+    grant: GrantSchema,
+  }),
   z.strictObject({
     type: z.enum(['started', 'consumed', 'released', 'uncertain']),
     seq: z.number().int().min(2),
@@ -89,8 +99,10 @@ export function foldLedger(events: readonly LedgerEvent[]): LedgerState | null {
         const g = grants.get(e.grant_id);
         if (g === undefined) break;
         if (e.type === 'started') grants.set(g.grant_id, { ...g, started: true, started_at: e.at });
-        else if (e.type === 'consumed') grants.set(g.grant_id, { ...g, state: 'consumed', consumed_at: e.at });
-        else if (e.type === 'released') grants.set(g.grant_id, { ...g, state: 'released', released_at: e.at });
+        else if (e.type === 'consumed')
+          grants.set(g.grant_id, { ...g, state: 'consumed', consumed_at: e.at });
+        else if (e.type === 'released')
+          grants.set(g.grant_id, { ...g, state: 'released', released_at: e.at });
         else grants.set(g.grant_id, { ...g, state: 'uncertain', uncertain_at: e.at });
       }
     }
@@ -179,20 +191,40 @@ export function decideReservation(state: LedgerState | null, req: ReserveRequest
   const same = state.grants.find((g) => g.idempotency_key === req.idempotency_key);
   if (same !== undefined) {
     if (same.candidate.tree_digest !== req.candidate.tree_digest || same.problem_id !== req.problem_id) {
-      return { kind: 'refuse', reason: 'key_conflict', detail: 'idempotency key reused for another candidate' };
+      return {
+        kind: 'refuse',
+        reason: 'key_conflict',
+        detail: 'idempotency key reused for another candidate',
+      };
     }
     return { kind: 'replay', grant: same };
   }
   if (state.grants.some((g) => g.state === 'reserved')) {
-    return { kind: 'refuse', reason: 'grant_outstanding', detail: 'another grant is reserved and not settled' };
+    return {
+      kind: 'refuse',
+      reason: 'grant_outstanding',
+      detail: 'another grant is reserved and not settled',
+    };
   }
   const usage = slotUsage(state);
   if (req.kind === 'continuation') {
     if (state.lead_handoffs > 0) {
-      return { kind: 'refuse', reason: 'after_lead_handoff', detail: 'after the lead handoff only directives add attempts' };
+      return {
+        kind: 'refuse',
+        reason: 'after_lead_handoff',
+        detail: 'after the lead handoff only directives add attempts',
+      };
     }
-    if (state.grants.some((g) => g.state !== 'released' && g.candidate.tree_digest === req.candidate.tree_digest)) {
-      return { kind: 'refuse', reason: 'candidate_already_granted', detail: 'this candidate already had its continuation' };
+    if (
+      state.grants.some(
+        (g) => g.state !== 'released' && g.candidate.tree_digest === req.candidate.tree_digest,
+      )
+    ) {
+      return {
+        kind: 'refuse',
+        reason: 'candidate_already_granted',
+        detail: 'this candidate already had its continuation',
+      };
     }
     for (const slot of ['ordinary-repair', 'gate-continuation'] as const) {
       if (usage.remaining[slot] > 0) return { kind: 'grant', slot, ordinal: usage.used[slot] + 1 };
@@ -201,13 +233,25 @@ export function decideReservation(state: LedgerState | null, req: ReserveRequest
   }
   const directive = state.directives.find((d) => d.directive_id === req.directive_id && d.kind === 'attempt');
   if (req.directive_id === null || directive === undefined) {
-    return { kind: 'refuse', reason: 'no_directive', detail: 'a lead-directed attempt needs a recorded directive' };
+    return {
+      kind: 'refuse',
+      reason: 'no_directive',
+      detail: 'a lead-directed attempt needs a recorded directive',
+    };
   }
   if (state.grants.some((g) => g.state !== 'released' && g.directive_id === req.directive_id)) {
-    return { kind: 'refuse', reason: 'directive_used', detail: 'this directive already authorized its attempt' };
+    return {
+      kind: 'refuse',
+      reason: 'directive_used',
+      detail: 'this directive already authorized its attempt',
+    };
   }
   if (usage.remaining['lead-directed'] <= 0) {
-    return { kind: 'refuse', reason: 'escalate', detail: 'lead-directed attempts exhausted: escalate to higher review' };
+    return {
+      kind: 'refuse',
+      reason: 'escalate',
+      detail: 'lead-directed attempts exhausted: escalate to higher review',
+    };
   }
   return { kind: 'grant', slot: 'lead-directed', ordinal: usage.used['lead-directed'] + 1 };
 }

@@ -68,7 +68,10 @@ export interface Ledger {
   /** Reconciles a grant whose outcome is unknown, from the ledger only (never by replaying). */
   reconcile(problemId: string, grantId: string): Promise<ReconcileOutcome>;
   /** Records the (first or later) lead handoff; after it, continuations need a lead directive. */
-  recordLeadHandoff(problemId: string, info: { packet_id: string | null; route: string }): Promise<LedgerStatus>;
+  recordLeadHandoff(
+    problemId: string,
+    info: { packet_id: string | null; route: string },
+  ): Promise<LedgerStatus>;
   /** The folded state, or null without history. */
   status(problemId: string): Promise<LedgerStatus | null>;
 }
@@ -132,7 +135,9 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
   /** Read–decide–append loop: `decide` returns the event to append, or a final value. */
   async function cas<T>(
     problemId: string,
-    decide: (state: LedgerState | null) => { append: LedgerEvent; then: (s: LedgerState) => T } | { done: T },
+    decide: (
+      state: LedgerState | null,
+    ) => { append: LedgerEvent; result: (s: LedgerState) => T } | { done: T },
   ): Promise<T> {
     for (let i = 0; i < maxAttempts; i++) {
       const cur = await load(problemId);
@@ -140,7 +145,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
       if ('done' in step) return step.done;
       if (await log.append(problemId, step.append)) {
         const state = foldLedger([...(cur?.events ?? []), step.append]) as LedgerState;
-        return step.then(state);
+        return step.result(state);
       }
     }
     throw new HandoffError('ledger_contention', `could not append to the ledger of ${problemId}`, {
@@ -160,9 +165,13 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
   }
 
   function badState(g: Grant, wanted: string): HandoffError {
-    return new HandoffError('grant_state', `grant ${g.grant_id} is ${g.state}${g.started ? ' (started)' : ''}; cannot ${wanted}`, {
-      details: { grant_id: g.grant_id, state: g.state, started: g.started, exit_code: 5 },
-    });
+    return new HandoffError(
+      'grant_state',
+      `grant ${g.grant_id} is ${g.state}${g.started ? ' (started)' : ''}; cannot ${wanted}`,
+      {
+        details: { grant_id: g.grant_id, state: g.state, started: g.started, exit_code: 5 },
+      },
+    );
   }
 
   function mark(
@@ -177,7 +186,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
       if (rule(g) === 'done') return { done: g };
       return {
         append: { type, seq: (state as LedgerState).seq + 1, at: now(), grant_id: grantId, detail },
-        then: (s) => grantOf(s, problemId, grantId),
+        result: (s) => grantOf(s, problemId, grantId),
       };
     });
   }
@@ -195,14 +204,15 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
             profile: input.profile,
             contract_revision: input.contract_revision,
           },
-          then: toStatus,
+          result: toStatus,
         };
       }),
     addDirective: (directive) =>
       cas(directive.problem_id, (state) => {
         if (state === null) throw missing(directive.problem_id);
-        if (state.directives.some((d) => d.directive_id === directive.directive_id)) return { done: toStatus(state) };
-        return { append: { type: 'directive', seq: state.seq + 1, at: now(), directive }, then: toStatus };
+        if (state.directives.some((d) => d.directive_id === directive.directive_id))
+          return { done: toStatus(state) };
+        return { append: { type: 'directive', seq: state.seq + 1, at: now(), directive }, result: toStatus };
       }),
     reserve: (request) =>
       cas<ReserveOutcome>(request.problem_id, (state) => {
@@ -229,7 +239,10 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
           released_at: null,
           uncertain_at: null,
         };
-        return { append: { type: 'reserved', seq, at, grant }, then: () => ({ outcome: 'granted', grant }) };
+        return {
+          append: { type: 'reserved', seq, at, grant },
+          result: () => ({ outcome: 'granted', grant }),
+        };
       }),
     start: (p, id) =>
       mark(p, id, 'started', '', (g) => {
@@ -264,8 +277,14 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
       cas(p, (state) => {
         if (state === null) throw missing(p);
         return {
-          append: { type: 'lead-handoff', seq: state.seq + 1, at: now(), packet_id: info.packet_id, route: info.route },
-          then: toStatus,
+          append: {
+            type: 'lead-handoff',
+            seq: state.seq + 1,
+            at: now(),
+            packet_id: info.packet_id,
+            route: info.route,
+          },
+          result: toStatus,
         };
       }),
     async status(p) {

@@ -3,8 +3,9 @@
  * statuses — full records live in the shell's store and are linked by id), and the guards that
  * decide when a reservation may even be asked for and when a grant may be acted on.
  */
-import type { Route } from './route-schema.js';
+
 import type { Slot } from './grant-schema.js';
+import type { Route } from './route-schema.js';
 
 /** What the gate machine remembers. */
 export interface GateLifecycleContext {

@@ -26,7 +26,10 @@ import { contentId } from './ids.js';
  * bindExecutions([exec], candidate)[0].counted; // false when bound to another tree
  * ```
  */
-export function bindExecutions(executions: readonly ExecutionInput[], candidate: CandidateBinding): Execution[] {
+export function bindExecutions(
+  executions: readonly ExecutionInput[],
+  candidate: CandidateBinding,
+): Execution[] {
   return executions.map((raw) => {
     const e = ExecutionInputSchema.parse(raw);
     let reason: string | null = null;
@@ -87,7 +90,11 @@ export function assemblePacket(parts: PacketParts): EvidencePacket {
     operations_observed: [...observed].sort(),
     worker_claims: [...parts.claims],
   };
-  const packet: EvidencePacket = { ...body, packet_id: contentId('pkt', body), collected_at: parts.collectedAt };
+  const packet: EvidencePacket = {
+    ...body,
+    packet_id: contentId('pkt', body),
+    collected_at: parts.collectedAt,
+  };
   return deepFreeze(packet);
 }
 

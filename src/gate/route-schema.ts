@@ -52,7 +52,9 @@ export const RouteDecisionSchema = z.strictObject({
   criteria: z.array(CriterionOutcomeSchema),
   obligations: z.array(ObligationSchema),
   thresholds: ThresholdsSchema,
-  slots: z.strictObject({ ordinary_repair: z.number().int(), gate_continuation: z.number().int() }).nullable(),
+  slots: z
+    .strictObject({ ordinary_repair: z.number().int(), gate_continuation: z.number().int() })
+    .nullable(),
 });
 
 /** A route. */

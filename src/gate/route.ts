@@ -179,10 +179,20 @@ export function decideRoute(input: RouteInput): RouteDecision {
   for (const c of criteria) {
     const claim = assessment.claims.find((k) => k.criterion_id === c.id);
     if (claim === undefined) {
-      outcomes.push({ criterion_id: c.id, required: c.required, status: 'insufficient', p_good: null, p_bad: null });
+      outcomes.push({
+        criterion_id: c.id,
+        required: c.required,
+        status: 'insufficient',
+        p_good: null,
+        p_bad: null,
+      });
       if (c.required) {
         unmet++;
-        reasons.push({ code: 'criterion_unanswered', criterion_id: c.id, detail: 'no claim for this criterion' });
+        reasons.push({
+          code: 'criterion_unanswered',
+          criterion_id: c.id,
+          detail: 'no claim for this criterion',
+        });
         obligations.push({ criterion_id: c.id, evidence: [] });
       }
       continue;
@@ -228,7 +238,11 @@ export function decideRoute(input: RouteInput): RouteDecision {
     });
     return finish(input, 'REVIEW_READY', reasons, outcomes, []);
   }
-  reasons.push({ code: 'criteria_not_met', criterion_id: null, detail: `${unmet} required criterion(s) not met` });
+  reasons.push({
+    code: 'criteria_not_met',
+    criterion_id: null,
+    detail: `${unmet} required criterion(s) not met`,
+  });
   if (input.slots === null) {
     reasons.push({
       code: 'ledger_history_missing',
@@ -246,7 +260,11 @@ export function decideRoute(input: RouteInput): RouteDecision {
     return finish(input, 'LEAD_REVIEW', reasons, outcomes, obligations);
   }
   if (input.slots.ordinary_repair + input.slots.gate_continuation <= 0) {
-    reasons.push({ code: 'slots_exhausted', criterion_id: null, detail: 'no ordinary repair or gate continuation left' });
+    reasons.push({
+      code: 'slots_exhausted',
+      criterion_id: null,
+      detail: 'no ordinary repair or gate continuation left',
+    });
     return finish(input, 'LEAD_REVIEW', reasons, outcomes, obligations);
   }
   return finish(input, 'CONTINUATION_ELIGIBLE', reasons, outcomes, obligations);

@@ -64,13 +64,17 @@ export function subprocessEvaluator(
         };
         signal.addEventListener('abort', onAbort, { once: true });
         child.on('error', (e: NodeJS.ErrnoException) =>
-          settle(() => reject(new EvaluatorFailure('unavailable', `cannot start evaluator: ${e.code ?? e.message}`))),
+          settle(() =>
+            reject(new EvaluatorFailure('unavailable', `cannot start evaluator: ${e.code ?? e.message}`)),
+          ),
         );
         child.stdout?.on('data', (d: Buffer) => {
           size += d.length;
           if (size > limit) {
             child.kill('SIGKILL');
-            settle(() => reject(new EvaluatorFailure('invalid-data', `evaluator output exceeds ${limit} bytes`)));
+            settle(() =>
+              reject(new EvaluatorFailure('invalid-data', `evaluator output exceeds ${limit} bytes`)),
+            );
             return;
           }
           chunks.push(d);
@@ -90,7 +94,9 @@ export function subprocessEvaluator(
           const err = (parsed as { error?: { kind?: unknown; detail?: unknown } } | undefined)?.error;
           if (err !== undefined && typeof err === 'object' && err !== null) {
             const kind = err.kind === 'no-key' ? 'no-key' : 'unavailable';
-            settle(() => reject(new EvaluatorFailure(kind, String(err.detail ?? 'evaluator reported an error'))));
+            settle(() =>
+              reject(new EvaluatorFailure(kind, String(err.detail ?? 'evaluator reported an error'))),
+            );
             return;
           }
           if (code !== 0) {
@@ -105,7 +111,9 @@ export function subprocessEvaluator(
             return;
           }
           if (parseError !== null) {
-            settle(() => reject(new EvaluatorFailure('invalid-data', `evaluator stdout is not JSON: ${parseError}`)));
+            settle(() =>
+              reject(new EvaluatorFailure('invalid-data', `evaluator stdout is not JSON: ${parseError}`)),
+            );
             return;
           }
           settle(() => resolve(parsed));

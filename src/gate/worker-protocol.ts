@@ -26,7 +26,9 @@ export interface WorkerRequest {
 /** A worker's result line. */
 export const WorkerResultSchema = z.strictObject({
   status: z.enum(['provisional', 'blocked']),
-  claims: z.array(z.strictObject({ criterion_id: z.string().nullable().default(null), text: z.string() })).default([]),
+  claims: z
+    .array(z.strictObject({ criterion_id: z.string().nullable().default(null), text: z.string() }))
+    .default([]),
   operations: z.array(z.string()).default([]),
   blocked: BlockedReportSchema.nullable().default(null),
 });
@@ -44,7 +46,10 @@ export type WorkerResult = z.infer<typeof WorkerResultSchema>;
  * ```
  */
 export function parseWorkerOutput(stdout: string): { result: WorkerResult; note: string | null } {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('{'));
   for (let i = lines.length - 1; i >= 0; i--) {
     let raw: unknown;
     try {
@@ -55,7 +60,10 @@ export function parseWorkerOutput(stdout: string): { result: WorkerResult; note:
     const v = safeValidate(WorkerResultSchema, raw);
     if (!v.ok) continue;
     if (v.value.status === 'blocked' && v.value.blocked === null) {
-      return { result: { ...v.value, status: 'provisional' }, note: 'worker said blocked without a blocked report' };
+      return {
+        result: { ...v.value, status: 'provisional' },
+        note: 'worker said blocked without a blocked report',
+      };
     }
     return { result: v.value, note: null };
   }

@@ -34,8 +34,20 @@ async function setup(): Promise<{ repo: string; contractFile: string }> {
     prohibited_operations: ['network', 'test:e2e'],
     stage: 'source-only',
     criteria: [
-      { id: 'greet', text: 'The module exports `greet`.', text_revision: 1, required: true, interpretation: 'confirmed-is-good' },
-      { id: 'farewell', text: 'The module exports `farewell`.', text_revision: 1, required: true, interpretation: 'confirmed-is-good' },
+      {
+        id: 'greet',
+        text: 'The module exports `greet`.',
+        text_revision: 1,
+        required: true,
+        interpretation: 'confirmed-is-good',
+      },
+      {
+        id: 'farewell',
+        text: 'The module exports `farewell`.',
+        text_revision: 1,
+        required: true,
+        interpretation: 'confirmed-is-good',
+      },
     ],
     evaluator_policy: { deadline_ms: 20000 },
   };
@@ -49,7 +61,19 @@ async function setup(): Promise<{ repo: string; contractFile: string }> {
 describe('handoff gate run', () => {
   it('drives the whole lifecycle on a real repo with a subprocess evaluator', async () => {
     const { repo, contractFile } = await setup();
-    const args = ['gate', 'run', '--repo', repo, '--contract', contractFile, '--evaluator', EVALUATOR, '--register', '--', ...WORKER];
+    const args = [
+      'gate',
+      'run',
+      '--repo',
+      repo,
+      '--contract',
+      contractFile,
+      '--evaluator',
+      EVALUATOR,
+      '--register',
+      '--',
+      ...WORKER,
+    ];
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(0);
     const out = stdoutJson<{ outcome: string; path: string[]; lead: Record<string, unknown> }>(r);
@@ -75,11 +99,17 @@ describe('handoff gate run', () => {
       what_changed: [{ path: 'src/greet.js', change: 'added', from: null }],
       grants: [{ slot: 'ordinary-repair', state: 'consumed' }],
     });
-    expect((out.lead.criteria as { status: string }[]).map((c) => c.status)).toEqual(['satisfied', 'satisfied']);
+    expect((out.lead.criteria as { status: string }[]).map((c) => c.status)).toEqual([
+      'satisfied',
+      'satisfied',
+    ]);
 
     const st = await runCli(['gate', 'status', '--repo', repo, '--problem', 'example-greet']);
     expect(st.code).toBe(0);
-    expect(stdoutJson(st)).toMatchObject({ used: { 'ordinary-repair': 1, 'gate-continuation': 0 }, lead_handoffs: 1 });
+    expect(stdoutJson(st)).toMatchObject({
+      used: { 'ordinary-repair': 1, 'gate-continuation': 0 },
+      lead_handoffs: 1,
+    });
 
     // a restart of the same job is not a new attempt: it needs a lead directive
     const again = await runCli(args);
@@ -90,11 +120,26 @@ describe('handoff gate run', () => {
   it('an evaluator without its key goes to ordinary lead review, never a grant', async () => {
     const { repo, contractFile } = await setup();
     const r = await runCli(
-      ['gate', 'run', '--repo', repo, '--contract', contractFile, '--evaluator', EVALUATOR, '--register', '--', ...WORKER],
+      [
+        'gate',
+        'run',
+        '--repo',
+        repo,
+        '--contract',
+        contractFile,
+        '--evaluator',
+        EVALUATOR,
+        '--register',
+        '--',
+        ...WORKER,
+      ],
       { env: { GATE_EVALUATOR_REQUIRE_KEY: '1', GATE_EVALUATOR_KEY: '' } },
     );
     expect(r.code, r.stderr).toBe(0);
-    const out = stdoutJson<{ path: string[]; lead: { route: string; grants: unknown[]; assessment: { status: string; failure: { kind: string } } } }>(r);
+    const out = stdoutJson<{
+      path: string[];
+      lead: { route: string; grants: unknown[]; assessment: { status: string; failure: { kind: string } } };
+    }>(r);
     expect(out.path).not.toContain('reserving');
     expect(out.lead.route).toBe('LEAD_REVIEW');
     expect(out.lead.grants).toEqual([]);
@@ -106,14 +151,33 @@ describe('handoff gate run', () => {
     const authority = join(contractFile, '..', 'authority.json');
     writeFileSync(
       authority,
-      JSON.stringify({ schema: 'gate-authority/v1', actor: 'lead@example', lease_expires_at: null, hard_stop: 'incident freeze' }),
+      JSON.stringify({
+        schema: 'gate-authority/v1',
+        actor: 'lead@example',
+        lease_expires_at: null,
+        hard_stop: 'incident freeze',
+      }),
     );
     const r = await runCli([
-      'gate', 'run', '--repo', repo, '--contract', contractFile, '--evaluator', EVALUATOR,
-      '--authority', authority, '--register', '--', ...WORKER,
+      'gate',
+      'run',
+      '--repo',
+      repo,
+      '--contract',
+      contractFile,
+      '--evaluator',
+      EVALUATOR,
+      '--authority',
+      authority,
+      '--register',
+      '--',
+      ...WORKER,
     ]);
     expect(r.code, r.stderr).toBe(12);
-    expect(stdoutJson<{ outcome: string; lead: { route: string } }>(r)).toMatchObject({ outcome: 'stopped', lead: { route: 'STOP' } });
+    expect(stdoutJson<{ outcome: string; lead: { route: string } }>(r)).toMatchObject({
+      outcome: 'stopped',
+      lead: { route: 'STOP' },
+    });
   }, 60_000);
 });
 
@@ -125,16 +189,38 @@ describe('handoff gate verbs', () => {
     expect(c.code, c.stderr).toBe(0);
     const packetFile = join(contractFile, '..', 'packet.json');
     writeFileSync(packetFile, c.stdout);
-    const e = await runCli(['gate', 'evaluate', '--contract', contractFile, '--packet', packetFile, '--evaluator', EVALUATOR]);
+    const e = await runCli([
+      'gate',
+      'evaluate',
+      '--contract',
+      contractFile,
+      '--packet',
+      packetFile,
+      '--evaluator',
+      EVALUATOR,
+    ]);
     expect(e.code, e.stderr).toBe(0);
     const asmFile = join(contractFile, '..', 'assessment.json');
     writeFileSync(asmFile, e.stdout);
-    const r = await runCli(['gate', 'route', '--contract', contractFile, '--packet', packetFile, '--assessment', asmFile]);
+    const r = await runCli([
+      'gate',
+      'route',
+      '--contract',
+      contractFile,
+      '--packet',
+      packetFile,
+      '--assessment',
+      asmFile,
+    ]);
     expect(r.code).toBe(11);
-    expect(stdoutJson<{ route: string; reasons: { code: string }[] }>(r).reasons[0]?.code).toBe('scope_violation');
+    expect(stdoutJson<{ route: string; reasons: { code: string }[] }>(r).reasons[0]?.code).toBe(
+      'scope_violation',
+    );
     const bad = await runCli(['gate', 'route', '--contract', packetFile, '--packet', packetFile]);
     expect(bad.code).toBe(3);
     expect((await runCli(['gate', 'nope'])).code).toBe(2);
-    expect((await runCli(['gate', 'status', '--ledger', join(repo, 'nowhere'), '--problem', 'x'])).code).toBe(5);
+    expect((await runCli(['gate', 'status', '--ledger', join(repo, 'nowhere'), '--problem', 'x'])).code).toBe(
+      5,
+    );
   }, 60_000);
 });

@@ -61,13 +61,26 @@ describe('collector', () => {
     expect(m['src/staged.ts']).toMatchObject({ change: 'modified', staged: true, unstaged: false });
     expect(m['src/both.ts']).toMatchObject({ change: 'modified', staged: true, unstaged: true });
     expect(m['src/new name.ts']).toMatchObject({ change: 'renamed', from: 'src/old name.ts', staged: true });
-    expect(m['src/hand-moved.ts']).toMatchObject({ change: 'renamed', from: 'src/moved-by-hand.ts', staged: false, untracked: true });
-    expect(m['src/gone.ts']).toMatchObject({ change: 'removed', staged: false, unstaged: true, sha256: null });
+    expect(m['src/hand-moved.ts']).toMatchObject({
+      change: 'renamed',
+      from: 'src/moved-by-hand.ts',
+      staged: false,
+      untracked: true,
+    });
+    expect(m['src/gone.ts']).toMatchObject({
+      change: 'removed',
+      staged: false,
+      unstaged: true,
+      sha256: null,
+    });
     expect(m['src/gone-staged.ts']).toMatchObject({ change: 'removed', staged: true, sha256: null });
     expect(m['src/untracked/new.ts']).toMatchObject({ change: 'added', untracked: true, staged: false });
     expect(m['src/untracked/new.ts']?.sha256).toMatch(/^[0-9a-f]{64}$/);
     // the changed (non-removed) files are resolved artifacts with their content
-    expect(p.artifacts.find((a) => a.ref === 'src/both.ts')).toMatchObject({ role: 'changed', content: 'three\n' });
+    expect(p.artifacts.find((a) => a.ref === 'src/both.ts')).toMatchObject({
+      role: 'changed',
+      content: 'three\n',
+    });
     expect(p.base).toEqual(base);
     expect(p.candidate.commit).toBe(base.commit);
     expect(p.candidate.tree_digest).not.toBe(base.tree_digest);
@@ -154,7 +167,9 @@ describe('collector', () => {
     });
     expect(p.executions.map((e) => e.counted)).toEqual([true, false]);
     expect(p.operations_observed).toEqual(['test:unit']);
-    expect(p.worker_claims).toEqual([{ criterion_id: 'reload-idempotent', text: 'all tests pass', verified: false }]);
+    expect(p.worker_claims).toEqual([
+      { criterion_id: 'reload-idempotent', text: 'all tests pass', verified: false },
+    ]);
   });
 
   it('works in a repository without commits', async () => {

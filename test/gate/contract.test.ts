@@ -31,7 +31,9 @@ describe('task contract', () => {
   it('refuses a wider profile, retries, duplicate criterion ids and a commit-only candidate', () => {
     const base = { ...contract() } as Record<string, unknown>;
     const bad = (over: Record<string, unknown>) => safeValidate(TaskContractSchema, { ...base, ...over });
-    expect(bad({ profile: { ordinary_repairs: 2, gate_continuations: 1, lead_directed_attempts: 3 } }).ok).toBe(false);
+    expect(
+      bad({ profile: { ordinary_repairs: 2, gate_continuations: 1, lead_directed_attempts: 3 } }).ok,
+    ).toBe(false);
     expect(bad({ evaluator_policy: { deadline_ms: 10, retries: 1 } }).ok).toBe(false);
     const dup = bad({ criteria: [crit('a', 'x'), crit('a', 'y')] });
     expect(dup.ok ? [] : dup.issues.map((i) => i.code)).toContain('duplicate_criterion');
@@ -49,25 +51,34 @@ describe('criterion-id stability across revisions', () => {
     expect(codes(contract({ revision: 2, criteria: [crit('a', 'A, reworded', 2)] }))).toEqual([]);
   });
   it('refuses a text change without a bump, and a bump without a change', () => {
-    expect(codes(contract({ revision: 2, criteria: [crit('a', 'A2'), crit('b', 'B')] }))).toEqual(['text_changed_without_bump']);
+    expect(codes(contract({ revision: 2, criteria: [crit('a', 'A2'), crit('b', 'B')] }))).toEqual([
+      'text_changed_without_bump',
+    ]);
     expect(codes(contract({ revision: 2, criteria: [crit('a', 'A', 2), crit('b', 'B')] }))).toEqual([
       'text_revision_without_change',
     ]);
   });
   it('refuses moving an id to another requirement (interpretation flip)', () => {
     expect(
-      codes(contract({ revision: 2, criteria: [crit('a', 'A', 1, 'confirmed-is-violation'), crit('b', 'B')] })),
+      codes(
+        contract({ revision: 2, criteria: [crit('a', 'A', 1, 'confirmed-is-violation'), crit('b', 'B')] }),
+      ),
     ).toEqual(['interpretation_changed']);
   });
   it('refuses reusing a retired id', () => {
     const r2 = contract({ revision: 2, criteria: [crit('a', 'A')] });
-    expect(codes(contract({ revision: 3, criteria: [crit('a', 'A'), crit('b', 'something else', 2)] }), [r1, r2])).toEqual([
-      'id_reused',
-    ]);
+    expect(
+      codes(contract({ revision: 3, criteria: [crit('a', 'A'), crit('b', 'something else', 2)] }), [r1, r2]),
+    ).toEqual(['id_reused']);
   });
   it('refuses skipped revisions and a widened profile', () => {
-    const narrow = contract({ profile: { ordinary_repairs: 0, gate_continuations: 1, lead_directed_attempts: 1 } });
-    const wider = contract({ revision: 3, profile: { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 1 } });
+    const narrow = contract({
+      profile: { ordinary_repairs: 0, gate_continuations: 1, lead_directed_attempts: 1 },
+    });
+    const wider = contract({
+      revision: 3,
+      profile: { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 1 },
+    });
     expect(codes(wider, [narrow]).sort()).toEqual(['profile_widened', 'revision_not_next']);
   });
 });
@@ -80,7 +91,9 @@ describe('packets, executions and assessments', () => {
     expect(p1.packet_id).toBe(p2.packet_id);
     expect(Object.isFrozen(p1.changeset[0])).toBe(true);
     expect(safeValidate(EvidencePacketSchema, p1).ok).toBe(true);
-    expect(packet(c, { claims: [{ criterion_id: null, text: 'x', verified: false }] }).packet_id).not.toBe(p1.packet_id);
+    expect(packet(c, { claims: [{ criterion_id: null, text: 'x', verified: false }] }).packet_id).not.toBe(
+      p1.packet_id,
+    );
   });
   it('an execution counts only from a trusted runner bound to this candidate', () => {
     const candidate = { commit: null, tree_digest: D1 };

@@ -20,7 +20,9 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/gate/evaluator.mjs', impor
 const c = contract();
 const request = buildEvaluatorRequest(c, packet(c));
 const now = () => T0;
-const good = { claims: [{ criterion_id: 'reload-idempotent', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 } }] };
+const good = {
+  claims: [{ criterion_id: 'reload-idempotent', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 } }],
+};
 
 function counting(answer: (signal: AbortSignal) => Promise<unknown>): EvaluatorPort & { calls: number } {
   const port = {
@@ -38,7 +40,11 @@ describe('function evaluator port', () => {
   it('records an evaluated answer with the contract question, raw label and distribution', async () => {
     const a = await runEvaluator({ port: counting(async () => good), request, deadlineMs: 1000, now });
     expect(a.status).toBe('EVALUATED');
-    expect(a.claims[0]).toMatchObject({ raw_label: 'CONFIRMED', question: c.criteria[0]?.text, distribution: { CONFIRMED: 1 } });
+    expect(a.claims[0]).toMatchObject({
+      raw_label: 'CONFIRMED',
+      question: c.criteria[0]?.text,
+      distribution: { CONFIRMED: 1 },
+    });
   });
 
   it('a timeout is NOT_EVALUATED/timeout after one deadline, and the port saw an abort', async () => {
@@ -64,7 +70,9 @@ describe('function evaluator port', () => {
     const noKey = counting(async () => {
       throw new EvaluatorFailure('no-key', 'no API key');
     });
-    expect((await runEvaluator({ port: noKey, request, deadlineMs: 1000, now })).failure?.kind).toBe('no-key');
+    expect((await runEvaluator({ port: noKey, request, deadlineMs: 1000, now })).failure?.kind).toBe(
+      'no-key',
+    );
     expect(noKey.calls).toBe(1);
     const boom = counting(async () => {
       throw new Error('connection refused');
@@ -72,14 +80,31 @@ describe('function evaluator port', () => {
     const a = await runEvaluator({ port: boom, request, deadlineMs: 1000, now });
     expect(a).toMatchObject({ status: 'NOT_EVALUATED', failure: { kind: 'unavailable' } });
     expect(boom.calls).toBe(1);
-    expect((await runEvaluator({ port: null, request, deadlineMs: 1000, now })).failure?.kind).toBe('unavailable');
+    expect((await runEvaluator({ port: null, request, deadlineMs: 1000, now })).failure?.kind).toBe(
+      'unavailable',
+    );
   });
 
   it.each([
     ['wrong shape', { claims: 'x' }],
-    ['unknown criterion', { claims: [{ criterion_id: 'zzz', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 } }] }],
-    ['distribution not summing to 1', { claims: [{ criterion_id: 'reload-idempotent', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 0.5 } }] }],
-    ['label without probability', { claims: [{ criterion_id: 'reload-idempotent', raw_label: 'REFUTED', distribution: { CONFIRMED: 1 } }] }],
+    [
+      'unknown criterion',
+      { claims: [{ criterion_id: 'zzz', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 } }] },
+    ],
+    [
+      'distribution not summing to 1',
+      {
+        claims: [
+          { criterion_id: 'reload-idempotent', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 0.5 } },
+        ],
+      },
+    ],
+    [
+      'label without probability',
+      {
+        claims: [{ criterion_id: 'reload-idempotent', raw_label: 'REFUTED', distribution: { CONFIRMED: 1 } }],
+      },
+    ],
     ['required question unanswered', { claims: [] }],
   ])('invalid data (%s) is INVALID, not INSUFFICIENT', async (_n, answer) => {
     const a = await runEvaluator({ port: counting(async () => answer), request, deadlineMs: 1000, now });
@@ -115,7 +140,9 @@ describe('subprocess evaluator (real processes)', () => {
   });
 
   it('kills a sleeping evaluator at the deadline: NOT_EVALUATED/timeout', async () => {
-    const port = subprocessEvaluator([process.execPath, EXAMPLE], { env: env({ GATE_EXAMPLE_MODE: 'sleep' }) });
+    const port = subprocessEvaluator([process.execPath, EXAMPLE], {
+      env: env({ GATE_EXAMPLE_MODE: 'sleep' }),
+    });
     const t = Date.now();
     const a = await runEvaluator({ port, request, deadlineMs: 300, now });
     expect(a.failure?.kind).toBe('timeout');
@@ -124,13 +151,21 @@ describe('subprocess evaluator (real processes)', () => {
 
   it('invalid stdout is INVALID; a crash and a missing binary are unavailable; a no-key answer is no-key', async () => {
     const run = async (argv: string[], extra: Record<string, string> = {}) =>
-      runEvaluator({ port: subprocessEvaluator(argv, { env: env(extra) }), request, deadlineMs: 10_000, now });
+      runEvaluator({
+        port: subprocessEvaluator(argv, { env: env(extra) }),
+        request,
+        deadlineMs: 10_000,
+        now,
+      });
     expect((await run([process.execPath, EXAMPLE], { GATE_EXAMPLE_MODE: 'invalid' })).status).toBe('INVALID');
-    expect((await run([process.execPath, EXAMPLE], { GATE_EXAMPLE_MODE: 'crash' })).failure?.kind).toBe('unavailable');
-    expect((await run(['/nonexistent/evaluator-binary'])).failure?.kind).toBe('unavailable');
-    expect((await run([process.execPath, EXAMPLE], { GATE_EVALUATOR_REQUIRE_KEY: '1', GATE_EVALUATOR_KEY: '' })).failure?.kind).toBe(
-      'no-key',
+    expect((await run([process.execPath, EXAMPLE], { GATE_EXAMPLE_MODE: 'crash' })).failure?.kind).toBe(
+      'unavailable',
     );
+    expect((await run(['/nonexistent/evaluator-binary'])).failure?.kind).toBe('unavailable');
+    expect(
+      (await run([process.execPath, EXAMPLE], { GATE_EVALUATOR_REQUIRE_KEY: '1', GATE_EVALUATOR_KEY: '' }))
+        .failure?.kind,
+    ).toBe('no-key');
     expect((await run([process.execPath, '-e', 'process.stdout.write("not json")'])).status).toBe('INVALID');
   });
 

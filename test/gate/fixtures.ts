@@ -46,12 +46,23 @@ export function contract(over: Partial<Record<keyof TaskContract, unknown>> = {}
   });
 }
 
-export function packet(c: TaskContract, over: Partial<Parameters<typeof assemblePacket>[0]> = {}): EvidencePacket {
+export function packet(
+  c: TaskContract,
+  over: Partial<Parameters<typeof assemblePacket>[0]> = {},
+): EvidencePacket {
   return assemblePacket({
     contract: c,
     candidate: { commit: null, tree_digest: D1 },
     changeset: [
-      { path: 'src/pay.ts', change: 'modified', from: null, staged: false, unstaged: true, untracked: false, sha256: D1 },
+      {
+        path: 'src/pay.ts',
+        change: 'modified',
+        from: null,
+        staged: false,
+        unstaged: true,
+        untracked: false,
+        sha256: D1,
+      },
     ],
     artifacts: [],
     omitted: [],

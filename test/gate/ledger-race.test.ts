@@ -17,7 +17,9 @@ const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_atte
 const PROCS = 16;
 const ROUNDS = 10;
 
-function child(args: string[]): { done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> } {
+function child(args: string[]): {
+  done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
+} {
   const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -27,7 +29,11 @@ function child(args: string[]): { done: Promise<{ code: number | null; signal: s
   p.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
   });
-  return { done: new Promise((resolve) => p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
+  return {
+    done: new Promise((resolve) =>
+      p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+    ),
+  };
 }
 
 const dirs: string[] = [];
@@ -42,7 +48,8 @@ describe('fs ledger across processes', () => {
     const root = join(dir, 'ledger');
     const sync = join(dir, 'sync');
     const ledger = createFsLedger(root, { now: () => T0 });
-    for (let r = 0; r < ROUNDS; r++) await ledger.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
+    for (let r = 0; r < ROUNDS; r++)
+      await ledger.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
     mkdirSync(sync);
     const children = Array.from({ length: PROCS }, (_, i) => child([root, sync, String(i), String(ROUNDS)]));
     for (let r = 0; r < ROUNDS; r++) {
@@ -55,7 +62,12 @@ describe('fs ledger across processes', () => {
     }
     const results = await Promise.all(children.map((c) => c.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const lines = results.flatMap((r) => r.stdout.trim().split('\n').map((l) => JSON.parse(l)));
+    const lines = results.flatMap((r) =>
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     expect(lines).toHaveLength(PROCS * ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
       const round = lines.filter((l) => l.round === r);
@@ -95,7 +107,10 @@ describe('fs ledger across processes', () => {
       directive_id: null,
       requested_by: 'restarted-job',
     });
-    expect(replay).toMatchObject({ outcome: 'replayed', grant: { grant_id, state: 'reserved', started: true } });
+    expect(replay).toMatchObject({
+      outcome: 'replayed',
+      grant: { grant_id, state: 'reserved', started: true },
+    });
     // reconciliation from the ledger: started but never consumed → uncertain, hand to the lead
     const rec = await ledger.reconcile('crash-1', grant_id);
     expect(rec.action).toBe('lead-review');

@@ -62,7 +62,10 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     const g1 = await l.reserve(req('k1', '1'.repeat(64)));
     expect(g1).toMatchObject({ outcome: 'granted', grant: { slot: 'ordinary-repair' } });
     if (g1.outcome === 'refused') throw new Error('unreachable');
-    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({ outcome: 'refused', reason: 'grant_outstanding' });
+    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({
+      outcome: 'refused',
+      reason: 'grant_outstanding',
+    });
     await l.start('p1', g1.grant.grant_id);
     await l.consume('p1', g1.grant.grant_id);
     expect((await l.consume('p1', g1.grant.grant_id)).state).toBe('consumed'); // idempotent
@@ -73,10 +76,15 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     if (g2.outcome === 'refused') throw new Error('unreachable');
     await l.consume('p1', g2.grant.grant_id);
     // a replay of an old event returns the stored grant, nothing new
-    expect(await l.reserve(req('k1', '1'.repeat(64)))).toMatchObject({ outcome: 'replayed', grant: { grant_id: g1.grant.grant_id } });
+    expect(await l.reserve(req('k1', '1'.repeat(64)))).toMatchObject({
+      outcome: 'replayed',
+      grant: { grant_id: g1.grant.grant_id },
+    });
     expect(await l.reserve(req('k1', '9'.repeat(64)))).toMatchObject({ reason: 'key_conflict' });
     // restart (a new ledger object on the same storage would see the same) / renamed job: exhausted
-    expect(await l.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed-job' }))).toMatchObject({ reason: 'exhausted' });
+    expect(await l.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed-job' }))).toMatchObject({
+      reason: 'exhausted',
+    });
     // a lead directive and re-registration do not replenish the shared slot
     await l.addDirective(directive('d1'));
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 2 });
@@ -90,7 +98,8 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     await l.recordLeadHandoff('p1', { packet_id: null, route: 'REVIEW_READY' });
     expect(await l.reserve(req('c1'))).toMatchObject({ reason: 'after_lead_handoff' });
-    const lead = (d: string, digest: string) => req(`directive:${d}`, digest, { kind: 'lead-directed', directive_id: d });
+    const lead = (d: string, digest: string) =>
+      req(`directive:${d}`, digest, { kind: 'lead-directed', directive_id: d });
     expect(await l.reserve(lead('d0', 'e'.repeat(64)))).toMatchObject({ reason: 'no_directive' });
     for (let i = 1; i <= 4; i++) await l.addDirective(directive(`d${i}`));
     for (let i = 1; i <= 3; i++) {
@@ -114,7 +123,9 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     expect(g2.grant.slot).toBe('ordinary-repair');
     await l.start('p1', g2.grant.grant_id);
     await expect(l.release('p1', g2.grant.grant_id, 'x')).rejects.toMatchObject({ code: 'grant_state' });
-    await expect(l.consume('p1', 'grt_00000000000000000000000000000000')).rejects.toMatchObject({ code: 'no_such_grant' });
+    await expect(l.consume('p1', 'grt_00000000000000000000000000000000')).rejects.toMatchObject({
+      code: 'no_such_grant',
+    });
   });
 });
 

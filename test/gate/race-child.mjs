@@ -31,7 +31,8 @@ for (let round = 0; round < rounds; round++) {
   while (!existsSync(join(syncDir, `go-${round}`))) await sleep(2);
   const request = {
     problem_id: `race-${round}`,
-    idempotency_key: proc % 2 === 0 ? `continuation:race-${round}:shared` : `continuation:race-${round}:p${proc}`,
+    idempotency_key:
+      proc % 2 === 0 ? `continuation:race-${round}:shared` : `continuation:race-${round}:p${proc}`,
     candidate,
     kind: 'continuation',
     directive_id: null,

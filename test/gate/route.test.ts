@@ -25,7 +25,12 @@ function input(over: Partial<RouteInput> = {}): RouteInput {
     packet: p,
     exact: OK,
     assessment: evaluated(p, [
-      { criterion_id: 'reload-idempotent', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 0.9, REFUTED: 0.1 }, requested_evidence: [] },
+      {
+        criterion_id: 'reload-idempotent',
+        raw_label: 'CONFIRMED',
+        distribution: { CONFIRMED: 0.9, REFUTED: 0.1 },
+        requested_evidence: [],
+      },
     ]),
     thresholds: DEFAULT_THRESHOLDS,
     slots: SLOTS,
@@ -37,12 +42,22 @@ function input(over: Partial<RouteInput> = {}): RouteInput {
 describe('exact checks (rule 1)', () => {
   const c = contract();
   it('passes a packet inside allowed_writes with the owner authority', () => {
-    expect(exactChecks({ contract: c, packet: packet(c), authority: ownerAuthority(c.owner), now: NOW })).toEqual(OK);
+    expect(
+      exactChecks({ contract: c, packet: packet(c), authority: ownerAuthority(c.owner), now: NOW }),
+    ).toEqual(OK);
   });
   it('flags writes outside allowed_writes, including a rename source', () => {
     const p = packet(c, {
       changeset: [
-        { path: 'src/a.ts', change: 'renamed', from: 'config/a.ts', staged: true, unstaged: false, untracked: false, sha256: null },
+        {
+          path: 'src/a.ts',
+          change: 'renamed',
+          from: 'config/a.ts',
+          staged: true,
+          unstaged: false,
+          untracked: false,
+          sha256: null,
+        },
       ],
     });
     const r = exactChecks({ contract: c, packet: p, authority: ownerAuthority(c.owner), now: NOW });
@@ -51,7 +66,12 @@ describe('exact checks (rule 1)', () => {
     expect(r.failures.map((f) => f.path)).toEqual(['config/a.ts']);
   });
   it('flags prohibited operations observed in the packet', () => {
-    const r = exactChecks({ contract: c, packet: packet(c, { operations: ['network'] }), authority: ownerAuthority(c.owner), now: NOW });
+    const r = exactChecks({
+      contract: c,
+      packet: packet(c, { operations: ['network'] }),
+      authority: ownerAuthority(c.owner),
+      now: NOW,
+    });
     expect(r.failures.map((f) => f.code)).toEqual(['prohibited_operation']);
   });
   it('hard stop, owner conflict, expired lease and denied permission are STOP codes', () => {
@@ -61,9 +81,19 @@ describe('exact checks (rule 1)', () => {
       lease_expires_at: '2026-11-30T11:00:00Z',
       denied_operations: ['test:unit'],
     };
-    const r = exactChecks({ contract: c, packet: packet(c, { operations: ['test:unit'] }), authority, now: NOW });
+    const r = exactChecks({
+      contract: c,
+      packet: packet(c, { operations: ['test:unit'] }),
+      authority,
+      now: NOW,
+    });
     expect(r.stop).toBe(true);
-    expect(r.failures.map((f) => f.code).sort()).toEqual(['hard_stop', 'lease_expired', 'owner_conflict', 'permission_denied']);
+    expect(r.failures.map((f) => f.code).sort()).toEqual([
+      'hard_stop',
+      'lease_expired',
+      'owner_conflict',
+      'permission_denied',
+    ]);
   });
   it('a packet whose candidate is no longer the live tree fails the binding check', () => {
     const p = packet(c);
@@ -88,12 +118,21 @@ describe('routing (rules 1-5, 7)', () => {
   it('a hard stop is STOP whatever the evaluator says', () => {
     const c = contract();
     const p = packet(c);
-    const exact = exactChecks({ contract: c, packet: p, authority: { ...ownerAuthority(c.owner), hard_stop: 'halt' }, now: NOW });
+    const exact = exactChecks({
+      contract: c,
+      packet: p,
+      authority: { ...ownerAuthority(c.owner), hard_stop: 'halt' },
+      now: NOW,
+    });
     expect(decideRoute(input({ contract: c, packet: p, exact })).route).toBe('STOP');
   });
 
   it('a non-stop exact failure is LEAD_REVIEW with no obligations, even with a perfect assessment', () => {
-    const d = decideRoute(input({ exact: { ok: false, stop: false, failures: [{ code: 'scope_violation', detail: 'x', path: 'x' }] } }));
+    const d = decideRoute(
+      input({
+        exact: { ok: false, stop: false, failures: [{ code: 'scope_violation', detail: 'x', path: 'x' }] },
+      }),
+    );
     expect(d.route).toBe('LEAD_REVIEW');
     expect(d.obligations).toEqual([]);
   });
@@ -104,7 +143,9 @@ describe('routing (rules 1-5, 7)', () => {
       const d = decideRoute({ ...base, assessment: failed(base.packet, { kind, detail: 'x' }) });
       expect(d.route).toBe('LEAD_REVIEW');
       expect(d.criteria.every((c) => c.status === 'not-evaluated')).toBe(true);
-      expect(d.reasons[0]?.code).toBe(kind === 'invalid-data' ? 'assessment_invalid' : 'assessment_not_evaluated');
+      expect(d.reasons[0]?.code).toBe(
+        kind === 'invalid-data' ? 'assessment_invalid' : 'assessment_not_evaluated',
+      );
     });
   }
 
@@ -122,7 +163,12 @@ describe('routing (rules 1-5, 7)', () => {
     });
     const p = packet(c);
     const a = evaluated(p, [
-      { criterion_id: 'double-charge', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 0.95, REFUTED: 0.05 }, requested_evidence: [] },
+      {
+        criterion_id: 'double-charge',
+        raw_label: 'CONFIRMED',
+        distribution: { CONFIRMED: 0.95, REFUTED: 0.05 },
+        requested_evidence: [],
+      },
     ]);
     const d = decideRoute(input({ contract: c, packet: p, assessment: a }));
     expect(d.route).not.toBe('REVIEW_READY');
@@ -130,10 +176,18 @@ describe('routing (rules 1-5, 7)', () => {
     expect(d.route).toBe('CONTINUATION_ELIGIBLE');
     // and REFUTED is the good reading of that question
     const ok = evaluated(p, [
-      { criterion_id: 'double-charge', raw_label: 'REFUTED', distribution: { CONFIRMED: 0.05, REFUTED: 0.95 }, requested_evidence: [] },
+      {
+        criterion_id: 'double-charge',
+        raw_label: 'REFUTED',
+        distribution: { CONFIRMED: 0.05, REFUTED: 0.95 },
+        requested_evidence: [],
+      },
     ]);
     expect(decideRoute(input({ contract: c, packet: p, assessment: ok })).route).toBe('REVIEW_READY');
-    expect(readClaim({ CONFIRMED: 0.95, REFUTED: 0.05 }, 'confirmed-is-violation')).toEqual({ good: 0.05, bad: 0.95 });
+    expect(readClaim({ CONFIRMED: 0.95, REFUTED: 0.05 }, 'confirmed-is-violation')).toEqual({
+      good: 0.05,
+      bad: 0.95,
+    });
   });
 
   it('source-only stage not rejected for lacking a production run', () => {
@@ -144,7 +198,9 @@ describe('routing (rules 1-5, 7)', () => {
         criterion_id: 'reload-idempotent',
         raw_label: 'INSUFFICIENT',
         distribution: { CONFIRMED: 0.2, REFUTED: 0.05, INSUFFICIENT: 0.75 },
-        requested_evidence: [{ kind: 'execution', detail: 'a production run', stage: 'production', operation: null }],
+        requested_evidence: [
+          { kind: 'execution', detail: 'a production run', stage: 'production', operation: null },
+        ],
       },
     ]);
     const d = decideRoute(input({ contract: c, packet: p, assessment: a }));
@@ -191,11 +247,18 @@ describe('routing (rules 1-5, 7)', () => {
   it('unmet criteria with missing ledger history fail closed to LEAD_REVIEW', () => {
     const base = input();
     const a = evaluated(base.packet, [
-      { criterion_id: 'reload-idempotent', raw_label: 'INSUFFICIENT', distribution: { INSUFFICIENT: 1 }, requested_evidence: [] },
+      {
+        criterion_id: 'reload-idempotent',
+        raw_label: 'INSUFFICIENT',
+        distribution: { INSUFFICIENT: 1 },
+        requested_evidence: [],
+      },
     ]);
     expect(decideRoute({ ...base, assessment: a, slots: null }).route).toBe('LEAD_REVIEW');
     expect(decideRoute({ ...base, assessment: a, slots: SLOTS }).route).toBe('CONTINUATION_ELIGIBLE');
-    expect(decideRoute({ ...base, assessment: a, slots: { ordinary_repair: 0, gate_continuation: 0 } }).route).toBe('LEAD_REVIEW');
+    expect(
+      decideRoute({ ...base, assessment: a, slots: { ordinary_repair: 0, gate_continuation: 0 } }).route,
+    ).toBe('LEAD_REVIEW');
     expect(decideRoute({ ...base, assessment: a, afterContinuation: true }).route).toBe('LEAD_REVIEW');
   });
 
@@ -207,7 +270,9 @@ describe('routing (rules 1-5, 7)', () => {
       ],
     });
     const p = packet(c);
-    const a = evaluated(p, [{ criterion_id: 'a', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 }, requested_evidence: [] }]);
+    const a = evaluated(p, [
+      { criterion_id: 'a', raw_label: 'CONFIRMED', distribution: { CONFIRMED: 1 }, requested_evidence: [] },
+    ]);
     expect(decideRoute(input({ contract: c, packet: p, assessment: a })).route).toBe('REVIEW_READY');
   });
 

@@ -9,7 +9,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AnyStateMachine, createActor, fromPromise, initialTransition, type SnapshotFrom, transition } from 'xstate';
+import {
+  type AnyStateMachine,
+  createActor,
+  fromPromise,
+  initialTransition,
+  type SnapshotFrom,
+  transition,
+} from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { gateMachine } from '../../machines/gate.js';
 
@@ -18,7 +25,11 @@ type Ev = { type: string; [k: string]: unknown };
 
 const INPUT = { problem_id: 'p1', profile: { ordinary_repairs: 1, gate_continuations: 1 } };
 const done = (id: string, output: unknown): Ev => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
-const error = (id: string): Ev => ({ type: `xstate.error.actor.${id}`, error: new Error('boom'), actorId: id });
+const error = (id: string): Ev => ({
+  type: `xstate.error.actor.${id}`,
+  error: new Error('boom'),
+  actorId: id,
+});
 
 const assess = (id: string) => [
   done(id, { assessment_id: 'asm_1', status: 'EVALUATED' }),
@@ -123,11 +134,17 @@ function checkPath(states: Snap[], events: Ev[]): void {
       expect(s.context.ordinary_repairs_used).toBeLessThanOrEqual(1);
       expect(s.context.gate_continuations_used).toBeLessThanOrEqual(1);
     }
-    if (e?.type.startsWith('xstate.error.actor.evaluate') || e?.type.startsWith('xstate.error.actor.assessBlocked')) {
+    if (
+      e?.type.startsWith('xstate.error.actor.evaluate') ||
+      e?.type.startsWith('xstate.error.actor.assessBlocked')
+    ) {
       evaluatorFailedThisRound = true;
     }
     const out = (e as { output?: { status?: string } } | undefined)?.output;
-    if (e?.type.startsWith('xstate.done.actor.evaluate') || e?.type.startsWith('xstate.done.actor.assessBlocked')) {
+    if (
+      e?.type.startsWith('xstate.done.actor.evaluate') ||
+      e?.type.startsWith('xstate.done.actor.assessBlocked')
+    ) {
       evaluatorFailedThisRound = out?.status !== 'EVALUATED';
     }
     if (e?.type === 'xstate.done.actor.collect') evaluatorFailedThisRound = false;
@@ -173,7 +190,7 @@ describe('gate machine (graph-generated)', () => {
       const states: Snap[] = [actor.getSnapshot()];
       const events: Ev[] = [{ type: 'xstate.init' }];
       for (const step of path.steps) {
-        if (step.event.type === 'xstate.init') continue;
+        if ((step.event as Ev).type === 'xstate.init') continue;
         actor.send(step.event as never);
         const snap = actor.getSnapshot();
         expect(snap.value).toEqual(step.state.value);
