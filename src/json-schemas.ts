@@ -4,14 +4,25 @@
  * Schema carries the structure.
  */
 import { z } from 'zod';
+import { BaselineCheckSchema } from './baseline/check-schema.js';
 import { FileBaselineSchema } from './baseline/schema.js';
 import { DispatchSchema, HandoffSchema } from './contract/index.js';
+import { DevLoopsSettingsSchema, HandoffEnvelopeSchema, SanctionedCommandsSchema } from './envelope/index.js';
+import { PersistStateSchema, ProgressSchema, ReuseReportSchema, SourceNoteSchema } from './persist/index.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
 export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'run-contract-dispatch.v1': DispatchSchema,
   'run-contract-handoff.v1': HandoffSchema,
   'file-baseline.v1': FileBaselineSchema,
+  'file-baseline-check.v1': BaselineCheckSchema,
+  'run-persist-state.v1': PersistStateSchema,
+  'run-persist-reuse.v1': ReuseReportSchema,
+  'run-persist-progress.v1': ProgressSchema,
+  'run-persist-source-note.v1': SourceNoteSchema,
+  'dev-loop-handoff-envelope.v1': HandoffEnvelopeSchema,
+  'devloops-settings.v1': DevLoopsSettingsSchema,
+  'sanctioned-commands.v1': SanctionedCommandsSchema,
 };
 
 /**
