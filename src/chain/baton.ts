@@ -134,6 +134,40 @@ export function snapshotId(batonId: string, revision: number, fingerprint: strin
  * ```
  */
 export function batonProblems(b: Baton): string[] {
+  if (SOUND.has(b)) return [];
+  const problems = shapeProblems(b);
+  if (problems.length === 0) {
+    let fp: string | undefined;
+    try {
+      fp = batonFingerprint(b);
+    } catch (e) {
+      problems.push(`baton is not canonical-JSON representable: ${(e as Error).message}`);
+    }
+    if (fp !== undefined && fp !== b.fingerprint) problems.push('fingerprint does not match the content');
+    if (fp !== undefined && b.snapshot_id !== snapshotId(b.baton_id, b.revision, fp))
+      problems.push('snapshot_id does not match');
+  }
+  if (problems.length === 0 && isDeepFrozen(b)) SOUND.add(b);
+  return problems;
+}
+
+/** Batons known to be sound: deep-frozen, so their content (and fingerprint) can never change. */
+const SOUND = new WeakSet<object>();
+
+function isDeepFrozen(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (!Object.isFrozen(v)) return false;
+  return Object.values(v).every(isDeepFrozen);
+}
+
+/** Marks a baton built here (fingerprint computed from its content) as sound when its shape holds. */
+function sound(b: Baton): Baton {
+  if (shapeProblems(b).length === 0) SOUND.add(b);
+  return b;
+}
+
+/** The invariants that need no hashing. */
+function shapeProblems(b: Baton): string[] {
   const problems: string[] = [];
   if (!b.baton_id?.trim()) problems.push('baton_id is empty');
   if (!b.contract_digest?.trim()) problems.push('contract_digest is empty');
@@ -188,7 +222,7 @@ export function seedBaton(seed: BatonSeed): Baton {
     stage_receipts: [] as StageReceipt[],
   };
   const fingerprint = batonFingerprint(body);
-  return deepFreeze({ ...body, fingerprint, snapshot_id: snapshotId(body.baton_id, 0, fingerprint) });
+  return sound(deepFreeze({ ...body, fingerprint, snapshot_id: snapshotId(body.baton_id, 0, fingerprint) }));
 }
 
 /** What one seam appends to a baton. */
@@ -235,7 +269,7 @@ export function commitBaton(base: Baton, commit: BatonCommit): Baton {
     d.fingerprint = fingerprint;
     d.snapshot_id = snapshotId(base.baton_id, d.revision, fingerprint);
   });
-  return deepFreeze(next);
+  return sound(deepFreeze(next));
 }
 
 /**
