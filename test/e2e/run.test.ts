@@ -1,0 +1,312 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Handoff, validateHandoff } from '../../src/contract/index.js';
+import { runCli } from '../helpers/cli.js';
+import { EASY, fixture, gitLog, gitProject, HARD, PY_WORKER, TS_WORKER } from './helpers.js';
+
+function handoffOf(stdout: string): Handoff {
+  const h = JSON.parse(stdout) as unknown;
+  const v = validateHandoff(h);
+  if (!v.ok) throw new Error(`invalid final handoff: ${JSON.stringify(v.issues)}`);
+  return v.value;
+}
+
+const base = (dir: string, worker: string, ...more: string[]) => [
+  'run',
+  '--project',
+  dir,
+  '--target',
+  '.',
+  '--scope',
+  'project',
+  '--mode',
+  'autoprove',
+  '--worker',
+  worker,
+  ...more,
+];
+
+describe('handoff run with real child-process workers', () => {
+  it('solves every target with the TypeScript worker and commits checkpoints', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--json'));
+      expect(r.code, r.stderr).toBe(0);
+      const h = handoffOf(r.stdout);
+      expect(h.status).toBe('solved');
+      expect(h.files_changed.map((f) => f.slice(p.dir.length + 1)).sort()).toEqual(['A.lean', 'B.lean']);
+      expect(await readFile(join(p.dir, 'A.lean'), 'utf8')).not.toContain('sorry');
+      expect(gitLog(p.dir).filter((l) => l.startsWith('checkpoint: '))).toHaveLength(3);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('speaks the same protocol with the Python worker (plain progress lines)', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `python3 '${PY_WORKER}'`));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/work: A\.lean:2 → solved/);
+      expect(r.stdout).toMatch(/^run \S+: solved$/m);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('stuck worker: same blocker twice → stuck → replan; relaunch refused by the guard; allowed with evidence', async () => {
+    const p = await gitProject({ ...HARD, ...EASY });
+    try {
+      const r = await runCli(base(p.dir, `node ${TS_WORKER}`));
+      expect(r.code, r.stderr).toBe(3);
+      const log = r.stdout;
+      expect(log).toMatch(/stuck: same blocker on two consecutive attempts: H\.lean:2:missing library lemma/);
+      expect(log).toMatch(/review \(stuck\): missing-library-lemma/);
+      expect(log).toMatch(/plan: replan after stuck H\.lean:2/);
+      expect(log).toMatch(/guard: relaunch of H\.lean:2 refused/);
+      const h = handoffOf(log.slice(log.indexOf('{\n')));
+      expect(h).toMatchObject({
+        status: 'stuck',
+        blocker_kind: 'proof',
+        blocker_class: 'missing-library-lemma',
+        blocker_signature: 'H.lean:2:missing library lemma',
+      });
+      const priorFile = join(p.dir, '..', `${p.dir.split('/').pop()}-prior.json`);
+      const { writeFile, rm } = await import('node:fs/promises');
+      await writeFile(priorFile, JSON.stringify(h));
+      try {
+        const refused = await runCli(
+          base(p.dir, `node ${TS_WORKER}`, '--prior-handoff', priorFile, '--json'),
+        );
+        expect(refused.code).toBe(3);
+        expect(refused.stderr).toMatch(/rerun_forbidden/);
+        expect(refused.stdout).toBe('');
+        const allowed = await runCli(
+          base(
+            p.dir,
+            `node ${TS_WORKER}`,
+            '--prior-handoff',
+            priorFile,
+            '--evidence',
+            'use: omega',
+            '--json',
+          ),
+        );
+        expect(allowed.code, allowed.stderr).toBe(0);
+        expect(handoffOf(allowed.stdout).status).toBe('solved');
+        expect(await readFile(join(p.dir, 'H.lean'), 'utf8')).toContain('omega');
+      } finally {
+        await rm(priorFile, { force: true });
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('a worker that writes a non-owned file stops the run and nothing is committed', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${fixture('foreign.mjs')}`, '--json'));
+      expect(r.code).toBe(4);
+      const h = handoffOf(r.stdout);
+      expect(h).toMatchObject({ status: 'stopped', stop_reason: 'protocol-error' });
+      expect(h.stop_detail).toMatch(/custody violation: .*outside its owned files: NOT-OWNED\.txt/);
+      expect(gitLog(p.dir)).toEqual(['init']);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('a worker whose edit is not covered by its returned baseline stops the run', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${fixture('unadvanced.mjs')}`, '--json'));
+      expect(r.code).toBe(4);
+      expect(handoffOf(r.stdout).stop_detail).toMatch(/drift nobody advanced/);
+      expect(gitLog(p.dir)).toEqual(['init']);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('a worker printing garbage is a protocol-error stop, not a crash', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${fixture('garbage.mjs')}`, '--json'));
+      expect(r.code).toBe(4);
+      const h = handoffOf(r.stdout);
+      expect(h.stop_reason).toBe('protocol-error');
+      expect(h.stop_detail).toMatch(/not protocol output/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('a hanging worker is killed at its budget', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const t0 = Date.now();
+      const r = await runCli(base(p.dir, `node ${fixture('hang.mjs')}`, '--worker-timeout', '1s', '--json'));
+      expect(r.code).toBe(4);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      const h = handoffOf(r.stdout);
+      expect(h.stop_reason).toBe('operational-error');
+      expect(h.stop_detail).toMatch(/exceeded its 1s budget and was killed/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('a permission denial aborts delegation (no inline worker: operational stop)', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${fixture('deny.mjs')}`, '--json'));
+      expect(r.code).toBe(4);
+      expect(handoffOf(r.stdout).stop_detail).toMatch(/permission denied, delegation aborted/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+describe('budget exhaustion names the right stop_reason', () => {
+  it('max-cycles', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--max-cycles', '1', '--json'));
+      expect(r.code).toBe(1);
+      expect(handoffOf(r.stdout)).toMatchObject({
+        status: 'stopped',
+        stop_reason: 'max-cycles',
+        blocker_signature: null,
+      });
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('max-stuck (blocker-driven: blocker fields set)', async () => {
+    const p = await gitProject(HARD);
+    try {
+      const r = await runCli(
+        base(p.dir, `node ${fixture('slow-stuck.mjs')}`, '--max-stuck-cycles', '1', '--json'),
+      );
+      expect(r.code).toBe(3);
+      expect(handoffOf(r.stdout)).toMatchObject({
+        status: 'stopped',
+        stop_reason: 'max-stuck',
+        blocker_kind: 'proof',
+        blocker_class: 'arithmetic',
+        blocker_signature: 'H.lean:2:omega failed',
+      });
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it('max-runtime', async () => {
+    const p = await gitProject(HARD);
+    try {
+      const r = await runCli(
+        base(p.dir, `node ${fixture('slow-stuck.mjs')}`, '--max-total-runtime', '1s', '--json'),
+        {
+          env: { SLOW_MS: '1100' },
+        },
+      );
+      expect(r.code).toBe(1);
+      expect(handoffOf(r.stdout)).toMatchObject({ status: 'stopped', stop_reason: 'max-runtime' });
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+describe('prove mode with scripted human answers', () => {
+  it('asks before every commit, replan and continue; continue-with-evidence relaunches the stuck target', async () => {
+    const p = await gitProject(HARD);
+    const answers = [
+      'approve', // plan, cycle 1
+      'continue', // after cycle 1 (first failure)
+      'approve', // plan, cycle 2
+      'approve', // replan after the stuck review
+      'continue-with-evidence: use: omega', // the blocker options
+      'approve', // plan, cycle 3
+      'commit', // checkpoint
+      'approve', // replan after review
+      'continue', // after cycle 3
+    ];
+    const { writeFile, rm } = await import('node:fs/promises');
+    const file = `${p.dir}-answers.txt`;
+    await writeFile(file, `${answers.join('\n')}\n`);
+    try {
+      const r = await runCli([
+        ...base(p.dir, `node ${TS_WORKER}`).map((a) => (a === 'autoprove' ? 'prove' : a)),
+        '--answers',
+        file,
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(handoffOf(r.stdout).status).toBe('solved');
+      expect(gitLog(p.dir)[0]).toMatch(/^checkpoint: cycle 3: H\.lean:2 solved$/);
+    } finally {
+      await rm(file, { force: true });
+      await p.cleanup();
+    }
+  });
+
+  it('stop and hand off after a clear blocker ends stuck with the blocker fields', async () => {
+    const p = await gitProject(HARD);
+    const { writeFile, rm } = await import('node:fs/promises');
+    const file = `${p.dir}-answers.txt`;
+    await writeFile(file, 'approve\ncontinue\napprove\napprove\nstop\n');
+    try {
+      const r = await runCli([
+        ...base(p.dir, `node ${TS_WORKER}`).map((a) => (a === 'autoprove' ? 'prove' : a)),
+        '--answers',
+        file,
+        '--json',
+      ]);
+      expect(r.code).toBe(3);
+      expect(handoffOf(r.stdout)).toMatchObject({
+        status: 'stuck',
+        blocker_signature: 'H.lean:2:missing library lemma',
+      });
+    } finally {
+      await rm(file, { force: true });
+      await p.cleanup();
+    }
+  });
+});
+
+describe('persistence', () => {
+  it('journals the run; the final cite and every replan cite resolve to earlier events', async () => {
+    const p = await gitProject({ ...HARD, ...EASY });
+    try {
+      const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--persist'));
+      expect(r.code, r.stderr).toBe(3);
+      const m = /final handoff stored as (\S+)#(\d+)/.exec(r.stdout);
+      expect(m).not.toBeNull();
+      const [, runId, seq] = m as unknown as [string, string, string];
+      const load = await runCli(['store', 'load', '--root', join(p.dir, '.handoff'), '--run-id', runId]);
+      expect(load.code, load.stderr).toBe(0);
+      const body = JSON.parse(load.stdout) as {
+        events: { seq: number; kind: string; payload: { cites?: string[] } }[];
+      };
+      const seqs = new Set(body.events.map((e) => e.seq));
+      expect(seqs.has(Number(seq))).toBe(true);
+      const kinds = body.events.map((e) => e.kind);
+      for (const k of ['dispatch', 'handoff', 'review', 'replan']) expect(kinds).toContain(k);
+      for (const e of body.events.filter((x) => x.kind === 'replan')) {
+        for (const c of e.payload.cites ?? []) {
+          const [rid, s] = c.split('#');
+          expect(rid).toBe(runId);
+          expect(Number(s)).toBeLessThan(e.seq);
+          expect(seqs.has(Number(s))).toBe(true);
+        }
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
