@@ -6,6 +6,37 @@
 import type { Baton } from './baton.js';
 import { deepCopy, readOnly } from './immutable.js';
 
+function refuse(what: string): never {
+  throw new TypeError(`read-only view: cannot ${what}`);
+}
+
+/**
+ * A read-only map of the baton's facts whose values are deep-copied on first access (and then
+ * kept, so one view sees one private copy per key). Behaves like a plain object for `in`,
+ * `Object.keys`, spreading and equality checks.
+ */
+function lazyFacts(baton: Baton): Readonly<Record<string, unknown>> {
+  const records = new Map(baton.records.map((r) => [r.key, r]));
+  const copies = new Map<string, unknown>();
+  const valueOf = (key: string): unknown => {
+    if (!copies.has(key)) copies.set(key, deepCopy(records.get(key)?.value));
+    return copies.get(key);
+  };
+  return new Proxy(Object.create(null) as Record<string, unknown>, {
+    get: (_t, key) => (typeof key === 'string' && records.has(key) ? valueOf(key) : undefined),
+    has: (_t, key) => typeof key === 'string' && records.has(key),
+    ownKeys: () => [...records.keys()],
+    getOwnPropertyDescriptor: (_t, key) =>
+      typeof key === 'string' && records.has(key)
+        ? { value: valueOf(key), writable: false, enumerable: true, configurable: true }
+        : undefined,
+    set: (_t, key) => refuse(`assign ${String(key)}`),
+    deleteProperty: (_t, key) => refuse(`delete ${String(key)}`),
+    defineProperty: (_t, key) => refuse(`define ${String(key)}`),
+    setPrototypeOf: () => refuse('change the prototype'),
+  });
+}
+
 /** A read-only, detached view of a baton for one stage run. */
 export interface BatonView {
   readonly baton_id: string;
@@ -32,8 +63,6 @@ export interface BatonView {
  * ```
  */
 export function createView(baton: Baton, stageName: string, stageRunId: string): BatonView {
-  const facts: Record<string, unknown> = Object.create(null);
-  for (const r of baton.records) facts[r.key] = deepCopy(r.value);
   return readOnly({
     baton_id: baton.baton_id,
     contract_digest: baton.contract_digest,
@@ -41,7 +70,7 @@ export function createView(baton: Baton, stageName: string, stageRunId: string):
     revision: baton.revision,
     stage_name: stageName,
     stage_run_id: stageRunId,
-    facts: readOnly(facts),
+    facts: lazyFacts(baton),
     artifact_refs: Object.freeze([...baton.artifact_refs]),
     trace: Object.freeze([...baton.trace]),
   });

@@ -244,6 +244,7 @@ export interface BatonCommit {
  * ```
  */
 export function commitBaton(base: Baton, commit: BatonCommit): Baton {
+  const added = deepFreeze(deepCopy(commit.records as FactRecord[]));
   const next = produce(base, (draft) => {
     const d = draft as unknown as {
       revision: number;
@@ -255,20 +256,27 @@ export function commitBaton(base: Baton, commit: BatonCommit): Baton {
       snapshot_id: string;
     };
     d.revision = base.revision + 1;
-    for (const r of commit.records) d.records.push(deepCopy(r as FactRecord));
+    d.records.push(...added);
     d.artifact_refs.push(...commit.artifact_refs);
     d.trace.push(commit.stage_name);
     const fingerprint = batonFingerprint({
       ...base,
       revision: d.revision,
-      records: [...base.records, ...commit.records],
+      records: [...base.records, ...added],
       artifact_refs: [...base.artifact_refs, ...commit.artifact_refs],
       trace: [...base.trace, commit.stage_name],
     });
-    d.stage_receipts.push(commit.receipt(fingerprint, d.revision));
+    d.stage_receipts.push(deepFreeze(deepCopy(commit.receipt(fingerprint, d.revision))));
     d.fingerprint = fingerprint;
     d.snapshot_id = snapshotId(base.baton_id, d.revision, fingerprint);
   });
+  // A sound base is deep-frozen and the added parts were frozen above: freezing the containers
+  // completes a deep-frozen result without walking the whole baton again.
+  if (SOUND.has(base)) {
+    for (const c of [next, next.records, next.artifact_refs, next.trace, next.stage_receipts])
+      Object.freeze(c);
+    return sound(next);
+  }
   return sound(deepFreeze(next));
 }
 

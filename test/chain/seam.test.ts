@@ -466,6 +466,19 @@ describe('immutability and detached views', () => {
     }).toThrow(TypeError);
   });
 
+  it('every node of every committed baton is frozen (receipts, refs, nested values)', async () => {
+    const chain = tripChain();
+    const batons: Baton[] = [];
+    await chain.run(tripBaton(chain), { onCommit: (c) => void batons.push(c.baton) });
+    const unfrozen = (v: unknown, path: string): string[] => {
+      if (typeof v !== 'object' || v === null) return [];
+      const here = Object.isFrozen(v) ? [] : [path];
+      return [...here, ...Object.entries(v).flatMap(([k, x]) => unfrozen(x, `${path}.${k}`))];
+    };
+    expect(batons).toHaveLength(3);
+    for (const b of batons) expect(unfrozen(b, '$')).toEqual([]);
+  });
+
   it('a view rejects assignment and deletion, and nested mutation does not leak', async () => {
     let captured: { facts: Record<string, unknown> } | undefined;
     const s = goodStages();
@@ -483,6 +496,13 @@ describe('immutability and detached views', () => {
         }).toThrow(TypeError);
         expect(() => (view.trace as string[]).push('x')).toThrow(TypeError);
         (view.facts.policy as { latest_departure: string }).latest_departure = '23:59';
+        expect(Object.keys(view.facts).sort()).toEqual(['city', 'policy', 'request_id']);
+        expect('city' in view.facts).toBe(true);
+        expect({ ...view.facts }).toEqual({
+          city: 'Shanghai',
+          policy: { latest_departure: '23:59' },
+          request_id: 'req-7',
+        });
         captured = view as never;
         return s.route(view);
       },
