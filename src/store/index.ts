@@ -11,7 +11,7 @@ export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths
 export type { FsStore, FsStoreOptions } from './fs-store.js';
 export { createFsStore } from './fs-store.js';
 export type { ParsedJournal } from './journal-parse.js';
-export { checkEventLine, parseJournal } from './journal-parse.js';
+export { checkEventLine, isCanonicalText, parseJournal } from './journal-parse.js';
 export type { ManifestBuild, ManifestEnv } from './manifest.js';
 export { buildManifest, RUNTIME_VERSION } from './manifest.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';

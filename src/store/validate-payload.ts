@@ -14,6 +14,7 @@ import {
   type EventSchemaId,
   HandoffCacheSchema,
   ManifestSchema,
+  NoteKindSchema,
   NotePayloadSchema,
   ReplanSummarySchema,
   ReviewRecordSchema,
@@ -67,6 +68,21 @@ export function checkReplanCites(cites: readonly string[], runId: string, newSeq
   return issues;
 }
 
+const NOTE_KINDS: ReadonlySet<unknown> = new Set(NoteKindSchema.options);
+
+/** Exactly `{kind, text, lean}` with a note kind, a string text and a string-or-null lean. */
+function isPlainNote(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    Object.keys(o).length === 3 &&
+    NOTE_KINDS.has(o.kind) &&
+    typeof o.text === 'string' &&
+    (o.lean === null || typeof o.lean === 'string') &&
+    Object.hasOwn(o, 'lean')
+  );
+}
+
 /** Context of an append: the run, its event schema, and the seq the new event would get. */
 export interface AppendContext {
   readonly runId: string;
@@ -114,6 +130,7 @@ export function validateEventPayload(kind: unknown, payload: unknown, ctx: Appen
       break;
     }
     case 'note': {
+      if (isPlainNote(payload)) break; // fast path of the load loop; zod explains failures
       const r = safeValidate(NotePayloadSchema, payload);
       if (!r.ok) issues = r.issues;
       break;
