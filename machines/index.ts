@@ -2,4 +2,4 @@
  * The protocol machines of handoff-runtime (xstate v5). Each machine lives in its own file and is
  * re-exported here.
  */
-export {};
+export { type GateEvent, type GateMachine, gateMachine } from './gate.js';

@@ -7,6 +7,8 @@ export * from './canonical/index.js';
 export * from './contract/index.js';
 export * from './envelope/index.js';
 export * from './errors/index.js';
+/** The gate protocol, namespaced (its record names overlap the chain's): `gate.createFsLedger`, … */
+export * as gate from './gate/index.js';
 export { generateJsonSchemas, PUBLISHED_SCHEMAS } from './json-schemas.js';
 export * from './persist/index.js';
 export { RESULT_SCHEMA as PERSIST_RESULT_SCHEMA } from './persist/index.js';

@@ -8,6 +8,17 @@ import { BaselineCheckSchema } from './baseline/check-schema.js';
 import { FileBaselineSchema } from './baseline/schema.js';
 import { DispatchSchema, HandoffSchema } from './contract/index.js';
 import { DevLoopsSettingsSchema, HandoffEnvelopeSchema, SanctionedCommandsSchema } from './envelope/index.js';
+import {
+  AssessmentSchema,
+  AuthoritySchema,
+  BlockedReportSchema,
+  DirectiveSchema,
+  EvidencePacketSchema,
+  GrantSchema,
+  LeadPacketSchema,
+  RouteDecisionSchema,
+  TaskContractSchema,
+} from './gate/index.js';
 import { PersistStateSchema, ProgressSchema, ReuseReportSchema, SourceNoteSchema } from './persist/index.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
@@ -23,6 +34,15 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'dev-loop-handoff-envelope.v1': HandoffEnvelopeSchema,
   'devloops-settings.v1': DevLoopsSettingsSchema,
   'sanctioned-commands.v1': SanctionedCommandsSchema,
+  'gate-task.v1': TaskContractSchema,
+  'gate-directive.v1': DirectiveSchema,
+  'gate-evidence.v1': EvidencePacketSchema,
+  'gate-assessment.v1': AssessmentSchema,
+  'gate-route.v1': RouteDecisionSchema,
+  'gate-grant.v1': GrantSchema,
+  'gate-blocked.v1': BlockedReportSchema,
+  'gate-lead-packet.v1': LeadPacketSchema,
+  'gate-authority.v1': AuthoritySchema,
 };
 
 /**
