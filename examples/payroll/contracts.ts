@@ -4,7 +4,12 @@
  * runner enforces exactly the rules the contract declares.
  */
 import { z } from 'zod';
-import { createTaskContract, type FactRule, factRule, type TaskContract } from '../../src/chain/index.js';
+import {
+  type ChainTaskContract,
+  createTaskContract,
+  type FactRule,
+  factRule,
+} from '../../src/chain/index.js';
 import type { ControllingLedger } from './bench-data.js';
 
 /** Which contract to run under. */
@@ -24,7 +29,7 @@ const money = (x: number) =>
  * payrollContract('release', '2026-06').contract_id; // 'payroll-release'
  * ```
  */
-export function payrollContract(kind: PayrollContractKind, month: string): TaskContract {
+export function payrollContract(kind: PayrollContractKind, month: string): ChainTaskContract {
   return createTaskContract({
     contract_id: `payroll-${kind}`,
     version: 1,

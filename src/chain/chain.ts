@@ -25,7 +25,7 @@ import {
 import { SeamError } from './seam-error.js';
 import type { FactInput } from './stage-delta.js';
 import { type StageSpec, stageSpec } from './stage-spec.js';
-import { contractDigest, type TaskContract } from './task-contract.js';
+import { type ChainTaskContract, contractDigest } from './task-contract.js';
 import { assertTopology } from './topology.js';
 
 /** A stage: receives a detached read-only view, returns (or resolves to) a StageDelta. */
@@ -44,7 +44,7 @@ export interface ChainStage {
 /** Everything a chain is built from. */
 export interface ChainDefinition {
   readonly chain_id: string;
-  readonly contract: TaskContract;
+  readonly contract: ChainTaskContract;
   readonly stages: readonly ChainStage[];
   // biome-ignore lint/suspicious/noExplicitAny: rules of any value type share one list
   readonly rules: readonly FactRule<any>[];
@@ -105,7 +105,7 @@ async function withTimeout<T>(work: () => T, ms: number): Promise<Awaited<T>> {
  */
 export class HandoffChain implements SeamPlan {
   readonly chain_id: string;
-  readonly contract: TaskContract;
+  readonly contract: ChainTaskContract;
   readonly contract_digest: string;
   readonly specs: readonly StageSpec[];
   readonly initial_keys: readonly string[];

@@ -59,11 +59,11 @@ export type { FactInput, FactValue, StageDelta } from './stage-delta.js';
 export { FactValueSchema, parseStageDelta, StageDeltaSchema, stageDelta } from './stage-delta.js';
 export type { StageSpec } from './stage-spec.js';
 export { StageSpecSchema, stageSpec } from './stage-spec.js';
-export type { ExecutionBudget, TaskContract, TaskContractInput } from './task-contract.js';
+export type { ChainTaskContract, ChainTaskContractInput, ExecutionBudget } from './task-contract.js';
 export {
+  ChainTaskContractSchema,
   contractDigest,
   createTaskContract,
   ExecutionBudgetSchema,
-  TaskContractSchema,
 } from './task-contract.js';
 export { assertTopology, topologyProblems } from './topology.js';

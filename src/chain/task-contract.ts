@@ -1,5 +1,5 @@
 /**
- * `TaskContract`: what a chain is accountable for (objective, output schema, owner, budget…),
+ * `ChainTaskContract` (the reference's `TaskContract`; renamed because the gate protocol exports its own): what a chain is accountable for (objective, output schema, owner, budget…),
  * frozen at creation and identified by a 16-hex digest over its canonical JSON.
  */
 import { z } from 'zod';
@@ -21,7 +21,7 @@ export const ExecutionBudgetSchema = z.strictObject({
 export type ExecutionBudget = z.output<typeof ExecutionBudgetSchema>;
 
 /** The task contract record (`task-contract/v1`); every optional field resolves to a default. */
-export const TaskContractSchema = z.strictObject({
+export const ChainTaskContractSchema = z.strictObject({
   contract_id: nonBlank,
   version: z.number().int().min(1),
   objective: nonBlank,
@@ -36,10 +36,10 @@ export const TaskContractSchema = z.strictObject({
 });
 
 /** A resolved, frozen task contract. */
-export type TaskContract = Readonly<z.output<typeof TaskContractSchema>>;
+export type ChainTaskContract = Readonly<z.output<typeof ChainTaskContractSchema>>;
 
 /** Input accepted by {@link createTaskContract} (optional fields may be omitted). */
-export type TaskContractInput = z.input<typeof TaskContractSchema>;
+export type ChainTaskContractInput = z.input<typeof ChainTaskContractSchema>;
 
 /**
  * Validates and freezes a task contract, applying defaults.
@@ -51,8 +51,8 @@ export type TaskContractInput = z.input<typeof TaskContractSchema>;
  * ```
  * @throws HandoffError `invalid_record` with `details.issues` when the input is not a valid contract.
  */
-export function createTaskContract(input: TaskContractInput): TaskContract {
-  const r = safeValidate(TaskContractSchema, input);
+export function createTaskContract(input: ChainTaskContractInput): ChainTaskContract {
+  const r = safeValidate(ChainTaskContractSchema, input);
   if (!r.ok) {
     throw new HandoffError(
       'invalid_record',
@@ -73,6 +73,6 @@ export function createTaskContract(input: TaskContractInput): TaskContract {
  * contractDigest(c); // e.g. '3f9a0c1d2b4e5f60'
  * ```
  */
-export function contractDigest(contract: TaskContract): string {
+export function contractDigest(contract: ChainTaskContract): string {
   return fingerprintOf(contract);
 }
