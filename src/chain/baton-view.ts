@@ -18,17 +18,17 @@ function refuse(what: string): never {
 function lazyFacts(baton: Baton): Readonly<Record<string, unknown>> {
   const records = new Map(baton.records.map((r) => [r.key, r]));
   const copies = new Map<string, unknown>();
-  const valueOf = (key: string): unknown => {
+  const copyOf = (key: string): unknown => {
     if (!copies.has(key)) copies.set(key, deepCopy(records.get(key)?.value));
     return copies.get(key);
   };
   return new Proxy(Object.create(null) as Record<string, unknown>, {
-    get: (_t, key) => (typeof key === 'string' && records.has(key) ? valueOf(key) : undefined),
+    get: (_t, key) => (typeof key === 'string' && records.has(key) ? copyOf(key) : undefined),
     has: (_t, key) => typeof key === 'string' && records.has(key),
     ownKeys: () => [...records.keys()],
     getOwnPropertyDescriptor: (_t, key) =>
       typeof key === 'string' && records.has(key)
-        ? { value: valueOf(key), writable: false, enumerable: true, configurable: true }
+        ? { value: copyOf(key), writable: false, enumerable: true, configurable: true }
         : undefined,
     set: (_t, key) => refuse(`assign ${String(key)}`),
     deleteProperty: (_t, key) => refuse(`delete ${String(key)}`),
