@@ -424,7 +424,7 @@ export const cycleMachine = cycleSetup.createMachine({
             }),
             onDone: [
               { guard: 'needsPlanApproval', target: 'approve', actions: ['absorbPlan', 'pickTarget'] },
-              { target: 'picked', actions: ['absorbPlan', 'pickTarget'] },
+              { target: '#cycle.work', actions: ['absorbPlan', 'pickTarget'] },
             ],
             onError: {
               target: '#cycle.stopped',
@@ -447,16 +447,13 @@ export const cycleMachine = cycleSetup.createMachine({
                 target: '#cycle.stopped',
                 actions: ['absorbHuman', { type: 'setStop', params: { reason: 'user-stop' } }],
               },
-              { target: 'picked', actions: 'absorbHuman' },
+              { target: '#cycle.work', actions: 'absorbHuman' },
             ],
             onError: {
               target: '#cycle.stopped',
               actions: { type: 'setErrorStop', params: { phase: 'human' } },
             },
           },
-        },
-        picked: {
-          always: [{ guard: 'noTargetPicked', target: '#cycle.stuck' }, { target: '#cycle.work' }],
         },
       },
     },
