@@ -60,7 +60,14 @@ export interface PayrollReport {
   readonly overpaid: number;
 }
 
-/** The baton id of a month's run. */
+/**
+ * The baton id of a month's run.
+ *
+ * @example
+ * ```ts
+ * payrollBatonId('2026-06'); // 'payroll-2026-06'
+ * ```
+ */
 export function payrollBatonId(month: string): string {
   return `payroll-${month}`;
 }

@@ -40,7 +40,14 @@ export interface PayrollStageDeps {
   readonly observe?: (event: StageEvent) => void | Promise<void>;
 }
 
-/** The evidence reference of each settle source. */
+/**
+ * The evidence reference of each settle source.
+ *
+ * @example
+ * ```ts
+ * settleEvidence('paid', '2026-06'); // 'ledger://payroll/paid-ledger?month=2026-06'
+ * ```
+ */
 export function settleEvidence(source: SettleSource, month: string): string {
   return source === 'paid'
     ? `ledger://payroll/paid-ledger?month=${month}`
