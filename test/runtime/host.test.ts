@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { advanceBaseline } from '../../src/baseline/index.js';
+import { type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
+import { git } from '../../src/runtime/git-checkpointer.js';
+import { runProject } from '../../src/runtime/project-run.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'handoff-host-'));
+  await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], {
+    cwd: dir,
+  });
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function handoff(d: Dispatch, over: Partial<Handoff> = {}): Handoff {
+  return {
+    schema: 'run-contract/v1',
+    record: 'handoff',
+    target: d.target,
+    scope: d.scope,
+    mode: d.mode,
+    status: 'solved',
+    stop_reason: null,
+    stop_detail: null,
+    blocker_kind: null,
+    blocker_class: null,
+    blocker_signature: null,
+    attempted_tools: [],
+    best_candidates: [],
+    failed_avenues: [],
+    evidence: emptyEvidence(),
+    files_owned: [...d.owned_files],
+    files_changed: [],
+    file_baseline: d.file_baseline,
+    artifacts: [],
+    next_action: 'continue',
+    new_evidence_required_for_rerun: null,
+    ...over,
+  };
+}
+
+async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
+  const f = d.owned_files[0] as string;
+  await writeFile(f, (await readFile(f, 'utf8')).replace('sorry', 'rfl'));
+  const b = await advanceBaseline(d.file_baseline, [f]);
+  return { handoff: handoff(d, { files_changed: [f], file_baseline: b }) };
+}
+
+let t = 0;
+const clock = () => (t += 1000);
+
+describe('runProject with in-process workers', () => {
+  it('solves, commits a checkpoint, and reports a deterministic run id', async () => {
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove' },
+      worker: { inProcess: solve },
+      runId: 'run-test-1',
+      clock,
+    });
+    expect(r.runId).toBe('run-test-1');
+    expect(r.handoff.status).toBe('solved');
+    expect(r.context.checkpoints).toHaveLength(1);
+    expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: dir, encoding: 'utf8' })).toMatch(
+      /^checkpoint: cycle 1: A\.lean:2 solved/,
+    );
+  });
+
+  it('a permission denial aborts delegation and falls back to the inline worker', async () => {
+    let delegated = 0;
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove' },
+      worker: {
+        inProcess: async (d) => {
+          delegated++;
+          return {
+            handoff: handoff(d, {
+              status: 'stopped',
+              stop_reason: 'operational-error',
+              stop_detail: 'permission denied: Edit',
+              next_action: 'stop',
+            }),
+          };
+        },
+      },
+      inlineWorker: solve,
+      clock,
+    });
+    expect(delegated).toBe(1);
+    expect(r.handoff.status).toBe('solved');
+    expect(r.context.log).toContain('work: permission denied — delegation aborted, continuing inline');
+  });
+
+  it('--commit=never leaves changes in the working tree; a thrown worker is an operational stop', async () => {
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never' },
+      worker: { inProcess: solve },
+      clock,
+    });
+    expect(r.handoff.status).toBe('solved');
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('init');
+    await writeFile(join(dir, 'A.lean'), 'x := sorry\n');
+    const bad = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never' },
+      worker: {
+        inProcess: async () => {
+          throw new Error('boom');
+        },
+      },
+      clock,
+    });
+    expect(bad.handoff).toMatchObject({ status: 'stopped', stop_reason: 'operational-error' });
+    expect(bad.handoff.stop_detail).toMatch(/in-process worker threw: boom/);
+  });
+
+  it('refuses to start checkpoints outside git, and never runs a blocked git command', async () => {
+    const plain = await mkdtemp(join(tmpdir(), 'handoff-nogit-'));
+    try {
+      await writeFile(join(plain, 'A.lean'), 'sorry\n');
+      await expect(
+        runProject({
+          projectRoot: plain,
+          flags: { target: '.', scope: 'project', mode: 'autoprove' },
+          worker: { inProcess: solve },
+        }),
+      ).rejects.toMatchObject({ code: 'usage' });
+    } finally {
+      await rm(plain, { recursive: true, force: true });
+    }
+    await expect(git(dir, ['push'])).rejects.toMatchObject({ code: 'blocked_git' });
+    await expect(git(dir, ['commit', '--amend', '-m', 'x'])).rejects.toMatchObject({ code: 'blocked_git' });
+  });
+});
