@@ -62,7 +62,7 @@ export function nodeFsLayer(): FsLayer {
     mkdir: (p) => fs.mkdirSync(p),
     rmdir: (p) => fs.rmdirSync(p),
     readdir: (p) => fs.readdirSync(p),
-    realpath: (p) => fs.realpathSync(p),
+    realpath: (p) => fs.realpathSync.native(p),
     platform: process.platform,
   };
 }

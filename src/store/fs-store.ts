@@ -23,6 +23,8 @@ import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleLoad } from './run-load.js';
 import {
   CACHE_SCHEMA,
+  EVENT_KINDS_V1,
+  EVENT_V2_SCHEMA,
   type EventKind,
   type EventSchemaId,
   eventSchemaOf,
@@ -106,6 +108,16 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   const host = options.host ?? hostname();
   const journals = new Map<string, JournalState>();
   const manifests = new Map<string, ManifestCacheEntry>();
+  const pathCache = new Map<string, RunPaths>();
+  const pathsOf = (runId: string): RunPaths => {
+    let p = pathCache.get(runId);
+    if (p === undefined) {
+      p = runPaths(root, runId);
+      if (pathCache.size > 1000) pathCache.clear();
+      pathCache.set(runId, p);
+    }
+    return p;
+  };
 
   const posixOnly = (runId: string | null): StoreResult | null =>
     fsl.platform === 'win32'
@@ -131,7 +143,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   ): { ok: true; paths: RunPaths } | { ok: false; code: StoreCode; detail: string } {
     if (!isRunId(runId))
       return { ok: false, code: 'bad_run_id', detail: `not a run id: ${JSON.stringify(runId)}` };
-    const p = runPaths(root, runId);
+    const p = pathsOf(runId);
     const stat = (file: string): FsStat | 'absent' | 'error' => {
       try {
         return fsl.lstat(file);
@@ -139,6 +151,14 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         return errnoOf(e) === 'ENOENT' ? 'absent' : 'error';
       }
     };
+    // fast path (every append): the run directory and runs/ are real directories
+    const dirSt = stat(p.dir);
+    if (dirSt !== 'absent' && dirSt !== 'error' && !isSymlinkOrNotDir(dirSt)) {
+      const runsSt = stat(p.runs);
+      if (runsSt !== 'absent' && runsSt !== 'error' && !isSymlinkOrNotDir(runsSt))
+        return { ok: true, paths: p };
+    }
+    // slow path: say precisely what is missing or not contained
     let rootSt: FsStat | 'absent' | 'error';
     try {
       rootSt = fsl.lstat(fsl.realpath(root));
@@ -159,10 +179,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (runsSt === 'error') return { ok: false, code: 'no_runs_dir', detail: `cannot stat ${p.runs}` };
     if (isSymlinkOrNotDir(runsSt))
       return { ok: false, code: 'containment', detail: `${p.runs} is a symlink or not a directory` };
-    const dirSt = stat(p.dir);
-    if (dirSt === 'absent') return { ok: false, code: 'no_such_run', detail: `no run ${runId} in ${root}` };
-    if (dirSt === 'error') return { ok: false, code: 'no_such_run', detail: `cannot stat ${p.dir}` };
-    if (isSymlinkOrNotDir(dirSt))
+    const dirSt2 = stat(p.dir);
+    if (dirSt2 === 'absent') return { ok: false, code: 'no_such_run', detail: `no run ${runId} in ${root}` };
+    if (dirSt2 === 'error') return { ok: false, code: 'no_such_run', detail: `cannot stat ${p.dir}` };
+    if (isSymlinkOrNotDir(dirSt2))
       return {
         ok: false,
         code: 'containment',
@@ -465,6 +485,13 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const m = readManifest(runId, p);
     if (!m.ok) return refused(runId, m.code, m.detail);
     const eventSchema = eventSchemaOf(m.manifest);
+    if (eventSchema !== EVENT_V2_SCHEMA && !(EVENT_KINDS_V1 as readonly string[]).includes(kind)) {
+      return refused(
+        runId,
+        'kind_unsupported',
+        `kind ${kind} needs a run-store-event/v2 run; this run is v1`,
+      );
+    }
     const lock = acquireLock(fsl, p.lock, { pid, host, acquired: formatTimestamp(now()) });
     if (!lock.ok) return refused(runId, lock.code, lock.detail);
     let result: StoreResult;
@@ -498,8 +525,11 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const seq = state.lastSeq + 1;
     let fdOpen = true;
     try {
-      const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
-      if (!check.ok) return refused(runId, check.code, check.detail);
+      // v1/v2 kind rule, and for replans the cites against the real next seq (shape was checked already)
+      if (kind === 'replan') {
+        const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
+        if (!check.ok) return refused(runId, check.code, check.detail);
+      }
       const ts = formatTimestamp(now());
       // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema, seq, ts)
       const line = `{"kind":${JSON.stringify(kind)},"payload":${payloadText},"schema":${JSON.stringify(eventSchema)},"seq":${seq},"ts":${JSON.stringify(ts)}}\n`;
