@@ -2,4 +2,13 @@
  * The protocol machines of handoff-runtime (xstate v5). Each machine lives in its own file and is
  * re-exported here.
  */
+
+export {
+  type ChainMachineContext,
+  type ChainMachineEvent,
+  type ChainMachineInput,
+  type ChainMachineOutput,
+  chainMachine,
+  initialChainContext,
+} from './chain.js';
 export { type GateEvent, type GateMachine, gateMachine } from './gate.js';

@@ -4,6 +4,7 @@
 
 export * from './baseline/index.js';
 export * from './canonical/index.js';
+export * from './chain/index.js';
 export * from './contract/index.js';
 export * from './envelope/index.js';
 export * from './errors/index.js';

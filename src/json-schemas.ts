@@ -6,6 +6,13 @@
 import { z } from 'zod';
 import { BaselineCheckSchema } from './baseline/check-schema.js';
 import { FileBaselineSchema } from './baseline/schema.js';
+import {
+  AcceptanceReceiptSchema,
+  BatonSchema,
+  ChainTaskContractSchema,
+  StageDeltaSchema,
+  StageReceiptSchema,
+} from './chain/index.js';
 import { DispatchSchema, HandoffSchema } from './contract/index.js';
 import { DevLoopsSettingsSchema, HandoffEnvelopeSchema, SanctionedCommandsSchema } from './envelope/index.js';
 import {
@@ -34,6 +41,11 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'dev-loop-handoff-envelope.v1': HandoffEnvelopeSchema,
   'devloops-settings.v1': DevLoopsSettingsSchema,
   'sanctioned-commands.v1': SanctionedCommandsSchema,
+  'chain-task-contract.v1': ChainTaskContractSchema,
+  'chain-baton.v1': BatonSchema,
+  'chain-stage-receipt.v1': StageReceiptSchema,
+  'chain-acceptance-receipt.v1': AcceptanceReceiptSchema,
+  'chain-stage-delta.v1': StageDeltaSchema,
   'gate-task.v1': TaskContractSchema,
   'gate-directive.v1': DirectiveSchema,
   'gate-evidence.v1': EvidencePacketSchema,
