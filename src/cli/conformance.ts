@@ -1,0 +1,138 @@
+/**
+ * `handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--json] -- CMD ARGS…`:
+ * throws generated valid and malformed dispatches at a worker command and checks every handoff.
+ * Exit 0 every check passed, 3 some check failed, 2 usage.
+ */
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  DEFAULT_RUNS,
+  DEFAULT_SEED,
+  DEFAULT_TIMEOUT_MS,
+  DEFECTS,
+  type Defect,
+  formatReport,
+  runConformance,
+} from '../conformance/index.js';
+import { HandoffError } from '../errors/index.js';
+import { optionalString, parseVerbArgs } from './args.js';
+import type { CliCommand } from './command.js';
+import { type CliIo, printJson } from './io.js';
+
+/** Exit code when at least one check failed. */
+export const EXIT_NONCONFORMING = 3;
+
+function integerOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
+  const raw = optionalString(values as Parameters<typeof optionalString>[0], name);
+  if (raw === undefined) return fallback;
+  if (!/^-?[0-9]+$/.test(raw.trim()) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) {
+    throw new HandoffError('usage', `--${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function defectsOption(raw: string | undefined): readonly Defect[] | undefined {
+  if (raw === undefined || raw === 'all') return undefined;
+  if (raw === 'none') return [];
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = names.filter((n) => !(DEFECTS as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new HandoffError(
+      'usage',
+      `unknown defect(s) ${JSON.stringify(unknown)}; known: ${DEFECTS.join(', ')}`,
+    );
+  }
+  return names as Defect[];
+}
+
+/**
+ * The worker runs inside a fresh temporary project, so a relative argument that names an
+ * existing file here (`worker.py`, `./bin/worker`) is made absolute; everything else is passed as is.
+ */
+async function absolutizeCommand(argv: readonly string[], cwd: string): Promise<string[]> {
+  return Promise.all(
+    argv.map(async (a) => {
+      if (a === '' || a.startsWith('-') || isAbsolute(a)) return a;
+      const abs = resolve(cwd, a);
+      const s = await stat(abs).catch(() => null);
+      return s?.isFile() ? abs : a;
+    }),
+  );
+}
+
+const HELP = [
+  'usage: handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--json] -- CMD ARGS…',
+  '',
+  'Runs CMD (an argument array, never a shell string) once per case, each in a fresh temporary',
+  'project with real owned files and a real file-baseline/v1. Even cases send a valid run-contract/v1',
+  'dispatch; odd cases send a malformed one (not JSON, truncated JSON, wrong schema id, missing',
+  'context member, inline worker with parameters, baseline not covering owned files, boolean for an',
+  'int, unknown key, empty stdin). Checks: framing, progress lines, handoff validity; for malformed',
+  'input a protocol-error handoff and no file changed; for valid input the echoed identity,',
+  'files_owned/files_changed, no write outside the owned set, and a returned baseline that covers',
+  'the owned files and matches the disk (unchanged when nothing changed).',
+  '',
+  'options:',
+  `  --runs N        number of cases (default ${DEFAULT_RUNS})`,
+  `  --seed S        fast-check seed; the same seed sends the same cases (default ${DEFAULT_SEED})`,
+  `  --timeout MS    per-case budget; a worker still running is killed (default ${DEFAULT_TIMEOUT_MS})`,
+  '  --defects LIST  comma-separated defects for malformed cases, `all` (default) or `none`',
+  '  --json          print the conformance-report/v1 record instead of the summary',
+  '',
+  'Relative arguments naming existing files (worker.py) are made absolute: the worker runs with',
+  'its cwd in the temporary project (HANDOFF_PROJECT_ROOT is set to it).',
+  'Exit: 0 every check passed, 3 some check failed, 2 usage.',
+].join('\n');
+
+/** The `conformance` verb group. */
+export const command: CliCommand = {
+  summary: 'throw generated dispatches at a worker and check every handoff',
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const { values, positionals, rest } = parseVerbArgs(argv, {
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      timeout: { type: 'string' },
+      defects: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
+    if (positionals[0] !== 'worker' || positionals.length !== 1) {
+      throw new HandoffError(
+        'usage',
+        positionals.length === 0
+          ? 'missing verb: handoff conformance worker [options] -- CMD ARGS…'
+          : `unknown arguments ${JSON.stringify(positionals)}: handoff conformance worker [options] -- CMD ARGS…`,
+      );
+    }
+    if (rest.length === 0 || rest[0] === '') {
+      throw new HandoffError(
+        'usage',
+        'missing worker command after --: handoff conformance worker -- CMD ARGS…',
+      );
+    }
+    const runs = integerOption(values, 'runs', DEFAULT_RUNS, 1);
+    const seed = integerOption(values, 'seed', DEFAULT_SEED, -(2 ** 31));
+    const timeoutMs = integerOption(values, 'timeout', DEFAULT_TIMEOUT_MS, 1);
+    const defects = defectsOption(optionalString(values, 'defects'));
+    const resolved = await absolutizeCommand(rest, io.cwd);
+    const report = await runConformance({
+      command: resolved,
+      runs,
+      seed,
+      timeoutMs,
+      ...(defects === undefined ? {} : { defects }),
+    });
+    const shown = { ...report, worker: rest };
+    if (values.json === true) printJson(io, shown);
+    else io.out(formatReport(shown));
+    return report.failed === 0 ? 0 : EXIT_NONCONFORMING;
+  },
+};

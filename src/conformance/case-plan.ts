@@ -1,0 +1,102 @@
+/**
+ * The conformance case plan (layer 1, pure): from a seed, the list of cases the harness runs —
+ * each a dispatch template from {@link arbDispatch}, the owned files' layout and contents inside a
+ * fresh project, the target line, and (for malformed cases) the defect to inject.
+ */
+import fc from 'fast-check';
+import type { Dispatch } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import { arbDispatch } from './arbitraries.js';
+import { DEFECTS, type Defect } from './report-schema.js';
+
+/** One owned file of a case, relative to the case's project directory. */
+export interface PlannedFile {
+  /** Project-relative path (`f0/…`): each owned file lives in its own numbered folder. */
+  readonly rel: string;
+  /** Whether the file exists before dispatch (the first owned file always does). */
+  readonly exists: boolean;
+  /** The file's contents when it exists. */
+  readonly content: string;
+}
+
+/** One planned case. */
+export interface CasePlan {
+  readonly case_id: string;
+  readonly kind: 'valid' | 'malformed';
+  readonly defect?: Defect;
+  /** A valid dispatch template; owned_files, file_baseline and target are replaced per project. */
+  readonly template: Dispatch;
+  readonly files: readonly PlannedFile[];
+  /** 1-based line of the first owned file named by the target (`<abs path>:<line>`). */
+  readonly targetLine: number;
+}
+
+/** Options of {@link planCases}. */
+export interface PlanOptions {
+  readonly runs: number;
+  readonly seed: number;
+  /** Defects to cycle through for malformed cases (default: all). Empty: every case is valid. */
+  readonly defects?: readonly Defect[];
+}
+
+const LINES = [
+  'theorem t (n : Nat) : n + 0 = n := by',
+  '  sorry -- hint: simp',
+  '  sorry -- hint: rfl',
+  '  sorry -- hint: omega',
+  '  sorry',
+  '-- a comment',
+  'def x : Nat := 1',
+  '',
+] as const;
+
+const arbContent = fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 6 });
+
+const arbCase = fc.record({
+  dispatch: arbDispatch,
+  contents: fc.array(arbContent, { minLength: 3, maxLength: 3 }),
+  line: fc.nat(),
+});
+
+/**
+ * Plans `runs` cases deterministically from `seed` (fast-check `fc.sample`; no other randomness).
+ * Even-numbered cases (0, 2, …) are valid; odd-numbered ones are malformed and cycle through the
+ * defect list in catalogue order.
+ *
+ * @example
+ * ```ts
+ * const plan = planCases({ runs: 4, seed: 7 });
+ * plan.map((c) => c.kind); // ['valid', 'malformed', 'valid', 'malformed']
+ * ```
+ * @throws HandoffError `usage` when runs is not a positive integer or the seed not a 32-bit integer.
+ */
+export function planCases(o: PlanOptions): CasePlan[] {
+  if (!Number.isInteger(o.runs) || o.runs < 1) {
+    throw new HandoffError('usage', `runs must be a positive integer, got ${String(o.runs)}`);
+  }
+  if (!Number.isInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31) {
+    throw new HandoffError('usage', `seed must be a 32-bit integer, got ${String(o.seed)}`);
+  }
+  const defects = o.defects ?? DEFECTS;
+  const samples = fc.sample(arbCase, { seed: o.seed, numRuns: o.runs });
+  const width = String(o.runs).length;
+  let malformedIndex = 0;
+  return samples.map((s, i): CasePlan => {
+    const case_id = `case-${String(i + 1).padStart(width, '0')}`;
+    const files = s.dispatch.owned_files.map((abs, k): PlannedFile => {
+      const lines = s.contents[k % s.contents.length] ?? ['sorry'];
+      const entry = s.dispatch.file_baseline.files.find((f) => f.path === abs);
+      return {
+        rel: `f${k}${abs}`,
+        exists: k === 0 || entry?.exists === true,
+        content: `${lines.join('\n')}\n`,
+      };
+    });
+    const firstLines = (files[0]?.content ?? '').split('\n').length - 1;
+    const targetLine = 1 + (s.line % Math.max(1, firstLines));
+    const malformed = defects.length > 0 && i % 2 === 1;
+    if (!malformed) return { case_id, kind: 'valid', template: s.dispatch, files, targetLine };
+    const defect = defects[malformedIndex++ % defects.length] as Defect;
+    return { case_id, kind: 'malformed', defect, template: s.dispatch, files, targetLine };
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * The conformance checks (layer 1, pure): given what was sent, what the worker process did, which
+ * paths changed on disk and (for valid cases) the custody check of the returned baseline, the
+ * findings of one case. A failed gate check (spawn, timeout, framing, handoff-valid) ends the case:
+ * the checks after it have nothing to inspect.
+ */
+import { canonicalJson } from '../canonical/index.js';
+import { type Dispatch, type Handoff, validateHandoff } from '../contract/index.js';
+import { ProgressSchema } from '../persist/progress.js';
+import { parseWorkerOutput } from '../runtime/worker-framing.js';
+import type { WorkerProcessResult } from '../runtime/worker-process.js';
+import { safeValidate } from '../validation/index.js';
+import type { CheckId, Defect, Finding } from './report-schema.js';
+
+/** The custody check of a returned baseline, reduced to what the findings need. */
+export interface ReturnedBaselineCheck {
+  readonly result: 'match' | 'drift' | 'error';
+  /** `path: status` of every entry that is not unchanged, or the refusal message. */
+  readonly detail: string;
+}
+
+/** Everything {@link evaluateCase} inspects. */
+export interface CaseObservation {
+  readonly case_id: string;
+  readonly kind: 'valid' | 'malformed';
+  readonly defect?: Defect;
+  /** The dispatch sent (valid cases) or the valid dispatch it was damaged from (malformed cases). */
+  readonly dispatch: Dispatch;
+  readonly process: WorkerProcessResult;
+  readonly timeoutMs: number;
+  /** Absolute paths created, removed or modified under the project while the worker ran. */
+  readonly changed: readonly string[];
+  /** Custody check of the handoff's file_baseline (valid cases with a valid handoff only). */
+  readonly baselineCheck?: ReturnedBaselineCheck;
+}
+
+/** The outcome of one case. */
+export interface CaseEvaluation {
+  readonly findings: Finding[];
+  /** The valid handoff, when the worker returned one. */
+  readonly handoff: Handoff | null;
+}
+
+const list = (xs: readonly string[], max = 3): string =>
+  xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`;
+
+function tail(text: string): string {
+  const t = text.trim().split('\n').slice(-2).join(' | ');
+  return t === '' ? '' : `; stderr: ${t.slice(0, 200)}`;
+}
+
+/**
+ * Whether a valid handoff would need the custody check of its baseline (valid cases only).
+ *
+ * @example
+ * ```ts
+ * if (needsBaselineCheck('valid', handoff)) check = await checkBaseline(handoff.file_baseline);
+ * ```
+ */
+export function needsBaselineCheck(kind: 'valid' | 'malformed', h: Handoff | null): boolean {
+  return kind === 'valid' && h !== null && h.file_baseline !== null;
+}
+
+/**
+ * Parses and validates the worker's stdout: the handoff when framing and validation pass.
+ *
+ * @example
+ * ```ts
+ * const h = handoffOf(result.stdout); // Handoff | null
+ * ```
+ */
+export function handoffOf(stdout: string): Handoff | null {
+  const f = parseWorkerOutput(stdout);
+  if (!f.ok) return null;
+  const v = validateHandoff(f.handoff);
+  return v.ok ? v.value : null;
+}
+
+/**
+ * Applies every check that fits the case and returns the findings in {@link CHECKS} order.
+ *
+ * @example
+ * ```ts
+ * const { findings } = evaluateCase({ case_id: 'case-01', kind: 'valid', dispatch, process, timeoutMs, changed: [] });
+ * findings.every((f) => f.passed);
+ * ```
+ */
+export function evaluateCase(o: CaseObservation): CaseEvaluation {
+  const findings: Finding[] = [];
+  const add = (check: CheckId, passed: boolean, detail: string): boolean => {
+    findings.push({
+      case_id: o.case_id,
+      kind: o.kind,
+      ...(o.defect === undefined ? {} : { defect: o.defect }),
+      check,
+      passed,
+      detail,
+    });
+    return passed;
+  };
+  const done = (handoff: Handoff | null = null): CaseEvaluation => ({ findings, handoff });
+  const p = o.process;
+  if (
+    !add('spawn', p.spawnError === null, p.spawnError === null ? 'started' : `cannot start: ${p.spawnError}`)
+  )
+    return done();
+  if (
+    !add(
+      'timeout',
+      !p.timedOut,
+      p.timedOut ? `killed after exceeding ${o.timeoutMs} ms` : `exited within ${o.timeoutMs} ms`,
+    )
+  )
+    return done();
+
+  const framed = parseWorkerOutput(p.stdout);
+  const exit = p.code === null ? `signal ${p.signal ?? '?'}` : `exit ${p.code}`;
+  if (p.truncated) {
+    add('framing', false, `output exceeded the size limit (${exit})`);
+    return done();
+  }
+  if (!framed.ok) {
+    add('framing', false, `${framed.defect} (${exit}${tail(p.stderr)})`);
+    return done();
+  }
+  add('framing', true, `${framed.progress.length} progress line(s) and one handoff (${exit})`);
+
+  const badProgress: string[] = [];
+  framed.progress.forEach((line, i) => {
+    const r = safeValidate(ProgressSchema, line);
+    if (!r.ok) {
+      const first = r.issues[0];
+      badProgress.push(`line ${i + 1}: ${first ? `${first.path || '(root)'} ${first.code}` : 'invalid'}`);
+    }
+  });
+  add(
+    'progress-valid',
+    badProgress.length === 0,
+    badProgress.length === 0
+      ? `${framed.progress.length} valid run-persist-progress/v1 line(s)`
+      : `invalid progress: ${list(badProgress)}`,
+  );
+
+  const v = validateHandoff(framed.handoff);
+  if (!v.ok) {
+    add(
+      'handoff-valid',
+      false,
+      `invalid handoff: ${list(v.issues.map((i) => `${i.path || '(root)'} ${i.code}`))}`,
+    );
+    return done();
+  }
+  const h = v.value;
+  add(
+    'handoff-valid',
+    true,
+    `valid handoff: status ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}`,
+  );
+
+  if (o.kind === 'malformed') {
+    add(
+      'protocol-error',
+      h.stop_reason === 'protocol-error' && h.next_action === 'stop',
+      h.stop_reason === 'protocol-error' && h.next_action === 'stop'
+        ? `protocol-error, next_action stop: ${h.stop_detail ?? ''}`.slice(0, 200)
+        : `expected stopped/protocol-error with next_action stop, got status ${h.status}, stop_reason ${h.stop_reason}, next_action ${h.next_action}`,
+    );
+    add(
+      'no-file-changed',
+      o.changed.length === 0,
+      o.changed.length === 0 ? 'no file changed' : `changed: ${list(o.changed)}`,
+    );
+    return done(h);
+  }
+
+  const d = o.dispatch;
+  add(
+    'valid-accepted',
+    h.stop_reason !== 'protocol-error',
+    h.stop_reason === 'protocol-error'
+      ? `a valid dispatch was refused as malformed: ${h.stop_detail ?? ''}`.slice(0, 240)
+      : 'a valid dispatch was not refused as malformed',
+  );
+  const wrongIdentity = (['target', 'scope', 'mode'] as const).filter((k) => h[k] !== d[k]);
+  add(
+    'identity-echoed',
+    wrongIdentity.length === 0,
+    wrongIdentity.length === 0
+      ? 'target, scope and mode echoed'
+      : wrongIdentity
+          .map((k) => `${k}: sent ${JSON.stringify(d[k])}, got ${JSON.stringify(h[k])}`)
+          .join('; '),
+  );
+  const owned = new Set(d.owned_files);
+  const returned = new Set(h.files_owned);
+  const sameOwned =
+    h.files_owned.length === d.owned_files.length &&
+    returned.size === owned.size &&
+    [...owned].every((f) => returned.has(f));
+  add(
+    'files-owned',
+    sameOwned,
+    sameOwned
+      ? 'files_owned equals owned_files'
+      : `files_owned ${JSON.stringify(h.files_owned)} != owned_files ${JSON.stringify(d.owned_files)}`,
+  );
+  const foreign = h.files_changed.filter((f) => !owned.has(f));
+  add(
+    'files-changed-owned',
+    foreign.length === 0,
+    foreign.length === 0
+      ? `files_changed (${h.files_changed.length}) within owned_files`
+      : `files_changed outside owned_files: ${list(foreign)}`,
+  );
+  const touched = o.changed.filter((f) => !owned.has(f));
+  add(
+    'unowned-unchanged',
+    touched.length === 0,
+    touched.length === 0
+      ? 'no file outside the owned set changed'
+      : `changed outside the owned set: ${list(touched)}`,
+  );
+  const uncovered =
+    h.file_baseline === null
+      ? d.owned_files
+      : d.owned_files.filter((f) => !h.file_baseline?.files.some((e) => e.path === f));
+  add(
+    'baseline-covers-owned',
+    uncovered.length === 0,
+    uncovered.length === 0 ? 'file_baseline covers every owned file' : `not covered: ${list(uncovered)}`,
+  );
+  const bc = o.baselineCheck;
+  add(
+    'baseline-matches-disk',
+    bc?.result === 'match',
+    bc === undefined
+      ? 'no file_baseline returned'
+      : bc.result === 'match'
+        ? 'file_baseline matches the disk'
+        : `file_baseline ${bc.result}: ${bc.detail}`,
+  );
+  if (h.files_changed.length === 0) {
+    const same =
+      h.file_baseline !== null && canonicalJson(h.file_baseline) === canonicalJson(d.file_baseline);
+    add(
+      'patch-only-baseline',
+      same,
+      same
+        ? "no files changed and the parent's baseline is returned unchanged"
+        : "files_changed is empty but file_baseline differs from the dispatch's baseline",
+    );
+  }
+  return done(h);
+}

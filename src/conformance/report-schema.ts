@@ -1,0 +1,104 @@
+/**
+ * conformance-report/v1 (layer 0, pure): the record the worker conformance harness returns. One
+ * finding per check per case; deterministic for a given worker command and seed.
+ */
+import { z } from 'zod';
+
+/** Schema id of the report. */
+export const CONFORMANCE_REPORT_SCHEMA = 'conformance-report/v1';
+
+/**
+ * The malformed-dispatch catalogue: each defect turns a valid dispatch (or its text) into input a
+ * conforming worker must answer with a protocol-error handoff.
+ */
+export const DEFECTS = [
+  'not-json',
+  'truncated-json',
+  'wrong-schema-id',
+  'missing-context-member',
+  'inline-with-parameters',
+  'baseline-not-covering',
+  'boolean-for-int',
+  'unknown-key',
+  'empty-stdin',
+] as const;
+
+/**
+ * The checks, in the order the harness applies them. `spawn`, `timeout`, `framing`,
+ * `progress-valid` and `handoff-valid` apply to every case; `protocol-error` and `no-file-changed`
+ * to malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is empty).
+ */
+export const CHECKS = [
+  'spawn',
+  'timeout',
+  'framing',
+  'progress-valid',
+  'handoff-valid',
+  'protocol-error',
+  'no-file-changed',
+  'valid-accepted',
+  'identity-echoed',
+  'files-owned',
+  'files-changed-owned',
+  'unowned-unchanged',
+  'baseline-covers-owned',
+  'baseline-matches-disk',
+  'patch-only-baseline',
+] as const;
+
+/** A defect of the malformed catalogue. */
+export const DefectSchema = z.enum(DEFECTS);
+/** A check id. */
+export const CheckSchema = z.enum(CHECKS);
+
+/** One check of one case. */
+export const FindingSchema = z.strictObject({
+  case_id: z.string().min(1),
+  kind: z.enum(['valid', 'malformed']),
+  defect: DefectSchema.optional(),
+  check: CheckSchema,
+  passed: z.boolean(),
+  detail: z.string(),
+});
+
+/** The summary of one case: what was sent and whether every check passed. */
+export const CaseSummarySchema = z.strictObject({
+  case_id: z.string().min(1),
+  kind: z.enum(['valid', 'malformed']),
+  defect: DefectSchema.optional(),
+  /** Target of the dispatch sent (project-relative form `<project>/…`); null for non-JSON input. */
+  target: z.string().nullable(),
+  /** The worker's exit code; null when killed, timed out or not started. */
+  exit_code: z.number().int().nullable(),
+  /** The handoff's status and stop_reason when a valid handoff came back. */
+  status: z.string().nullable(),
+  stop_reason: z.string().nullable(),
+  passed: z.boolean(),
+});
+
+/** The conformance-report/v1 record. */
+export const ConformanceReportSchema = z.strictObject({
+  schema: z.literal(CONFORMANCE_REPORT_SCHEMA),
+  /** The worker command (argument array). */
+  worker: z.array(z.string()).min(1),
+  seed: z.number().int(),
+  /** Number of cases run. */
+  runs: z.number().int().min(0),
+  cases: z.array(CaseSummarySchema),
+  /** Number of findings (checks) that passed. */
+  passed: z.number().int().min(0),
+  /** Number of findings (checks) that failed. */
+  failed: z.number().int().min(0),
+  findings: z.array(FindingSchema),
+});
+
+/** A malformed-dispatch defect. */
+export type Defect = z.infer<typeof DefectSchema>;
+/** A check id. */
+export type CheckId = z.infer<typeof CheckSchema>;
+/** One finding. */
+export type Finding = z.infer<typeof FindingSchema>;
+/** One case summary. */
+export type CaseSummary = z.infer<typeof CaseSummarySchema>;
+/** A conformance-report/v1 record. */
+export type ConformanceReport = z.infer<typeof ConformanceReportSchema>;
