@@ -307,8 +307,10 @@ function transitionKey(t: AnyTransitionDefinition): string {
 
 function allTransitionKeys(node: AnyStateNode): string[] {
   const own: string[] = [];
-  for (const [type, list] of node.transitions) list.forEach((_, i) => own.push(`${node.id}|${type}|${i}`));
-  (node.always ?? []).forEach((_, i) => own.push(`${node.id}||${i}`));
+  for (const [type, list] of node.transitions) {
+    for (let i = 0; i < list.length; i++) own.push(`${node.id}|${type}|${i}`);
+  }
+  for (let i = 0; i < (node.always ?? []).length; i++) own.push(`${node.id}||${i}`);
   return [...own, ...Object.values(node.states).flatMap((c) => allTransitionKeys(c as AnyStateNode))];
 }
 
