@@ -228,9 +228,14 @@ export const cycleSetup = setup({
         // the relaunch consumed its evidence; a new blocker needs new evidence again
         delete evidenceFor[t.id];
       }
+      // the worker's searches count against the tracker's knowledge-search budget of this cycle
+      let tracker = context.tracker;
+      const searches = Math.min(out.handoff.evidence.queries.length, kwSearchRemaining(tracker, out.now));
+      for (let i = 0; i < searches; i++) tracker = recordKwSearch(tracker);
       return {
         lastWork: out,
         now: Math.max(context.now, out.now),
+        tracker,
         attempts,
         blocked,
         evidenceFor,

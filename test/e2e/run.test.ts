@@ -310,3 +310,33 @@ describe('persistence', () => {
     }
   });
 });
+
+describe('usage errors exit 2 before anything runs', () => {
+  it('rejects missing and inconsistent options', async () => {
+    const p = await gitProject(EASY);
+    try {
+      const cases: string[][] = [
+        ['run', '--project', p.dir, '--target', '.', '--scope', 'project', '--mode', 'autoprove'],
+        base(p.dir, `node ${TS_WORKER}`).map((a) => (a === 'autoprove' ? 'golf' : a)),
+        [...base(p.dir, `node ${TS_WORKER}`), '--run-store', '/tmp/x'],
+        [...base(p.dir, `node ${TS_WORKER}`), '--persist', '--prior-run', 'latest'],
+        [...base(p.dir, `node ${TS_WORKER}`), '--max-cycles', '0'],
+        base(p.dir, `node '${TS_WORKER}`),
+      ];
+      for (const c of cases) {
+        const r = await runCli(c);
+        expect(r.code, c.join(' ')).toBe(2);
+        expect(r.stdout).toBe('');
+      }
+      const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+      const plain = await mkdtemp(join(p.dir, '..', 'nogit-'));
+      await writeFile(join(plain, 'A.lean'), 'sorry\n');
+      const r = await runCli(base(plain, `node ${TS_WORKER}`));
+      await rm(plain, { recursive: true, force: true });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/not a git repository/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
