@@ -250,5 +250,19 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
         : "files_changed is empty but file_baseline differs from the dispatch's baseline",
     );
   }
+  if (h.files_changed.length > 0 && h.file_baseline !== null) {
+    const prior = new Map(d.file_baseline.files.map((e) => [e.path, canonicalJson(e)]));
+    const reported = new Set(h.files_changed);
+    const silent = h.file_baseline.files
+      .filter((e) => prior.get(e.path) !== canonicalJson(e) && !reported.has(e.path))
+      .map((e) => e.path);
+    add(
+      'baseline-advances-reported',
+      silent.length === 0,
+      silent.length === 0
+        ? 'only entries named in files_changed were advanced'
+        : `baseline advances files not in files_changed: ${list(silent)}`,
+    );
+  }
   return done(h);
 }

@@ -26,7 +26,8 @@ export const DEFECTS = [
 /**
  * The checks, in the order the harness applies them. `spawn`, `timeout`, `framing`,
  * `progress-valid` and `handoff-valid` apply to every case; `protocol-error` and `no-file-changed`
- * to malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is empty).
+ * to malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is
+ * empty, `baseline-advances-reported` only when it is not).
  */
 export const CHECKS = [
   'spawn',
@@ -44,6 +45,7 @@ export const CHECKS = [
   'baseline-covers-owned',
   'baseline-matches-disk',
   'patch-only-baseline',
+  'baseline-advances-reported',
 ] as const;
 
 /** A defect of the malformed catalogue. */

@@ -1,0 +1,217 @@
+/**
+ * The pure parts of the harness: the seeded case plan, the malformed-dispatch catalogue, the
+ * check evaluation over synthetic process results, tree snapshots, and report determinism.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { recordBaseline } from '../../src/baseline/index.js';
+import {
+  arbDispatch,
+  changedPaths,
+  DEFECTS,
+  evaluateCase,
+  layOutProject,
+  malformedInput,
+  planCases,
+  runConformance,
+  snapshotTree,
+} from '../../src/conformance/index.js';
+import { protocolErrorHandoff, validateDispatch, validateHandoff } from '../../src/contract/index.js';
+import type { WorkerProcessResult } from '../../src/runtime/worker-process.js';
+import { nodeWorker } from './helpers.js';
+
+const proc = (over: Partial<WorkerProcessResult>): WorkerProcessResult => ({
+  code: 0,
+  signal: null,
+  timedOut: false,
+  spawnError: null,
+  stdout: '',
+  stderr: '',
+  truncated: false,
+  ...over,
+});
+
+describe('planCases', () => {
+  it('is a function of the seed', () => {
+    expect(planCases({ runs: 6, seed: 9 })).toEqual(planCases({ runs: 6, seed: 9 }));
+    expect(planCases({ runs: 6, seed: 9 })).not.toEqual(planCases({ runs: 6, seed: 10 }));
+  });
+
+  it('alternates valid and malformed cases and cycles through the defects in order', () => {
+    const plan = planCases({ runs: 20, seed: 2 });
+    expect(plan.map((c) => c.kind)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? 'malformed' : 'valid')),
+    );
+    expect(plan.filter((c) => c.kind === 'malformed').map((c) => c.defect)).toEqual([...DEFECTS, DEFECTS[0]]);
+    expect(plan[0]?.case_id).toBe('case-01');
+    expect(planCases({ runs: 4, seed: 2, defects: [] }).every((c) => c.kind === 'valid')).toBe(true);
+  });
+
+  it('targets an existing line of an existing first owned file', () => {
+    for (const c of planCases({ runs: 30, seed: 5 })) {
+      const first = c.files[0];
+      expect(first?.exists).toBe(true);
+      expect(c.targetLine).toBeGreaterThanOrEqual(1);
+      expect(c.targetLine).toBeLessThanOrEqual((first?.content.split('\n').length ?? 0) - 1);
+      expect(new Set(c.files.map((f) => f.rel)).size).toBe(c.files.length);
+    }
+  });
+
+  it('refuses bad runs and seeds as usage errors', () => {
+    expect(() => planCases({ runs: 0, seed: 1 })).toThrow(/runs must be a positive integer/);
+    expect(() => planCases({ runs: 1.5, seed: 1 })).toThrow(/runs/);
+    expect(() => planCases({ runs: 1, seed: 2 ** 31 })).toThrow(/seed must be a 32-bit integer/);
+  });
+});
+
+describe('malformedInput', () => {
+  const foreignBaseline = {
+    schema: 'file-baseline/v1' as const,
+    files: [{ path: '/elsewhere/x', realpath: '/elsewhere/x', exists: false, sha256: null, size: null }],
+  };
+
+  it('returns the dispatch itself for no defect', () => {
+    fc.assert(
+      fc.property(arbDispatch, (d) => {
+        expect(validateDispatch(JSON.parse(malformedInput(null, d, { foreignBaseline }))).ok).toBe(true);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('makes every generated dispatch invalid with every defect, and protocolErrorHandoff of it validates', () => {
+    fc.assert(
+      fc.property(arbDispatch, fc.constantFrom(...DEFECTS), (d, defect) => {
+        const text = malformedInput(defect, d, { foreignBaseline });
+        let parsed: unknown;
+        let isJson = true;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          isJson = false;
+        }
+        if (isJson) expect(validateDispatch(parsed).ok).toBe(false);
+        else expect(['not-json', 'truncated-json', 'empty-stdin']).toContain(defect);
+        expect(validateHandoff(protocolErrorHandoff(text, defect)).ok).toBe(true);
+      }),
+      { numRuns: 120 },
+    );
+  });
+});
+
+describe('evaluateCase', () => {
+  const [dispatch] = fc.sample(arbDispatch, { seed: 4, numRuns: 1 });
+  if (dispatch === undefined) throw new Error('no sample');
+  const base = { case_id: 'c', kind: 'valid' as const, dispatch, timeoutMs: 1000, changed: [] };
+
+  it('stops at the first failed gate check', () => {
+    expect(
+      evaluateCase({ ...base, process: proc({ timedOut: true, code: null }) }).findings.map((f) => f.check),
+    ).toEqual(['spawn', 'timeout']);
+    const garbage = evaluateCase({ ...base, process: proc({ stdout: 'hello\n' }) }).findings;
+    expect(garbage.map((f) => [f.check, f.passed])).toEqual([
+      ['spawn', true],
+      ['timeout', true],
+      ['framing', false],
+    ]);
+    const invalid = evaluateCase({
+      ...base,
+      process: proc({ stdout: '{"schema":"run-contract/v1"}\n' }),
+    }).findings;
+    expect(invalid.at(-1)).toMatchObject({ check: 'handoff-valid', passed: false });
+  });
+
+  it('accepts an echoing patch-only handoff whose baseline matches, and flags each deviation', () => {
+    const handoff = protocolErrorHandoff(dispatch, 'x');
+    const echo = {
+      ...handoff,
+      target: dispatch.target,
+      scope: dispatch.scope,
+      mode: dispatch.mode,
+      stop_reason: null,
+      stop_detail: null,
+      status: 'solved',
+      next_action: 'continue',
+      file_baseline: dispatch.file_baseline,
+    };
+    const ok = evaluateCase({
+      ...base,
+      process: proc({ stdout: `${JSON.stringify(echo)}\n` }),
+      baselineCheck: { result: 'match', detail: '' },
+    });
+    expect(ok.findings.filter((f) => !f.passed)).toEqual([]);
+    expect(ok.findings.map((f) => f.check)).toContain('patch-only-baseline');
+
+    const moved = {
+      ...echo,
+      target: `${dispatch.target}!`,
+      files_changed: ['/not/owned'],
+    };
+    const bad = evaluateCase({
+      ...base,
+      changed: ['/p/stray'],
+      process: proc({ stdout: `${JSON.stringify(moved)}\n` }),
+      baselineCheck: { result: 'drift', detail: '/p/a: modified' },
+    });
+    expect(bad.findings.filter((f) => !f.passed).map((f) => f.check)).toEqual([
+      'identity-echoed',
+      'files-changed-owned',
+      'unowned-unchanged',
+      'baseline-matches-disk',
+    ]);
+  });
+
+  it('requires a protocol-error stop and no file change for malformed input', () => {
+    const answer = protocolErrorHandoff('nope', 'not JSON');
+    const r = evaluateCase({
+      ...base,
+      kind: 'malformed',
+      defect: 'not-json',
+      changed: ['/p/f0/a'],
+      process: proc({ stdout: `${JSON.stringify(answer)}\n` }),
+    });
+    expect(r.findings.slice(-2).map((f) => [f.check, f.passed])).toEqual([
+      ['protocol-error', true],
+      ['no-file-changed', false],
+    ]);
+  });
+});
+
+describe('project layout and snapshots', () => {
+  it('detects created, modified and removed files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'handoff-conformance-test-'));
+    try {
+      const plan = planCases({ runs: 1, seed: 8 })[0];
+      if (!plan) throw new Error('no plan');
+      const owned = await layOutProject(dir, plan.files);
+      const baseline = await recordBaseline(owned);
+      expect(baseline.files.map((f) => f.exists)).toEqual(plan.files.map((f) => f.exists));
+      const before = await snapshotTree(dir);
+      expect(changedPaths(before, await snapshotTree(dir))).toEqual([]);
+      await writeFile(join(dir, 'README.md'), 'changed');
+      await writeFile(join(dir, 'new.txt'), 'new');
+      await rm(join(dir, 'notes', 'other.lean'));
+      expect(changedPaths(before, await snapshotTree(dir))).toEqual(
+        [join(dir, 'README.md'), join(dir, 'new.txt'), join(dir, 'notes', 'other.lean')].sort(),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('report determinism', () => {
+  it('the same seed gives the same report, a different seed a different one', async () => {
+    const run = (seed: number) =>
+      runConformance({ command: nodeWorker('stale-baseline'), runs: 3, seed, timeoutMs: 15_000 });
+    const a = await run(11);
+    const b = await run(11);
+    expect(b).toEqual(a);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    const c = await run(12);
+    expect(c.cases.map((x) => x.target)).not.toEqual(a.cases.map((x) => x.target));
+  }, 60_000);
+});
