@@ -11,4 +11,5 @@ export {
   chainMachine,
   initialChainContext,
 } from './chain.js';
+export { BLOCKER_OPTIONS, cycleMachine, cycleSetup, initialCycleContext } from './cycle.js';
 export { type GateEvent, type GateMachine, gateMachine } from './gate.js';

@@ -13,7 +13,9 @@ export * as gate from './gate/index.js';
 export { generateJsonSchemas, PUBLISHED_SCHEMAS } from './json-schemas.js';
 export * from './persist/index.js';
 export { RESULT_SCHEMA as PERSIST_RESULT_SCHEMA } from './persist/index.js';
+export * from './runtime/index.js';
 export * from './store/index.js';
 // Names two barrels share, made explicit: the store's result schema id keeps the plain name.
 export { RESULT_SCHEMA } from './store/index.js';
+export * from './tracker/index.js';
 export * from './validation/index.js';

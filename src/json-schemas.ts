@@ -27,6 +27,7 @@ import {
   TaskContractSchema,
 } from './gate/index.js';
 import { PersistStateSchema, ProgressSchema, ReuseReportSchema, SourceNoteSchema } from './persist/index.js';
+import { TrackerStateSchema } from './tracker/schema.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
 export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
@@ -46,6 +47,7 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'chain-stage-receipt.v1': StageReceiptSchema,
   'chain-acceptance-receipt.v1': AcceptanceReceiptSchema,
   'chain-stage-delta.v1': StageDeltaSchema,
+  'cycle-tracker.v1': TrackerStateSchema,
   'gate-task.v1': TaskContractSchema,
   'gate-directive.v1': DirectiveSchema,
   'gate-evidence.v1': EvidencePacketSchema,
