@@ -182,8 +182,10 @@ export const command: CliCommand = {
             : { now: optionalString(values, 'now') as string }),
         };
         if (priorRun === undefined) {
-          if (optionalString(values, 'reuse-report') !== undefined) {
-            throw new HandoffError('usage', '--reuse-report needs --prior-run');
+          for (const flag of ['reuse-report', 'approve', 'evidence-justification']) {
+            if (optionalString(values, flag) !== undefined) {
+              throw new HandoffError('usage', `--${flag} needs --prior-run`);
+            }
           }
           return emit(io, await c.start(input));
         }

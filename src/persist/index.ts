@@ -18,6 +18,7 @@ export {
   absorbHandoff,
   absorbNote,
   absorbPart,
+  emptyAccumulated,
   KnowledgeSchema,
   knowledgeFromDispatch,
   operationalErrorHandoff,

@@ -93,6 +93,25 @@ export function unionBy<T>(a: readonly T[], b: readonly T[]): T[] {
 }
 
 /**
+ * Nothing accumulated yet: every list empty, both deltas null.
+ *
+ * @example
+ * ```ts
+ * emptyAccumulated().files_changed; // []
+ * ```
+ */
+export function emptyAccumulated(): Accumulated {
+  return {
+    files_changed: [],
+    attempted_tools: [],
+    best_candidates: [],
+    failed_avenues: [],
+    evidence: { queries: [], top_candidates: [], attempts: [], goal_delta: null, diagnostic_delta: null },
+    artifacts: [],
+  };
+}
+
+/**
  * Knowledge at the start of a run: the first dispatch's identity and baseline, nothing accumulated.
  *
  * @example
@@ -109,14 +128,7 @@ export function knowledgeFromDispatch(d: Dispatch): Knowledge {
       files_owned: [...d.owned_files],
       file_baseline: d.file_baseline,
     },
-    accumulated: {
-      files_changed: [],
-      attempted_tools: [],
-      best_candidates: [],
-      failed_avenues: [],
-      evidence: { queries: [], top_candidates: [], attempts: [], goal_delta: null, diagnostic_delta: null },
-      artifacts: [],
-    },
+    accumulated: emptyAccumulated(),
   };
 }
 

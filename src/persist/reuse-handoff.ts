@@ -3,7 +3,7 @@
  */
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Handoff } from '../contract/handoff-schema.js';
-import { operationalErrorHandoff } from './knowledge.js';
+import { emptyAccumulated, operationalErrorHandoff } from './knowledge.js';
 
 /**
  * Builds the operational-error handoff for an intended task (autonomous drift refusal).
@@ -27,14 +27,7 @@ export function operationalErrorHandoffForTask(
         files_owned: [...inv.owned_files],
         file_baseline: baseline,
       },
-      accumulated: {
-        files_changed: [],
-        attempted_tools: [],
-        best_candidates: [],
-        failed_avenues: [],
-        evidence: { queries: [], top_candidates: [], attempts: [], goal_delta: null, diagnostic_delta: null },
-        artifacts: [],
-      },
+      accumulated: emptyAccumulated(),
     },
     detail,
   );

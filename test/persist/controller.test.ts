@@ -295,6 +295,112 @@ describe('invocation state', () => {
   });
 });
 
+describe('finish bookkeeping', () => {
+  it('committed but the resolution cannot be saved → still done, stored, cite, plus a bookkeeping warning', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store, { stateFs: faultyStateFs([3]) });
+    const runId = (await ctl.c.start({ dispatch: dispatch() })).run_id as string;
+    const r = await ctl.c.finish(stuckHandoff());
+    expect(r).toMatchObject({
+      action: 'done',
+      stored: true,
+      outcome: 'committed',
+      seq: 1,
+      cite: `${runId}#1`,
+    });
+    expect(r.warning).toMatch(/bookkeeping failed/);
+    expect(r.persistence).toBeUndefined();
+    const load = await store.load(runId);
+    expect(load.ok && load.value.effective_handoff?.payload).toEqual(stuckHandoff());
+    // the on-disk state is left unresolved: a later call stops without touching the store
+    const n = store.mutations.length;
+    expect(await controller(dir, store).c.note(note())).toMatchObject({
+      action: 'stop',
+      outcome: 'terminal',
+    });
+    expect(store.mutations.length).toBe(n);
+  });
+
+  it('journal_only with failed bookkeeping keeps both warnings and stays stored', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store, { stateFs: faultyStateFs([3]) });
+    const runId = (await ctl.c.start({ dispatch: dispatch() })).run_id as string;
+    store.script(res(runId, 'journal_only', { seq: 1, step: 'cache' }));
+    const r = await ctl.c.finish(stuckHandoff());
+    expect(r).toMatchObject({ action: 'done', stored: true, outcome: 'journal_only', cite: `${runId}#1` });
+    expect(r.warning).toMatch(/handoff cache not confirmed.*bookkeeping failed/);
+  });
+
+  it('busy on finish: one retry after 1 s, then stored', async () => {
+    const { c, store, sleeps, runId } = await started();
+    store.script(res(runId, 'nothing_written', { code: 'busy' }));
+    expect(await c.finish(stuckHandoff())).toMatchObject({
+      action: 'done',
+      stored: true,
+      cite: `${runId}#1`,
+    });
+    expect(sleeps).toEqual([1000]);
+    expect(store.mutations.filter((m) => m === 'set-handoff')).toHaveLength(2);
+  });
+
+  it('early finish state-save failure: done, stored:false, not-stored, full fallback, store never called', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store);
+    await ctl.c.start({ dispatch: dispatch() });
+    await ctl.c.handoff(workerHandoff());
+    const failing = controller(dir, store, { stateFs: faultyStateFs([1]) });
+    const r = await failing.c.finish(stuckHandoff());
+    expect(r).toMatchObject({
+      action: 'done',
+      stored: false,
+      persistence: 'not-stored',
+      outcome: 'state_unwritable_before_store',
+      terminal_enforced: true,
+    });
+    expect(r.cite).toBeUndefined();
+    expect(r.fallback_handoff?.files_changed).toEqual(['/repo/Mathlib/Foo.lean']);
+    expect(validateHandoff(r.fallback_handoff).ok).toBe(true);
+    expect(store.mutations).toEqual(['create', 'append:handoff']);
+    // the stop was recorded: a later call stops
+    expect((await ctl.c.note(note())).outcome).toBe('terminal');
+  });
+
+  it('no control-state write succeeds on finish: terminal_enforced false with a retire warning', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store);
+    await ctl.c.start({ dispatch: dispatch() });
+    const failing = controller(dir, store, { stateFs: faultyStateFs([1, 2]) });
+    const r = await failing.c.finish(stuckHandoff());
+    expect(r).toMatchObject({
+      action: 'done',
+      stored: false,
+      persistence: 'not-stored',
+      terminal_enforced: false,
+    });
+    expect(r.warning).toMatch(/retire this invocation/);
+    expect(store.mutations).toEqual(['create']);
+  });
+
+  it('an invalid finish whose stop cannot be saved: still done, not-stored, fallback, terminal_enforced false', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store);
+    await ctl.c.start({ dispatch: dispatch() });
+    const failing = controller(dir, store, { stateFs: faultyStateFs([1]) });
+    const r = await failing.c.finish({ ...stuckHandoff(), next_action: 'nope' });
+    expect(r).toMatchObject({
+      action: 'done',
+      stored: false,
+      persistence: 'not-stored',
+      outcome: 'invalid_submission',
+      terminal_enforced: false,
+    });
+    expect(r.warning).toMatch(/retire this invocation/);
+    expect(r.submitted_errors?.length).toBeGreaterThan(0);
+    expect(validateHandoff(r.fallback_handoff).ok).toBe(true);
+    expect(store.mutations).toEqual(['create']);
+  });
+});
+
 describe('parent knowledge vs committed history', () => {
   it('a stop describes the work as it stands, with the failed submission folded in, never "no changes"', async () => {
     const { c, store, runId } = await started();
