@@ -274,7 +274,6 @@ export function buildHandoffEnvelope(
       : {}),
     nextAction,
     requiredReads,
-    ...(gateConfig === undefined ? {} : { gateConfig }),
     stopRules,
     asyncStartMode,
     asyncStartEffective,
@@ -291,6 +290,9 @@ export function buildHandoffEnvelope(
       needsAttentionAfterMs: template.needsAttentionAfterMs,
       activeNoticeAfterMs: template.activeNoticeAfterMs,
     },
+    // Optional fields in the reference's emitted order: gateConfig, overrides, sanctionedCommands,
+    // retrospectiveFindings, specSource (the seed's interface lists members, not emission order).
+    ...(gateConfig === undefined ? {} : { gateConfig }),
     ...(overrides === undefined ? {} : { overrides }),
     ...(sanctionedCommands === undefined ? {} : { sanctionedCommands }),
     ...(retrospectiveFindings === null ? {} : { retrospectiveFindings }),

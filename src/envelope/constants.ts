@@ -142,8 +142,14 @@ export const MERGE_STOP_RULE = 'merge' as const;
 
 /**
  * Recognized fail-closed directive prefixes of a terminal reconciliation `nextAction`
- * (compared case-insensitively against the trimmed action). The router's canonical action starts
- * with `Stop and reconcile`.
+ * (compared case-insensitively against the trimmed action).
+ *
+ * The first three are the directives the reference router actually emits on the tuple:
+ * `Stop and reconcile …` (its canonical action, for conflicting or unroutable state and for the
+ * startup/resume bundle), `Reconcile …` (an unrecognized retrospective checkpoint state) and
+ * `Complete or explicitly skip the required post-run behavioral retrospective …` (a missing
+ * retrospective checkpoint, which the router also fails closed to reconcile). The last three are
+ * our own spellings of the same imperative for other routers.
  *
  * @example
  * ```ts
@@ -153,6 +159,7 @@ export const MERGE_STOP_RULE = 'merge' as const;
 export const FAIL_CLOSED_DIRECTIVE_PREFIXES = Object.freeze([
   'Stop and reconcile',
   'Reconcile',
+  'Complete or explicitly skip the required post-run behavioral retrospective',
   'Fail closed',
   'Fail-closed',
   'Halt and reconcile',

@@ -2,8 +2,8 @@
  * Dev-loop settings (effects): discovers and reads the layered settings files of a repository.
  *
  * Precedence, lowest first: built-in defaults → extension defaults → `.pi/dev-loop/defaults.*`
- * → `.devloops.*`. In each file layer the first existing candidate of `.yaml`, `.yml`, `.json`,
- * bare name is used; later candidates are reported as ignored.
+ * → `.devloops.*`. In each file layer the first existing candidate of bare name, `.yaml`, `.yml`,
+ * `.json` is used (the reference's order); later candidates are reported as ignored.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -46,7 +46,8 @@ export interface LoadSettingsOptions {
   readonly settingsFile?: string;
 }
 
-const EXTENSIONS = ['.yaml', '.yml', '.json', ''] as const;
+/** Candidate suffixes of one file layer, in the reference's lookup order: the bare name first. */
+const EXTENSIONS = ['', '.yaml', '.yml', '.json'] as const;
 
 async function tryRead(path: string): Promise<string | undefined> {
   try {

@@ -666,7 +666,7 @@ describe('gate state, settings scalars, options', () => {
 describe('shape', () => {
   it('emits the contract key order with gateState last', () => {
     const env = build(
-      bareBundle('copilot_pr_followup'),
+      bareBundle('copilot_pr_followup', { canonicalSpecSource: 'pr_body' }),
       EXTENSION_DEFAULT_SETTINGS as Record<string, unknown>,
       {},
       {
@@ -683,7 +683,6 @@ describe('shape', () => {
       'executionMode',
       'nextAction',
       'requiredReads',
-      'gateConfig',
       'stopRules',
       'asyncStartMode',
       'asyncStartEffective',
@@ -693,9 +692,12 @@ describe('shape', () => {
       'worktreeRequired',
       'acceptance',
       'control',
+      // The optional fields, in the reference's emitted order (spec A.2 item 14), gateConfig first.
+      'gateConfig',
       'overrides',
       'sanctionedCommands',
       'retrospectiveFindings',
+      'specSource',
       'gateState',
     ]);
     expect(env.handoffVersion).toBe(1);
@@ -704,7 +706,7 @@ describe('shape', () => {
 
   it('the result is deep-frozen; mutation throws', () => {
     const env = build(
-      bareBundle('copilot_pr_followup'),
+      bareBundle('copilot_pr_followup', { canonicalSpecSource: 'pr_body' }),
       EXTENSION_DEFAULT_SETTINGS as Record<string, unknown>,
     );
     expect(Object.isFrozen(env)).toBe(true);

@@ -76,6 +76,21 @@ describe.each([
     expect(build(input).nextAction).toBe(action);
   });
 
+  it.each([
+    'Stop and reconcile the canonical current state before choosing an internal strategy.',
+    'Stop and reconcile the authoritative startup/resume state before routing or answering status.',
+    'Reconcile the retrospective checkpoint state before routing.',
+    'Complete or explicitly skip the required post-run behavioral retrospective before starting or resuming the next dev-loop run.',
+  ])('every reconcile directive the reference router emits builds: %s', (action) => {
+    const input = make();
+    const bundle = (input.bundle ?? input) as Record<string, unknown>;
+    bundle.nextAction = action;
+    if (input.bundle !== undefined) input.nextAction = action;
+    const env = build(input);
+    expect(env.nextAction).toBe(action);
+    expect(validateHandoffEnvelope(env).ok).toBe(true);
+  });
+
   it('a nextAction without a fail-closed directive is refused (the builder self-validates)', () => {
     const input = make();
     const bundle = (input.bundle ?? input) as Record<string, unknown>;
@@ -101,6 +116,33 @@ describe('incomplete or contradictory reconcile tuples fail closed', () => {
     ['bare: bundleKind contradicts', () => reconcileBare({ bundleKind: 'route' })],
   ])('%s → envelope_reconcile_tuple', (_name, make) => {
     expect(code(() => build(make()))).toBe('envelope_reconcile_tuple');
+  });
+
+  it("the resolver's worktree-guard result (outer needs_reconcile around a routed bundle) fails closed", () => {
+    // The reference resolver answers a failed local_implementation worktree guard with an outer
+    // needs_reconcile wrapper around the still-routed inner bundle; building the routed envelope
+    // from it would tell the agent to implement outside a worktree.
+    const inner = {
+      publicEntrypoint: 'dev-loop',
+      bundleKind: 'resolved',
+      repo: 'acme/app',
+      routeKind: 'route',
+      selectedGate: 'local_implementation',
+      selectedStrategy: 'local_implementation',
+      executionMode: 'bounded_handoff',
+      nextAction: 'Run the local implementation strategy for the current branch or phase slice.',
+      activeArtifact: { kind: 'local_phase', issue: 42, phase: 'issue-42' },
+    };
+    const guard = {
+      ok: true,
+      bundleKind: 'needs_reconcile',
+      selectedStrategy: 'none',
+      requiredReads: ['skills/docs/public-dev-loop-contract.md'],
+      nextAction:
+        'Local implementation requires worktree isolation. Current directory is the main git checkout.',
+      bundle: inner,
+    };
+    expect(code(() => build(guard))).toBe('envelope_reconcile_tuple');
   });
 
   it('the error names every problem', () => {

@@ -2,7 +2,7 @@
  * Settings: layered precedence (built-in → extension defaults → .pi/dev-loop/defaults.* →
  * .devloops.*) with real files in temp dirs, every accepted file form, and fail-closed parsing.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -143,16 +143,25 @@ describe('precedence', () => {
     expect(sources.at(-1)).toEqual({ layer: 'devloops', path: file });
   });
 
-  it('candidate order .yaml, .yml, .json, bare: the first wins, the rest are reported', async () => {
+  it('candidate order bare, .yaml, .yml, .json (the reference order): the first wins, the rest are reported', async () => {
     await put('.devloops.yml', 'refinement:\n  maxCopilotRounds: 1\n');
     await put('.devloops.json', '{"refinement":{"maxCopilotRounds":2}}');
-    await put('.devloops', 'refinement:\n  maxCopilotRounds: 3\n');
     let r = await loadDevLoopsSettings({ repoRoot: root });
     expect(r.settings.refinement?.maxCopilotRounds).toBe(1);
-    expect(r.ignored).toEqual([join(root, '.devloops.json'), join(root, '.devloops')]);
+    expect(r.ignored).toEqual([join(root, '.devloops.json')]);
     await put('.devloops.yaml', 'refinement:\n  maxCopilotRounds: 0\n');
     r = await loadDevLoopsSettings({ repoRoot: root });
     expect(r.settings.refinement?.maxCopilotRounds).toBe(0);
+    expect(r.ignored).toEqual([join(root, '.devloops.yml'), join(root, '.devloops.json')]);
+    await put('.devloops', 'refinement:\n  maxCopilotRounds: 3\n');
+    r = await loadDevLoopsSettings({ repoRoot: root });
+    expect(r.settings.refinement?.maxCopilotRounds).toBe(3);
+    expect(r.sources.at(-1)).toEqual({ layer: 'devloops', path: join(root, '.devloops') });
+    expect(r.ignored).toEqual([
+      join(root, '.devloops.yaml'),
+      join(root, '.devloops.yml'),
+      join(root, '.devloops.json'),
+    ]);
   });
 
   it('a .devloops directory is not a settings file', async () => {
@@ -209,6 +218,9 @@ describe('file forms and failures', () => {
     if (!canStillRead)
       expect(await codeOf(loadDevLoopsSettings({ repoRoot: root }))).toBe('settings_unreadable');
     await chmod(p, 0o644);
+    // Also provable as root: a symlink loop exists but cannot be read (ELOOP).
+    await symlink('.devloops.json', join(root, '.devloops.json'));
+    expect(await codeOf(loadDevLoopsSettings({ repoRoot: root }))).toBe('settings_unreadable');
     expect(
       await codeOf(loadDevLoopsSettings({ repoRoot: root, settingsFile: join(root, 'nope.yaml') })),
     ).toBe('settings_unreadable');

@@ -433,6 +433,11 @@ describe('terminal reconcile rules', () => {
     ['Reconcile the retrospective checkpoint state before routing.', true],
     ['Fail closed: reconcile first.', true],
     ['Halt and reconcile.', true],
+    [
+      'Complete or explicitly skip the required post-run behavioral retrospective before starting or resuming the next dev-loop run.',
+      true,
+    ],
+    ['Complete the feature, then reconcile.', false],
     ['Reconciliation is optional; continue.', false],
     ['Continue implementing the feature.', false],
     ['Please stop and reconcile.', false],
@@ -440,5 +445,107 @@ describe('terminal reconcile rules', () => {
     const e = validReconcile();
     e.nextAction = action;
     expect(validateHandoffEnvelope(e).ok).toBe(ok);
+  });
+});
+
+describe('reference validator cases not covered above, one row each', () => {
+  const del =
+    (...path: string[]) =>
+    (e: Env) => {
+      let o: Record<string, unknown> = e;
+      for (const k of path.slice(0, -1)) o = o[k] as Record<string, unknown>;
+      delete o[path.at(-1) as string];
+    };
+  const set = (patch: Record<string, unknown>) => (e: Env) => Object.assign(e, patch);
+  const crit = (c: unknown) => (e: Env) => {
+    e.acceptance.criteria = [c];
+  };
+  it.each<[string, (e: Env) => void, string]>([
+    ['missing target.repo', del('target', 'repo'), 'target.repo'],
+    ['issue target without an issue number', del('target', 'issue'), 'target.issue'],
+    [
+      'issue target with a negative issue',
+      set({ target: { kind: 'issue', issue: -1, repo: 'a/b' } }),
+      'target.issue',
+    ],
+    ['pr target without a pr number', set({ target: { kind: 'pr', repo: 'a/b' } }), 'target.pr'],
+    ['pr target with pr 0', set({ target: { kind: 'pr', pr: 0, repo: 'a/b' } }), 'target.pr'],
+    [
+      'local_branch target without a branch',
+      set({ target: { kind: 'local_branch', repo: 'a/b' } }),
+      'target.branch',
+    ],
+    ['missing requiredReads', del('requiredReads'), 'requiredReads'],
+    ['missing stopRules', del('stopRules'), 'stopRules'],
+    ['stopRules with a number among strings', set({ stopRules: ['merge', 42, 'draft-pr'] }), 'stopRules'],
+    ['acceptance without criteria', del('acceptance', 'criteria'), 'acceptance.criteria'],
+    ['criterion without id', crit({ must: 'do something', severity: 'required' }), 'acceptance.criteria'],
+    ['criterion without must', crit({ id: 'test', severity: 'required' }), 'acceptance.criteria'],
+    ['criterion without severity', crit({ id: 'test', must: 'do something' }), 'acceptance.criteria'],
+    [
+      'criterion with severity critical',
+      crit({ id: 'x', must: 'y', severity: 'critical' }),
+      'acceptance.criteria',
+    ],
+    ['handoffVersion "v1" (got echoed)', set({ handoffVersion: 'v1' }), 'handoffVersion'],
+  ])('%s → an error on %s', (_name, mutate, field) => {
+    const e = valid();
+    mutate(e);
+    const r = validateHandoffEnvelope(e);
+    expect(r.ok).toBe(false);
+    expect(fields(r)).toEqual([field]);
+  });
+
+  it('a sparse object reports every missing or broken field together', () => {
+    const r = validateHandoffEnvelope({
+      handoffVersion: -5,
+      target: { kind: 'issue' },
+      nextAction: '',
+      requiredReads: 'not-array',
+      stopRules: null,
+    });
+    expect(r.ok).toBe(false);
+    expect(fields(r)).toEqual([
+      'handoffVersion',
+      'target.repo',
+      'target.issue',
+      'nextAction',
+      'requiredReads',
+      'acceptance',
+      'stopRules',
+      'executionMode',
+      'asyncStartMode',
+      'asyncStartEffective',
+    ]);
+    expect(r.warnings).toEqual([
+      { field: 'gateState.derivedAt', reason: 'should be an ISO 8601 build timestamp' },
+    ]);
+  });
+
+  it('a built envelope of every routed strategy and target kind validates clean', () => {
+    const targets = [
+      { kind: 'issue', issue: 99 },
+      { kind: 'pr', pr: 10 },
+      { kind: 'local_branch', branch: 'feature/x' },
+      { kind: 'local_phase', phase: 'p1' },
+    ];
+    for (const strategy of [
+      'copilot_pr_followup',
+      'issue_intake',
+      'external_pr_followup',
+      'reviewer_fixer',
+      'wait_watch',
+      'final_approval',
+      'local_implementation',
+      'ui_review',
+    ]) {
+      for (const activeArtifact of targets) {
+        const env = buildHandoffEnvelope(bareBundle(strategy, { activeArtifact }), {}, {}, BASE_OPTS);
+        expect(validateHandoffEnvelope(env), `${strategy} ${activeArtifact.kind}`).toEqual({
+          ok: true,
+          errors: [],
+        });
+      }
+    }
   });
 });
