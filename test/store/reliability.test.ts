@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createFsStore, parseJournal } from '../../src/store/index.js';
 import { dispatch, note } from './fixtures.js';
 import { tempDir } from './tmp.js';
@@ -27,6 +27,15 @@ interface Child {
   /** Resolves once a line satisfying `pred` has arrived (or the child exits: then it rejects). */
   waitFor(pred: (l: string) => boolean): Promise<void>;
 }
+
+const live = new Set<ChildProcess>();
+
+afterEach(async () => {
+  // a failed trial must not leave children writing into a temp dir that is being removed
+  const dying = [...live].map((c) => new Promise((r) => c.once('close', r)));
+  for (const c of live) c.kill('SIGKILL');
+  await Promise.all(dying);
+});
 
 function spawnChild(args: string[]): Child {
   const child = spawn(process.execPath, [CHILD, ...args], {
@@ -50,10 +59,16 @@ function spawnChild(args: string[]): Child {
       }
     }
   });
-  child.stderr?.resume();
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  live.add(child);
   const exited = new Promise<void>((resolve) =>
     child.on('close', () => {
-      for (const w of waiters.splice(0)) w.reject(new Error(`child exited; lines: ${lines.join('|')}`));
+      live.delete(child);
+      for (const w of waiters.splice(0))
+        w.reject(new Error(`child exited; lines: ${lines.join('|')}; stderr: ${stderr}`));
       resolve();
     }),
   );
@@ -62,6 +77,24 @@ function spawnChild(args: string[]): Child {
       ? Promise.resolve()
       : new Promise((resolve, reject) => waiters.push({ pred, resolve, reject }));
   return { child, lines, exited, waitFor };
+}
+
+/**
+ * Spawns a child and waits for its first line. A child that exits before printing anything never
+ * reached the store (e.g. dist/ was being rebuilt by a concurrent `npm run build`): it is
+ * respawned, at most three times.
+ */
+async function startChild(args: string[], first: string): Promise<Child> {
+  for (let attempt = 1; ; attempt++) {
+    const c = spawnChild(args);
+    try {
+      await c.waitFor((l) => l === first);
+      return c;
+    } catch (e) {
+      if (c.lines.length > 0 || attempt >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 describe('SIGKILL crash trials', () => {
@@ -82,10 +115,9 @@ describe('SIGKILL crash trials', () => {
     let next = 0;
     const trial = async (t: number): Promise<void> => {
       const label = `trial-${t}`;
-      const { child, lines, exited, waitFor } = spawnChild([root, 'crash', label]);
+      const { child, lines, exited, waitFor } = await startChild([root, 'crash', label], 'start');
       const plan = plans[t] as (typeof plans)[number];
       if (plan.early === 0) {
-        await waitFor((l) => l === 'start');
         await new Promise((r) => setTimeout(r, plan.ms));
       } else {
         await waitFor((l) => l === `ack ${plan.afterAck}` || l.startsWith('error'));
@@ -146,9 +178,10 @@ describe('two processes appending to one run', () => {
     const c = await store.createRun({ dispatch: dispatch(), now: '2026-11-30T10:00:00Z' });
     const id = c.run_id as string;
     const COUNT = 60;
-    const a = spawnChild([root, 'race', 'A', id, String(COUNT)]);
-    const b = spawnChild([root, 'race', 'B', id, String(COUNT)]);
-    await Promise.all([a.waitFor((l) => l === 'ready'), b.waitFor((l) => l === 'ready')]);
+    const [a, b] = await Promise.all([
+      startChild([root, 'race', 'A', id, String(COUNT)], 'ready'),
+      startChild([root, 'race', 'B', id, String(COUNT)], 'ready'),
+    ]);
     a.child.stdin?.write('go\n');
     b.child.stdin?.write('go\n');
     await Promise.all([a.exited, b.exited]);

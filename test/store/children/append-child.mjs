@@ -12,6 +12,11 @@ const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
 const say = (line) => process.stdout.write(`${line}\n`);
 const note = (i) => ({ kind: 'candidate', text: `${label}-${i}`, lean: null });
 
+// never outlive the test: exit when the parent goes away (stdin closes) or after a hard limit
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
+setTimeout(() => process.exit(3), 60_000).unref();
+
 if (mode === 'crash') {
   say('start');
   const c = await store.createRun({ dispatch, trackerSessionId: label, now: '2026-11-30T10:00:00Z' });
@@ -20,14 +25,17 @@ if (mode === 'crash') {
     process.exit(1);
   }
   say(`created ${c.run_id}`);
-  for (let i = 1; ; i++) {
+  for (let i = 1; i <= 2000; i++) {
     const r = await store.append(c.run_id, 'note', note(i));
     if (r.outcome !== 'committed') {
       say(`error ${JSON.stringify(r)}`);
       process.exit(1);
     }
-    say(`ack ${r.seq}`);
+    say(`ack ${r.seq}`); // pipes are synchronous on Linux: the ack is out before the next append
+    await new Promise((resolve) => setImmediate(resolve)); // let 'end'/timers run
   }
+  say('error limit reached without being killed');
+  process.exit(1);
 } else if (mode === 'race') {
   process.stdin.once('data', async () => {
     const count = Number(countArg);
