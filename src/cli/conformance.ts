@@ -19,7 +19,14 @@ import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
 
-/** Exit code when at least one check failed. */
+/**
+ * Exit code when at least one check failed.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = report.failed === 0 ? 0 : EXIT_NONCONFORMING;
+ * ```
+ */
 export const EXIT_NONCONFORMING = 3;
 
 function integerOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
@@ -87,7 +94,14 @@ const HELP = [
   'Exit: 0 every check passed, 3 some check failed, 2 usage.',
 ].join('\n');
 
-/** The `conformance` verb group. */
+/**
+ * The `conformance` verb group.
+ *
+ * @example
+ * ```ts
+ * await command.run(['worker', '--runs', '12', '--', 'python3', 'worker.py'], io); // 0 | 3
+ * ```
+ */
 export const command: CliCommand = {
   summary: 'throw generated dispatches at a worker and check every handoff',
   help: HELP,

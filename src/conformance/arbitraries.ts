@@ -59,7 +59,14 @@ export function arbBaselineFor(paths: readonly string[]): fc.Arbitrary<FileBasel
     }));
 }
 
-/** A valid file-baseline/v1 record. */
+/**
+ * A valid file-baseline/v1 record.
+ *
+ * @example
+ * ```ts
+ * fc.assert(fc.property(arbFileBaseline, (b) => validateBaseline(b).ok));
+ * ```
+ */
 export const arbFileBaseline: fc.Arbitrary<FileBaseline> = arbAbsolutePaths().chain(arbBaselineFor);
 
 const arbParameters = fc.oneof(

@@ -126,11 +126,16 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
   add('framing', true, `${framed.progress.length} progress line(s) and one handoff (${exit})`);
 
   const badProgress: string[] = [];
+  const ownedSet = new Set(o.dispatch.owned_files);
   framed.progress.forEach((line, i) => {
     const r = safeValidate(ProgressSchema, line);
     if (!r.ok) {
       const first = r.issues[0];
       badProgress.push(`line ${i + 1}: ${first ? `${first.path || '(root)'} ${first.code}` : 'invalid'}`);
+    } else if (o.kind === 'valid') {
+      const foreign = (r.value.files_changed ?? []).filter((f) => !ownedSet.has(f));
+      if (foreign.length > 0)
+        badProgress.push(`line ${i + 1}: files_changed outside owned_files ${list(foreign)}`);
     }
   });
   add(

@@ -12,7 +12,14 @@ export interface DefectContext {
   readonly foreignBaseline: FileBaseline;
 }
 
-/** One-line description of each defect (for reports and docs). */
+/**
+ * One-line description of each defect (for reports and docs).
+ *
+ * @example
+ * ```ts
+ * DEFECT_DESCRIPTIONS['empty-stdin']; // 'stdin is empty'
+ * ```
+ */
 export const DEFECT_DESCRIPTIONS: Readonly<Record<Defect, string>> = {
   'not-json': 'stdin is plain text, not JSON',
   'truncated-json': 'the dispatch JSON is cut off halfway',

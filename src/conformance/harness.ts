@@ -28,11 +28,32 @@ import {
   type Finding,
 } from './report-schema.js';
 
-/** Default number of cases. */
+/**
+ * Default number of cases.
+ *
+ * @example
+ * ```ts
+ * await runConformance({ command, runs: DEFAULT_RUNS });
+ * ```
+ */
 export const DEFAULT_RUNS = 25;
-/** Default seed (fixed, so a bare run is reproducible). */
+/**
+ * Default seed (fixed, so a bare run is reproducible).
+ *
+ * @example
+ * ```ts
+ * await runConformance({ command, seed: DEFAULT_SEED });
+ * ```
+ */
 export const DEFAULT_SEED = 0;
-/** Default per-case timeout in milliseconds. */
+/**
+ * Default per-case timeout in milliseconds.
+ *
+ * @example
+ * ```ts
+ * await runConformance({ command, timeoutMs: DEFAULT_TIMEOUT_MS });
+ * ```
+ */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Options of {@link runConformance}. */

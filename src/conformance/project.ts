@@ -15,7 +15,14 @@ export interface CaseDirectory {
   readonly cleanup: () => Promise<void>;
 }
 
-/** Files outside the owned set that every case project holds (project-relative). */
+/**
+ * Files outside the owned set that every case project holds (project-relative).
+ *
+ * @example
+ * ```ts
+ * Object.keys(BYSTANDER_FILES); // ['README.md', 'notes/other.lean']
+ * ```
+ */
 export const BYSTANDER_FILES: Readonly<Record<string, string>> = {
   'README.md': '# conformance project\n\nFiles outside the owned set; a worker must not touch them.\n',
   'notes/other.lean': 'theorem other : True := by\n  sorry -- hint: trivial\n',

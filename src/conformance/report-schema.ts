@@ -4,12 +4,24 @@
  */
 import { z } from 'zod';
 
-/** Schema id of the report. */
+/**
+ * Schema id of the report.
+ *
+ * @example
+ * ```ts
+ * report.schema === CONFORMANCE_REPORT_SCHEMA; // 'conformance-report/v1'
+ * ```
+ */
 export const CONFORMANCE_REPORT_SCHEMA = 'conformance-report/v1';
 
 /**
  * The malformed-dispatch catalogue: each defect turns a valid dispatch (or its text) into input a
  * conforming worker must answer with a protocol-error handoff.
+ *
+ * @example
+ * ```ts
+ * await runConformance({ command, defects: DEFECTS.filter((d) => d !== 'empty-stdin') });
+ * ```
  */
 export const DEFECTS = [
   'not-json',
@@ -28,6 +40,11 @@ export const DEFECTS = [
  * `progress-valid` and `handoff-valid` apply to every case; `protocol-error` and `no-file-changed`
  * to malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is
  * empty, `baseline-advances-reported` only when it is not).
+ *
+ * @example
+ * ```ts
+ * const failing = CHECKS.filter((c) => report.findings.some((f) => f.check === c && !f.passed));
+ * ```
  */
 export const CHECKS = [
   'spawn',
@@ -48,12 +65,33 @@ export const CHECKS = [
   'baseline-advances-reported',
 ] as const;
 
-/** A defect of the malformed catalogue. */
+/**
+ * A defect of the malformed catalogue.
+ *
+ * @example
+ * ```ts
+ * DefectSchema.parse('not-json');
+ * ```
+ */
 export const DefectSchema = z.enum(DEFECTS);
-/** A check id. */
+/**
+ * A check id.
+ *
+ * @example
+ * ```ts
+ * CheckSchema.parse('framing');
+ * ```
+ */
 export const CheckSchema = z.enum(CHECKS);
 
-/** One check of one case. */
+/**
+ * One check of one case.
+ *
+ * @example
+ * ```ts
+ * FindingSchema.parse({ case_id: 'case-01', kind: 'valid', check: 'spawn', passed: true, detail: 'started' });
+ * ```
+ */
 export const FindingSchema = z.strictObject({
   case_id: z.string().min(1),
   kind: z.enum(['valid', 'malformed']),
@@ -63,7 +101,14 @@ export const FindingSchema = z.strictObject({
   detail: z.string(),
 });
 
-/** The summary of one case: what was sent and whether every check passed. */
+/**
+ * The summary of one case: what was sent and whether every check passed.
+ *
+ * @example
+ * ```ts
+ * report.cases.filter((c) => !CaseSummarySchema.parse(c).passed);
+ * ```
+ */
 export const CaseSummarySchema = z.strictObject({
   case_id: z.string().min(1),
   kind: z.enum(['valid', 'malformed']),
@@ -78,7 +123,14 @@ export const CaseSummarySchema = z.strictObject({
   passed: z.boolean(),
 });
 
-/** The conformance-report/v1 record. */
+/**
+ * The conformance-report/v1 record.
+ *
+ * @example
+ * ```ts
+ * ConformanceReportSchema.safeParse(JSON.parse(stdout)).success;
+ * ```
+ */
 export const ConformanceReportSchema = z.strictObject({
   schema: z.literal(CONFORMANCE_REPORT_SCHEMA),
   /** The worker command (argument array). */

@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { recordBaseline } from '../../src/baseline/index.js';
 import {
   arbDispatch,
+  ConformanceReportSchema,
   changedPaths,
   DEFECTS,
   evaluateCase,
@@ -164,6 +166,38 @@ describe('evaluateCase', () => {
     ]);
   });
 
+  it('flags a baseline that advances an entry files_changed does not name, and foreign progress paths', () => {
+    const [two] = fc.sample(
+      arbDispatch.filter((d) => d.owned_files.length >= 2),
+      { seed: 4, numRuns: 1 },
+    );
+    if (two === undefined) throw new Error('no sample');
+    const [a, b] = two.owned_files as [string, string];
+    const files = two.file_baseline.files.map((e) =>
+      e.path === b ? { ...e, realpath: e.path, exists: true, sha256: 'f'.repeat(64), size: 1 } : e,
+    );
+    const h = {
+      ...protocolErrorHandoff(two, 'x'),
+      stop_reason: null,
+      stop_detail: null,
+      status: 'solved',
+      next_action: 'continue',
+      files_changed: [a],
+      file_baseline: { ...two.file_baseline, files },
+    };
+    const progress = { schema: 'run-persist-progress/v1', files_changed: ['/elsewhere'] };
+    const r = evaluateCase({
+      ...base,
+      dispatch: two,
+      process: proc({ stdout: `${JSON.stringify(progress)}\n${JSON.stringify(h)}\n` }),
+      baselineCheck: { result: 'match', detail: '' },
+    });
+    expect(r.findings.filter((f) => !f.passed).map((f) => [f.check, f.detail])).toEqual([
+      ['progress-valid', 'invalid progress: line 1: files_changed outside owned_files /elsewhere'],
+      ['baseline-advances-reported', `baseline advances files not in files_changed: ${b}`],
+    ]);
+  });
+
   it('requires a protocol-error stop and no file change for malformed input', () => {
     const answer = protocolErrorHandoff('nope', 'not JSON');
     const r = evaluateCase({
@@ -200,6 +234,22 @@ describe('project layout and snapshots', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('ConformanceReportSchema', () => {
+  it('converts to JSON Schema (for schemas/conformance-report.v1.json)', () => {
+    const js = z.toJSONSchema(ConformanceReportSchema) as { required?: string[] };
+    expect(js.required).toEqual([
+      'schema',
+      'worker',
+      'seed',
+      'runs',
+      'cases',
+      'passed',
+      'failed',
+      'findings',
+    ]);
   });
 });
 
