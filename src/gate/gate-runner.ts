@@ -144,6 +144,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   const grants = new Map<string, Grant>();
   const exacts: ExactCheckResult[] = [];
   const notes: string[] = [];
+  let validatedAfterContinuation = false;
   let worker: WorkerResult = { status: 'provisional', claims: [], operations: [], blocked: null };
 
   async function save(kind: string, id: string, value: unknown): Promise<void> {
@@ -156,15 +157,30 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
     return x;
   };
   const finishLead = async (outcome: 'lead-review' | 'stopped', path: string[]): Promise<RunGateResult> => {
+    const packet = packets[packets.length - 1] ?? null;
+    let assessment = assessments[assessments.length - 1] ?? null;
+    let route = routes[routes.length - 1] ?? null;
+    let superseded: { assessment: Assessment | null; route: RouteDecision | null } | null = null;
+    if (validatedAfterContinuation && packet !== null && route !== null) {
+      // After a gate continuation: the new result was validated by exact checks only (no new
+      // semantic round), so the earlier assessment and route do not describe it.
+      notes.push(
+        `the result after the gate continuation (${packet.packet_id}) was validated by exact checks only, with no new semantic round; the earlier assessment and route (${route.route}) describe ${route.packet_id}`,
+      );
+      superseded = { assessment, route };
+      assessment = null;
+      route = null;
+    }
     const lead = buildLeadPacket({
       contract,
-      packet: packets[packets.length - 1] ?? null,
-      assessment: assessments[assessments.length - 1] ?? null,
-      route: routes[routes.length - 1] ?? null,
+      packet,
+      assessment,
+      route,
       grants: [...grants.values()],
       blocked: worker.blocked,
       outcome,
       notes,
+      superseded,
     });
     if ((await ledger.status(problem)) !== null) {
       await ledger.recordLeadHandoff(problem, {
@@ -204,14 +220,26 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   for (const g of status?.grants ?? []) {
     if (g.state !== 'reserved') continue;
     const rec = await ledger.reconcile(problem, g.grant_id);
-    grants.set(g.grant_id, rec.grant);
     if (rec.action === 'lead-review') {
+      grants.set(g.grant_id, rec.grant);
       notes.push(
         `grant ${g.grant_id} (${g.slot}) was started but never consumed: outcome uncertain, not replayed`,
       );
       return finishLead('lead-review', ['reconciling', 'leadReview']);
     }
+    if (rec.action === 'resume') {
+      // Reserved by an earlier run that stopped before any work started under it: nothing ran,
+      // so the ledger releases it (the slot is not lost, and nothing is replayed blindly).
+      const released = await ledger.release(
+        problem,
+        g.grant_id,
+        'reserved but never started: released at restart',
+      );
+      grants.set(g.grant_id, released);
+      notes.push(`grant ${g.grant_id} (${g.slot}) was reserved but never started: released at restart`);
+    }
   }
+  if (status !== null) status = await ledger.status(problem);
   const used = status?.used ?? { 'ordinary-repair': 0, 'gate-continuation': 0, 'lead-directed': 0 };
   const pastInitial =
     (status?.lead_handoffs ?? 0) > 0 ||
@@ -232,7 +260,15 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
         details: { reason: r.reason, detail: r.detail, exit_code: 5 },
       });
     }
-    directed = r.grant.state === 'reserved' ? await ledger.start(problem, r.grant.grant_id) : r.grant;
+    if (r.grant.state !== 'reserved' || r.grant.started) {
+      // A repeated event returns the stored result: the directive's attempt already ran.
+      throw new HandoffError(
+        'attempt_not_authorized',
+        `lead-directed attempt refused: directive ${options.directive} already authorized its attempt (grant ${r.grant.grant_id}, ${r.grant.state})`,
+        { details: { reason: 'directive_used', grant: r.grant, exit_code: 5 } },
+      );
+    }
+    directed = await ledger.start(problem, r.grant.grant_id);
     grants.set(directed.grant_id, directed);
   } else if (pastInitial) {
     throw new HandoffError(
@@ -240,6 +276,16 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       `problem ${problem} already went to the lead or used its continuations: a new attempt needs a lead directive`,
       { details: { problem_id: problem, exit_code: 5 } },
     );
+  } else {
+    // The initial attempt starts from the contract's base candidate, and nowhere else.
+    const live = await currentCandidate(root);
+    if (live.commit !== contract.candidate.commit || live.tree_digest !== contract.candidate.tree_digest) {
+      throw new HandoffError(
+        'base_mismatch',
+        `the working tree is not the contract's base candidate: bind it with \`handoff gate bind\` before the task starts (or have the lead issue a directive)`,
+        { details: { contract: contract.candidate, live, exit_code: 5 } },
+      );
+    }
   }
 
   await runWorker(directed === null ? 'initial' : 'lead-directed', directed?.grant_id ?? null);
@@ -386,6 +432,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
         if (g.slot === 'gate-continuation') {
           // Validation evidence for the lead; no new semantic round can grant another fix.
           await collect();
+          validatedAfterContinuation = true;
           const r = await check(false);
           if (!r.ok) notes.push(`after the continuation: ${r.failures.map((f) => f.detail).join('; ')}`);
         }

@@ -23,6 +23,14 @@ export interface LeadPacketInput {
   readonly outcome: LeadPacket['outcome'];
   /** Extra limitations found by the shell (e.g. a crash reconciled as uncertain). */
   readonly notes?: readonly string[];
+  /**
+   * The assessment and route of an earlier packet (the round before a gate continuation): linked
+   * as evidence for the record, never used for the criteria's status of this packet.
+   */
+  readonly superseded?: {
+    readonly assessment: Assessment | null;
+    readonly route: RouteDecision | null;
+  } | null;
 }
 
 /**
@@ -75,6 +83,15 @@ export function buildLeadPacket(input: LeadPacketInput): LeadPacket {
   if (assessment !== null)
     evidence.push({ kind: 'assessment', id: assessment.assessment_id, sha256: digestOf(assessment) });
   if (route !== null) evidence.push({ kind: 'route', id: route.route_id, sha256: digestOf(route) });
+  const earlier = input.superseded ?? null;
+  if (earlier?.assessment)
+    evidence.push({
+      kind: 'assessment',
+      id: earlier.assessment.assessment_id,
+      sha256: digestOf(earlier.assessment),
+    });
+  if (earlier?.route)
+    evidence.push({ kind: 'route', id: earlier.route.route_id, sha256: digestOf(earlier.route) });
   for (const g of input.grants) evidence.push({ kind: 'grant', id: g.grant_id, sha256: digestOf(g) });
   if (input.blocked)
     evidence.push({ kind: 'blocked', id: 'blocked-report', sha256: digestOf(input.blocked) });

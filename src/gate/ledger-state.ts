@@ -191,6 +191,13 @@ export function decideReservation(state: LedgerState | null, req: ReserveRequest
   const same = state.grants.find((g) => g.idempotency_key === req.idempotency_key);
   if (same !== undefined) {
     if (same.candidate.tree_digest !== req.candidate.tree_digest || same.problem_id !== req.problem_id) {
+      if (same.directive_id !== null) {
+        return {
+          kind: 'refuse',
+          reason: 'directive_used',
+          detail: `directive ${same.directive_id} already authorized its attempt (grant ${same.grant_id}, ${same.state})`,
+        };
+      }
       return {
         kind: 'refuse',
         reason: 'key_conflict',
