@@ -83,6 +83,8 @@ interface Mutation {
   readonly payload: unknown;
   /** Absorbs the submission into knowledge (cite null when not committed). */
   readonly absorb: (k: Knowledge, cite: string | null) => Knowledge;
+  /** The start's source-note: its cite is recorded as `source_note_cite` with the resolution. */
+  readonly sourceNote?: true;
 }
 
 /**
@@ -403,12 +405,11 @@ export class PersistController {
         kind: 'note',
         payload: prior.sourceNote,
         absorb: (k) => k,
+        sourceNote: true,
       },
       false,
     );
     if (r.action === 'continue') {
-      const s2 = await readState(this.#fs, this.#o.statePath);
-      if (s2.ok && r.cite !== undefined) await this.#save({ ...s2.state, source_note_cite: r.cite });
       return persistResult(verb, 'continue', {
         outcome: 'committed',
         run_id: runId,
@@ -419,7 +420,14 @@ export class PersistController {
         run_created: true,
       });
     }
-    return { ...r, run_created: true, prior_run: prior.priorRun };
+    // the source-note was refused, is uncertain, or committed with failed bookkeeping: the run
+    // exists either way, and a committed note keeps its citation
+    return {
+      ...r,
+      run_created: true,
+      prior_run: prior.priorRun,
+      ...(r.committed === undefined ? {} : { source_note_cite: r.committed.cite }),
+    };
   }
 
   #validated(kind: EventKind, payload: unknown, state: PersistState): ValidationIssue[] {
@@ -562,6 +570,7 @@ export class PersistController {
         last_seq: dec.seq,
         history: [...state.history, { seq: dec.seq, kind: m.kind, cite }],
         inflight: null,
+        ...(m.sourceNote === true ? { source_note_cite: cite } : {}),
         ...(finish
           ? {
               finished: 'stored' as const,

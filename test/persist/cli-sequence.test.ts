@@ -3,7 +3,7 @@
  * replan → dispatch → handoff → finish. Seqs are dense 1..n, every cite resolves to an earlier
  * event, and the stored final handoff equals `status`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, stdoutJson } from '../helpers/cli.js';
@@ -124,5 +124,16 @@ describe('handoff persist: the executable sequence', () => {
     });
     expect(bad.code).toBe(3);
     expect(stdoutJson<R>(bad).code).toBe('invalid_dispatch');
+    // reuse-only flags without --prior-run are usage errors, and nothing is created
+    await writeFile(d, JSON.stringify(dispatch()));
+    for (const flag of ['--approve', '--evidence-justification', '--reuse-report']) {
+      const s3 = join(dir, 's3.json');
+      const u = await runCli(['persist', 'start', '--state', s3, '--dispatch', d, flag, 'x'], {
+        cwd: project,
+      });
+      expect(u.code, flag).toBe(2);
+      expect(u.stderr).toContain(`${flag} needs --prior-run`);
+      await expect(readFile(s3)).rejects.toThrow();
+    }
   });
 });

@@ -85,8 +85,11 @@ export function replan(cites: string[]): Record<string, unknown> {
 /** A fixed clock. */
 export const fixedClock = (): Date => new Date('2026-11-30T10:00:00Z');
 
-/** A scripted response for {@link FaultyStore}: a raw result, a throw, or pass-through. */
-export type Scripted = { raw: unknown } | { throws: Error } | 'pass';
+/**
+ * A scripted response for {@link FaultyStore}: a raw result, a raw result built from the run id
+ * the mutation addressed, a throw, or pass-through.
+ */
+export type Scripted = { raw: unknown } | { rawFor: (runId: string) => unknown } | { throws: Error } | 'pass';
 
 /** A store wrapper whose next mutation responses can be scripted (any raw value, even malformed). */
 export interface FaultyStore extends Store {
@@ -102,11 +105,12 @@ export interface FaultyStore extends Store {
 export function faultyStore(inner: MemoryStore = createMemoryStore({ now: fixedClock })): FaultyStore {
   const queue: Scripted[] = [];
   const mutations: string[] = [];
-  async function run(op: string, fn: () => Promise<StoreResult>): Promise<StoreResult> {
+  async function run(op: string, fn: () => Promise<StoreResult>, runId = ''): Promise<StoreResult> {
     mutations.push(op);
     const s = queue.shift() ?? 'pass';
     if (s === 'pass') return fn();
     if ('throws' in s) throw s.throws;
+    if ('rawFor' in s) return s.rawFor(runId) as StoreResult;
     return s.raw as StoreResult;
   }
   return {
@@ -116,8 +120,8 @@ export function faultyStore(inner: MemoryStore = createMemoryStore({ now: fixedC
     root: inner.root,
     script: (...s) => queue.push(...s),
     createRun: (i) => run('create', () => inner.createRun(i)),
-    append: (id, k, p) => run(`append:${k}`, () => inner.append(id, k, p)),
-    setHandoff: (id, p) => run('set-handoff', () => inner.setHandoff(id, p)),
+    append: (id, k, p) => run(`append:${k}`, () => inner.append(id, k, p), id),
+    setHandoff: (id, p) => run('set-handoff', () => inner.setHandoff(id, p), id),
     load: (id) => inner.load(id),
     listRuns: () => inner.listRuns(),
     isLocked: (id) => inner.isLocked(id),

@@ -14,7 +14,15 @@ import { deriveCustody, preparePriorStart, reusePreview } from '../../src/persis
 import type { ReuseReport } from '../../src/persist/reuse-report.js';
 import { parseSourceNote } from '../../src/persist/source-note.js';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
-import { dispatch as baseDispatch, fixedClock, stuckHandoff, tempDir } from './fixtures.js';
+import {
+  dispatch as baseDispatch,
+  faultyStateFs,
+  faultyStore,
+  fixedClock,
+  type Scripted,
+  stuckHandoff,
+  tempDir,
+} from './fixtures.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -287,6 +295,65 @@ describe('start --prior-run', () => {
       evidenceJustification: 'the concurrent writer finished; the store lock is released',
     });
     expect(good.ok).toBe(true);
+  });
+
+  it('the source-note append is an ordinary mutation: refused, uncertain, or committed with failed bookkeeping', async () => {
+    const { runId, report, d } = await setup();
+    const p = await prep(runId, report, d);
+    if (!p.ok) throw new Error(p.code);
+    let minute = 10;
+    const startWith = async (script: Scripted[], failSaves: number[] = []) => {
+      const fs = faultyStore(store);
+      fs.script('pass', ...script);
+      const c = new PersistController({
+        statePath: join(project, `state-${minute}.json`),
+        openStore: () => fs,
+        storageRoot: store.root,
+        clock: fixedClock,
+        stateFs: faultyStateFs(failSaves),
+      });
+      const r = await c.startPrepared({ dispatch: d, now: `2026-11-30T10:${minute++}:00Z` }, p.value);
+      return { r, c, fs };
+    };
+    const result = (outcome: string, extra: Record<string, unknown>): Scripted => ({
+      rawFor: (id) => ({ schema: 'run-store-result/v1', outcome, run_id: id, ...extra }),
+    });
+    // refused before writing: the run exists, the note is not stored, stop with the handoff
+    const refused = await startWith([result('nothing_written', { code: 'write_failed' })]);
+    expect(refused.r).toMatchObject({
+      action: 'stop',
+      outcome: 'refused:write_failed',
+      run_created: true,
+      prior_run: runId,
+      unpersisted: { kind: 'note', seq: null, status: 'not-stored' },
+    });
+    expect(refused.r.handoff?.stop_reason).toBe('operational-error');
+    expect(refused.r.source_note_cite).toBeUndefined();
+    // indeterminate: unconfirmed, no cite
+    const uncertain = await startWith([result('indeterminate', { seq: 1, step: 'fsync' })]);
+    expect(uncertain.r).toMatchObject({
+      action: 'stop',
+      outcome: 'indeterminate',
+      run_created: true,
+      unpersisted: { status: 'unconfirmed' },
+    });
+    expect(uncertain.r.cite).toBeUndefined();
+    // committed, but the resolution cannot be saved (saves: 1 start, 2 in-flight, 3 resolution):
+    // the citation is returned and the invocation stops now
+    const unsaved = await startWith([], [3]);
+    const id = unsaved.r.run_id as string;
+    expect(unsaved.r).toMatchObject({
+      action: 'stop',
+      outcome: 'state_unwritable',
+      run_created: true,
+      committed: { seq: 1, cite: `${id}#1` },
+      source_note_cite: `${id}#1`,
+    });
+    expect((await unsaved.c.note({ kind: 'candidate', text: 'x', lean: null })).action).toBe('stop');
+    // committed and saved: the cite is recorded in the same state save as the resolution
+    const ok = await startWith([], [4]);
+    expect(ok.r).toMatchObject({ action: 'continue', source_note_cite: `${ok.r.run_id as string}#1` });
+    expect((await ok.c.status()).source_note_cite).toBe(`${ok.r.run_id as string}#1`);
   });
 
   it('creates the run naming the prior run with a source-note at #1; chained reuse stays flat', async () => {
