@@ -18,7 +18,14 @@ import { optionalString, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readInput, readJsonInput } from './io.js';
 
-/** Exit code of a refused build or an invalid envelope. */
+/**
+ * Exit code of a refused build or an invalid envelope.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = validateHandoffEnvelope(x).ok ? 0 : EXIT_ENVELOPE_INVALID;
+ * ```
+ */
 export const EXIT_ENVELOPE_INVALID = 3;
 
 const HELP = [
@@ -158,7 +165,14 @@ const VERBS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Pro
   prefix,
 };
 
-/** The `envelope` verb group. */
+/**
+ * The `envelope` verb group.
+ *
+ * @example
+ * ```ts
+ * await command.run(['validate', 'envelope.json'], io); // 0 ok, 3 invalid, 2 usage
+ * ```
+ */
 export const command: CliCommand = {
   summary: 'dev-loop handoff envelope: build, validate, prefix',
   help: HELP,

@@ -92,9 +92,23 @@ export type Strategy = (typeof STRATEGIES)[number];
  */
 export const COPILOT_SUB_GATES = ['draft', 'watch', 'pre-approval'] as const;
 
-/** Gate of every strategy without sub-gates. */
+/**
+ * Gate of every strategy without sub-gates.
+ *
+ * @example
+ * ```ts
+ * lookupAcceptanceTemplate('wait_watch', DEFAULT_GATE).maxFinalizationTurns; // 4
+ * ```
+ */
 export const DEFAULT_GATE = 'default' as const;
-/** Gate of `local_implementation` when the resolver output carries a top-level `spikeIntakeState`. */
+/**
+ * Gate of `local_implementation` when the resolver output carries a top-level `spikeIntakeState`.
+ *
+ * @example
+ * ```ts
+ * lookupAcceptanceTemplate('local_implementation', SPIKE_GATE).criteria[0]?.id; // 'spike-recorded'
+ * ```
+ */
 export const SPIKE_GATE = 'spike' as const;
 
 /**
@@ -109,9 +123,23 @@ export const SPEC_SOURCES = ['phase_doc', 'pr_body'] as const;
 /** One of {@link SPEC_SOURCES}. */
 export type SpecSource = (typeof SPEC_SOURCES)[number];
 
-/** Criterion phrase rewritten under `specSource: "pr_body"` … */
+/**
+ * Criterion phrase rewritten under `specSource: "pr_body"` …
+ *
+ * @example
+ * ```ts
+ * ACCEPTANCE_TEMPLATES.get('local_implementation::default')?.criteria[0]?.must.includes(PHASE_DOC_PHRASE); // true
+ * ```
+ */
 export const PHASE_DOC_PHRASE = 'from the active phase doc';
-/** … into this phrase. */
+/**
+ * … into this phrase.
+ *
+ * @example
+ * ```ts
+ * envelope.acceptance.criteria[0]?.must.includes(PR_BODY_PHRASE); // under specSource 'pr_body'
+ * ```
+ */
 export const PR_BODY_PHRASE = 'from the PR description';
 
 /**
@@ -129,15 +157,50 @@ export const RECONCILE_TUPLE = Object.freeze({
   selectedStrategy: null,
 } as const);
 
-/** `bundleKind` a wrapped reconcile startup result carries at both levels. */
+/**
+ * `bundleKind` a wrapped reconcile startup result carries at both levels.
+ *
+ * @example
+ * ```ts
+ * startupResult.bundleKind === RECONCILE_BUNDLE_KIND && startupResult.bundle.bundleKind === RECONCILE_BUNDLE_KIND;
+ * ```
+ */
 export const RECONCILE_BUNDLE_KIND = 'needs_reconcile' as const;
-/** Outer display key `selectedStrategy` of a wrapped reconcile startup result. */
+/**
+ * Outer display key `selectedStrategy` of a wrapped reconcile startup result.
+ *
+ * @example
+ * ```ts
+ * startupResult.selectedStrategy === RECONCILE_OUTER_STRATEGY; // wrapped reconcile result
+ * ```
+ */
 export const RECONCILE_OUTER_STRATEGY = 'none' as const;
-/** The stop rule every terminal reconciliation envelope carries, alone or before `merge`. */
+/**
+ * The stop rule every terminal reconciliation envelope carries, alone or before `merge`.
+ *
+ * @example
+ * ```ts
+ * reconcileEnvelope.stopRules[0] === RECONCILE_STOP_RULE; // true
+ * ```
+ */
 export const RECONCILE_STOP_RULE = 'reconcile' as const;
-/** The acceptance criterion id a terminal reconciliation envelope must require. */
+/**
+ * The acceptance criterion id a terminal reconciliation envelope must require.
+ *
+ * @example
+ * ```ts
+ * reconcileEnvelope.acceptance.criteria.some((c) => c.id === RECONCILE_CRITERION_ID); // true
+ * ```
+ */
 export const RECONCILE_CRITERION_ID = 'reconcile' as const;
-/** Stop rule forced by `autonomy.humanMergeOnly`. */
+/**
+ * Stop rule forced by `autonomy.humanMergeOnly`.
+ *
+ * @example
+ * ```ts
+ * deriveStopRules({ autonomy: { stopAt: [], humanMergeOnly: true } }, 'wait_watch'); // [MERGE_STOP_RULE]
+ * ```
+ */
 export const MERGE_STOP_RULE = 'merge' as const;
 
 /**
@@ -183,13 +246,41 @@ export function hasFailClosedDirective(action: string): boolean {
   });
 }
 
-/** External healthy-wait budget (`COPILOT_REVIEW_WAIT_TIMEOUT_MS`): 30 minutes. */
+/**
+ * External healthy-wait budget (`COPILOT_REVIEW_WAIT_TIMEOUT_MS`): 30 minutes.
+ *
+ * @example
+ * ```ts
+ * lookupAcceptanceTemplate('copilot_pr_followup', 'watch').needsAttentionAfterMs === COPILOT_REVIEW_WAIT_TIMEOUT_MS; // true
+ * ```
+ */
 export const COPILOT_REVIEW_WAIT_TIMEOUT_MS = 1_800_000;
-/** Default `needsAttentionAfterMs` / `activeNoticeAfterMs`: 5 minutes. */
+/**
+ * Default `needsAttentionAfterMs` / `activeNoticeAfterMs`: 5 minutes.
+ *
+ * @example
+ * ```ts
+ * lookupAcceptanceTemplate('issue_intake', 'default').activeNoticeAfterMs === DEFAULT_ATTENTION_MS; // true
+ * ```
+ */
 export const DEFAULT_ATTENTION_MS = 300_000;
 
-/** Fallback of `maxCopilotRounds` when the merged settings lack `refinement.maxCopilotRounds`. */
+/**
+ * Fallback of `maxCopilotRounds` when the merged settings lack `refinement.maxCopilotRounds`.
+ *
+ * @example
+ * ```ts
+ * buildHandoffEnvelope(resolver, {}, {}, opts).maxCopilotRounds === DEFAULT_MAX_COPILOT_ROUNDS; // true
+ * ```
+ */
 export const DEFAULT_MAX_COPILOT_ROUNDS = 5;
 
-/** Repo-relative root of loop-owned worktrees. */
+/**
+ * Repo-relative root of loop-owned worktrees.
+ *
+ * @example
+ * ```ts
+ * deriveCwd(target, { repoRoot: '/repo' }); // `/repo/${WORKTREE_NAMESPACE}/issue-42`
+ * ```
+ */
 export const WORKTREE_NAMESPACE = 'tmp/worktrees/dev-loops';

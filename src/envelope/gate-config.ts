@@ -3,7 +3,14 @@
  */
 import type { DevLoopsSettings, GateAngleEntry, GateConfig } from './schema.js';
 
-/** Fallback of `blockCleanOnFindingSeverities` when a gate block does not set it. */
+/**
+ * Fallback of `blockCleanOnFindingSeverities` when a gate block does not set it.
+ *
+ * @example
+ * ```ts
+ * deriveGateConfig({ gates: { draft: {} } }, 'draft')?.blockCleanOnFindingSeverities; // ['must-fix']
+ * ```
+ */
 export const DEFAULT_BLOCK_CLEAN_SEVERITIES: readonly string[] = Object.freeze(['must-fix']);
 
 /**

@@ -5,7 +5,7 @@
  * → `.devloops.*`. In each file layer the first existing candidate of bare name, `.yaml`, `.yml`,
  * `.json` is used (the reference's order); later candidates are reported as ignored.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { HandoffError } from '../errors/index.js';
 import type { DevLoopsSettings } from './schema.js';
@@ -71,16 +71,29 @@ interface FileLayer {
   readonly ignored: readonly string[];
 }
 
+/** True when something other than a directory exists at `path` (a shadowed candidate is never read). */
+async function existsAsFile(path: string): Promise<boolean> {
+  try {
+    return !(await stat(path)).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
+}
+
 async function readLayer(stem: string): Promise<FileLayer> {
   let found: FileLayer['found'];
   const ignored: string[] = [];
   for (const ext of EXTENSIONS) {
     const path = `${stem}${ext}`;
+    if (found !== undefined) {
+      if (await existsAsFile(path)) ignored.push(path);
+      continue;
+    }
     const text = await tryRead(path);
-    if (text === undefined) continue;
-    if (found === undefined) {
+    if (text !== undefined) {
       found = { path, data: parseSettingsText(text, settingsFormatOf(basename(path)), path) };
-    } else ignored.push(path);
+    }
   }
   return found === undefined ? { ignored } : { found, ignored };
 }

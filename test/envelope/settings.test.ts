@@ -218,8 +218,12 @@ describe('file forms and failures', () => {
     if (!canStillRead)
       expect(await codeOf(loadDevLoopsSettings({ repoRoot: root }))).toBe('settings_unreadable');
     await chmod(p, 0o644);
-    // Also provable as root: a symlink loop exists but cannot be read (ELOOP).
+    // Also provable as root: a symlink loop exists but cannot be read (ELOOP). While it is
+    // shadowed by an earlier candidate it is only reported, never read.
     await symlink('.devloops.json', join(root, '.devloops.json'));
+    const shadowed = await loadDevLoopsSettings({ repoRoot: root });
+    expect(shadowed.ignored).toEqual([join(root, '.devloops.json')]);
+    await rm(p);
     expect(await codeOf(loadDevLoopsSettings({ repoRoot: root }))).toBe('settings_unreadable');
     expect(
       await codeOf(loadDevLoopsSettings({ repoRoot: root, settingsFile: join(root, 'nope.yaml') })),
