@@ -95,12 +95,13 @@ async function loadPrior(store: Store, priorRun: string): Promise<ReuseOutcome<R
     return refuse('prior_run_unreadable', `cannot load ${priorRun}: ${(e as Error).message}`);
   }
   if (!r.ok) {
-    const code =
-      r.code === 'no_such_run' || r.code === 'bad_run_id' || r.code === 'containment'
-        ? 'bad_prior_run'
-        : r.code === 'incomplete_run' || r.code === 'integrity_failure'
-          ? r.code
-          : 'prior_run_unreadable';
+    // an id this store does not hold (no run, no runs dir, no store at all) is an unknown id
+    const unknown = ['no_such_run', 'no_runs_dir', 'no_storage_root', 'bad_run_id', 'containment'];
+    const code = unknown.includes(r.code)
+      ? 'bad_prior_run'
+      : r.code === 'incomplete_run' || r.code === 'integrity_failure'
+        ? r.code
+        : 'prior_run_unreadable';
     return refuse(code, r.detail, { store_code: r.code });
   }
   if (r.value.damaged !== null) {

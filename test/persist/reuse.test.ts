@@ -13,6 +13,7 @@ import { PersistController } from '../../src/persist/controller.js';
 import { deriveCustody, preparePriorStart, reusePreview } from '../../src/persist/reuse.js';
 import type { ReuseReport } from '../../src/persist/reuse-report.js';
 import { parseSourceNote } from '../../src/persist/source-note.js';
+import { createFsStore } from '../../src/store/index.js';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
 import {
   dispatch as baseDispatch,
@@ -181,6 +182,10 @@ describe('reuse preview', () => {
     store.holdLock(runId, false);
     store.damage(runId);
     expect(await code(inv(runId))).toBe('prior_run_damaged');
+    // a store that does not exist holds no such run: an unknown id, not an unreadable run
+    const none = createFsStore({ root: join(dir, 'no-store') });
+    const r = await reusePreview({ store: none, projectRoot: project }, inv(runId));
+    expect(!r.ok && [r.code, r.details?.store_code]).toEqual(['bad_prior_run', 'no_storage_root']);
   });
 });
 
