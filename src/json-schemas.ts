@@ -13,6 +13,7 @@ import {
   StageDeltaSchema,
   StageReceiptSchema,
 } from './chain/index.js';
+import { ConformanceReportSchema } from './conformance/report-schema.js';
 import { DispatchSchema, HandoffSchema } from './contract/index.js';
 import { DevLoopsSettingsSchema, HandoffEnvelopeSchema, SanctionedCommandsSchema } from './envelope/index.js';
 import {
@@ -48,6 +49,7 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'chain-acceptance-receipt.v1': AcceptanceReceiptSchema,
   'chain-stage-delta.v1': StageDeltaSchema,
   'cycle-tracker.v1': TrackerStateSchema,
+  'conformance-report.v1': ConformanceReportSchema,
   'gate-task.v1': TaskContractSchema,
   'gate-directive.v1': DirectiveSchema,
   'gate-evidence.v1': EvidencePacketSchema,
