@@ -167,3 +167,33 @@ describe('fault injection: create', () => {
     expect(seen).toContain('indeterminate');
   });
 });
+
+describe('fault injection: load', () => {
+  it('a failing read step is a refusal or a reported partial result, never an exception or a longer history', async () => {
+    const { project, id } = await setupRun();
+    const real = await createFsStore({ projectRoot: project, env: {} }).load(id);
+    if (!real.ok) throw new Error(real.detail);
+    const clean = faultyFs();
+    await createFsStore({ projectRoot: project, env: {}, fs: clean }).load(id);
+    const allowed = [
+      'journal_unreadable',
+      'incomplete_run',
+      'integrity_failure',
+      'no_such_run',
+      'no_runs_dir',
+      'no_storage_root',
+    ];
+    for (let i = 0; i < clean.trace.length; i++) {
+      const f = faultyFs();
+      f.failAt = i;
+      const r = await createFsStore({ projectRoot: project, env: {}, fs: f }).load(id);
+      const ctx = `load failing ${f.failed}`;
+      if (r.ok) {
+        // only the disposable cache (or a diagnostic realpath) may fail without failing the load
+        expect(r.value.events, ctx).toEqual(real.value.events);
+      } else {
+        expect(allowed, `${ctx}: ${r.code}`).toContain(r.code);
+      }
+    }
+  });
+});
