@@ -84,6 +84,7 @@ export const EXTENSION_DEFAULT_SETTINGS: Readonly<DevLoopsSettings> = deepFreeze
         'docs',
         'pr-checklist-matrix',
       ],
+      required: true,
       mandatoryAngles: ['pr-checklist-matrix'],
     },
   },

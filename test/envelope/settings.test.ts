@@ -51,6 +51,8 @@ describe('defaults', () => {
     expect(settings.workflow).toMatchObject({ asyncStartMode: 'required', requireDraftFirst: true });
     expect(settings.gates?.draft?.mandatoryAngles).toEqual(['pr-description']);
     expect(settings.gates?.preApproval?.mandatoryAngles).toEqual(['pr-checklist-matrix']);
+    expect(settings.gates?.draft).toMatchObject({ required: true, requireCi: true });
+    expect(settings.gates?.preApproval?.required).toBe(true);
     expect((settings as Record<string, unknown>).queue).toEqual({
       maxParallel: 3,
       maxAutoFiledIssues: 10,
