@@ -132,7 +132,9 @@ export const gateMachine = setup({
     recordRefusal: assign({
       notes: ({ context }, out: ReserveOutput) => [
         ...context.notes,
-        `reservation ${out.outcome}: ${out.reason ?? ''}`,
+        out.outcome === 'refused'
+          ? `reservation refused: ${out.reason ?? 'no reason given'}`
+          : `reservation ${out.outcome} grant ${out.grant_id ?? '?'} (${out.slot ?? '?'}): not acted on again, beyond the profile`,
       ],
     }),
     nextRound: assign(({ context }, out: ContinueOutput) => ({

@@ -128,12 +128,15 @@ function finish(
  * Decides the route. Order: STOP codes → other exact failures (LEAD_REVIEW) → assessment failure
  * (LEAD_REVIEW, never a grant) → per-criterion reading → REVIEW_READY / CONTINUATION_ELIGIBLE /
  * LEAD_REVIEW. CONTINUATION_ELIGIBLE additionally needs known ledger history, a remaining slot and
- * no gate continuation consumed already.
+ * no gate continuation consumed already. For a BLOCKED report the one question is whether its
+ * proposed next step is supported: supported ⇒ (at most) CONTINUATION_ELIGIBLE, otherwise LEAD_REVIEW
+ * — never REVIEW_READY, since the work is not done.
  *
  * Reason codes: exact-check codes, `assessment_not_evaluated`, `assessment_invalid`,
  * `assessment_missing`, `criterion_unanswered`, `evidence_out_of_stage`, `prohibited_not_obligation`,
  * `criteria_not_met`, `ledger_history_missing`, `continuation_already_used`, `slots_exhausted`,
- * `all_required_satisfied`, `limited_by_stage_or_policy`.
+ * `all_required_satisfied`, `limited_by_stage_or_policy`, `proposed_step_supported`,
+ * `proposed_step_unsupported`.
  *
  * @example
  * ```ts
@@ -227,6 +230,25 @@ export function decideRoute(input: RouteInput): RouteDecision {
     }
   }
 
+  if (input.blocked !== undefined) {
+    // A BLOCKED report: only a supported proposed step may become a continuation (still a mere
+    // recommendation for the enforcer); an unsupported or unassessable one goes to the lead.
+    if (unmet > 0 || limited > 0) {
+      reasons.push({
+        code: 'proposed_step_unsupported',
+        criterion_id: BLOCKED_STEP_CRITERION,
+        detail: 'the proposed next step is not supported by the evidence at the threshold; the lead decides',
+      });
+      return finish(input, 'LEAD_REVIEW', reasons, outcomes, []);
+    }
+    reasons.push({
+      code: 'proposed_step_supported',
+      criterion_id: BLOCKED_STEP_CRITERION,
+      detail: 'the proposed next step is supported by the evidence (its hypothesis stays unverified)',
+    });
+    obligations.push({ criterion_id: BLOCKED_STEP_CRITERION, evidence: [] });
+    return continuationOrLead(input, reasons, outcomes, obligations);
+  }
   if (unmet === 0) {
     reasons.push({
       code: limited > 0 ? 'limited_by_stage_or_policy' : 'all_required_satisfied',
@@ -243,6 +265,16 @@ export function decideRoute(input: RouteInput): RouteDecision {
     criterion_id: null,
     detail: `${unmet} required criterion(s) not met`,
   });
+  return continuationOrLead(input, reasons, outcomes, obligations);
+}
+
+/** CONTINUATION_ELIGIBLE only with known history, no continuation used yet and a slot left. */
+function continuationOrLead(
+  input: RouteInput,
+  reasons: RouteReason[],
+  outcomes: CriterionOutcome[],
+  obligations: Obligation[],
+): RouteDecision {
   if (input.slots === null) {
     reasons.push({
       code: 'ledger_history_missing',

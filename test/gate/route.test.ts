@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  type BlockedReport,
+  buildLeadPacket,
   DEFAULT_THRESHOLDS,
   decideRoute,
   exactChecks,
@@ -12,7 +14,7 @@ import {
   readClaim,
   recomputeRoute,
 } from '../../src/gate/index.js';
-import { contract, evaluated, failed, OK, packet, T0 } from './fixtures.js';
+import { contract, D1, evaluated, failed, OK, packet, T0 } from './fixtures.js';
 
 const SLOTS = { ordinary_repair: 1, gate_continuation: 1 };
 const NOW = Date.parse(T0);
@@ -287,4 +289,161 @@ describe('routing (rules 1-5, 7)', () => {
     expect(stricter.route_id).not.toBe(first.route_id);
     expect(recomputeRoute(base, DEFAULT_THRESHOLDS)).toEqual(first);
   });
+});
+
+describe("the seed's examples, one rule each", () => {
+  const reload = (p: ReturnType<typeof packet>, label: 'CONFIRMED' | 'INSUFFICIENT', pc: number) =>
+    evaluated(p, [
+      {
+        criterion_id: 'reload-idempotent',
+        raw_label: label,
+        distribution: { CONFIRMED: pc, INSUFFICIENT: 1 - pc },
+        requested_evidence: [],
+      },
+    ]);
+
+  it('an assertion that a page heading exists does not establish that a reload avoided a second paid operation', () => {
+    const c = contract();
+    // a trusted, candidate-bound, passing run of the wrong assertion, plus the worker's claim
+    const p = packet(c, {
+      executions: [
+        {
+          runner: 'ci',
+          command: ['npm', 'test', '--', 'heading.test.ts'],
+          exit_code: 0,
+          operations: ['test:unit'],
+          output_sha256: null,
+          provenance: { runner_id: 'ci-1', trusted: true, candidate_digest: D1 },
+        },
+      ].map((e) => ({ ...e, counted: true, reason: null })),
+      claims: [
+        { criterion_id: 'reload-idempotent', text: 'reload tested: heading is shown', verified: false },
+      ],
+    });
+    const d = decideRoute(input({ contract: c, packet: p, assessment: reload(p, 'INSUFFICIENT', 0.3) }));
+    expect(d.route).not.toBe('REVIEW_READY');
+    expect(d.criteria[0]).toMatchObject({ criterion_id: 'reload-idempotent', status: 'insufficient' });
+    expect(d.obligations.map((o) => o.criterion_id)).toEqual(['reload-idempotent']);
+    // only the evaluator's reading of the relation counts: the same packet read as CONFIRMED passes
+    expect(
+      decideRoute(input({ contract: c, packet: p, assessment: reload(p, 'CONFIRMED', 0.9) })).route,
+    ).toBe('REVIEW_READY');
+  });
+
+  it('a passing assertion about the wrong candidate does not satisfy the current one', () => {
+    const c = contract();
+    const run = (digest: string) => ({
+      runner: 'ci',
+      command: ['npm', 'test'],
+      exit_code: 0,
+      operations: ['test:unit'],
+      output_sha256: 'e'.repeat(64),
+      provenance: { runner_id: 'ci-1', trusted: true, candidate_digest: digest },
+    });
+    const p = packet(c, {
+      executions: [
+        { ...run('f'.repeat(64)), counted: false, reason: 'bound to another candidate' },
+        { ...run(D1), counted: true, reason: null },
+      ],
+    });
+    const lead = buildLeadPacket({
+      contract: c,
+      packet: p,
+      assessment: null,
+      route: null,
+      grants: [],
+      outcome: 'lead-review',
+    });
+    // the wrong-candidate run is a limitation, never bound evidence
+    expect(lead.evidence.filter((e) => e.kind === 'execution')).toHaveLength(1);
+    expect(lead.limitations.join('\n')).toContain('not counted: bound to another candidate');
+  });
+
+  it('a ready hypothesis does not override permission denial, a hard stop, an expired lease, a conflicting owner, or a separately limited external operation', () => {
+    const c = contract();
+    const blocked: BlockedReport = {
+      schema: 'gate-blocked/v1',
+      failure: 'the payment sandbox is unreachable',
+      evidence: ['src/pay.ts'],
+      hypothesis: { text: 'the sandbox needs network access', verified: false },
+      proposed_next_step: 'call the live payment API once',
+      intended_validation: 'one paid call succeeds',
+      operations: [],
+    };
+    const p = packet(c);
+    const ready = evaluated(p, [
+      {
+        criterion_id: 'proposed_next_step',
+        raw_label: 'CONFIRMED',
+        distribution: { CONFIRMED: 0.99, REFUTED: 0.01 },
+        requested_evidence: [],
+      },
+    ]);
+    const routeWith = (authority: ReturnType<typeof ownerAuthority>, report: BlockedReport = blocked) =>
+      decideRoute({
+        ...input({ contract: c, packet: p, assessment: ready }),
+        blocked: report,
+        exact: exactChecks({ contract: c, packet: p, authority, now: NOW, blocked: report }),
+      });
+    const owner = ownerAuthority(c.owner);
+    // the baseline: a supported step is only a recommendation for the enforcer
+    expect(routeWith(owner).route).toBe('CONTINUATION_ELIGIBLE');
+    expect(routeWith({ ...owner, hard_stop: 'incident freeze' }).route).toBe('STOP');
+    expect(routeWith({ ...owner, lease_expires_at: '2026-11-30T11:59:59Z' }).route).toBe('STOP');
+    expect(routeWith({ ...owner, actor: 'someone-else' }).route).toBe('STOP');
+    const denied = { ...blocked, operations: ['payments:live'] };
+    expect(routeWith({ ...owner, denied_operations: ['payments:live'] }, denied).route).toBe('STOP');
+    // an external operation the contract limits separately: never eligible, whatever the model says
+    const limited = routeWith(owner, { ...blocked, operations: ['network'] });
+    expect(limited.route).toBe('LEAD_REVIEW');
+    expect(limited.reasons.map((r) => r.code)).toEqual(['prohibited_operation']);
+  });
+
+  it('a BLOCKED report is never REVIEW_READY: an unsupported proposed step goes to the lead', () => {
+    const c = contract();
+    const p = packet(c);
+    const blocked: BlockedReport = {
+      schema: 'gate-blocked/v1',
+      failure: 'f',
+      evidence: [],
+      hypothesis: { text: 'h', verified: false },
+      proposed_next_step: 'retry with a stub',
+      intended_validation: 'unit test',
+      operations: [],
+    };
+    const at = (pc: number) =>
+      decideRoute({
+        ...input({ contract: c, packet: p }),
+        blocked,
+        assessment: evaluated(p, [
+          {
+            criterion_id: 'proposed_next_step',
+            raw_label: pc >= 0.8 ? 'CONFIRMED' : 'INSUFFICIENT',
+            distribution: { CONFIRMED: pc, INSUFFICIENT: 1 - pc },
+            requested_evidence: [],
+          },
+        ]),
+      });
+    expect(at(0.3)).toMatchObject({ route: 'LEAD_REVIEW', obligations: [] });
+    expect(at(0.3).reasons.map((r) => r.code)).toEqual(['proposed_step_unsupported']);
+    expect(at(0.95).route).toBe('CONTINUATION_ELIGIBLE');
+    expect(at(0.95).obligations).toEqual([{ criterion_id: 'proposed_next_step', evidence: [] }]);
+  });
+
+  for (const kind of ['timeout', 'no-key', 'unavailable', 'invalid-data'] as const) {
+    it(`a hard stop or invalid authority remains a stop regardless of evaluator availability (${kind})`, () => {
+      const c = contract();
+      const p = packet(c);
+      for (const authority of [
+        { ...ownerAuthority(c.owner), hard_stop: 'halt' },
+        ownerAuthority('not-the-owner'),
+      ]) {
+        const exact = exactChecks({ contract: c, packet: p, authority, now: NOW });
+        const d = decideRoute(
+          input({ contract: c, packet: p, exact, assessment: failed(p, { kind, detail: 'x' }) }),
+        );
+        expect(d.route).toBe('STOP');
+      }
+    });
+  }
 });

@@ -169,6 +169,23 @@ describe('runGate', () => {
     });
   }, 60_000);
 
+  it('a BLOCKED report with a supported step goes through the enforcer like any continuation', async () => {
+    const w = await world();
+    const r = await withEnv({ GATE_EXAMPLE_WORKER: 'blocked' }, () => runGate(options(w)));
+    // round 1: the step is supported → ordinary repair; the worker stays blocked on the same tree,
+    // so round 2 is the same frozen packet: its event replays the used grant, never a new one → lead
+    expect(r.records.routes.map((d) => d.route)).toEqual(['CONTINUATION_ELIGIBLE', 'CONTINUATION_ELIGIBLE']);
+    expect(r.records.routes[0]?.reasons.map((x) => x.code)).toEqual(['proposed_step_supported']);
+    expect(r.path.at(-2)).toBe('reserving');
+    expect(r.lead.route).toBe('CONTINUATION_ELIGIBLE');
+    expect(r.lead.summary).toContain('BLOCKED (hypothesis unverified)');
+    expect(r.lead.limitations.join('\n')).toContain('reservation replayed grant');
+    expect(r.records.grants.map((g) => [g.slot, g.state])).toEqual([['ordinary-repair', 'consumed']]);
+    // the same frozen packet is assessed once: round 2 reuses the stored assessment
+    expect(r.records.packets[1]?.packet_id).toBe(r.records.packets[0]?.packet_id);
+    expect(w.calls.n).toBe(1);
+  }, 60_000);
+
   for (const kind of ['timeout', 'no-key', 'unavailable', 'invalid-data'] as const) {
     it(`an evaluator ${kind} goes to ordinary lead review with no reservation at all`, async () => {
       const w = await world();
