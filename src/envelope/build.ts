@@ -104,8 +104,8 @@ function jsonClone(value: unknown, field: string): unknown {
 function resolveGate(strategy: string | null, resolverOutput: Rec, gateState: GateStateInput): string {
   if (strategy === null) return RECONCILE_TUPLE.selectedGate;
   if (strategy === 'copilot_pr_followup') {
-    const sub = gateState.currentSubGate;
-    return typeof sub === 'string' && (COPILOT_SUB_GATES as readonly string[]).includes(sub) ? sub : 'draft';
+    const sub = nonBlankOrNull(gateState.currentSubGate);
+    return sub !== null && (COPILOT_SUB_GATES as readonly string[]).includes(sub) ? sub : 'draft';
   }
   if (strategy === 'local_implementation' && resolverOutput.spikeIntakeState != null) return SPIKE_GATE;
   return DEFAULT_GATE;

@@ -198,6 +198,12 @@ describe('acceptance/control template table', () => {
     expect(build(bareBundle('copilot_pr_followup')).currentGate).toBe('draft');
   });
 
+  it('the detector sub-gate is trimmed before matching, as the reference normalizes gate state', () => {
+    expect(build(bareBundle('copilot_pr_followup'), {}, { currentSubGate: ' watch\n' }).currentGate).toBe(
+      'watch',
+    );
+  });
+
   it('specSource pr_body retargets the phase-doc criterion; tracker_issue is dropped', () => {
     const pr = build(bareBundle('local_implementation', { canonicalSpecSource: 'pr_body' }));
     expect(pr.specSource).toBe('pr_body');
