@@ -25,7 +25,6 @@ export interface ParsedJournal {
   readonly damage: JournalDamage | null;
 }
 
-const NEWLINE = 0x0a;
 const ENVELOPE_KEYS = ['kind', 'payload', 'schema', 'seq', 'ts'];
 
 function envelopeDefect(v: unknown, eventSchema: EventSchemaId, expectedSeq: number): string | null {
@@ -152,12 +151,15 @@ export function parseJournal(
   startLine = 1,
 ): ParsedJournal {
   const events: StoreEvent[] = [];
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Decoded as latin1: one char per byte, so string offsets are byte offsets. Valid lines are
+  // canonical, hence ASCII, where latin1 and UTF-8 agree; a line with any byte ≥ 0x80 is never
+  // canonical and is reported corrupt either way.
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   let pos = 0;
   let line = startLine;
   let seq = startSeq;
-  while (pos < buf.length) {
-    const nl = buf.indexOf(NEWLINE, pos);
+  while (pos < all.length) {
+    const nl = all.indexOf('\n', pos);
     if (nl === -1) {
       return {
         events,
@@ -165,12 +167,11 @@ export function parseJournal(
         damage: {
           code: 'truncated_tail',
           line,
-          detail: `line ${line} is not newline-terminated (${buf.length - pos} bytes)`,
+          detail: `line ${line} is not newline-terminated (${all.length - pos} bytes)`,
         },
       };
     }
-    const text = buf.toString('utf8', pos, nl);
-    const r = checkEventLine(text, runId, eventSchema, seq);
+    const r = checkEventLine(all.slice(pos, nl), runId, eventSchema, seq);
     if (!r.ok)
       return {
         events,
