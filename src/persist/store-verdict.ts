@@ -3,6 +3,12 @@
  * persistence controller can act on (layer 1, pure). Anything the controller cannot read with
  * certainty — no result, a thrown exception, a wrong schema, an exit code that contradicts the
  * outcome, a foreign run id, a seq other than the one expected — is `malformed`: never a success.
+ *
+ * A thrown store call is `malformed`, not `indeterminate`: the {@link Store} contract has every
+ * backend report its own I/O failures as results (an unexpected OSError mid-write is the store's
+ * `indeterminate` with a `step`), so a throw means the controller received no result at all — the
+ * spec's "no/malformed/contradictory result" row, like a store process that printed nothing.
+ * Both rows stop the run as `unconfirmed` with no cite and no retry; only the outcome label differs.
  */
 
 /** The store result schema id the controller accepts. */
@@ -113,7 +119,14 @@ export function verdictFromThrow(error: unknown): StoreVerdict {
   return { kind: 'malformed', reason: `the store call threw: ${msg}` };
 }
 
-/** True when the verdict is a `busy` refusal (the one refusal retried once after 1 s). */
+/**
+ * True when the verdict is a `busy` refusal (the one refusal retried once after 1 s).
+ *
+ * @example
+ * ```ts
+ * isBusy({ kind: 'refused', code: 'busy', detail: null }); // true
+ * ```
+ */
 export function isBusy(v: StoreVerdict): boolean {
   return v.kind === 'refused' && v.code === 'busy';
 }
