@@ -469,35 +469,71 @@ export class PersistController {
     try {
       store = await this.#o.openStore(state.storage_root);
     } catch (e) {
-      return this.#notCalled(m, state, `cannot open the store: ${(e as Error).message}`);
+      return this.#notCalled(m, state, `cannot open the store: ${(e as Error).message}`, false);
     }
     return this.#mutate(state, store, m, m.op === 'set-handoff');
   }
 
-  /** The store was not called (and will not be): stop, not-stored. */
-  async #notCalled(m: Mutation, state: PersistState, detail: string): Promise<PersistResult> {
-    const k = state.knowledge === null ? null : m.absorb(state.knowledge, null);
-    const u: Unpersisted = {
-      kind: m.kind,
-      seq: null,
-      status: 'not-stored',
-      note: 'the store was not called',
-    };
-    const s: PersistState = {
+  /** The store was not called (and will not be): stop (finish: done, not stored). */
+  #notCalled(m: Mutation, state: PersistState, detail: string, finish: boolean): Promise<PersistResult> {
+    return this.#stopWith({
+      verb: m.verb,
+      state,
+      knowledge: finish || state.knowledge === null ? state.knowledge : m.absorb(state.knowledge, null),
+      unpersisted: { kind: m.kind, seq: null, status: 'not-stored', note: 'the store was not called' },
+      outcome: 'store_unavailable',
+      detail,
+      finish,
+      inflightSaved: false,
+    });
+  }
+
+  /**
+   * Records a stop (for finish: a not-stored finish) and builds its result. The stop is enforced
+   * when it was saved, or when an in-flight record saved earlier is still on disk (a later call
+   * finds it unresolved); otherwise the result orders the controller to retire the invocation.
+   */
+  async #stopWith(p: {
+    verb: string;
+    state: PersistState;
+    knowledge: Knowledge | null;
+    unpersisted: Unpersisted;
+    outcome: string;
+    detail: string;
+    finish: boolean;
+    inflightSaved: boolean;
+  }): Promise<PersistResult> {
+    const { state, knowledge: k, unpersisted: u } = p;
+    const saved = await this.#save({
       ...state,
       knowledge: k,
+      inflight: null,
       unpersisted: [...state.unpersisted, u],
-      stopped: { outcome: 'store_unavailable', detail, at: this.#now() },
-    };
-    const saved = await this.#save(s);
-    return persistResult(m.verb, 'stop', {
-      outcome: 'store_unavailable',
-      run_id: state.run_id,
-      handoff: operationalErrorHandoff(k, detail),
-      unpersisted: u,
-      terminal_enforced: saved,
-      ...(saved ? {} : { warning: 'the stop could not be recorded; do not call the helper again' }),
+      stopped: { outcome: p.outcome, detail: p.detail, at: this.#now() },
+      ...(p.finish ? { finished: 'not-stored' as const } : {}),
     });
+    const warning = saved
+      ? undefined
+      : p.inflightSaved
+        ? 'the stop could not be recorded; the unresolved in-flight record still enforces it'
+        : 'no control-state write succeeded: retire this invocation; a later helper process may not remember the stop';
+    const common = {
+      outcome: p.outcome,
+      run_id: state.run_id,
+      unpersisted: u,
+      terminal_enforced: saved || p.inflightSaved,
+      ...(warning === undefined ? {} : { warning }),
+    };
+    const h = operationalErrorHandoff(k, p.detail);
+    if (p.finish) {
+      return persistResult(p.verb, 'done', {
+        ...common,
+        stored: false,
+        persistence: u.status === 'unconfirmed' ? 'unconfirmed' : 'not-stored',
+        fallback_handoff: h,
+      });
+    }
+    return persistResult(p.verb, 'stop', { ...common, handoff: h });
   }
 
   /** In-flight → store → resolve, with the failure policy. */
@@ -510,48 +546,20 @@ export class PersistController {
       inflight: { op: m.op, kind: finish ? 'finish' : m.kind, at, pending: m.payload },
     };
     if (!(await this.#save(withInflight))) {
-      const detail = 'run-persist state unwritable before the store call; nothing was stored';
-      const k = finish ? k0 : m.absorb(k0, null);
-      const u: Unpersisted = {
-        kind: m.kind,
-        seq: null,
-        status: 'not-stored',
-        note: 'the store was not called; this knowledge will not survive another invocation',
-      };
-      const stopState: PersistState = {
-        ...state,
-        knowledge: k,
-        unpersisted: [...state.unpersisted, u],
-        stopped: { outcome: 'state_unwritable_before_store', detail, at },
-        ...(finish ? { finished: 'not-stored' as const } : {}),
-      };
-      const saved = await this.#save(stopState);
-      const enforcement = {
-        terminal_enforced: saved,
-        ...(saved
-          ? {}
-          : {
-              warning:
-                'no control-state write succeeded: retire this invocation; a later helper process may not remember the stop',
-            }),
-      };
-      if (finish) {
-        return persistResult(m.verb, 'done', {
-          outcome: 'state_unwritable_before_store',
-          run_id: runId,
-          stored: false,
-          persistence: 'not-stored',
-          fallback_handoff: operationalErrorHandoff(k, detail),
-          unpersisted: u,
-          ...enforcement,
-        });
-      }
-      return persistResult(m.verb, 'stop', {
+      return this.#stopWith({
+        verb: m.verb,
+        state,
+        knowledge: finish ? k0 : m.absorb(k0, null),
+        unpersisted: {
+          kind: m.kind,
+          seq: null,
+          status: 'not-stored',
+          note: 'the store was not called; this knowledge will not survive another invocation',
+        },
         outcome: 'state_unwritable_before_store',
-        run_id: runId,
-        handoff: operationalErrorHandoff(k, detail),
-        unpersisted: u,
-        ...enforcement,
+        detail: 'run-persist state unwritable before the store call; nothing was stored',
+        finish,
+        inflightSaved: false,
       });
     }
     const expectedSeq = state.last_seq + 1;
@@ -614,49 +622,23 @@ export class PersistController {
     }
     // not stored, or not certainly stored
     const persistence = dec.persistence as Persistence;
-    const detail = dec.stopDetail as string;
-    const k = finish ? k0 : m.absorb(k0, null);
-    const u: Unpersisted = {
-      kind: m.kind,
-      seq: null,
-      status: persistence,
-      note:
-        persistence === 'not-stored'
-          ? 'the store refused before writing; nothing was stored'
-          : 'persistence unconfirmed; no citation available from this state',
-    };
-    const stopState: PersistState = {
-      ...state,
-      knowledge: k,
-      inflight: null,
-      unpersisted: [...state.unpersisted, u],
-      stopped: { outcome: dec.outcome, detail, at: this.#now() },
-      ...(finish ? { finished: 'not-stored' as const } : {}),
-    };
-    const saved = await this.#save(stopState);
-    const enforcement = {
-      terminal_enforced: true,
-      ...(saved
-        ? {}
-        : { warning: 'the stop could not be recorded; the unresolved in-flight record still enforces it' }),
-    };
-    if (finish) {
-      return persistResult(m.verb, 'done', {
-        outcome: dec.outcome,
-        run_id: runId,
-        stored: false,
-        persistence,
-        fallback_handoff: operationalErrorHandoff(k, detail),
-        unpersisted: u,
-        ...enforcement,
-      });
-    }
-    return persistResult(m.verb, 'stop', {
+    return this.#stopWith({
+      verb: m.verb,
+      state,
+      knowledge: finish ? k0 : m.absorb(k0, null),
+      unpersisted: {
+        kind: m.kind,
+        seq: null,
+        status: persistence,
+        note:
+          persistence === 'not-stored'
+            ? 'the store refused before writing; nothing was stored'
+            : 'persistence unconfirmed; no citation available from this state',
+      },
       outcome: dec.outcome,
-      run_id: runId,
-      handoff: operationalErrorHandoff(k, detail),
-      unpersisted: u,
-      ...enforcement,
+      detail: dec.stopDetail as string,
+      finish,
+      inflightSaved: true,
     });
   }
 
@@ -777,27 +759,14 @@ export class PersistController {
             }),
       });
     }
+    const m: Mutation = { verb, op: 'set-handoff', kind: 'handoff', payload: h.value, absorb: (k) => k };
     let store: Store;
     try {
       store = await this.#o.openStore(state.storage_root);
     } catch (e) {
-      return persistResult(verb, 'done', {
-        outcome: 'store_unavailable',
-        run_id: state.run_id,
-        stored: false,
-        persistence: 'not-stored',
-        fallback_handoff: operationalErrorHandoff(
-          state.knowledge,
-          `cannot open the store: ${(e as Error).message}`,
-        ),
-      });
+      return this.#notCalled(m, state, `cannot open the store: ${(e as Error).message}`, true);
     }
-    return this.#mutate(
-      state,
-      store,
-      { verb, op: 'set-handoff', kind: 'handoff', payload: h.value, absorb: (k) => k },
-      true,
-    );
+    return this.#mutate(state, store, m, true);
   }
 
   /**
@@ -830,30 +799,20 @@ export class PersistController {
       inflight: { op: 'progress', kind: 'progress', at, pending: c.part },
     };
     if (!(await this.#save(withInflight))) {
-      const u: Unpersisted = {
-        kind: 'progress',
-        seq: null,
-        status: 'control-state-unsaved',
-        note: 'the progress record could not be saved; this knowledge will not survive another invocation',
-      };
-      const saved = await this.#save({
-        ...state,
+      return this.#stopWith({
+        verb,
+        state,
         knowledge: k,
-        unpersisted: [...state.unpersisted, u],
-        stopped: { outcome: 'progress_unsaved', detail: 'progress record not saved', at },
-      });
-      return persistResult(verb, 'stop', {
+        unpersisted: {
+          kind: 'progress',
+          seq: null,
+          status: 'control-state-unsaved',
+          note: 'the progress record could not be saved; this knowledge will not survive another invocation',
+        },
         outcome: 'progress_unsaved',
-        run_id: state.run_id,
-        handoff: operationalErrorHandoff(k, 'run-persist progress could not be saved'),
-        unpersisted: u,
-        terminal_enforced: saved,
-        ...(saved
-          ? {}
-          : {
-              warning:
-                'no control-state write succeeded: retire this invocation; a later helper process may not remember the stop',
-            }),
+        detail: 'run-persist progress could not be saved',
+        finish: false,
+        inflightSaved: false,
       });
     }
     if (!(await this.#save({ ...state, knowledge: k, inflight: null }))) {

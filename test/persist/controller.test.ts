@@ -208,6 +208,24 @@ describe('failure policy: store outcome → action', () => {
     expect(store.mutations).toEqual(['create']);
   });
 
+  it('a store that cannot be opened: stop store_unavailable, not-stored, the note folded by text', async () => {
+    const { store } = await started();
+    const broken = controller(dir, store, {
+      openStore: () => {
+        throw new Error('EACCES');
+      },
+    });
+    const r = await broken.c.note(note('omega fails'));
+    expect(r).toMatchObject({
+      action: 'stop',
+      outcome: 'store_unavailable',
+      terminal_enforced: true,
+      unpersisted: { kind: 'note', seq: null, status: 'not-stored' },
+    });
+    expect(r.handoff?.failed_avenues).toEqual(['omega fails']);
+    expect(store.mutations).toEqual(['create']);
+  });
+
   it('an invalid mutation submission is rejected before the store (replan citing a later seq)', async () => {
     const { c, store, runId } = await started();
     const r = await c.replan(replan([`${runId}#1`]));
@@ -363,6 +381,34 @@ describe('finish bookkeeping', () => {
     expect(store.mutations).toEqual(['create', 'append:handoff']);
     // the stop was recorded: a later call stops
     expect((await ctl.c.note(note())).outcome).toBe('terminal');
+  });
+
+  it('a store that cannot be opened at finish: done, not-stored, and the run is terminal afterwards', async () => {
+    const store = faultyStore();
+    const ctl = controller(dir, store);
+    await ctl.c.start({ dispatch: dispatch() });
+    await ctl.c.handoff(workerHandoff());
+    const broken = controller(dir, store, {
+      openStore: () => {
+        throw new Error('EACCES');
+      },
+    });
+    const r = await broken.c.finish(stuckHandoff());
+    expect(r).toMatchObject({
+      action: 'done',
+      stored: false,
+      persistence: 'not-stored',
+      outcome: 'store_unavailable',
+      terminal_enforced: true,
+      unpersisted: { kind: 'handoff', seq: null, status: 'not-stored' },
+    });
+    expect(r.fallback_handoff?.stop_detail).toMatch(/cannot open the store: EACCES/);
+    expect(r.fallback_handoff?.files_changed).toEqual(['/repo/Mathlib/Foo.lean']);
+    // finish is terminal even though the store was never reached
+    const n = store.mutations.length;
+    expect(await ctl.c.note(note())).toMatchObject({ action: 'stop', outcome: 'terminal' });
+    expect((await ctl.c.status()).finished).toBe('not-stored');
+    expect(store.mutations.length).toBe(n);
   });
 
   it('no control-state write succeeds on finish: terminal_enforced false with a retire warning', async () => {
