@@ -70,7 +70,14 @@ export function nodeFsLayer(): FsLayer {
 /** `fs.constants` re-exported for layer users. */
 export const O = fs.constants;
 
-/** The errno code of a thrown value, or `''`. */
+/**
+ * The errno code of a thrown value, or `''`.
+ *
+ * @example
+ * ```ts
+ * try { fsl.open(p, O.O_RDONLY); } catch (e) { if (errnoOf(e) === 'ENOENT') … }
+ * ```
+ */
 export function errnoOf(e: unknown): string {
   return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
     ? (e as { code: string }).code

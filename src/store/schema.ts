@@ -95,7 +95,14 @@ export const ManifestSchema = z.discriminatedUnion('schema', [ManifestV1Schema, 
 /** A run manifest. */
 export type Manifest = z.infer<typeof ManifestSchema>;
 
-/** The event schema id a manifest's run uses. */
+/**
+ * The event schema id a manifest's run uses.
+ *
+ * @example
+ * ```ts
+ * eventSchemaOf({ schema: 'run-store-manifest/v2' }); // 'run-store-event/v2'
+ * ```
+ */
 export function eventSchemaOf(manifest: Pick<Manifest, 'schema'>): EventSchemaId {
   return manifest.schema === MANIFEST_V2_SCHEMA ? EVENT_V2_SCHEMA : EVENT_V1_SCHEMA;
 }

@@ -31,7 +31,14 @@ export type PayloadCheck =
       readonly issues: readonly ValidationIssue[];
     };
 
-/** Joins issues into one human-readable detail line. */
+/**
+ * Joins issues into one human-readable detail line (at most eight, then a count).
+ *
+ * @example
+ * ```ts
+ * describeIssues([{ path: 'text', code: 'invalid_type', message: 'expected string' }]); // 'text: expected string'
+ * ```
+ */
 export function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues
     .slice(0, 8)
