@@ -4,7 +4,7 @@
  * (blocker_cleared, rerun_forbidden, baseline_mismatch, justification) and the source-note event,
  * flattened across chained reuse. Real files in a temp project; the in-memory store.
  */
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordBaseline } from '../../src/baseline/record.js';
@@ -156,6 +156,13 @@ describe('reuse preview', () => {
     const p2 = await preview(runId);
     expect(p2.drift.approval_token).not.toBe(p1.drift.approval_token);
     expect(p1.drift.approval_token).not.toBe(t0);
+    // a missing owned file is drift (deleted), with its absence recorded and its own token
+    await rm(A);
+    const p3 = await preview(runId);
+    expect(p3.drift.result).toBe('drift');
+    expect(p3.drift.entries[0]?.prior_status).toBe('deleted');
+    expect(p3.drift.current_baseline.files[0]).toMatchObject({ path: A, exists: false, sha256: null });
+    expect(p3.drift.approval_token).not.toBe(p2.drift.approval_token);
   });
 
   it('refuses unusable prior runs and incompatible invocations', async () => {
