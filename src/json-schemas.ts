@@ -28,6 +28,15 @@ import {
   TaskContractSchema,
 } from './gate/index.js';
 import { PersistStateSchema, ProgressSchema, ReuseReportSchema, SourceNoteSchema } from './persist/index.js';
+import {
+  EventLineSchema,
+  HandoffCacheSchema,
+  ManifestV1Schema,
+  ManifestV2Schema,
+  NotePayloadSchema,
+  ReplanSummarySchema,
+  ReviewRecordSchema,
+} from './store/index.js';
 import { TrackerStateSchema } from './tracker/schema.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
@@ -36,6 +45,13 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'run-contract-handoff.v1': HandoffSchema,
   'file-baseline.v1': FileBaselineSchema,
   'file-baseline-check.v1': BaselineCheckSchema,
+  'run-store-manifest.v1': ManifestV1Schema,
+  'run-store-manifest.v2': ManifestV2Schema,
+  'run-store-event.v1': EventLineSchema,
+  'run-store-note.v1': NotePayloadSchema,
+  'run-store-handoff.v1': HandoffCacheSchema,
+  'review-record.v1': ReviewRecordSchema,
+  'replan-summary.v1': ReplanSummarySchema,
   'run-persist-state.v1': PersistStateSchema,
   'run-persist-reuse.v1': ReuseReportSchema,
   'run-persist-progress.v1': ProgressSchema,
