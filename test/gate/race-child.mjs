@@ -1,15 +1,27 @@
 // Child process of the ledger race test: for each round, waits for the round's go-file, then
 // reserves the same continuation on the round's problem (even-numbered processes replay one shared
-// event key, odd ones use their own), replays its own request once, and reports one JSON line.
+// event key, odd ones use their own), replays its own request once, and reports one JSON line
+// (with how many of its appends lost the compare-and-set race). It signals `ready-<proc>` first.
 // Modes: `race` (default) and `crash-after-start` (reserve, start, then die before consume).
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFsLedger } from '../../dist/src/gate/index.js';
+import { createLogLedger, fsLedgerLog } from '../../dist/src/gate/index.js';
 
 const [ledgerRoot, syncDir, procArg, roundsArg, mode = 'race'] = process.argv.slice(2);
 const proc = Number(procArg);
 const rounds = Number(roundsArg);
-const ledger = createFsLedger(ledgerRoot, { now: () => '2026-11-30T12:00:00.000Z' });
+// The fs log, counting lost compare-and-set appends (another process took the sequence number).
+const log = fsLedgerLog(ledgerRoot);
+let lost = 0;
+const counted = {
+  read: (p) => log.read(p),
+  append: async (p, e) => {
+    const ok = await log.append(p, e);
+    if (!ok) lost++;
+    return ok;
+  },
+};
+const ledger = createLogLedger(counted, { now: () => '2026-11-30T12:00:00.000Z' });
 const candidate = { commit: null, tree_digest: 'c'.repeat(64) };
 
 if (mode === 'crash-after-start') {
@@ -27,6 +39,7 @@ if (mode === 'crash-after-start') {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+writeFileSync(join(syncDir, `ready-${proc}`), '');
 for (let round = 0; round < rounds; round++) {
   while (!existsSync(join(syncDir, `go-${round}`))) await sleep(2);
   const request = {
@@ -38,6 +51,7 @@ for (let round = 0; round < rounds; round++) {
     directive_id: null,
     requested_by: `job-${proc}`,
   };
+  const lostBefore = lost;
   const first = await ledger.reserve(request);
   const replay = await ledger.reserve(request);
   process.stdout.write(
@@ -49,6 +63,7 @@ for (let round = 0; round < rounds; round++) {
       reason: first.reason ?? null,
       replay_outcome: replay.outcome,
       replay_grant_id: replay.grant?.grant_id ?? null,
+      lost_appends: lost - lostBefore,
     })}\n`,
   );
   writeFileSync(join(syncDir, `done-${round}-${proc}`), '');
