@@ -30,7 +30,12 @@ export const GROUPS: Readonly<Record<string, GroupEntry>> = {
   chain: { file: 'chain', summary: 'handoff chain: batons, seams, receipts, examples' },
   gate: { file: 'gate', summary: 'gate protocol: collect, evaluate, route, ledger, run' },
   envelope: { file: 'envelope', summary: 'dev-loop handoff envelope: build, validate, prefix' },
-  conformance: { file: 'conformance', summary: 'throw generated dispatches at a worker and check every handoff' },
+  viz: { file: 'viz', summary: 'draw a protocol machine: mermaid, dot, json, html/svg' },
+  inspect: { file: 'inspect', summary: "draw a stored run's path over its machine" },
+  conformance: {
+    file: 'conformance',
+    summary: 'throw generated dispatches at a worker and check every handoff',
+  },
   schemas: { file: 'schemas', summary: 'write or check the generated JSON Schema files' },
   demo: { file: 'demo', summary: 'the demonstration run by `npm start`' },
 };
