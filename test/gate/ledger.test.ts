@@ -8,14 +8,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  continuationKey,
   createFsLedger,
   createLogLedger,
+  DEFAULT_THRESHOLDS,
   type Directive,
+  decideRoute,
   type Ledger,
   memoryLedgerLog,
   type ReserveRequest,
 } from '../../src/gate/index.js';
-import { rm, T0, tempDir } from './fixtures.js';
+import { contract, evaluated, OK, packet, rm, T0, tempDir } from './fixtures.js';
 
 const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
 const tmp = tempDir('gate-ledger-');
@@ -142,5 +145,80 @@ describe('fs ledger integrity', () => {
   it('refuses path-unsafe problem ids', async () => {
     const l = createFsLedger(join(tmp, 'unsafe'), { now: () => T0 });
     await expect(l.status('../escape')).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
+
+describe('the seed: no replenishment, no re-execution', () => {
+  it('a lead directive, threshold change, session restart, or renamed job does not replenish the shared extra slot', async () => {
+    const root = join(tmp, 'replenish');
+    const c = contract();
+    const p = packet(c);
+    const a = evaluated(p, [
+      {
+        criterion_id: 'reload-idempotent',
+        raw_label: 'CONFIRMED',
+        distribution: { CONFIRMED: 0.85, INSUFFICIENT: 0.15 },
+        requested_evidence: [],
+      },
+    ]);
+    const l = createFsLedger(root, { now: () => T0 });
+    await l.register({ problem_id: c.problem_id, profile: PROFILE, contract_revision: 1 });
+    const ask = (ledger: Ledger, key: string, digest: string, by: string) =>
+      ledger.reserve({
+        problem_id: c.problem_id,
+        idempotency_key: key,
+        candidate: { commit: null, tree_digest: digest },
+        kind: 'continuation',
+        directive_id: null,
+        requested_by: by,
+      });
+    // ordinary repair and the gate continuation are both used
+    for (const [key, d] of [
+      ['k-repair', '1'],
+      [continuationKey(c.problem_id, p.packet_id), '2'],
+    ] as const) {
+      const g = await ask(l, key, d.repeat(64), 'job-a');
+      if (g.outcome !== 'granted') throw new Error(`expected a grant, got ${g.outcome}`);
+      await l.start(c.problem_id, g.grant.grant_id);
+      await l.consume(c.problem_id, g.grant.grant_id);
+    }
+    const before = await l.status(c.problem_id);
+    await l.addDirective({
+      schema: 'gate-directive/v1',
+      directive_id: 'd1',
+      problem_id: c.problem_id,
+      issued_by: 'lead',
+      issued_at: T0,
+      kind: 'attempt',
+      contract_revision: null,
+      note: '',
+    });
+    const restarted = createFsLedger(root, { now: () => T0 }); // a new session on the same storage
+    expect(await ask(restarted, 'k-new', '3'.repeat(64), 'renamed-job')).toMatchObject({
+      outcome: 'refused',
+      reason: 'exhausted',
+    });
+    // a stricter threshold recomputes the recommendation from the stored probabilities …
+    const input = {
+      contract: c,
+      packet: p,
+      exact: OK,
+      assessment: a,
+      afterContinuation: false,
+      slots: { ordinary_repair: 1, gate_continuation: 1 },
+    };
+    expect(decideRoute({ ...input, thresholds: DEFAULT_THRESHOLDS }).route).toBe('REVIEW_READY');
+    expect(decideRoute({ ...input, thresholds: { satisfied: 0.9, violated: 0.5 } }).route).toBe(
+      'CONTINUATION_ELIGIBLE',
+    );
+    // … but the same packet's event only replays the used authorization, it cannot re-execute it
+    const replay = await ask(restarted, continuationKey(c.problem_id, p.packet_id), '2'.repeat(64), 'job-b');
+    expect(replay).toMatchObject({
+      outcome: 'replayed',
+      grant: { slot: 'gate-continuation', state: 'consumed' },
+    });
+    const after = await restarted.status(c.problem_id);
+    expect(after?.grants).toEqual(before?.grants);
+    expect(after?.remaining).toMatchObject({ 'ordinary-repair': 0, 'gate-continuation': 0 });
   });
 });
