@@ -63,6 +63,7 @@ export interface RunGateOptions {
   readonly directive?: string | undefined;
   /** Per-worker-run time limit in ms (default 10 minutes). */
   readonly workerTimeoutMs?: number | undefined;
+  /** Who asks the ledger (recorded on grants; informational — slots are keyed by problem, default `gate-run`). */
   readonly requestedBy?: string | undefined;
 }
 
@@ -135,7 +136,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   const recordsDir = options.recordsDir ?? join(root, '.handoff', 'gate', 'records');
   const store = options.assessmentStore ?? memoryAssessmentStore();
   const workerTimeout = options.workerTimeoutMs ?? 600_000;
-  const requestedBy = options.requestedBy ?? `gate-run:${process.pid}`;
+  const requestedBy = options.requestedBy ?? 'gate-run';
   const problem = contract.problem_id;
 
   const packets: EvidencePacket[] = [];
@@ -306,7 +307,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
         operations: [...(options.checkOperations ?? [])],
         output_sha256: sha256Hex(r.stdout + r.stderr),
         provenance: {
-          runner_id: `handoff-gate:${process.pid}`,
+          runner_id: 'handoff-gate',
           trusted: true,
           candidate_digest: before.tree_digest === after.tree_digest ? before.tree_digest : null,
         },
