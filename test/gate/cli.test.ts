@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, stdoutJson } from '../helpers/cli.js';
-import { gitRepo, rm, tempDir } from './fixtures.js';
+import { exampleContract, gitRepo, rm, tempDir } from './fixtures.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const EVALUATOR = JSON.stringify([process.execPath, join(EXAMPLES, 'evaluator.mjs')]);
@@ -19,38 +19,30 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rm(d);
 });
 
+/** `gate run` with the example evaluator and worker, registering the problem. */
+function runArgs(repo: string, contractFile: string, ...extra: string[]): string[] {
+  return [
+    'gate',
+    'run',
+    '--repo',
+    repo,
+    '--contract',
+    contractFile,
+    '--evaluator',
+    EVALUATOR,
+    ...extra,
+    '--register',
+    '--',
+    ...WORKER,
+  ];
+}
+
 async function setup(): Promise<{ repo: string; contractFile: string }> {
   const repo = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.handoff/\n' });
   dirs.push(repo);
   const bind = await runCli(['gate', 'bind', '--repo', repo]);
   expect(bind.code, bind.stderr).toBe(0);
-  const contract = {
-    schema: 'gate-task/v1',
-    problem_id: 'example-greet',
-    revision: 1,
-    owner: 'lead@example',
-    candidate: stdoutJson(bind),
-    allowed_writes: ['src/**'],
-    prohibited_operations: ['network', 'test:e2e'],
-    stage: 'source-only',
-    criteria: [
-      {
-        id: 'greet',
-        text: 'The module exports `greet`.',
-        text_revision: 1,
-        required: true,
-        interpretation: 'confirmed-is-good',
-      },
-      {
-        id: 'farewell',
-        text: 'The module exports `farewell`.',
-        text_revision: 1,
-        required: true,
-        interpretation: 'confirmed-is-good',
-      },
-    ],
-    evaluator_policy: { deadline_ms: 20000 },
-  };
+  const contract = exampleContract(stdoutJson(bind));
   const side = tempDir('gate-cli-');
   dirs.push(side);
   const contractFile = join(side, 'contract.json');
@@ -61,19 +53,7 @@ async function setup(): Promise<{ repo: string; contractFile: string }> {
 describe('handoff gate run', () => {
   it('drives the whole lifecycle on a real repo with a subprocess evaluator', async () => {
     const { repo, contractFile } = await setup();
-    const args = [
-      'gate',
-      'run',
-      '--repo',
-      repo,
-      '--contract',
-      contractFile,
-      '--evaluator',
-      EVALUATOR,
-      '--register',
-      '--',
-      ...WORKER,
-    ];
+    const args = runArgs(repo, contractFile);
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(0);
     const out = stdoutJson<{ outcome: string; path: string[]; lead: Record<string, unknown> }>(r);
@@ -119,22 +99,9 @@ describe('handoff gate run', () => {
 
   it('an evaluator without its key goes to ordinary lead review, never a grant', async () => {
     const { repo, contractFile } = await setup();
-    const r = await runCli(
-      [
-        'gate',
-        'run',
-        '--repo',
-        repo,
-        '--contract',
-        contractFile,
-        '--evaluator',
-        EVALUATOR,
-        '--register',
-        '--',
-        ...WORKER,
-      ],
-      { env: { GATE_EVALUATOR_REQUIRE_KEY: '1', GATE_EVALUATOR_KEY: '' } },
-    );
+    const r = await runCli(runArgs(repo, contractFile), {
+      env: { GATE_EVALUATOR_REQUIRE_KEY: '1', GATE_EVALUATOR_KEY: '' },
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = stdoutJson<{
       path: string[];
@@ -158,21 +125,7 @@ describe('handoff gate run', () => {
         hard_stop: 'incident freeze',
       }),
     );
-    const r = await runCli([
-      'gate',
-      'run',
-      '--repo',
-      repo,
-      '--contract',
-      contractFile,
-      '--evaluator',
-      EVALUATOR,
-      '--authority',
-      authority,
-      '--register',
-      '--',
-      ...WORKER,
-    ]);
+    const r = await runCli(runArgs(repo, contractFile, '--authority', authority));
     expect(r.code, r.stderr).toBe(12);
     expect(stdoutJson<{ outcome: string; lead: { route: string } }>(r)).toMatchObject({
       outcome: 'stopped',

@@ -2,7 +2,7 @@
  * Shared fixtures of the gate tests: contracts, packets, assessments, and real temp git repos.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
@@ -44,6 +44,12 @@ export function contract(over: Partial<Record<keyof TaskContract, unknown>> = {}
     evaluator_policy: { deadline_ms: 2000 },
     ...over,
   });
+}
+
+/** The walkthrough's contract (examples/gate/contract.json), rebound to another base candidate. */
+export function exampleContract(candidate: TaskContract['candidate']): TaskContract {
+  const raw = JSON.parse(readFileSync(new URL('../../examples/gate/contract.json', import.meta.url), 'utf8'));
+  return TaskContractSchema.parse({ ...raw, candidate });
 }
 
 export function packet(

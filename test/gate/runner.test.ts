@@ -22,7 +22,7 @@ import {
   subprocessEvaluator,
   type TaskContract,
 } from '../../src/gate/index.js';
-import { gitRepo, contract as makeContract, rm, T0, tempDir, write } from './fixtures.js';
+import { exampleContract, gitRepo, rm, T0, tempDir, write } from './fixtures.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const dirs: string[] = [];
@@ -53,30 +53,7 @@ async function world(): Promise<World> {
     'worker.mjs',
     `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(counter)}, 'x');\nawait import(${JSON.stringify(join(EXAMPLES, 'worker.mjs'))});\n`,
   );
-  const contract = makeContract({
-    problem_id: 'example-greet',
-    owner: 'lead@example',
-    candidate: await currentCandidate(repo),
-    allowed_writes: ['src/**'],
-    stage: 'source-only',
-    criteria: [
-      {
-        id: 'greet',
-        text: 'The module exports `greet`.',
-        text_revision: 1,
-        required: true,
-        interpretation: 'confirmed-is-good',
-      },
-      {
-        id: 'farewell',
-        text: 'The module exports `farewell`.',
-        text_revision: 1,
-        required: true,
-        interpretation: 'confirmed-is-good',
-      },
-    ],
-    evaluator_policy: { deadline_ms: 20_000 },
-  });
+  const contract = exampleContract(await currentCandidate(repo));
   const calls = { n: 0 };
   const sub = subprocessEvaluator([process.execPath, join(EXAMPLES, 'evaluator.mjs')]);
   return {
