@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { appendLineDurably, readCompleteLines } from '../../src/chain/jsonl-file.js';
+import { appendLineDurably, readCompleteLines, withAppendLock } from '../../src/chain/jsonl-file.js';
 
 /** One pay line. */
 export interface PayLine {
@@ -71,7 +71,8 @@ export function createMemoryPaymentRail(): PaymentRail {
 }
 
 /**
- * A rail whose payments are durable lines in `<dir>/payments.jsonl`.
+ * A rail whose payments are durable lines in `<dir>/payments.jsonl`; a payment holds the file's
+ * append lock, so a concurrent second request is refused with `busy` rather than paying twice.
  *
  * @example
  * ```ts
@@ -82,12 +83,16 @@ export function createFilePaymentRail(dir: string): PaymentRail {
   const path = join(dir, 'payments.jsonl');
   const load = async () => (await readCompleteLines(path)).map((l) => JSON.parse(l) as Payment);
   return {
-    async pay(request) {
-      const existing = (await load()).find((p) => p.idempotency_key === request.idempotency_key);
-      if (existing) return existing;
-      const p = execute(request);
-      await appendLineDurably(path, canonicalJson(p));
-      return p;
+    pay(request) {
+      // the check and the append happen under the file's lock: two processes paying with the
+      // same key never both pay (the second is refused with busy or finds the first payment)
+      return withAppendLock(path, async () => {
+        const existing = (await load()).find((p) => p.idempotency_key === request.idempotency_key);
+        if (existing) return existing;
+        const p = execute(request);
+        await appendLineDurably(path, canonicalJson(p));
+        return p;
+      });
     },
     payments: load,
   };

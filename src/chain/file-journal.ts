@@ -2,7 +2,8 @@
  * The file {@link ChainJournal} (effects layer): one append-only JSON-lines file per baton under
  * a directory the caller gives, each line one commit (`{v, baton_id, revision, baton, receipt}` in
  * canonical JSON) written with a single write and fsync'd before `commit` resolves. Loading
- * re-validates every line (schema, baton invariants, fingerprint chain).
+ * re-validates every line (schema, baton invariants, fingerprint chain). Writers take an exclusive
+ * lock per commit; a second concurrent writer is refused with `busy`.
  */
 import { join } from 'node:path';
 import { canonicalJson, fingerprintOf } from '../canonical/index.js';
@@ -11,7 +12,13 @@ import { safeValidate } from '../validation/index.js';
 import { type Baton, BatonSchema, type StageReceipt, StageReceiptSchema } from './baton.js';
 import { deepFreeze } from './immutable.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
-import { appendLineDurably, readCompleteLines } from './jsonl-file.js';
+import {
+  appendLineDurably,
+  appendLockFile,
+  fileStamp,
+  readCompleteLines,
+  withAppendLock,
+} from './jsonl-file.js';
 
 /**
  * The journal file of `batonId` inside `dir` (named by a fingerprint of the id, so any id is a
@@ -24,6 +31,19 @@ import { appendLineDurably, readCompleteLines } from './jsonl-file.js';
  */
 export function chainJournalFile(dir: string, batonId: string): string {
   return join(dir, `baton-${fingerprintOf(batonId)}.jsonl`);
+}
+
+/**
+ * The lock file a commit of `batonId` holds (see {@link createFileChainJournal}). It only outlives a
+ * commit when its writer died inside one; remove it by hand once no writer runs.
+ *
+ * @example
+ * ```ts
+ * chainJournalLockFile('/var/chain', 'payroll-2026-06'); // '/var/chain/baton-1a2b….jsonl.lock'
+ * ```
+ */
+export function chainJournalLockFile(dir: string, batonId: string): string {
+  return appendLockFile(chainJournalFile(dir, batonId));
 }
 
 function damaged(path: string, line: number, why: string): never {
@@ -60,8 +80,14 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
 }
 
 /**
- * Opens (lazily) a file journal under `dir`. Single writer per baton: concurrent processes
- * committing the same baton are not serialized (use the run store's locks for that).
+ * Opens (lazily) a file journal under `dir`. Every commit holds the baton's append lock
+ * (`<journal file>.lock`, created with O_EXCL): a second writer committing the same baton at the
+ * same moment — another process, or another journal object — is refused with `busy` instead of
+ * interleaving, and the lock is never broken (a writer killed inside a commit leaves it; remove it
+ * by hand once no writer runs). Under the lock the last committed baton is re-read whenever the file
+ * changed since this object last saw it, so a writer never appends on top of a history another
+ * process extended: the sequencing rule then answers (duplicate → no-op, anything else →
+ * `journal_conflict`).
  *
  * @example
  * ```ts
@@ -72,29 +98,34 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
 export function createFileChainJournal(
   dir: string,
 ): ChainJournal & { entries(batonId: string): Promise<JournalEntry[]> } {
-  const last = new Map<string, Baton | undefined>();
+  const tails = new Map<string, { readonly stamp: string; readonly last: Baton | undefined }>();
   let queue: Promise<unknown> = Promise.resolve();
   const lastOf = async (batonId: string): Promise<Baton | undefined> => {
-    if (!last.has(batonId)) {
-      const entries = await loadEntries(chainJournalFile(dir, batonId), batonId);
-      last.set(batonId, entries[entries.length - 1]?.baton);
-    }
-    return last.get(batonId);
+    const path = chainJournalFile(dir, batonId);
+    const stamp = await fileStamp(path);
+    const known = tails.get(batonId);
+    if (known?.stamp === stamp) return known.last;
+    const entries = await loadEntries(path, batonId);
+    const last = entries[entries.length - 1]?.baton;
+    tails.set(batonId, { stamp, last });
+    return last;
   };
   return {
     commit(entry) {
-      const run = queue.then(async () => {
+      const run = queue.then(() => {
         const id = entry.baton.baton_id;
-        if (!assertSequence(await lastOf(id), entry)) return;
-        const line = canonicalJson({
-          v: 1,
-          baton_id: id,
-          revision: entry.baton.revision,
-          baton: entry.baton,
-          receipt: entry.receipt,
+        const path = chainJournalFile(dir, id);
+        return withAppendLock(path, async () => {
+          if (!assertSequence(await lastOf(id), entry)) return;
+          const line = canonicalJson({
+            v: 1,
+            baton_id: id,
+            revision: entry.baton.revision,
+            baton: entry.baton,
+            receipt: entry.receipt,
+          });
+          tails.set(id, { stamp: await appendLineDurably(path, line), last: entry.baton });
         });
-        await appendLineDurably(chainJournalFile(dir, id), line);
-        last.set(id, entry.baton);
       });
       queue = run.catch(() => undefined);
       return run;

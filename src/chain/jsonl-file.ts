@@ -1,10 +1,15 @@
 /**
  * Durable append-only JSON-lines files (effects layer): one `write` per record followed by
  * `fsync`; a torn last line (a crash mid-write) is ignored on read and cut off before the next
- * append. Shared by the file journal and the file effect ledger.
+ * append. Writers serialize through an exclusive lock file per appended file
+ * ({@link withAppendLock}): a second concurrent writer is refused with `busy`, and the lock is never
+ * broken. Shared by the file journal, the file effect ledger and the example's payment rail.
  */
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { canonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 
 async function syncDir(dir: string): Promise<void> {
@@ -20,22 +25,133 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+const errno = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? '';
+
+const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint }): string =>
+  `${s.ino}:${s.size}:${s.mtimeNs}`;
+
 /**
- * Appends `line` (without newline) plus `\n` durably. A torn tail left by a crash is truncated
- * first so it never merges with the new record.
+ * A cheap change detector for an append-only file: `absent`, or its inode, size and modification
+ * time in nanoseconds. Every append changes it, so a cache keyed by the stamp is reloaded exactly
+ * when another writer (another process) appended.
  *
  * @example
  * ```ts
- * await appendLineDurably('/tmp/j/x.jsonl', JSON.stringify(record));
+ * if ((await fileStamp(path)) !== cached.stamp) cached = await reload(path);
+ * ```
+ * @throws HandoffError `io_error` for stat errors other than a missing file.
+ */
+export async function fileStamp(path: string): Promise<string> {
+  try {
+    return stampOf(await stat(path, { bigint: true }));
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return 'absent';
+    throw new HandoffError('io_error', `cannot stat ${path}: ${(e as Error).message}`, {
+      details: { path },
+      cause: e,
+    });
+  }
+}
+
+/**
+ * The lock file that guards appends to `path`.
+ *
+ * @example
+ * ```ts
+ * appendLockFile('/var/chain/baton-1a2b.jsonl'); // '/var/chain/baton-1a2b.jsonl.lock'
+ * ```
+ */
+export function appendLockFile(path: string): string {
+  return `${path}.lock`;
+}
+
+async function lockHolder(lockPath: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(lockPath, 'utf8'));
+  } catch {
+    return null; // being created or removed right now, or not JSON: diagnostic only
+  }
+}
+
+/**
+ * Runs `fn` while holding the append lock of `path`: `<path>.lock`, created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW (its body `{pid, host}` is diagnostic only) and removed when `fn`
+ * settles. An existing lock means another writer is inside its critical section — or crashed
+ * there: the call is refused with `busy` and the lock is **never broken** (a crashed writer's lock
+ * stays until a human who knows no writer runs removes it). Readers take no lock.
+ *
+ * @example
+ * ```ts
+ * await withAppendLock(path, async () => {
+ *   if (!(await alreadyRecorded(path))) await appendLineDurably(path, line);
+ * });
+ * ```
+ * @throws HandoffError `busy` (details `lock`, `holder`) when the lock exists; `io_error` when it
+ *   cannot be created; whatever `fn` throws.
+ */
+export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const lockPath = appendLockFile(path);
+  let fd: Awaited<ReturnType<typeof open>>;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    fd = await open(
+      lockPath,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o644,
+    );
+  } catch (e) {
+    if (errno(e) === 'EEXIST') {
+      const holder = await lockHolder(lockPath);
+      throw new HandoffError(
+        'busy',
+        `another writer holds ${lockPath}; it is never broken (remove it only when no writer runs)`,
+        { details: { path, lock: lockPath, holder } },
+      );
+    }
+    throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
+      details: { path, lock: lockPath },
+      cause: e,
+    });
+  }
+  try {
+    try {
+      await fd.write(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`);
+    } catch (e) {
+      throw new HandoffError('io_error', `cannot initialize ${lockPath}: ${(e as Error).message}`, {
+        details: { path, lock: lockPath },
+        cause: e,
+      });
+    } finally {
+      await fd.close();
+    }
+    return await fn();
+  } finally {
+    try {
+      await unlink(lockPath);
+    } catch {
+      // the lock stays: later writers are refused with busy until a human removes it
+    }
+  }
+}
+
+/**
+ * Appends `line` (without newline) plus `\n` durably and resolves to the file's new
+ * {@link fileStamp}. A torn tail left by a crash is truncated first so it never merges with the new
+ * record. Callers that can race with other processes hold {@link withAppendLock}.
+ *
+ * @example
+ * ```ts
+ * const stamp = await appendLineDurably('/tmp/j/x.jsonl', JSON.stringify(record));
  * ```
  * @throws HandoffError `io_error` when the file cannot be written.
  */
-export async function appendLineDurably(path: string, line: string): Promise<void> {
+export async function appendLineDurably(path: string, line: string): Promise<string> {
   if (line.includes('\n')) throw new HandoffError('internal', 'a journal line may not contain a newline');
   try {
     await mkdir(dirname(path), { recursive: true });
     const fd = await open(path, 'a+');
     let created = false;
+    let stamp: string;
     try {
       const { size } = await fd.stat();
       created = size === 0;
@@ -49,10 +165,12 @@ export async function appendLineDurably(path: string, line: string): Promise<voi
       }
       await fd.write(`${line}\n`);
       await fd.sync();
+      stamp = stampOf(await fd.stat({ bigint: true }));
     } finally {
       await fd.close();
     }
     if (created) await syncDir(dirname(path));
+    return stamp;
   } catch (e) {
     if (e instanceof HandoffError) throw e;
     throw new HandoffError('io_error', `cannot append to ${path}: ${(e as Error).message}`, {

@@ -1,0 +1,188 @@
+/**
+ * One writer at a time: every file-journal commit (and every effect-ledger put) holds an O_EXCL
+ * lock file; a second concurrent writer is refused with `busy`, the lock is never broken, and a
+ * writer re-reads a history another writer extended instead of appending on top of a stale one.
+ * The process tests run real child processes against the built library (`npm run build` first).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  chainJournalFile,
+  chainJournalLockFile,
+  createFileChainJournal,
+  createFileEffectLedger,
+  idempotentEffect,
+  stageDelta,
+} from '../../src/chain/index.js';
+import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
+
+let dir: string;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chain-lock-'));
+});
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+describe('file journal lock (in process)', () => {
+  it('a held lock refuses the commit with busy, names the lock, writes nothing and is never broken', async () => {
+    const chain = tripChain();
+    const b0 = tripBaton(chain);
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    expect(lock).toBe(`${chainJournalFile(dir, 'trip-1')}.lock`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(lock, '{"host":"elsewhere","pid":4242}\n'); // a writer that died mid-commit
+    const journal = createFileChainJournal(dir);
+    for (let i = 0; i < 2; i++) {
+      await expect(journal.commit({ baton: b0, receipt: null })).rejects.toMatchObject({
+        code: 'busy',
+        details: { lock, holder: { host: 'elsewhere', pid: 4242 } },
+      });
+    }
+    await expect(chain.run(b0, { journal })).rejects.toMatchObject({ code: 'busy' });
+    expect(await exists(chainJournalFile(dir, 'trip-1'))).toBe(false);
+    expect(await readFile(lock, 'utf8')).toBe('{"host":"elsewhere","pid":4242}\n');
+    await rm(lock); // the human's decision, never the journal's
+    const r = await chain.run(b0, { journal });
+    expect(r.baton.revision).toBe(3);
+    expect(await exists(lock)).toBe(false);
+  });
+
+  it('a journal object with a stale view re-reads the history under the lock instead of appending on it', async () => {
+    const chain = tripChain();
+    const b0 = tripBaton(chain);
+    const c1 = await chain.advance(b0);
+    const other = goodStages();
+    other.intent = () =>
+      stageDelta({
+        city: { value: 'Beijing', evidence: ['chat://2'] },
+        policy: { value: { latest_departure: '20:00' }, evidence: ['policy://travel/v3'] },
+      });
+    const c1b = await tripChain(other).advance(b0);
+    const a = createFileChainJournal(dir);
+    const b = createFileChainJournal(dir);
+    expect(await b.loadLast('trip-1')).toBeUndefined(); // b now holds a view of the empty journal
+    await a.commit({ baton: b0, receipt: null });
+    await a.commit({ baton: c1.baton, receipt: c1.receipt });
+    await expect(b.commit({ baton: b0, receipt: null })).rejects.toMatchObject({ code: 'journal_conflict' });
+    await b.commit({ baton: c1.baton, receipt: c1.receipt }); // the same state: a no-op
+    await expect(b.commit({ baton: c1b.baton, receipt: c1b.receipt })).rejects.toMatchObject({
+      code: 'journal_conflict',
+    });
+    expect((await b.loadLast('trip-1'))?.fingerprint).toBe(c1.baton.fingerprint);
+    const entries = await createFileChainJournal(dir).entries('trip-1');
+    expect(entries.map((e) => e.baton.revision)).toEqual([0, 1]);
+  });
+
+  it('effect ledgers: first record wins across ledger objects; a held lock is busy and nothing runs twice', async () => {
+    const a = createFileEffectLedger(dir);
+    const b = createFileEffectLedger(dir);
+    expect(await b.get('k')).toBeUndefined();
+    await a.put({ key: 'k', result: 'first' });
+    expect((await b.put({ key: 'k', result: 'second' })).result).toBe('first');
+    expect(await idempotentEffect(b, 'k', () => 'third')).toEqual({ result: 'first', replayed: true });
+    expect((await readFile(join(dir, 'effects.jsonl'), 'utf8')).trimEnd().split('\n')).toHaveLength(1);
+    await writeFile(join(dir, 'effects.jsonl.lock'), '');
+    await expect(b.put({ key: 'k2', result: 1 })).rejects.toMatchObject({ code: 'busy' });
+    expect(await exists(join(dir, 'effects.jsonl.lock'))).toBe(true);
+    expect((await a.records()).map((r) => r.key)).toEqual(['k']);
+  });
+});
+
+const WRITER = fileURLToPath(new URL('./fixtures/journal-writer.mjs', import.meta.url));
+
+function writer(args: string[]) {
+  const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  const waiters: { text: string; res: () => void }[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (const w of waiters.filter((x) => out.includes(x.text))) w.res();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const done = new Promise<{ code: number | null; out: string }>((res) => {
+    child.on('close', (code) => res({ code, out }));
+  });
+  /** Resolves when stdout shows `text`; rejects if the process ends first. */
+  const shows = (text: string) =>
+    Promise.race([
+      new Promise<void>((res) => {
+        waiters.push({ text, res });
+        if (out.includes(text)) res();
+      }),
+      done.then(({ code }) => {
+        if (!out.includes(text)) throw new Error(`writer exited ${code} before ${text}: ${out} ${err}`);
+      }),
+    ]);
+  return { child, done, shows };
+}
+
+const outcomesOf = (out: string) =>
+  (JSON.parse(out.slice(out.lastIndexOf('{"outcomes"'))) as { outcomes: Record<string, string> }).outcomes;
+
+describe('file journal lock (real processes)', () => {
+  it('while one process holds the baton’s lock, another process’s commits are refused with busy', async () => {
+    const holder = writer(['hold', dir, 'race-0']);
+    await holder.shows('LOCKED\n');
+    const refused = writer(['run', dir, 'a', '1']);
+    await refused.shows('READY\n');
+    refused.child.stdin?.write('go\n');
+    const r1 = await refused.done;
+    expect(r1.code).toBe(0);
+    expect(outcomesOf(r1.out)).toEqual({ 'race-0': 'busy' });
+    expect(await exists(chainJournalFile(dir, 'race-0'))).toBe(false);
+    expect(await exists(chainJournalLockFile(dir, 'race-0'))).toBe(true);
+
+    holder.child.stdin?.end();
+    expect((await holder.done).out).toContain('RELEASED\n');
+    expect(await exists(chainJournalLockFile(dir, 'race-0'))).toBe(false);
+    const after = writer(['run', dir, 'a', '1']);
+    await after.shows('READY\n');
+    after.child.stdin?.write('go\n');
+    expect(outcomesOf((await after.done).out)).toEqual({ 'race-0': 'accepted' });
+    expect((await createFileChainJournal(dir).loadLast('race-0'))?.revision).toBe(3);
+  }, 30_000);
+
+  it('two processes racing on the same batons never interleave: every journal stays one verified history', async () => {
+    const n = 12;
+    const a = writer(['run', dir, 'a', String(n)]);
+    const b = writer(['run', dir, 'b', String(n)]);
+    await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
+    a.child.stdin?.write('go\n');
+    b.child.stdin?.write('go\n');
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    expect([ra.code, rb.code]).toEqual([0, 0]);
+    const oa = outcomesOf(ra.out);
+    const ob = outcomesOf(rb.out);
+    const journal = createFileChainJournal(dir);
+    for (let i = 0; i < n; i++) {
+      const id = `race-${i}`;
+      for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
+      expect(oa[id] === 'accepted' && ob[id] === 'accepted').toBe(false); // the variants differ
+      const entries = await journal.entries(id); // journal_damaged if two writers interleaved
+      expect(entries.map((e) => e.baton.revision)).toEqual(entries.map((_, j) => j));
+      const winner = oa[id] === 'accepted' ? 'a' : ob[id] === 'accepted' ? 'b' : null;
+      if (winner !== null) {
+        expect(entries).toHaveLength(4);
+        expect(entries[3]?.baton.records.every((r) => String(r.value).startsWith(winner))).toBe(true);
+      }
+      expect(await exists(chainJournalLockFile(dir, id))).toBe(false);
+    }
+  }, 30_000);
+});
