@@ -81,7 +81,8 @@ CMD is one executable path, or a JSON array of strings (e.g. '["node","eval.mjs"
 
 exit codes: 0 ok (route REVIEW_READY; run ended in lead review; reservation granted or replayed),
   2 usage, 3 invalid input record, 4 git/ledger I/O failure or damaged ledger,
-  5 refused by the enforcer (refused reservation, wrong grant state, missing history, attempt not authorized),
+  5 refused by the enforcer (refused reservation, wrong grant state, missing history, attempt not authorized
+    or directive already used, base_mismatch: an initial run on a tree that is not the contract base),
   6 evaluate: NOT_EVALUATED or INVALID assessment (recorded and printed),
   10 route CONTINUATION_ELIGIBLE, 11 route LEAD_REVIEW, 12 route STOP / run stopped.`;
 
