@@ -17,10 +17,12 @@ const run = promisify(execFile);
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 let dir: string;
+const children: ChildProcess[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chain-proc-'));
 });
 afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -83,13 +85,16 @@ function startWorker(hangAt: string): {
 } {
   const child = spawn(process.execPath, [fixture('payroll-worker.mjs'), dir], {
     env: { ...process.env, HANG_AT: hangAt },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  children.push(child);
   let stdout = '';
   let stderr = '';
   let onHang: () => void = () => {};
-  const hung = new Promise<void>((res) => {
+  let onEarlyExit: (e: Error) => void = () => {};
+  const hung = new Promise<void>((res, rej) => {
     onHang = res;
+    onEarlyExit = rej;
   });
   child.stdout?.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;
@@ -101,6 +106,9 @@ function startWorker(hangAt: string): {
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>((res) => {
     child.on('close', (code, signal) => {
       if (code !== 0 && signal === null) stdout += `\n[stderr] ${stderr}`;
+      // a worker that ends before printing HANG fails the test at once, with its output
+      if (!stdout.includes('HANG\n'))
+        onEarlyExit(new Error(`worker ended (${code ?? signal}) before HANG: ${stdout}`));
       res({ code, signal, stdout });
     });
   });
@@ -130,7 +138,7 @@ describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
     const second = startWorker('receipt:start');
     await second.hung;
     second.child.kill('SIGKILL');
-    await second.done;
+    expect((await second.done).signal).toBe('SIGKILL');
     expect((await createFileChainJournal(join(dir, 'journal')).loadLast('payroll-2026-06'))?.revision).toBe(
       4,
     );
