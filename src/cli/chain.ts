@@ -22,7 +22,8 @@ const HELP = [
   '                       settle, nothing paid).',
   '  --contract KIND      thin (keys, producers, types, evidence) or release (adds semantic rules',
   '                       tied to the controlling ledger). Default: release.',
-  '  --json               print {"example", "runs": [report…]} instead of text.',
+  '  --json               print {"example", "wrong_value", "runs": [report…]} instead of text.',
+  '  -h, --help           print this help.',
   '',
   'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage.',
 ].join('\n');
@@ -82,6 +83,11 @@ export const command: CliCommand = {
   summary: 'handoff chain: batons, seams, receipts, examples',
   help: HELP,
   async run(argv, io) {
+    const beforeDashes = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
+    if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
     const [verb, name, ...rest] = argv;
     if (verb !== 'example')
       throw new HandoffError(

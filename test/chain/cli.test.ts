@@ -69,6 +69,39 @@ describe('handoff chain example payroll', () => {
     expect(release.stdout).toContain('paid: nothing');
   });
 
+  it('--wrong-value (text) prints both runs as documented: thin accepted and overpaid, release stopped at settle; exit 3', async () => {
+    const r = await runCli(['chain', 'example', 'payroll', '--wrong-value']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('');
+    const [thin, release] = r.stdout.split('== payroll ').slice(1);
+    expect(thin).toMatch(/^payroll-2026-06: contract thin, settle source obligation ==/);
+    expect(thin).toContain('evidence [ledger://payroll/obligations?month=2026-06]');
+    expect(thin).toContain('trace: intent -> settle -> fund_check -> pay -> receipt');
+    expect(thin).toContain('ACCEPTED accept::payroll-2026-06::r5::');
+    expect(thin).toContain(
+      'paid: 800 lines, 13,744,541.00 (controlling ledger 13,706,097.00; overpaid 38,444.00)',
+    );
+    expect(release).toMatch(/^payroll-2026-06: contract release, settle source obligation ==/);
+    expect(release?.match(/ r\d->r\d /g)).toEqual([' r0->r1 ']);
+    expect(release).toContain('trace: intent\n');
+    expect(release).toContain(
+      "STOPPED stage 'settle' [fact_semantic_violation] 'net_total': got 13,744,541.00, the controlling ledger's PAID sum is 13,706,097.00",
+    );
+    expect(release).toMatch(/checkpoint payroll-2026-06::r1::[0-9a-f]{16}\n/);
+    expect(release).toContain('paid: nothing (controlling ledger 13,706,097.00)');
+  });
+
+  it('--help after the verb prints the help (exit 0)', async () => {
+    for (const args of [
+      ['chain', 'example', 'payroll', '--help'],
+      ['chain', 'example', '-h'],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toContain('usage: handoff chain example payroll [--wrong-value]');
+    }
+  });
+
   it('usage errors exit 2', async () => {
     for (const args of [
       ['chain'],
@@ -81,6 +114,7 @@ describe('handoff chain example payroll', () => {
       const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: 'usage' });
     }
     const help = await runCli(['chain', '--help']);
     expect(help.code).toBe(0);
