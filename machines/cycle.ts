@@ -290,7 +290,13 @@ export const cycleSetup = setup({
               { cycle: cycleNo(context), commit: out.commit, files: context.accepted, message: out.message },
             ]
           : context.checkpoints,
-        log: [...context.log, `checkpoint: ${out.message}`],
+        // a commit's message is its subject (`checkpoint: …`); a skip reports why
+        log: [
+          ...context.log,
+          out.committed
+            ? `${out.message}${out.commit ? ` (${out.commit.slice(0, 8)})` : ''}`
+            : `checkpoint: ${out.message}`,
+        ],
       };
     }),
     absorbReview: assign(({ context, event }) => {

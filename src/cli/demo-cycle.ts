@@ -103,6 +103,7 @@ export async function runCycleDemo(io: CliIo): Promise<number> {
     );
     say(`      --worker 'node ${worker}' --persist --prior-run ${r.runId} --evidence 'use: omega'`);
     say(`  (the temporary project is kept for inspection: ${dir})`);
+    await recorder.dispose();
     return failures === 0 ? 0 : 1;
   } catch (e) {
     say(`  ✗ the cycle demo failed: ${(e as Error).message}`);

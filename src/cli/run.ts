@@ -15,10 +15,12 @@ import { type Handoff, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
-import { createPersistRecorder, openRunStore, priorRunHandoff } from '../runtime/persist-recorder.js';
+import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
+import type { PriorRunReuse } from '../runtime/prior-run.js';
 import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
 import type { CycleProgress } from '../runtime/run-cycle.js';
 import type { RunRecorder } from '../runtime/run-recorder.js';
+import { describeProgress } from '../runtime/worker-framing.js';
 import { parseDuration } from '../tracker/duration.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
@@ -56,12 +58,19 @@ options:
                            continue-with-evidence: TEXT); without it prove asks on the terminal
   --prior-handoff FILE    a prior run's final handoff: the rerun guard applies at startup
   --evidence TEXT         evidence_delta entry for relaunching the prior blocker (repeatable)
-  --persist               write the run to the run store   --run-store DIR   --prior-run ID
+  --persist               write the run to the run store   --run-store DIR
+  --prior-run ID          (with --persist) reuse a prior run of the same store: preview, drift
+                          report, reconciliation, custody, then start citing it (source-note);
+                          autoprove stops on drift or an uncovered file (exit 4); prove asks the
+                          human to approve the report's token (or pass --approve TOKEN)
+  --approve TOKEN         approve the prior run's drift report (its approval token)
+  --evidence-justification TEXT   how --evidence resolves a prior operational stop
   --json                  print only the final handoff record
 
 exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
 relaunch refused by the rerun guard; 4 protocol or operational error (custody violation,
-malformed or hanging worker); 2 usage.`;
+malformed or hanging worker, prior-run drift or custody not reconciled); 2 usage (also an
+unknown --prior-run id).`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -93,6 +102,8 @@ const OPTIONS = {
   persist: { type: 'boolean' },
   'run-store': { type: 'string' },
   'prior-run': { type: 'string' },
+  approve: { type: 'string' },
+  'evidence-justification': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -121,17 +132,21 @@ function fmtElapsed(ms: number): string {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+/** A progress renderer; `line` prints one extra line (a worker's progress) above the status. */
+export type ProgressPrinter = ((p: CycleProgress) => void) & { line(text: string): void };
+
 /**
- * A progress renderer: one status line rewritten in place on a TTY, plain lines otherwise.
+ * A progress renderer: one status line rewritten in place on a TTY, plain lines otherwise
+ * (phase-only changes stay quiet in plain mode).
  *
  * @example
  * ```ts
- * const show = progressPrinter(io); show(progress);
+ * const show = progressPrinter(io); show(progress); show.line('progress A.lean:2: tools simp');
  * ```
  */
-export function progressPrinter(io: CliIo, write: (t: string) => void = io.out): (p: CycleProgress) => void {
+export function progressPrinter(io: CliIo, write: (t: string) => void = io.out): ProgressPrinter {
   let last = '';
-  return (p) => {
+  const show = (p: CycleProgress) => {
     const status = `[${p.phase}] cycle ${p.cycle}/${p.maxCycles} · open ${p.open ?? '?'} · stuck ${p.consecutiveStuck} · ${fmtElapsed(p.elapsedMs)}`;
     if (io.isTTY) {
       write(`\r\x1b[2K`);
@@ -139,12 +154,14 @@ export function progressPrinter(io: CliIo, write: (t: string) => void = io.out):
       write(status);
     } else {
       for (const l of p.newLog) write(`${l}\n`);
-      if (status.split(' · ')[0] !== last.split(' · ')[0] && p.newLog.length === 0) {
-        /* phase-only changes stay quiet in plain mode */
-      }
     }
     last = status;
   };
+  const line = (text: string) => {
+    if (io.isTTY) write(`\r\x1b[2K  ${text}\n${last}`);
+    else write(`${text}\n`);
+  };
+  return Object.assign(show, { line });
 }
 
 /** Parsed `handoff run` invocation (without I/O). */
@@ -156,7 +173,11 @@ export interface RunInvocation {
     readonly enabled: boolean;
     readonly runStore: string | null;
     readonly priorRun: string | null;
+    readonly approve: string | null;
+    readonly evidenceJustification: string | null;
   };
+  /** Where human-readable notes go (stderr on a TTY or with --json, else stdout). */
+  readonly note: (text: string) => void;
 }
 
 /**
@@ -191,6 +212,17 @@ export async function runCommand(
   if (!persist && runStore !== null) throw new HandoffError('usage', '--run-store requires --persist');
   if (!persist && priorRun !== null) throw new HandoffError('usage', '--prior-run requires --persist');
   if (priorRun === 'latest') throw new HandoffError('usage', '--prior-run names a run id, never "latest"');
+  const approve = str(values, 'approve') ?? null;
+  const justification = str(values, 'evidence-justification') ?? null;
+  if (priorRun === null && (approve !== null || justification !== null)) {
+    throw new HandoffError(
+      'usage',
+      `--${approve !== null ? 'approve' : 'evidence-justification'} requires --prior-run`,
+    );
+  }
+  if (priorRun !== null && str(values, 'prior-handoff') !== undefined) {
+    throw new HandoffError('usage', '--prior-run and --prior-handoff are exclusive');
+  }
 
   let priorHandoff: Handoff | null = null;
   const priorFile = str(values, 'prior-handoff');
@@ -245,6 +277,7 @@ export async function runCommand(
   }
   const json = values.json === true;
   const show = json ? undefined : progressPrinter(io, io.isTTY ? io.err : io.out);
+  const note = (t: string) => (json || io.isTTY ? io.err : io.out)(`${t}\n`);
   const reviewer = str(values, 'reviewer');
   const diagnostics = str(values, 'diagnostics');
   const marker = str(values, 'marker');
@@ -252,7 +285,8 @@ export async function runCommand(
   const inv: RunInvocation = {
     project,
     json,
-    persist: { enabled: persist, runStore, priorRun },
+    note,
+    persist: { enabled: persist, runStore, priorRun, approve, evidenceJustification: justification },
     args: {
       projectRoot: project,
       flags: {
@@ -281,12 +315,19 @@ export async function runCommand(
       priorHandoff,
       evidence,
       env: io.env,
-      ...(show === undefined ? {} : { onProgress: show }),
+      ...(show === undefined
+        ? {}
+        : {
+            onProgress: show,
+            onWorkerProgress: (p: Readonly<Record<string, unknown>>, d: { target: string }) =>
+              show.line(describeProgress(p, d.target)),
+          }),
     },
   };
   let result: ProjectRunResult;
+  let recorder: RunRecorder | undefined;
   try {
-    const recorder = makeRecorder ? await makeRecorder(inv) : undefined;
+    recorder = makeRecorder ? await makeRecorder(inv) : undefined;
     if (recorder?.runId === null && !json) {
       (io.isTTY ? io.err : io.out)(`persisting to the run store (run id assigned at the first dispatch)\n`);
     }
@@ -294,8 +335,19 @@ export async function runCommand(
       throw new HandoffError('usage', '--persist is not available in this build (no run recorder)');
     }
     result = await runProject({ ...inv.args, ...(recorder === undefined ? {} : { recorder }) });
+  } catch (e) {
+    const handoff = e instanceof HandoffError ? validateHandoff(e.details.handoff) : null;
+    if (e instanceof HandoffError && handoff?.ok) {
+      // a refusal that ends the run with a record (prior-run reuse needing reconciliation)
+      const { handoff: _h, ...details } = e.details;
+      io.err(`${JSON.stringify({ error: e.code, message: e.message, details })}\n`);
+      io.out(`${JSON.stringify(handoff.value, null, 2)}\n`);
+      return (details.exit_code as number | undefined) ?? RUN_EXIT.error;
+    }
+    throw e;
   } finally {
     closeRl?.();
+    await recorder?.dispose?.();
   }
   const h = result.handoff;
   if (json) {
@@ -309,8 +361,8 @@ export async function runCommand(
     );
     if (h.blocker_signature)
       w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${h.blocker_signature}\n`);
-    for (const c of result.context.checkpoints)
-      w(`checkpoint ${c.commit?.slice(0, 8) ?? ''}: ${c.message}\n`);
+    for (const c of result.context.checkpoints) w(`committed ${c.commit?.slice(0, 8) ?? ''} ${c.message}\n`);
+    if (result.priorRun !== null) w(`reused prior run ${result.priorRun}\n`);
     if (result.finalCite) w(`final handoff stored as ${result.finalCite}\n`);
     io.out(`${JSON.stringify(h, null, 2)}\n`);
   }
@@ -319,8 +371,8 @@ export async function runCommand(
 
 /**
  * The recorder factory of the CLI: with `--persist`, a persistence recorder on the fs store
- * (`--run-store` → `$HANDOFF_RUN_STORE` → `<project>/.handoff`); with `--prior-run`, the prior
- * run's handoff is loaded from that store for the startup rerun guard.
+ * (`--run-store` → `$HANDOFF_RUN_STORE` → `<project>/.handoff`); with `--prior-run`, the reuse
+ * protocol runs at startup against that same store (see src/runtime/prior-run.ts).
  *
  * @example
  * ```ts
@@ -336,10 +388,15 @@ export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRec
   });
   if (inv.persist.priorRun !== null) {
     const { store } = openRunStore(inv.project, inv.persist.runStore, inv.args.env ?? {});
-    const prior = await priorRunHandoff(store, inv.persist.priorRun);
-    if (prior !== null && inv.args.priorHandoff == null) {
-      (inv.args as { priorHandoff?: Handoff | null }).priorHandoff = prior;
-    }
+    (inv.args as { priorRun?: PriorRunReuse }).priorRun = {
+      store,
+      priorRun: inv.persist.priorRun,
+      approve: inv.persist.approve ?? undefined,
+      evidenceJustification: inv.persist.evidenceJustification ?? undefined,
+      onReport: (lines) => {
+        for (const l of lines) inv.note(l);
+      },
+    };
   }
   return rec;
 }
@@ -352,7 +409,7 @@ export const command: CliCommand = {
     try {
       return await runCommand(argv, io, persistRecorderFactory);
     } catch (e) {
-      if (e instanceof HandoffError && e.code === 'rerun_forbidden') {
+      if (e instanceof HandoffError && (e.code === 'rerun_forbidden' || e.details.exit_code === 3)) {
         io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
         return RUN_EXIT.blocker;
       }

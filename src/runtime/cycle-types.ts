@@ -167,7 +167,14 @@ export interface ReviewOutput {
 
 /** A human question and its options. */
 export interface HumanInput {
-  readonly question: 'approve-plan' | 'approve-replan' | 'approve-commit' | 'continue' | 'blocker';
+  readonly question:
+    | 'approve-plan'
+    | 'approve-replan'
+    | 'approve-commit'
+    | 'continue'
+    | 'blocker'
+    /** Prior-run reuse: approve the drift report's token before custody (prove only). */
+    | 'approve-drift';
   readonly options: readonly string[];
   readonly summary: string;
 }

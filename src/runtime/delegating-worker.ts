@@ -22,9 +22,16 @@ export type TransportResult =
     }
   | { readonly kind: 'protocol-error' | 'operational-error' | 'permission-denied'; readonly detail: string };
 
+/** Receives each `run-persist-progress/v1` object a worker reports, in order. */
+export type ProgressSink = (progress: Readonly<Record<string, unknown>>) => void;
+
 /** Carries one dispatch to a worker and brings back its output. */
 export interface WorkerTransport {
-  run(dispatch: Dispatch, signal: AbortSignal): Promise<TransportResult>;
+  /**
+   * Runs one dispatch. `onProgress` receives every progress object as it arrives (a child
+   * process: live, line by line; in-process: after the function returns).
+   */
+  run(dispatch: Dispatch, signal: AbortSignal, onProgress?: ProgressSink): Promise<TransportResult>;
 }
 
 /** Options of {@link createDelegatingWorker}. */
@@ -39,6 +46,12 @@ export interface DelegatingWorkerOptions {
   readonly onDispatch?: (d: Dispatch) => void | Promise<void>;
   /** Observes each validated worker handoff. */
   readonly onHandoff?: (h: Handoff, d: Dispatch) => void | Promise<void>;
+  /**
+   * Receives each progress object of a dispatch, in order (display, persistence). Calls are
+   * serialized; a rejection coded `invalid_progress` makes the attempt a protocol error, any other
+   * rejection ends the run like a failing worker.
+   */
+  readonly onProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void | Promise<void>;
 }
 
 function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline {
@@ -60,7 +73,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const drift = await preDispatchDrift(input.baseline, owned);
       if (drift !== null) return { kind: 'custody-violation', detail: drift, dispatch: null };
       const before = await sentinelSnapshot(o.projectRoot, owned);
-      const fresh = await recordBaseline(owned);
+      // the custody the parent holds was just checked against the disk: dispatch exactly it (the
+      // fresh custody baseline of a prior-run reuse reaches the first dispatch unchanged)
+      const held = ownedBaseline(input.baseline, owned);
+      const fresh = held.files.length === owned.length ? held : await recordBaseline(owned);
       const dispatch = buildDispatch(input, owned, fresh, o.scratch, o.capabilities);
       const dv = validateDispatch(dispatch);
       if (!dv.ok) {
@@ -72,7 +88,25 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       }
       await o.onDispatch?.(dispatch);
       const transport = input.inline && o.inline ? o.inline : o.transport;
-      const r = await transport.run(dispatch, signal);
+      let progressChain: Promise<void> = Promise.resolve();
+      const sink: ProgressSink | undefined = o.onProgress
+        ? (p) => {
+            progressChain = progressChain.then(() => o.onProgress?.(p, dispatch));
+          }
+        : undefined;
+      const r = await transport.run(dispatch, signal, sink);
+      const progressError = await progressChain.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (progressError !== null) {
+        if ((progressError as { code?: unknown }).code !== 'invalid_progress') throw progressError;
+        return {
+          kind: 'protocol-error',
+          detail: `worker progress rejected: ${(progressError as Error).message}`,
+          dispatch,
+        };
+      }
       const after = await sentinelSnapshot(o.projectRoot, owned);
       if (r.kind !== 'output') {
         const foreign =

@@ -1,9 +1,10 @@
 /**
- * Builds the run-contract/v1 dispatch of one worker task (pure).
+ * Builds the run-contract/v1 dispatches (pure): one worker task, and the run-level first dispatch
+ * of a prior-run reuse.
  */
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch } from '../contract/index.js';
-import type { WorkerInput } from './cycle-types.js';
+import type { CycleOptions, WorkerInput } from './cycle-types.js';
 
 /**
  * The dispatch for `input`: per-target task (`file:line`, scope `sorry`), an inline pass
@@ -44,6 +45,60 @@ export function buildDispatch(
       candidates_tested: [],
       code_actions: [],
       scratch_location: scratch,
+    },
+  };
+}
+
+/** What {@link buildRunDispatch} needs: the run's task, custody and the carried blocker. */
+export interface RunDispatchInput {
+  readonly options: Pick<CycleOptions, 'target' | 'scope' | 'mode' | 'maxCycles' | 'maxStuck' | 'maxRuntime'>;
+  readonly owned: readonly string[];
+  readonly baseline: FileBaseline;
+  readonly priorBlocker: string | null;
+  readonly evidenceDelta: readonly string[];
+  readonly scratch: string;
+  readonly capabilities?: readonly string[];
+}
+
+/**
+ * The run-level dispatch of a prior-run reuse (pure): the parent's own task (the run's target,
+ * scope and mode, `worker: null`) over the whole owned set with the fresh custody baseline,
+ * carrying the prior blocker and the evidence offered for it. It is the first dispatch the
+ * persistence controller's `start --prior-run` checks and records; per-target dispatches follow
+ * as ordinary `dispatch` events.
+ *
+ * @example
+ * ```ts
+ * const d = buildRunDispatch({ options, owned, baseline: custody.fresh_baseline, priorBlocker, evidenceDelta: [], scratch });
+ * ```
+ */
+export function buildRunDispatch(i: RunDispatchInput): Dispatch {
+  return {
+    schema: 'run-contract/v1',
+    record: 'dispatch',
+    target: i.options.target,
+    scope: i.options.scope,
+    mode: i.options.mode,
+    worker: null,
+    parameters: {},
+    capabilities: [...(i.capabilities ?? ['marker-diagnostics'])],
+    owned_files: [...i.owned],
+    file_baseline: i.baseline,
+    prior_blocker: i.priorBlocker,
+    evidence_delta: [...i.evidenceDelta],
+    budget: {
+      max_cycles: i.options.maxCycles,
+      max_stuck_cycles: i.options.maxStuck,
+      runtime: i.options.maxRuntime === '' ? null : i.options.maxRuntime,
+    },
+    context: {
+      prior_failure: null,
+      goal_state: null,
+      diagnostics: [],
+      search_results: [],
+      candidates_tested: [],
+      code_actions: [],
+      scratch_location: i.scratch,
     },
   };
 }

@@ -125,7 +125,7 @@ export function createGitCheckpointer(projectRoot: string): CheckpointerPort {
         ...rel,
       ]);
       const sha = (await git(projectRoot, ['rev-parse', 'HEAD'])).trim();
-      return { committed: true, commit: sha, message: `${message} (${sha.slice(0, 8)})` };
+      return { committed: true, commit: sha, message };
     },
   };
 }

@@ -5,12 +5,12 @@
  * and obeys its failure policy: a `stop` action stops the run (the controller's operational-error
  * handoff is kept as the run's final record).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
-import { PersistController, type PersistResult } from '../persist/index.js';
+import { PersistController, type PersistResult, type PreparedPriorRun } from '../persist/index.js';
 import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import { stuckClass } from './cycle-rules.js';
@@ -31,8 +31,14 @@ export interface PersistRecorderOptions {
 export interface PersistRecorder extends RunRecorder {
   readonly storageRoot: string;
   readonly cites: readonly string[];
+  /** The source-note's cite when the run reused a prior run (event #1), else null. */
+  readonly sourceNoteCite: string | null;
   /** The controller's stop handoff when the failure policy stopped the run. */
   readonly stopHandoff: Handoff | null;
+  /** The invocation-private controller state file (`run-persist-state/v1`). */
+  readonly statePath: string;
+  /** Removes the invocation state (call once the run is over and its result was reported). */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -64,8 +70,9 @@ export function openRunStore(
 export async function createPersistRecorder(o: PersistRecorderOptions): Promise<PersistRecorder> {
   const { store, root } = openRunStore(o.projectRoot, o.runStore, o.env);
   const stateDir = await mkdtemp(join(tmpdir(), 'handoff-persist-'));
+  const statePath = join(stateDir, 'run-persist.json');
   const controller = new PersistController({
-    statePath: join(stateDir, 'run-persist.json'),
+    statePath,
     openStore: () => store,
     storageRoot: root,
     projectRoot: o.projectRoot,
@@ -74,6 +81,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
   let runId: string | null = null;
   let stopHandoff: Handoff | null = null;
   let lastReviewCite: string | null = null;
+  let sourceNoteCite: string | null = null;
   const cites: string[] = [];
   const obey = (r: PersistResult): PersistResult => {
     if (typeof r.cite === 'string') cites.push(r.cite);
@@ -95,14 +103,42 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     },
     storageRoot: root,
     cites,
+    statePath,
+    async dispose() {
+      await rm(stateDir, { recursive: true, force: true });
+    },
     get stopHandoff() {
       return stopHandoff;
     },
-    async start(first: Dispatch) {
+    get sourceNoteCite() {
+      return sourceNoteCite;
+    },
+    async start(first: Dispatch, prior?: PreparedPriorRun | null) {
       const r = obey(
-        await controller.start({ dispatch: first, trackerSessionId: o.trackerSessionId ?? null }),
+        await controller.startPrepared(
+          { dispatch: first, trackerSessionId: o.trackerSessionId ?? null },
+          prior ?? null,
+        ),
       );
       runId = (r.run_id as string | undefined) ?? null;
+      sourceNoteCite = typeof r.source_note_cite === 'string' ? r.source_note_cite : null;
+      if (sourceNoteCite !== null) cites.push(sourceNoteCite);
+    },
+    async progress(p: Readonly<Record<string, unknown>>) {
+      const r = await controller.progress(p);
+      if (r.action === 'startup-error' && r.code === 'invalid_progress') {
+        // the controller changed nothing; the worker broke the protocol (the runtime stops it)
+        const errors = r.errors ?? [];
+        throw new HandoffError(
+          'invalid_progress',
+          `the persistence controller rejected a progress line: ${errors
+            .slice(0, 3)
+            .map((e) => `${e.code}: ${e.message}`)
+            .join('; ')}`,
+          { details: { exit_code: 4, result: r } },
+        );
+      }
+      obey(r);
     },
     async dispatch(d: Dispatch) {
       obey(await controller.dispatch(d));
@@ -181,7 +217,9 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
             };
           }),
           next_steps: p.steps.map((s) => `${s.target}: ${s.note}`),
-          cites: lastReviewCite && runId && lastReviewCite.startsWith(`${runId}#`) ? [lastReviewCite] : [],
+          cites: [sourceNoteCite, lastReviewCite].filter(
+            (c): c is string => c !== null && runId !== null && c.startsWith(`${runId}#`),
+          ),
         }),
       );
     },
@@ -192,20 +230,4 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       return { cite: typeof r.cite === 'string' ? r.cite : null };
     },
   };
-}
-
-/**
- * Loads a prior run's final (or latest) handoff from the store, for the rerun guard at startup.
- *
- * @example
- * ```ts
- * const h = await priorRunHandoff(store, 'run-…'); // null when the run has no handoff
- * ```
- * @throws HandoffError `usage` when the run cannot be loaded.
- */
-export async function priorRunHandoff(store: Store, runId: string): Promise<Handoff | null> {
-  const l = await store.load(runId);
-  if (!l.ok) throw new HandoffError('usage', `--prior-run ${runId}: ${l.code}: ${l.detail}`);
-  if (l.value.damaged !== null) throw new HandoffError('usage', `--prior-run ${runId}: journal damaged`);
-  return (l.value.effective_handoff?.payload as Handoff | undefined) ?? null;
 }

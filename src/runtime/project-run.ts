@@ -5,10 +5,11 @@
  * built-in or command reviewer/diagnostics, git checkpointer, human) and runs the cycle.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
+import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, rerunGuard } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
@@ -19,6 +20,7 @@ import { createDelegatingWorker } from './delegating-worker.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import type { Clock, CyclePorts, DiagnosticsPort, HumanPort } from './ports.js';
+import { type PriorRunReuse, reuseStartup } from './prior-run.js';
 import { type CycleProgress, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
@@ -40,12 +42,19 @@ export interface ProjectRunOptions {
   readonly runId?: string;
   /** A prior run's handoff: the rerun guard is applied at startup and its blocker carried. */
   readonly priorHandoff?: Handoff | null;
+  /**
+   * Prior-run reuse (`--persist --prior-run ID`): preview → drift report → approval (prove) or
+   * refusal (autoprove) → custody → `start --prior-run` with the run-level first dispatch; needs a
+   * `recorder` on the same store. Exclusive with `priorHandoff`.
+   */
+  readonly priorRun?: PriorRunReuse;
   /** Evidence for relaunching the prior blocker (its evidence_delta). */
   readonly evidence?: readonly string[];
   /** Builds the persistence recorder once the first dispatch is known (default: none). */
   readonly recorder?: RunRecorder;
   readonly onProgress?: (p: CycleProgress) => void;
-  readonly onWorkerProgress?: (p: Record<string, unknown>) => void;
+  /** Each worker progress object as it arrives, with the dispatch it belongs to. */
+  readonly onWorkerProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -57,6 +66,8 @@ export interface ProjectRunResult {
   readonly warnings: readonly string[];
   readonly finalCite: string | null;
   readonly humanQuestions: readonly HumanInput[];
+  /** The prior run this run reused (`--prior-run`), else null. */
+  readonly priorRun: string | null;
 }
 
 /**
@@ -96,18 +107,29 @@ async function ownedFilesFor(
  *   worker: { argv: ['node', 'solver-worker.js'] } });
  * r.handoff.status;
  * ```
- * @throws HandoffError `usage` (bad options, not a git repo with checkpoints on, empty scope) or
- * `rerun_forbidden` (exit 3) when the prior handoff's guard forbids this relaunch.
+ * @throws HandoffError `usage` (bad options, not a git repo with checkpoints on, empty scope),
+ * `rerun_forbidden` (exit 3) when the prior handoff's guard forbids this relaunch, or a prior-run
+ * reuse refusal (see {@link reuseStartup}; `details.exit_code`, `details.handoff` for exit 4).
  */
 export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult> {
   const clock = o.clock ?? Date.now;
   const resolved = resolveCycleOptions({ ...o.flags, inlineFallback: o.inlineWorker !== undefined });
   if (!resolved.ok) throw new HandoffError('usage', resolved.error);
   const options = resolved.options;
-  const root = resolve(o.projectRoot);
-  const st = await stat(root).catch(() => null);
+  const given = resolve(o.projectRoot);
+  const st = await stat(given).catch(() => null);
   if (st === null || !st.isDirectory())
-    throw new HandoffError('usage', `--project ${root} is not a directory`);
+    throw new HandoffError('usage', `--project ${given} is not a directory`);
+  // one spelling of every path (custody, reuse reports and dispatches compare them as strings)
+  const root = await realpath(given);
+  if (o.priorRun !== undefined && (o.recorder === undefined || o.priorHandoff != null)) {
+    throw new HandoffError(
+      'usage',
+      o.recorder === undefined
+        ? '--prior-run requires --persist'
+        : '--prior-run and --prior-handoff are exclusive',
+    );
+  }
   if (options.commit !== 'never' && options.checkpoint && !(await isGitRepo(root))) {
     throw new HandoffError(
       'usage',
@@ -154,23 +176,74 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   );
   if (owned.length === 0)
     throw new HandoffError('usage', `--target ${options.target} names no files in ${root}`);
-  const baseline = await recordBaseline(owned);
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
+  try {
+    return await runWithin(o, {
+      root,
+      options,
+      warnings: resolved.warnings,
+      owned,
+      diagnostics,
+      scratch,
+      clock,
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+interface RunSetup {
+  readonly root: string;
+  readonly options: CycleContext['options'];
+  readonly warnings: readonly string[];
+  readonly owned: string[];
+  readonly diagnostics: DiagnosticsPort;
+  readonly scratch: string;
+  readonly clock: Clock;
+}
+
+async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunResult> {
+  const { root, options, owned, diagnostics, scratch, clock } = s;
+  const timeout = o.workerTimeoutMs ?? 600_000;
   const recorder = o.recorder ?? nullRecorder();
-  let dispatches = 0;
   const asked: HumanInput[] = [];
+  const baseHuman = o.human ?? scriptedHuman([]);
+  const human: HumanPort = {
+    async ask(input) {
+      asked.push(input);
+      return baseHuman.ask(input);
+    },
+  };
+  let baseline: FileBaseline;
+  let priorHandoff = o.priorHandoff ?? null;
+  let started = false;
+  if (o.priorRun !== undefined) {
+    const reuse = await reuseStartup({
+      ...o.priorRun,
+      projectRoot: root,
+      options,
+      owned,
+      evidence: o.evidence ?? [],
+      human,
+      scratch,
+    });
+    baseline = reuse.baseline;
+    priorHandoff = reuse.priorHandoff;
+    await recorder.start(reuse.firstDispatch, reuse.prepared);
+    started = true;
+  } else {
+    baseline = await recordBaseline(owned);
+  }
   const transport =
     'argv' in o.worker
       ? subprocessTransport(o.worker.argv, {
           cwd: root,
           timeoutMs: timeout,
           ...(o.env === undefined ? {} : { env: o.env }),
-          ...(o.onWorkerProgress === undefined ? {} : { onProgress: o.onWorkerProgress }),
         })
       : inProcessTransport(o.worker.inProcess);
   const planner = builtinPlanner();
   const reviewer = o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer();
-  const human = o.human ?? scriptedHuman([]);
   const ports: CyclePorts = {
     diagnostics,
     planner: {
@@ -186,11 +259,15 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       ...(o.inlineWorker ? { inline: inProcessTransport(o.inlineWorker) } : {}),
       scratch,
       onDispatch: async (d: Dispatch) => {
-        dispatches++;
-        if (dispatches === 1) await recorder.start(d);
-        else await recorder.dispatch(d);
+        if (started) await recorder.dispatch(d);
+        else await recorder.start(d, null);
+        started = true;
       },
       onHandoff: async (h: Handoff) => recorder.handoff(h),
+      onProgress: async (p, d) => {
+        o.onWorkerProgress?.(p, d);
+        await recorder.progress(p);
+      },
     }),
     reviewer: {
       async review(input) {
@@ -200,39 +277,31 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       },
     },
     checkpointer: createGitCheckpointer(root),
-    human: {
-      async ask(input) {
-        asked.push(input);
-        return human.ask(input);
-      },
-    },
+    human,
   };
   const runId = o.runId ?? newRunId(clock());
-  try {
-    const r = await runCycle({
-      runId,
-      options,
-      warnings: resolved.warnings,
-      ports,
-      filesOwned: owned,
-      baseline,
-      priorHandoff: o.priorHandoff ?? null,
-      priorEvidence: o.evidence ?? [],
-      clock,
-      ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
-    });
-    const stopped = recorder.stopHandoff ?? null;
-    const handoff = stopped ?? r.handoff;
-    const fin = stopped ? { cite: null } : await recorder.finish(handoff);
-    return {
-      runId: recorder.runId ?? r.runId,
-      handoff,
-      context: r.context,
-      warnings: resolved.warnings,
-      finalCite: fin.cite,
-      humanQuestions: asked,
-    };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  const r = await runCycle({
+    runId,
+    options,
+    warnings: s.warnings,
+    ports,
+    filesOwned: owned,
+    baseline,
+    priorHandoff,
+    priorEvidence: o.evidence ?? [],
+    clock,
+    ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
+  });
+  const stopped = recorder.stopHandoff ?? null;
+  const handoff = stopped ?? r.handoff;
+  const fin = stopped ? { cite: null } : await recorder.finish(handoff);
+  return {
+    runId: recorder.runId ?? r.runId,
+    handoff,
+    context: r.context,
+    warnings: s.warnings,
+    finalCite: fin.cite,
+    humanQuestions: asked,
+    priorRun: o.priorRun?.priorRun ?? null,
+  };
 }

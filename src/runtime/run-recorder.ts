@@ -5,18 +5,27 @@
  * nothing.
  */
 import type { Dispatch, Handoff } from '../contract/index.js';
+import type { PreparedPriorRun } from '../persist/index.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from './cycle-types.js';
 
 /** Receives a run's boundaries in order. */
 export interface RunRecorder {
   /** The run id (null when nothing is persisted). */
   readonly runId: string | null;
-  /** The first dispatch, before any edit. */
-  start(first: Dispatch): Promise<void>;
+  /**
+   * The first dispatch, before any edit; with a prior-run reuse, the prepared start (prior run,
+   * source-note recorded as event #1).
+   */
+  start(first: Dispatch, prior?: PreparedPriorRun | null): Promise<void>;
   /** Every later dispatch. */
   dispatch(d: Dispatch): Promise<void>;
   /** Every validated worker handoff. */
   handoff(h: Handoff): Promise<void>;
+  /**
+   * Every `run-persist-progress/v1` line a worker printed (parent knowledge, no journal event).
+   * Rejects with a `HandoffError` coded `invalid_progress` when the controller refuses it.
+   */
+  progress(p: Readonly<Record<string, unknown>>): Promise<void>;
   /** Every completed review, with the request it answered. */
   review(r: Omit<ReviewOutput, 'now'>, input: ReviewInput): Promise<void>;
   /** Every replan (before the cycle-boundary tick). */
@@ -25,6 +34,8 @@ export interface RunRecorder {
   readonly stopHandoff?: Handoff | null;
   /** The final handoff; resolves to its citation when stored. */
   finish(final: Handoff): Promise<{ cite: string | null }>;
+  /** Releases invocation resources (state files) once the run's result was reported. */
+  dispose?(): Promise<void>;
 }
 
 /**
@@ -41,6 +52,7 @@ export function nullRecorder(): RunRecorder {
     async start() {},
     async dispatch() {},
     async handoff() {},
+    async progress() {},
     async review() {},
     async replan() {},
     async finish() {

@@ -3,7 +3,7 @@
  * function (tests, embedding).
  */
 import type { Dispatch } from '../contract/index.js';
-import type { TransportResult, WorkerTransport } from './delegating-worker.js';
+import type { ProgressSink, TransportResult, WorkerTransport } from './delegating-worker.js';
 import { PROGRESS_SCHEMA, parseWorkerOutput, WORKER_PROTOCOL_VERSION } from './worker-framing.js';
 import { runWorkerProcess } from './worker-process.js';
 
@@ -15,8 +15,6 @@ export interface SubprocessTransportOptions {
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Each valid progress object, as it arrives. */
-  readonly onProgress?: (p: Record<string, unknown>) => void;
 }
 
 /**
@@ -29,7 +27,8 @@ export interface SubprocessTransportOptions {
  */
 export function subprocessTransport(argv: readonly string[], o: SubprocessTransportOptions): WorkerTransport {
   return {
-    async run(dispatch: Dispatch, signal: AbortSignal): Promise<TransportResult> {
+    async run(dispatch: Dispatch, signal: AbortSignal, onProgress?: ProgressSink): Promise<TransportResult> {
+      let handoffSeen = false;
       const r = await runWorkerProcess(argv, `${JSON.stringify(dispatch)}\n`, {
         cwd: o.cwd,
         timeoutMs: o.timeoutMs,
@@ -40,19 +39,11 @@ export function subprocessTransport(argv: readonly string[], o: SubprocessTransp
           HANDOFF_PROJECT_ROOT: o.cwd,
         },
         onLine: (line) => {
-          if (!o.onProgress) return;
-          try {
-            const v = JSON.parse(line) as unknown;
-            if (
-              typeof v === 'object' &&
-              v !== null &&
-              (v as { schema?: unknown }).schema === PROGRESS_SCHEMA
-            ) {
-              o.onProgress(v as Record<string, unknown>);
-            }
-          } catch {
-            /* not a progress line */
-          }
+          // progress lines precede the handoff (framing); anything after a non-progress line is not progress
+          if (!onProgress || handoffSeen || line.trim() === '') return;
+          const v = progressObject(line);
+          if (v === null) handoffSeen = true;
+          else onProgress(v);
         },
       });
       const tail = r.stderr.trim().split('\n').slice(-3).join(' | ');
@@ -86,6 +77,20 @@ export function subprocessTransport(argv: readonly string[], o: SubprocessTransp
   };
 }
 
+function progressObject(line: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      (v as { schema?: unknown }).schema === PROGRESS_SCHEMA
+      ? (v as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** An in-process worker: receives the dispatch and returns its handoff (and optional progress). */
 export type InProcessWorker = (
   dispatch: Dispatch,
@@ -102,9 +107,10 @@ export type InProcessWorker = (
  */
 export function inProcessTransport(fn: InProcessWorker): WorkerTransport {
   return {
-    async run(dispatch, signal): Promise<TransportResult> {
+    async run(dispatch, signal, onProgress): Promise<TransportResult> {
       try {
         const r = await fn(dispatch, signal);
+        for (const p of r.progress ?? []) onProgress?.(p);
         return { kind: 'output', progress: r.progress ?? [], handoff: r.handoff };
       } catch (e) {
         return {

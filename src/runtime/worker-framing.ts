@@ -63,3 +63,35 @@ export function parseWorkerOutput(stdout: string): FramedOutput {
   if (!isObject(final)) return { ok: false, progress, defect: 'the final stdout value is not a JSON object' };
   return { ok: true, progress, handoff: final };
 }
+
+const countOf = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
+const namesOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+
+/**
+ * One display line for a worker's progress object: the task, the tools tried, the files changed
+ * (base names), candidates, queries and artifacts reported so far.
+ *
+ * @example
+ * ```ts
+ * describeProgress({ schema: 'run-persist-progress/v1', attempted_tools: ['simp'] }, 'A.lean:2');
+ * // 'progress A.lean:2: tools simp'
+ * ```
+ */
+export function describeProgress(p: Readonly<Record<string, unknown>>, target: string): string {
+  const parts: string[] = [];
+  const tools = namesOf(p.attempted_tools);
+  if (tools.length > 0) parts.push(`tools ${tools.join(', ')}`);
+  const changed = namesOf(p.files_changed).map((f) => f.split('/').pop() ?? f);
+  if (changed.length > 0) parts.push(`changed ${changed.join(', ')}`);
+  const ev = isObject(p.evidence) ? p.evidence : {};
+  const n = [
+    [countOf(p.best_candidates), 'candidate'],
+    [countOf(ev.queries), 'query'],
+    [countOf(ev.attempts), 'attempt'],
+    [countOf(p.artifacts), 'artifact'],
+  ] as const;
+  for (const [k, what] of n) {
+    if (k > 0) parts.push(`${k} ${what === 'query' && k > 1 ? 'queries' : `${what}${k > 1 ? 's' : ''}`}`);
+  }
+  return `progress ${target}: ${parts.length > 0 ? parts.join(' · ') : 'working'}`;
+}

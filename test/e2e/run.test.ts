@@ -227,7 +227,7 @@ describe('budget exhaustion names the right stop_reason', () => {
           env: { SLOW_MS: '1100' },
         },
       );
-      expect(r.code).toBe(1);
+      expect(r.code, r.stderr).toBe(1);
       expect(handoffOf(r.stdout)).toMatchObject({ status: 'stopped', stop_reason: 'max-runtime' });
     } finally {
       await p.cleanup();
@@ -318,6 +318,28 @@ describe('persistence', () => {
           expect(seqs.has(Number(s))).toBe(true);
         }
       }
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+describe('worker progress lines', () => {
+  it('are shown in the progress display, and with --persist go to the controller, whose refusal stops the run', async () => {
+    const p = await gitProject(HARD);
+    try {
+      const shown = await runCli(base(p.dir, `node ${fixture('bad-progress.mjs')}`));
+      expect(shown.code, shown.stderr).toBe(3);
+      expect(shown.stdout).toMatch(/^progress H\.lean:2: tools probe$/m);
+      expect(shown.stdout).toMatch(/^progress H\.lean:2: changed NOT-OWNED\.txt$/m);
+      const persisted = await runCli(
+        base(p.dir, `node ${fixture('bad-progress.mjs')}`, '--persist', '--json'),
+      );
+      expect(persisted.code).toBe(4);
+      const h = handoffOf(persisted.stdout);
+      expect(h.stop_reason).toBe('protocol-error');
+      expect(h.stop_detail).toMatch(/worker progress rejected: .*progress_outside_ownership/);
+      expect(gitLog(p.dir)).toEqual(['init']);
     } finally {
       await p.cleanup();
     }

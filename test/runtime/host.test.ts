@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
+import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import { runProject } from '../../src/runtime/project-run.js';
 
 let dir: string;
@@ -142,5 +143,48 @@ describe('runProject with in-process workers', () => {
     }
     await expect(git(dir, ['push'])).rejects.toMatchObject({ code: 'blocked_git' });
     await expect(git(dir, ['commit', '--amend', '-m', 'x'])).rejects.toMatchObject({ code: 'blocked_git' });
+  });
+
+  it('reports worker progress to the display hook and the persistence controller, in order', async () => {
+    const seen: string[] = [];
+    const recorder = await createPersistRecorder({
+      projectRoot: dir,
+      clock: () => new Date(Date.UTC(2026, 10, 30)),
+    });
+    try {
+      const r = await runProject({
+        projectRoot: dir,
+        flags: { target: '.', scope: 'project', mode: 'autoprove' },
+        worker: {
+          inProcess: async (d) => {
+            const done = await solve(d);
+            return {
+              ...done,
+              progress: [
+                { schema: 'run-persist-progress/v1', attempted_tools: ['probe-tool'] },
+                {
+                  schema: 'run-persist-progress/v1',
+                  files_changed: done.handoff.files_changed,
+                  file_baseline: done.handoff.file_baseline,
+                },
+              ],
+            };
+          },
+        },
+        recorder,
+        onWorkerProgress: (p, d) =>
+          seen.push(`${d.target} ${JSON.stringify(p.attempted_tools ?? p.files_changed)}`),
+        clock,
+      });
+      expect(r.handoff.status).toBe('solved');
+      expect(seen).toEqual([`A.lean:2 ["probe-tool"]`, `A.lean:2 ${JSON.stringify([join(dir, 'A.lean')])}`]);
+      // the controller absorbed the progress as parent knowledge (the handoff never named the tool)
+      const state = JSON.parse(await readFile(recorder.statePath, 'utf8')) as {
+        knowledge: { accumulated: { attempted_tools: string[] } };
+      };
+      expect(state.knowledge.accumulated.attempted_tools).toContain('probe-tool');
+    } finally {
+      await recorder.dispose();
+    }
   });
 });

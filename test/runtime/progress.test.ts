@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { exitCodeFor, progressPrinter } from '../../src/cli/run.js';
+import { describeProgress } from '../../src/runtime/worker-framing.js';
 
 const io = (isTTY: boolean): CliIo => ({
   out: () => {},
@@ -35,6 +36,34 @@ describe('handoff run output', () => {
     show({ ...p, newLog: ['work: A.lean:2 → solved'] });
     show({ ...p, newLog: [] });
     expect(plain).toBe('work: A.lean:2 → solved\n');
+  });
+  it('prints worker progress lines above the status line (TTY) or as plain lines', () => {
+    let tty = '';
+    const show = progressPrinter(io(true), (t) => {
+      tty += t;
+    });
+    show({ ...p, newLog: [] });
+    tty = '';
+    show.line(describeProgress({ schema: 'run-persist-progress/v1', attempted_tools: ['simp'] }, 'A.lean:2'));
+    expect(tty).toBe(
+      '\r\x1b[2K  progress A.lean:2: tools simp\n[work.dispatching] cycle 2/20 · open 3 · stuck 1 · 1m05s',
+    );
+    let plain = '';
+    progressPrinter(io(false), (t) => {
+      plain += t;
+    }).line('progress A.lean:2: working');
+    expect(plain).toBe('progress A.lean:2: working\n');
+    expect(
+      describeProgress(
+        {
+          schema: 'run-persist-progress/v1',
+          files_changed: ['/p/A.lean'],
+          best_candidates: [{ candidate: 'rfl', outcome: 'pass' }],
+          evidence: { queries: ['a', 'b'] },
+        },
+        'A.lean:2',
+      ),
+    ).toBe('progress A.lean:2: changed A.lean · 1 candidate · 2 queries');
   });
   it('maps final handoffs to exit codes', () => {
     expect(exitCodeFor({ status: 'solved', stop_reason: null })).toBe(0);
