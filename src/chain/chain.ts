@@ -7,7 +7,7 @@ import { tryCanonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { AcceptanceReceipt } from './acceptance-receipt.js';
 import { type Baton, type FactRecord, type StageReceipt, seedBaton } from './baton.js';
-import { type BatonView, createView } from './baton-view.js';
+import { createView } from './baton-view.js';
 import { type FactRule, INPUT_PRODUCER } from './fact-rule.js';
 import type { ChainJournal } from './journal.js';
 import {
@@ -23,13 +23,11 @@ import {
   stageRunId,
 } from './seam.js';
 import { SeamError } from './seam-error.js';
+import { callStage, type StageFn } from './stage-call.js';
 import type { FactInput } from './stage-delta.js';
 import { type StageSpec, stageSpec } from './stage-spec.js';
 import { type ChainTaskContract, contractDigest } from './task-contract.js';
 import { assertTopology } from './topology.js';
-
-/** A stage: receives a detached read-only view, returns (or resolves to) a StageDelta. */
-export type StageFn = (view: BatonView) => unknown;
 
 /** A stage of a chain definition. */
 export interface ChainStage {
@@ -66,7 +64,10 @@ export interface RunOptions {
   readonly journal?: ChainJournal;
   /** Called after each commit (after the journal write). */
   readonly onCommit?: (commit: SeamCommit) => void | Promise<void>;
-  /** Per-stage time limit; defaults to the contract's `budget.timeout_seconds`. */
+  /**
+   * Per-stage time limit; defaults to the contract's `budget.timeout_seconds`. When it passes the
+   * stage's `signal` aborts and the seam fails with `stage_failed` (`TimeoutError`).
+   */
   readonly stageTimeoutMs?: number;
 }
 
@@ -75,23 +76,6 @@ export interface ChainResult {
   readonly baton: Baton;
   readonly receipts: readonly StageReceipt[];
   readonly acceptance: AcceptanceReceipt;
-}
-
-class StageTimeoutError extends Error {
-  override readonly name = 'TimeoutError';
-}
-
-async function withTimeout<T>(work: () => T, ms: number): Promise<Awaited<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StageTimeoutError(`stage exceeded ${ms} ms`)), ms);
-    timer.unref?.();
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(work), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -224,8 +208,9 @@ export class HandoffChain implements SeamPlan {
     const view = createView(baton, spec.name, stageRunId(baton, spec.name));
     let delta: unknown;
     try {
-      delta = await withTimeout(
-        () => fn(view),
+      delta = await callStage(
+        fn,
+        view,
         options.stageTimeoutMs ?? this.contract.budget.timeout_seconds * 1000,
       );
     } catch (e) {

@@ -29,7 +29,6 @@ export type {
   ChainStage,
   NewBatonInput,
   RunOptions,
-  StageFn,
 } from './chain.js';
 export { createChain, HandoffChain } from './chain.js';
 export type { EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.js';
@@ -55,6 +54,8 @@ export {
 } from './seam.js';
 export type { SeamCode } from './seam-error.js';
 export { EXIT_SEAM, isSeamError, SEAM_CODES, SeamError } from './seam-error.js';
+export type { StageContext, StageFn } from './stage-call.js';
+export { callStage } from './stage-call.js';
 export type { FactInput, FactValue, StageDelta } from './stage-delta.js';
 export { FactValueSchema, parseStageDelta, StageDeltaSchema, stageDelta } from './stage-delta.js';
 export type { StageSpec } from './stage-spec.js';

@@ -19,6 +19,7 @@ import { createView } from './baton-view.js';
 import type { HandoffChain } from './chain.js';
 import type { ChainJournal } from './journal.js';
 import { checkDelta, checkpointProblem, type SeamOutcome } from './seam.js';
+import { callStage } from './stage-call.js';
 
 /** Options of {@link runChainMachine}. */
 export interface MachineRunOptions {
@@ -64,28 +65,11 @@ export async function runChainMachine(
   const timeoutMs = chain.contract.budget.timeout_seconds * 1000;
   const machine = chainMachine.provide({
     actors: {
-      runStage: fromPromise<unknown, RunStageInput>(async ({ input }) => {
+      runStage: fromPromise<unknown, RunStageInput>(async ({ input, signal }) => {
         const spec = chain.specs[input.stage_index];
         if (spec === undefined) throw new HandoffError('internal', `no stage ${input.stage_index}`);
         const view = createView(input.baton, spec.name, input.stage_run_id);
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          return await Promise.race([
-            Promise.resolve().then(() => chain.stageFn(input.stage_index)(view)),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(
-                () =>
-                  reject(
-                    Object.assign(new Error(`stage exceeded ${timeoutMs} ms`), { name: 'TimeoutError' }),
-                  ),
-                timeoutMs,
-              );
-              timer.unref?.();
-            }),
-          ]);
-        } finally {
-          clearTimeout(timer);
-        }
+        return callStage(chain.stageFn(input.stage_index), view, timeoutMs, signal);
       }),
       validateDelta: fromPromise<SeamOutcome, ValidateDeltaInput>(async ({ input }) =>
         checkDelta(chain, input.baton, input.delta),

@@ -31,14 +31,14 @@ describe('chain journals', () => {
       let routeFails = true;
       const calls: string[] = [];
       const chain = tripChain({
-        intent: (v) => {
+        intent: (v, c) => {
           calls.push(`intent:${v.stage_run_id}`);
-          return s.intent(v);
+          return s.intent(v, c);
         },
-        route: (v) => {
+        route: (v, c) => {
           calls.push(`route:${v.stage_run_id}`);
           if (routeFails) throw new Error('down');
-          return s.route(v);
+          return s.route(v, c);
         },
         pay: s.pay,
       });

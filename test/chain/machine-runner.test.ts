@@ -34,9 +34,9 @@ describe('runChainMachine (the seam machine driven with the chain’s actors)', 
     let fail = true;
     const chain = tripChain({
       ...s,
-      pay: async (v) => {
+      pay: async (v, c) => {
         runIds.push(v.stage_run_id);
-        const d = await s.pay(v);
+        const d = await s.pay(v, c);
         if (fail) {
           fail = false;
           throw new Error('lost the reply');

@@ -81,8 +81,8 @@ describe('payroll chain', () => {
       spec,
       run:
         i === 1
-          ? async (v: Parameters<typeof settle>[0]) => {
-              const d = (await settle(v)) as { facts: { key: string }[] };
+          ? async (...args: Parameters<typeof settle>) => {
+              const d = (await settle(...args)) as { facts: { key: string }[] };
               return { ...d, facts: d.facts.filter((f) => f.key !== 'net_total') };
             }
           : chain.stageFn(i),
@@ -118,8 +118,8 @@ describe('payroll chain', () => {
       spec,
       run:
         spec.name === 'pay'
-          ? async (v: Parameters<ReturnType<typeof chain.stageFn>>[0]) => {
-              const d = (await chain.stageFn(i)(v)) as { facts: unknown[] };
+          ? async (...args: Parameters<ReturnType<typeof chain.stageFn>>) => {
+              const d = (await chain.stageFn(i)(...args)) as { facts: unknown[] };
               return {
                 ...d,
                 facts: [

@@ -256,6 +256,37 @@ describe('seam codes (each reached, checked in the reference order)', () => {
     expect(e.detail).toMatch(/^TimeoutError: /);
   });
 
+  it('stage_failed on timeout aborts the stage’s signal (a stage that honours it stops); a stage in time keeps it', async () => {
+    let seen: AbortSignal | undefined;
+    let stopped: unknown;
+    const s = goodStages();
+    s.route = (_view, { signal }) => {
+      seen = signal;
+      return new Promise((_, reject) =>
+        signal.addEventListener('abort', () => {
+          stopped = signal.reason;
+          reject(signal.reason);
+        }),
+      );
+    };
+    const chain = tripChain(s);
+    const e = await seamError(chain.run(tripBaton(chain), { stageTimeoutMs: 20 }));
+    expect(e.detail).toBe('TimeoutError: stage exceeded 20 ms');
+    expect(seen?.aborted).toBe(true);
+    expect(stopped).toMatchObject({ name: 'TimeoutError' });
+    const signals: AbortSignal[] = [];
+    const fine = goodStages();
+    const chain2 = tripChain({
+      ...fine,
+      route: (v, ctx) => {
+        signals.push(ctx.signal);
+        return fine.route(v, ctx);
+      },
+    });
+    await chain2.run(tripBaton(chain2), { stageTimeoutMs: 1_000 });
+    expect(signals.map((x) => x.aborted)).toEqual([false]);
+  });
+
   it('invalid_stage_delta: a stage that does not return a StageDelta', async () => {
     for (const bad of [
       undefined,
@@ -375,9 +406,9 @@ describe('checkpoint validation', () => {
     const s = goodStages();
     const chain = tripChain({
       ...s,
-      intent: (v) => {
+      intent: (v, c) => {
         calls++;
-        return s.intent(v);
+        return s.intent(v, c);
       },
     });
     const done = (await chain.run(tripBaton(chain))).baton;
@@ -395,19 +426,19 @@ describe('retry from the checkpoint', () => {
     const seenRunIds: string[] = [];
     let routeFails = true;
     const chain = tripChain({
-      intent: (v) => {
+      intent: (v, c) => {
         calls.intent++;
-        return s.intent(v);
+        return s.intent(v, c);
       },
-      route: (v) => {
+      route: (v, c) => {
         calls.route++;
         seenRunIds.push(v.stage_run_id);
         if (routeFails) throw new Error('timeout talking to the routing agent');
-        return s.route(v);
+        return s.route(v, c);
       },
-      pay: (v) => {
+      pay: (v, c) => {
         calls.pay++;
-        return s.pay(v);
+        return s.pay(v, c);
       },
     });
     const e = await seamError(chain.run(tripBaton(chain)));
@@ -424,14 +455,40 @@ describe('retry from the checkpoint', () => {
     expect(r.receipts[1]?.stage_run_id).toBe(seenRunIds[0]);
   });
 
+  it('retry after a real stage timeout reuses the same run id; the trace completes and pay runs exactly once', async () => {
+    const payments = new Map<string, number>();
+    const s = goodStages(payments);
+    const routeRunIds: string[] = [];
+    let hang = true;
+    const chain = tripChain({
+      ...s,
+      route: (v, ctx) => {
+        routeRunIds.push(v.stage_run_id);
+        return hang ? new Promise(() => {}) : s.route(v, ctx);
+      },
+    });
+    const e = await seamError(chain.run(tripBaton(chain), { stageTimeoutMs: 20 }));
+    expect([e.code, e.stage, e.detail]).toEqual([
+      'stage_failed',
+      'route',
+      'TimeoutError: stage exceeded 20 ms',
+    ]);
+    hang = false;
+    const r = await chain.run(e.checkpoint, { stageTimeoutMs: 1_000 });
+    expect(routeRunIds).toEqual([routeRunIds[0], routeRunIds[0]]);
+    expect(r.receipts[1]?.stage_run_id).toBe(routeRunIds[0]);
+    expect(r.baton.trace).toEqual(['intent', 'route', 'pay']);
+    expect([...payments.values()]).toEqual([1]);
+  });
+
   it('a pay stage retried after failing past its side effect pays exactly once', async () => {
     const payments = new Map<string, number>();
     const s = goodStages(payments);
     let failAfterPaying = true;
     const chain = tripChain({
       ...s,
-      pay: async (v) => {
-        const d = await s.pay(v);
+      pay: async (v, c) => {
+        const d = await s.pay(v, c);
         if (failAfterPaying) throw new Error('crashed before returning the delta');
         return d;
       },
@@ -484,7 +541,7 @@ describe('immutability and detached views', () => {
     const s = goodStages();
     const chain = tripChain({
       ...s,
-      route: (view) => {
+      route: (view, c) => {
         expect(() => {
           (view.facts as Record<string, unknown>).city = 'Beijing';
         }).toThrow(TypeError);
@@ -504,7 +561,7 @@ describe('immutability and detached views', () => {
           request_id: 'req-7',
         });
         captured = view as never;
-        return s.route(view);
+        return s.route(view, c);
       },
     });
     const { baton } = await chain.run(tripBaton(chain));
@@ -536,9 +593,9 @@ describe('immutability and detached views', () => {
           city: { value: 'Shanghai', evidence: ['e'] },
           policy: { value: policy, evidence: ['e'] },
         }),
-      route: (v) => {
+      route: (v, c) => {
         policy.latest_departure = '23:59';
-        return s.route(v);
+        return s.route(v, c);
       },
     });
     const { baton } = await chain.run(tripBaton(chain));

@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import {
-  type BatonView,
   type ChainStage,
   createChain,
   createMemoryEffectLedger,
@@ -12,6 +11,7 @@ import {
   factRule,
   type HandoffChain,
   idempotentEffect,
+  type StageFn,
   stageDelta,
 } from '../../src/chain/index.js';
 
@@ -45,7 +45,7 @@ export const tripRules = [
   factRule({ key: 'payment_id', producer_stage: 'pay', type: z.string() }),
 ];
 
-export type StageImpl = (view: BatonView) => unknown;
+export type StageImpl = StageFn;
 
 export interface TripStages {
   intent: StageImpl;
