@@ -180,17 +180,6 @@ function shapeProblems(b: Baton): string[] {
   const keys = b.records.map((r) => r.key);
   const dup = keys.filter((k, i) => keys.indexOf(k) !== i);
   if (dup.length > 0) problems.push(`duplicate record keys: ${[...new Set(dup)].join(', ')}`);
-  if (problems.length === 0) {
-    let fp: string | undefined;
-    try {
-      fp = batonFingerprint(b);
-    } catch (e) {
-      problems.push(`baton is not canonical-JSON representable: ${(e as Error).message}`);
-    }
-    if (fp !== undefined && fp !== b.fingerprint) problems.push('fingerprint does not match the content');
-    if (fp !== undefined && b.snapshot_id !== snapshotId(b.baton_id, b.revision, fp))
-      problems.push('snapshot_id does not match');
-  }
   return problems;
 }
 

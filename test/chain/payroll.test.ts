@@ -8,11 +8,46 @@ import {
 } from '../../examples/payroll/index.js';
 import {
   batonFacts,
+  createChain,
   createMemoryEffectLedger,
   factValue,
   isSeamError,
   stageDelta,
 } from '../../src/chain/index.js';
+
+/**
+ * Runs the release payroll chain with the delta of stage `name` rewritten; returns what the run
+ * threw (undefined when it was accepted) and the rail.
+ */
+async function runRewritten(name: string, rewrite: (delta: { facts: { key: string }[] }) => unknown) {
+  const rail = createMemoryPaymentRail();
+  const { chain, baton } = buildPayrollChain({
+    contract: 'release',
+    rail,
+    effects: createMemoryEffectLedger(),
+  });
+  const stages = chain.specs.map((spec, i) => {
+    const run = chain.stageFn(i);
+    return {
+      spec,
+      run:
+        spec.name === name
+          ? async (...a: Parameters<typeof run>) => rewrite((await run(...a)) as never)
+          : run,
+    };
+  });
+  const rewritten = createChain({
+    chain_id: chain.chain_id,
+    contract: chain.contract,
+    stages,
+    rules: [...chain.rules.values()],
+  });
+  const error = await rewritten.run(baton).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  return { error, rail };
+}
 
 describe('payroll bench data', () => {
   it('is deterministic: 800 employees, 798 PAID, E0007 and E0012 reversed', () => {
@@ -68,80 +103,27 @@ describe('payroll chain', () => {
   });
 
   it('settle dropping net_total stops at settle with promised_fact_missing; checkpoint trace (intent)', async () => {
-    const rail = createMemoryPaymentRail();
-    const { chain, baton } = buildPayrollChain({
-      contract: 'release',
-      rail,
-      effects: createMemoryEffectLedger(),
-    });
-    const settle = chain.stageFn(1);
-    const broken = buildPayrollChain({ contract: 'release', rail, effects: createMemoryEffectLedger() });
-    // wrap the stage: deliver the lines but not the total
-    const stages = broken.chain.specs.map((spec, i) => ({
-      spec,
-      run:
-        i === 1
-          ? async (...args: Parameters<typeof settle>) => {
-              const d = (await settle(...args)) as { facts: { key: string }[] };
-              return { ...d, facts: d.facts.filter((f) => f.key !== 'net_total') };
-            }
-          : chain.stageFn(i),
+    // settle delivers the lines but not the total
+    const { error, rail } = await runRewritten('settle', (d) => ({
+      ...d,
+      facts: d.facts.filter((f) => f.key !== 'net_total'),
     }));
-    const { createChain } = await import('../../src/chain/index.js');
-    const c2 = createChain({
-      chain_id: chain.chain_id,
-      contract: chain.contract,
-      stages,
-      rules: [...chain.rules.values()],
-    });
-    const e = await c2.run(baton).then(
-      () => undefined,
-      (x: unknown) => x,
-    );
-    expect(isSeamError(e) && e.code).toBe('promised_fact_missing');
-    if (isSeamError(e)) {
-      expect(e.stage).toBe('settle');
-      expect(e.checkpoint.trace).toEqual(['intent']);
-    }
+    expect(isSeamError(error) && error.code).toBe('promised_fact_missing');
+    expect(isSeamError(error) && error.stage).toBe('settle');
+    expect(isSeamError(error) && error.checkpoint.trace).toEqual(['intent']);
     expect(await rail.payments()).toEqual([]);
   });
 
   it('pay restating net_total is undeclared_fact, not the overwrite code', async () => {
-    const rail = createMemoryPaymentRail();
-    const { chain, baton } = buildPayrollChain({
-      contract: 'release',
-      rail,
-      effects: createMemoryEffectLedger(),
-    });
-    const { createChain } = await import('../../src/chain/index.js');
-    const stages = chain.specs.map((spec, i) => ({
-      spec,
-      run:
-        spec.name === 'pay'
-          ? async (...args: Parameters<ReturnType<typeof chain.stageFn>>) => {
-              const d = (await chain.stageFn(i)(...args)) as { facts: unknown[] };
-              return {
-                ...d,
-                facts: [
-                  ...d.facts,
-                  ...stageDelta({ net_total: { value: 13_706_000, evidence: ['rounding://down'] } }).facts,
-                ],
-              };
-            }
-          : chain.stageFn(i),
+    const { error } = await runRewritten('pay', (d) => ({
+      ...d,
+      facts: [
+        ...d.facts,
+        ...stageDelta({ net_total: { value: 13_706_000, evidence: ['rounding://down'] } }).facts,
+      ],
     }));
-    const c2 = createChain({
-      chain_id: chain.chain_id,
-      contract: chain.contract,
-      stages,
-      rules: [...chain.rules.values()],
-    });
-    const e = await c2.run(baton).then(
-      () => undefined,
-      (x: unknown) => x,
-    );
-    expect(isSeamError(e) && e.code).toBe('undeclared_fact');
-    expect(isSeamError(e) && e.stage).toBe('pay');
+    expect(isSeamError(error) && error.code).toBe('undeclared_fact');
+    expect(isSeamError(error) && error.stage).toBe('pay');
   });
 
   it('wrong value, thin contract: accepted, pays 800 lines and 13,744,541 (38,444 too much)', async () => {
