@@ -1,0 +1,108 @@
+/**
+ * `handoff inspect <run-id> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html]
+ * [--out FILE]` — loads a run from the run store, summarises it (manifest, events with seqs and
+ * cites, the effective handoff, damage and warnings) and draws the run's path over the cycle
+ * machine. Journal damage is reported, never fatal. Exit 0 ok, 2 usage, 4 no such run or the
+ * run cannot be read.
+ */
+import { HandoffError } from '../errors/index.js';
+import { createFsStore, type LoadResult } from '../store/index.js';
+import { machineGraph } from '../viz/graph.js';
+import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
+import { namedMachine } from '../viz/machines.js';
+import { optionalString, parseVerbArgs } from './args.js';
+import type { CliCommand } from './command.js';
+import { emit, render } from './viz.js';
+
+const FORMATS = ['text', 'json', 'mermaid', 'dot', 'html'] as const;
+
+const HELP = [
+  'usage: handoff inspect <run-id> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html] [--out FILE]',
+  '',
+  'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
+  'journal damage and warnings, and the path the run took through the cycle machine, derived from',
+  'the journal (dispatch → work, worker handoff → checkpoint, review → review, replan → replan,',
+  'final handoff → solved/stuck/stopped; steps in between are inferred and drawn as such).',
+  '  --root DIR      the store root (alias --run-store); else $HANDOFF_RUN_STORE; else <project>/.handoff',
+  '  --project DIR   the project whose .handoff store to read (alias --project-root; default: cwd)',
+  '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
+  '  --out FILE      write to FILE instead of standard output',
+  '',
+  'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 4 no such run / unreadable run.',
+].join('\n');
+
+/** The `handoff inspect` verb group. */
+export const command: CliCommand = {
+  summary: "draw a stored run's path over its machine",
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseVerbArgs(argv, {
+      root: { type: 'string' },
+      'run-store': { type: 'string' },
+      project: { type: 'string' },
+      'project-root': { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
+    const runId = positionals[0] as string;
+    const roots = [optionalString(values, 'root'), optionalString(values, 'run-store')].filter(
+      (x): x is string => x !== undefined,
+    );
+    const projects = [optionalString(values, 'project'), optionalString(values, 'project-root')].filter(
+      (x): x is string => x !== undefined,
+    );
+    if (roots.length > 1 || projects.length > 1)
+      throw new HandoffError(
+        'usage',
+        'give the store root once (--root or --run-store) and the project once',
+      );
+    if (roots.length > 0 && projects.length > 0)
+      throw new HandoffError('usage', 'give --root or --project, not both');
+    const format = optionalString(values, 'format') ?? 'text';
+    if (!(FORMATS as readonly string[]).includes(format))
+      throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
+    const store = createFsStore({ root: roots[0], projectRoot: projects[0], env: io.env, cwd: io.cwd });
+    let loaded: LoadResult;
+    try {
+      loaded = await store.load(runId);
+    } finally {
+      await (store as { close?: () => unknown }).close?.();
+    }
+    if (!loaded.ok) {
+      throw new HandoffError(
+        loaded.code === 'no_such_run' || loaded.code === 'bad_run_id' ? loaded.code : 'io_error',
+        `cannot inspect ${runId}: ${loaded.code}${loaded.detail ? ` (${loaded.detail})` : ''}`,
+        { details: { exit_code: 4, code: loaded.code, run_id: runId, root: store.root } },
+      );
+    }
+    const cycle = namedMachine('cycle');
+    if (cycle === undefined) throw new HandoffError('internal', 'the cycle machine is not registered');
+    const graph = machineGraph(cycle.machine);
+    const report = inspectReport(loaded.value, graph);
+    if (loaded.value.damaged !== null) {
+      io.err(
+        `handoff inspect: journal damaged (${loaded.value.damaged.code} at line ${loaded.value.damaged.line}); showing the valid prefix\n`,
+      );
+    }
+    let text: string;
+    if (format === 'text') text = inspectText(report, graph);
+    else if (format === 'json') text = `${JSON.stringify(inspectJson(report, graph), null, 2)}\n`;
+    else {
+      const h = report.effective_handoff;
+      const subtitle = [
+        `run ${report.run_id} · created ${report.manifest.created} · ${report.events.length} events · ${report.path.finished ? 'finished' : 'unfinished'}`,
+        h === null
+          ? 'no handoff recorded'
+          : `effective handoff ${h.cite}: ${h.status ?? '?'}${h.stop_reason ? ` (${h.stop_reason})` : ''}`,
+        ...(report.damaged === null
+          ? []
+          : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
+        ...report.path.limits.map((l) => `limit: ${l}`),
+      ];
+      text = render(graph, format as 'mermaid' | 'dot' | 'html', report.overlay, subtitle);
+    }
+    await emit(io, text, optionalString(values, 'out'));
+    return 0;
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * The protocol machines the visualiser knows by name (`handoff viz <name>`), with the source file
+ * each is defined in (for generated docs).
+ */
+import type { AnyStateMachine } from 'xstate';
+import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
+
+/** A named machine. */
+export interface NamedMachine {
+  readonly name: string;
+  readonly machine: AnyStateMachine;
+  /** Repository path of the machine's source. */
+  readonly source: string;
+  /** One-sentence summary for generated docs. */
+  readonly summary: string;
+}
+
+/** Names accepted by `handoff viz`, in a fixed order. */
+export const MACHINE_NAMES = ['cycle', 'chain', 'gate'] as const;
+
+/** A machine name. */
+export type MachineName = (typeof MACHINE_NAMES)[number];
+
+/**
+ * The machine registered under `name`, or undefined.
+ *
+ * @example
+ * ```ts
+ * namedMachine('gate')?.machine.id; // 'gate'
+ * ```
+ */
+export function namedMachine(name: string): NamedMachine | undefined {
+  switch (name) {
+    case 'cycle':
+      return {
+        name,
+        machine: cycleMachine as unknown as AnyStateMachine,
+        source: 'machines/cycle.ts',
+        summary:
+          'The six-phase proving cycle (seed 002): plan → work → checkpoint → review → replan → boundary (continue or stop), ending solved, stuck or stopped with the run’s handoff record.',
+      };
+    case 'chain':
+      return {
+        name,
+        machine: chainMachine as unknown as AnyStateMachine,
+        source: 'machines/chain.ts',
+        summary:
+          'The handoff-chain seam lifecycle (seed 004): ready → running → validating → committed → next seam or accepted; a refusal fails at the seam holding the checkpoint, RETRY or GIVE_UP.',
+      };
+    case 'gate':
+      return {
+        name,
+        machine: gateMachine as unknown as AnyStateMachine,
+        source: 'machines/gate.ts',
+        summary:
+          'The gate protocol lifecycle (seed 001): collect evidence, exact checks, evaluate, route, reserve a continuation, continue, validate — every path ends at the lead (leadReview or stopped).',
+      };
+    default:
+      return undefined;
+  }
+}
