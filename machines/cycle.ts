@@ -22,6 +22,7 @@ import {
   relaunchVerdict,
   reviewDue,
   reviewScopeFor,
+  verifyEdit,
   wrapStuckHandoff,
 } from '../src/runtime/cycle-rules.js';
 import type {
@@ -40,12 +41,25 @@ import type {
   WorkerInput,
   WorkOutcome,
 } from '../src/runtime/cycle-types.js';
+import {
+  EMPTY_LEDGER,
+  ledgerAfterHandoff,
+  ledgerAfterPlan,
+  searchGrant,
+} from '../src/runtime/search-budget.js';
+import { tierPlan, type VerificationQuestion } from '../src/runtime/verification-ladder.js';
 import { kwSearchRemaining, recordKwSearch, tick } from '../src/tracker/counters.js';
 
 function declared<O, I>(name: string) {
   return fromPromise<O, I>(async () => {
     throw new Error(`cycle actor '${name}' was not provided (use machine.provide or createCycleRuntime)`);
   });
+}
+
+/** The diagnostics request for a question: the ladder's starting tier and ceiling (verification-ladder.ts). */
+function ask(q: VerificationQuestion, files: readonly string[] = []): DiagnosticsInput {
+  const plan = tierPlan(q);
+  return { question: q.kind, tier: plan.start, maxTier: plan.max, files: [...files] };
 }
 
 /** Options the human is offered after a clear blocker (seed 000 § Human-in-the-loop). */
@@ -87,6 +101,7 @@ export function initialCycleContext(input: CycleInput): CycleContext {
     attempts: {},
     blocked,
     evidenceFor,
+    searchLedgers: {},
     refused: [],
     lastWork: null,
     handoffs: [],
@@ -147,6 +162,11 @@ export const cycleSetup = setup({
     inlineAvailable: ({ context }) => context.options.inlineFallback && context.delegation === 'delegate',
     outcomeIs: ({ event }, params: { kind: WorkOutcome['kind'] }) =>
       outputOf<WorkOutcome>(event).kind === params.kind,
+    // verify a worker's changed file, and any solved claim (even one that changed nothing)
+    nothingToVerify: ({ context }) =>
+      context.current === null ||
+      context.lastWork?.kind !== 'handoff' ||
+      (context.lastWork.accepted.length === 0 && context.lastWork.handoff.status !== 'solved'),
     checkpointSkipped: ({ context }) =>
       !context.options.checkpoint || context.options.commit === 'never' || context.accepted.length === 0,
     gateFailed: ({ event }) => !outputOf<DiagnosticsOutput>(event).ok,
@@ -185,12 +205,22 @@ export const cycleSetup = setup({
       for (const [t, ev] of Object.entries(out.evidence)) {
         evidenceFor[t] = [...(evidenceFor[t] ?? []), ...ev];
       }
+      // planning searches feed the fallback gate of the target being planned
+      const id = context.current?.id;
+      const searchLedgers =
+        id === undefined
+          ? context.searchLedgers
+          : {
+              ...context.searchLedgers,
+              [id]: ledgerAfterPlan(context.searchLedgers[id] ?? EMPTY_LEDGER, searches),
+            };
       return {
         now: Math.max(context.now, out.now),
         plan: out.steps,
         searches,
         tracker,
         evidenceFor,
+        searchLedgers,
         plannedCycle: cycleNo(context),
         log: [...context.log, `plan: ${out.summary}`],
       };
@@ -239,6 +269,10 @@ export const cycleSetup = setup({
         attempts,
         blocked,
         evidenceFor,
+        searchLedgers: {
+          ...context.searchLedgers,
+          [t.id]: ledgerAfterHandoff(context.searchLedgers[t.id] ?? EMPTY_LEDGER, out.handoff),
+        },
         handoffs: [...context.handoffs, out.handoff],
         accepted: [...new Set([...context.accepted, ...out.accepted])],
         filesChanged: [...new Set([...context.filesChanged, ...out.accepted])],
@@ -263,6 +297,18 @@ export const cycleSetup = setup({
       return solvedNow || v === null
         ? {}
         : { stuck: v, lastStuck: v, log: [...context.log, `stuck: ${v.detail}`] };
+    }),
+    absorbVerify: assign(({ context, event }) => {
+      const out = outputOf<DiagnosticsOutput>(event);
+      const t = context.current;
+      const w = context.lastWork;
+      if (t === null || w?.kind !== 'handoff') return {};
+      const v = verifyEdit(t, context.attempts[t.id] ?? [], w.handoff.status, out);
+      return {
+        now: Math.max(context.now, out.now),
+        attempts: { ...context.attempts, [t.id]: v.attempts },
+        log: [...context.log, v.line],
+      };
     }),
     absorbGate: assign(({ context, event }) => {
       const out = outputOf<DiagnosticsOutput>(event);
@@ -401,7 +447,7 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'discover',
             src: 'diagnostics',
-            input: () => ({ tier: 'file-fast' as const, files: [] }),
+            input: () => ask({ kind: 'discover' }),
             onDone: [
               { guard: 'noOpenTargets', target: '#cycle.solved', actions: 'absorbDiagnostics' },
               { target: 'choose', actions: 'absorbDiagnostics' },
@@ -490,6 +536,7 @@ export const cycleMachine = cycleSetup.createMachine({
               const prior = context.blocked[t.id];
               const attempts = context.attempts[t.id] ?? [];
               const lastFail = [...attempts].reverse().find((a) => !a.solved);
+              const ledger = context.searchLedgers[t.id] ?? EMPTY_LEDGER;
               return {
                 target: t,
                 cycle: cycleNo(context),
@@ -498,7 +545,8 @@ export const cycleMachine = cycleSetup.createMachine({
                 evidenceDelta: prior ? [...(context.evidenceFor[t.id] ?? [])] : [],
                 priorFailure: lastFail?.signature ?? null,
                 searchResults: context.searches,
-                searchBudget: Math.min(2, kwSearchRemaining(context.tracker, context.now)),
+                searchBudget: searchGrant(context.tracker, context.now, ledger).budget,
+                searchLedger: ledger,
                 trivial: isTrivialGoal(t.goal),
                 inline: context.delegation === 'inline',
                 budget: {
@@ -542,11 +590,36 @@ export const cycleMachine = cycleSetup.createMachine({
                   { type: 'setWorkStop', params: { reason: 'operational-error', prefix: 'worker failed' } },
                 ],
               },
-              { target: '#cycle.checkpoint', actions: ['absorbWork', 'assessStuck'] },
+              { target: 'verifyRoute', actions: 'absorbWork' },
             ],
             onError: {
               target: '#cycle.stopped',
               actions: { type: 'setErrorStop', params: { phase: 'worker' } },
+            },
+          },
+        },
+        verifyRoute: {
+          always: [
+            { guard: 'nothingToVerify', target: '#cycle.checkpoint', actions: 'assessStuck' },
+            { target: 'verify' },
+          ],
+        },
+        verify: {
+          invoke: {
+            id: 'verify',
+            src: 'diagnostics',
+            input: ({ context }) =>
+              ask(
+                {
+                  kind: 'edit',
+                  importsChanged: context.lastWork?.kind === 'handoff' && context.lastWork.importsChanged,
+                },
+                context.current ? [context.current.file] : [],
+              ),
+            onDone: { target: '#cycle.checkpoint', actions: ['absorbVerify', 'assessStuck'] },
+            onError: {
+              target: '#cycle.stopped',
+              actions: { type: 'setErrorStop', params: { phase: 'verification' } },
             },
           },
         },
@@ -574,7 +647,7 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'gate',
             src: 'diagnostics',
-            input: () => ({ tier: 'project' as const, files: [] }),
+            input: () => ask({ kind: 'checkpoint' }),
             onDone: [
               { guard: 'gateFailed', target: 'skip', actions: 'absorbGate' },
               { target: 'route', actions: 'absorbGate' },
@@ -738,7 +811,7 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'finalCheck',
             src: 'diagnostics',
-            input: () => ({ tier: 'file-fast' as const, files: [] }),
+            input: () => ask({ kind: 'discover' }),
             onDone: [
               { guard: 'noOpenTargets', target: '#cycle.solved', actions: 'absorbDiagnostics' },
               { target: '#cycle.stopped', actions: ['absorbDiagnostics', 'setLimitStop'] },

@@ -14,6 +14,7 @@ const DiagnosticsResponseSchema = z.object({
   targets: z.array(TargetSchema),
   errors: z.array(z.string()).default([]),
   ok: z.boolean().optional(),
+  inconclusive: z.boolean().optional(),
 });
 const ReviewResponseSchema = z.object({
   primary_blocker: z.string().nullable().default(null),
@@ -43,8 +44,11 @@ async function callJson(
 }
 
 /**
- * A diagnostics port that runs `argv` with `{ tier, files, project_root }` on stdin and expects
- * `{ targets: [{id, file, line, goal}], errors: [...], ok? }` on stdout.
+ * A diagnostics port that runs `argv` once per question with
+ * `{ question, tier, maxTier, files, project_root }` on stdin (`question`: discover | edit |
+ * checkpoint; `tier`: file-fast | file-deps | module | project, the ladder's choice) and expects
+ * `{ targets: [{id, file, line, goal}], errors: [...], ok?, inconclusive? }` on stdout;
+ * `inconclusive: true` makes the runtime ask the next heavier tier (up to `maxTier`).
  *
  * @example
  * ```ts
@@ -63,6 +67,7 @@ export function commandDiagnostics(argv: readonly string[], cwd: string, timeout
         targets: r.data.targets,
         errors: r.data.errors,
         ok: r.data.ok ?? r.data.errors.length === 0,
+        ...(r.data.inconclusive === undefined ? {} : { inconclusive: r.data.inconclusive }),
       };
     },
   };

@@ -6,6 +6,7 @@
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff, Scope, StopReason } from '../contract/index.js';
 import type { TrackerState } from '../tracker/schema.js';
+import type { SearchLedger } from './search-budget.js';
 
 /** The two proving modes the cycle runs. */
 export type CycleMode = 'prove' | 'autoprove';
@@ -50,8 +51,13 @@ export type VerificationTier = 'file-fast' | 'file-deps' | 'module' | 'project';
 
 /** Input of the diagnostics actor. */
 export interface DiagnosticsInput {
+  /** The question asked: open targets (`discover`), a worker's edit, or the checkpoint gate. */
+  readonly question: 'discover' | 'edit' | 'checkpoint';
+  /** The tier to ask (chosen by `tierPlan`, see verification-ladder.ts). */
   readonly tier: VerificationTier;
-  /** Files to check; empty = the whole scope. */
+  /** The heaviest tier the runtime may climb to when an answer is inconclusive (default: `tier`). */
+  readonly maxTier?: VerificationTier;
+  /** Files to check (project-relative); empty = the whole scope. */
   readonly files: readonly string[];
 }
 /** Output of the diagnostics actor. */
@@ -62,6 +68,10 @@ export interface DiagnosticsOutput {
   /** Errors (not markers) reported, as `file:line:text`. */
   readonly errors: readonly string[];
   readonly ok: boolean;
+  /** The tier cannot answer (e.g. imports not built): the runtime climbs to the next tier. */
+  readonly inconclusive?: boolean;
+  /** Tiers asked, lightest first, when the runtime climbed the ladder. */
+  readonly tiersTried?: readonly VerificationTier[];
 }
 
 /** One plan step. */
@@ -101,6 +111,8 @@ export interface WorkerInput {
   readonly priorFailure: string | null;
   readonly searchResults: readonly { tool: string; query: string; top: readonly string[] }[];
   readonly searchBudget: number;
+  /** The target's search ledger before this dispatch (the fallback gate, see search-budget.ts). */
+  readonly searchLedger: SearchLedger;
   readonly trivial: boolean;
   readonly inline: boolean;
   readonly budget: { max_cycles: number; max_stuck_cycles: number; runtime: string | null };
@@ -119,6 +131,8 @@ export type WorkOutcome =
       /** The worker's final baseline, adopted as-is. */
       readonly baseline: FileBaseline;
       readonly progressLines: number;
+      /** Whether the edit changed the import lines of a changed file (verification ladder). */
+      readonly importsChanged: boolean;
     }
   | {
       readonly kind: 'custody-violation' | 'protocol-error' | 'operational-error' | 'permission-denied';
@@ -246,6 +260,8 @@ export interface CycleContext {
   readonly blocked: Readonly<Record<string, Handoff>>;
   /** Evidence gathered for a relaunch, per target id. */
   readonly evidenceFor: Readonly<Record<string, readonly string[]>>;
+  /** Search ledgers per target id (inconclusive searches, unavailable tools): the fallback gate. */
+  readonly searchLedgers: Readonly<Record<string, SearchLedger>>;
   /** Targets the guard refused this cycle (skipped until new evidence arrives). */
   readonly refused: readonly string[];
   readonly lastWork: WorkOutcome | null;

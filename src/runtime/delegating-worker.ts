@@ -4,6 +4,7 @@
  * dispatch, validation of every handoff (malformed → protocol-error outcome, never a throw),
  * echo of the task identity, and custody after return.
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
@@ -12,6 +13,8 @@ import { postReturnViolation, preDispatchDrift, sentinelSnapshot } from './custo
 import type { WorkerInput, WorkOutcome } from './cycle-types.js';
 import { buildDispatch } from './dispatch-builder.js';
 import type { Unstamped, WorkerPort } from './ports.js';
+import { grantCapabilities, searchViolation } from './search-budget.js';
+import { importsChanged } from './verification-ladder.js';
 
 /** What a transport returns for one dispatch. */
 export type TransportResult =
@@ -54,6 +57,12 @@ export interface DelegatingWorkerOptions {
   readonly onProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void | Promise<void>;
 }
 
+async function texts(paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const p of paths) out.set(p, await readFile(p, 'utf8').catch(() => ''));
+  return out;
+}
+
 function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline {
   return { schema: b.schema, files: b.files.filter((f) => owned.includes(f.path)) };
 }
@@ -77,7 +86,12 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       // fresh custody baseline of a prior-run reuse reaches the first dispatch unchanged)
       const held = ownedBaseline(input.baseline, owned);
       const fresh = held.files.length === owned.length ? held : await recordBaseline(owned);
-      const dispatch = buildDispatch(input, owned, fresh, o.scratch, o.capabilities);
+      const textBefore = await texts(owned);
+      const capabilities = [
+        ...(o.capabilities ?? ['marker-diagnostics']),
+        ...grantCapabilities(input.searchBudget, input.searchLedger),
+      ];
+      const dispatch = buildDispatch(input, owned, fresh, o.scratch, capabilities);
       const dv = validateDispatch(dispatch);
       if (!dv.ok) {
         return {
@@ -142,6 +156,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       }
       const violation = await postReturnViolation(h, fresh, owned, before, after);
       if (violation !== null) return { kind: 'custody-violation', detail: violation, dispatch };
+      const overSearch = searchViolation(h, { budget: input.searchBudget, ledger: input.searchLedger });
+      if (overSearch !== null)
+        return { kind: 'protocol-error', detail: `search budget: ${overSearch}`, dispatch };
       if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') {
         const detail = h.stop_detail ?? h.stop_reason;
         return {
@@ -158,6 +175,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         accepted: [...h.files_changed],
         baseline: ownedBaseline(h.file_baseline ?? fresh, owned),
         progressLines: r.progress.length,
+        importsChanged: await (async () => {
+          const textAfter = await texts(h.files_changed);
+          return h.files_changed.some((f) => importsChanged(textBefore.get(f) ?? '', textAfter.get(f) ?? ''));
+        })(),
       };
     },
   };

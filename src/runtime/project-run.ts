@@ -19,11 +19,12 @@ import type { CycleContext, HumanInput } from './cycle-types.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
-import type { Clock, CyclePorts, DiagnosticsPort, HumanPort } from './ports.js';
+import type { Clock, CyclePorts, DiagnosticsPort, HumanPort, ReviewerPort } from './ports.js';
 import { type PriorRunReuse, reuseStartup } from './prior-run.js';
-import { type CycleProgress, runCycle } from './run-cycle.js';
+import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
+import { tierPlan } from './verification-ladder.js';
 
 /** Options of {@link runProject}. */
 export interface ProjectRunOptions {
@@ -35,6 +36,10 @@ export interface ProjectRunOptions {
   readonly inlineWorker?: InProcessWorker;
   readonly reviewerArgv?: readonly string[];
   readonly diagnosticsArgv?: readonly string[];
+  /** An in-process diagnostics port (wins over `diagnosticsArgv` and the built-in marker counter). */
+  readonly diagnostics?: DiagnosticsPort;
+  /** An in-process reviewer port (wins over `reviewerArgv` and the built-in reviewer). */
+  readonly reviewer?: ReviewerPort;
   readonly marker?: string;
   readonly human?: HumanPort;
   readonly workerTimeoutMs?: number;
@@ -90,7 +95,13 @@ async function ownedFilesFor(
   target: string,
   scope: string,
 ): Promise<string[]> {
-  const d = await diag.diagnose({ tier: 'file-fast', files: [] });
+  const ladder = tierPlan({ kind: 'discover' });
+  const d = await diagnoseOnLadder(diag, {
+    question: 'discover',
+    tier: ladder.start,
+    maxTier: ladder.max,
+    files: [],
+  });
   const withTargets = [...new Set(d.targets.map((t) => t.file))];
   let rel = withTargets;
   if (rel.length === 0) rel = scopeFiles ? await scopeFiles() : [];
@@ -166,11 +177,12 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     scope: options.scope,
     ...(o.marker === undefined ? {} : { marker: o.marker }),
   });
-  const diagnostics = o.diagnosticsArgv ? commandDiagnostics(o.diagnosticsArgv, root, timeout) : marker;
+  const diagnostics =
+    o.diagnostics ?? (o.diagnosticsArgv ? commandDiagnostics(o.diagnosticsArgv, root, timeout) : marker);
   const owned = await ownedFilesFor(
     root,
     diagnostics,
-    o.diagnosticsArgv ? null : marker.scopeFiles,
+    diagnostics === marker ? marker.scopeFiles : null,
     options.target,
     options.scope,
   );
@@ -243,7 +255,8 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
         })
       : inProcessTransport(o.worker.inProcess);
   const planner = builtinPlanner();
-  const reviewer = o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer();
+  const reviewer =
+    o.reviewer ?? (o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer());
   const ports: CyclePorts = {
     diagnostics,
     planner: {

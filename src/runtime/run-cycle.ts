@@ -9,8 +9,15 @@ import type { FileBaseline } from '../baseline/schema.js';
 import { type Handoff, validateHandoff } from '../contract/index.js';
 import { initTracker } from '../tracker/counters.js';
 import { finalHandoff } from './cycle-rules.js';
-import type { CycleContext, CycleOptions } from './cycle-types.js';
-import type { Clock, CyclePorts } from './ports.js';
+import type {
+  CycleContext,
+  CycleOptions,
+  DiagnosticsInput,
+  DiagnosticsOutput,
+  VerificationTier,
+} from './cycle-types.js';
+import type { Clock, CyclePorts, DiagnosticsPort, Unstamped } from './ports.js';
+import { nextTier } from './verification-ladder.js';
 
 /** One progress report: the phase, counters and any new log lines. */
 export interface CycleProgress {
@@ -54,6 +61,37 @@ function phaseOf(value: unknown): string {
 }
 
 /**
+ * Asks diagnostics on the verification ladder: the requested tier first; while the answer is
+ * `inconclusive`, the next heavier tier up to `maxTier`. The result names the tier that answered
+ * and every tier tried.
+ *
+ * @example
+ * ```ts
+ * const out = await diagnoseOnLadder(port, { question: 'edit', tier: 'file-fast', maxTier: 'module', files: ['A.lean'] });
+ * out.tiersTried; // ['file-fast', 'file-deps'] when file-fast could not answer
+ * ```
+ */
+export async function diagnoseOnLadder(
+  port: DiagnosticsPort,
+  input: DiagnosticsInput,
+): Promise<Unstamped<DiagnosticsOutput>> {
+  const tried: VerificationTier[] = [];
+  let tier: VerificationTier | null = input.tier;
+  let out: Unstamped<DiagnosticsOutput> | null = null;
+  while (tier !== null) {
+    tried.push(tier);
+    out = await port.diagnose({ ...input, tier });
+    if (out.inconclusive !== true) break;
+    tier = nextTier(tier, input.maxTier ?? input.tier);
+  }
+  return {
+    ...(out as Unstamped<DiagnosticsOutput>),
+    tier: tried.at(-1) as VerificationTier,
+    tiersTried: tried,
+  };
+}
+
+/**
  * Provides the cycle machine's actors from `ports`, stamping outputs with `clock`.
  *
  * @example
@@ -67,7 +105,7 @@ export function provideCycle(ports: CyclePorts, clock: Clock) {
     actors: {
       planner: fromPromise(async ({ input }) => stamp(await ports.planner.plan(input))),
       worker: fromPromise(async ({ input, signal }) => stamp(await ports.worker.work(input, signal))),
-      diagnostics: fromPromise(async ({ input }) => stamp(await ports.diagnostics.diagnose(input))),
+      diagnostics: fromPromise(async ({ input }) => stamp(await diagnoseOnLadder(ports.diagnostics, input))),
       reviewer: fromPromise(async ({ input }) => stamp(await ports.reviewer.review(input))),
       checkpointer: fromPromise(async ({ input }) => stamp(await ports.checkpointer.checkpoint(input))),
       human: fromPromise(async ({ input }) => stamp(await ports.human.ask(input))),

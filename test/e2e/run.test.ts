@@ -346,6 +346,34 @@ describe('worker progress lines', () => {
   });
 });
 
+describe('--diagnostics: the verification ladder', () => {
+  it('asks the lightest tier per question, climbs on an inconclusive answer, and gates checkpoints at project', async () => {
+    const p = await gitProject({ 'A.lean': EASY['A.lean'] });
+    const log = `${p.dir}-diag.log`;
+    try {
+      const r = await runCli(
+        base(p.dir, `node ${TS_WORKER}`, '--diagnostics', `node ${fixture('diag.mjs')}`),
+        { env: { DIAG_LOG: log } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^verify \(file-fast → file-deps\): A\.lean:2 confirmed$/m);
+      const asked = (await readFile(log, 'utf8')).trim().split('\n');
+      expect(asked).toEqual([
+        'discover:file-fast:module:', // owned files
+        'discover:file-fast:module:', // plan discovery, cycle 1
+        'edit:file-fast:module:A.lean', // the worker's changed file, lightest tier first
+        'edit:file-deps:module:A.lean', // inconclusive → one tier up
+        'checkpoint:project:project:', // the project gate before the commit
+        'discover:file-fast:module:', // cycle 2: nothing open → solved
+      ]);
+    } finally {
+      const { rm } = await import('node:fs/promises');
+      await rm(log, { force: true });
+      await p.cleanup();
+    }
+  });
+});
+
 describe('usage errors exit 2 before anything runs', () => {
   it('rejects missing and inconsistent options', async () => {
     const p = await gitProject(EASY);

@@ -94,6 +94,7 @@ const outcome = (kind: WorkOutcome['kind']): WorkOutcome =>
         accepted: [FILE],
         baseline: BASELINE,
         progressLines: 0,
+        importsChanged: false,
       } as WorkOutcome)
     : { kind, now: 0, detail: `${kind} detail`, dispatch: null };
 const stuckOutcome: WorkOutcome = {
@@ -104,6 +105,7 @@ const stuckOutcome: WorkOutcome = {
   accepted: [],
   baseline: BASELINE,
   progressLines: 0,
+  importsChanged: false,
 };
 const review = (mode: 'normal' | 'stuck') => ({
   now: 0,
@@ -147,6 +149,8 @@ function eventsFor(s: Snap): AnyEventObject[] {
         done('worker', outcome('permission-denied')),
         fail('worker'),
       ];
+    case 'work.verify':
+      return [done('verify', diag([])), done('verify', diag([T1])), fail('verify')];
     case 'checkpoint.gate':
       return [
         done('gate', { ...diag([]), tier: 'project' }),
@@ -266,6 +270,11 @@ const INVARIANTS: Record<string, Invariant> = {
   'work.refused': neverStable,
   'work.dispatching': (s) => s.context.current !== null && !s.context.refused.includes(s.context.current.id),
   'work.fallback': neverStable,
+  'work.verifyRoute': neverStable,
+  'work.verify': (s) =>
+    s.context.lastWork?.kind === 'handoff' &&
+    (s.context.lastWork.accepted.length > 0 || s.context.lastWork.handoff.status === 'solved') &&
+    s.context.current !== null,
   'checkpoint.gate': (s) => s.context.lastWork?.kind === 'handoff',
   'checkpoint.route': neverStable,
   'checkpoint.confirm': (s) => s.context.options.commit === 'ask' && s.context.accepted.length > 0,

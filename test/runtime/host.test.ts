@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
+import { createMarkerDiagnostics } from '../../src/runtime/marker-diagnostics.js';
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
+import type { DiagnosticsPort } from '../../src/runtime/ports.js';
 import { runProject } from '../../src/runtime/project-run.js';
 
 let dir: string;
@@ -186,5 +188,128 @@ describe('runProject with in-process workers', () => {
     } finally {
       await recorder.dispose();
     }
+  });
+
+  it('asks diagnostics the lightest tier per question: file-deps only when the edit changed imports', async () => {
+    const asked: string[] = [];
+    const marker = createMarkerDiagnostics({ projectRoot: dir, target: '.', scope: 'project' });
+    const diag: DiagnosticsPort = {
+      diagnose: async (i) => {
+        asked.push(`${i.question}:${i.tier}`);
+        return marker.diagnose(i);
+      },
+    };
+    const importing = async (d: Dispatch) => {
+      const f = d.owned_files[0] as string;
+      await writeFile(f, `import Std\n${(await readFile(f, 'utf8')).replace('sorry', 'rfl')}`);
+      const b = await advanceBaseline(d.file_baseline, [f]);
+      return { handoff: handoff(d, { files_changed: [f], file_baseline: b }) };
+    };
+    const run = (inProcess: typeof solve) =>
+      runProject({
+        projectRoot: dir,
+        flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never' },
+        worker: { inProcess },
+        diagnostics: diag,
+        clock,
+      });
+    expect((await run(solve)).handoff.status).toBe('solved');
+    expect(asked).toEqual([
+      'discover:file-fast',
+      'discover:file-fast',
+      'edit:file-fast',
+      'checkpoint:project',
+      'discover:file-fast',
+    ]);
+    await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+    asked.length = 0;
+    const r = await run(importing);
+    expect(r.handoff.status).toBe('solved');
+    expect(asked).toContain('edit:file-deps');
+    expect(asked).not.toContain('edit:file-fast');
+    expect(r.context.log).toContain('verify (file-deps): A.lean:2 confirmed');
+  });
+
+  it('a solved claim the diagnostics contradict counts as a failed attempt', async () => {
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never', maxCycles: 2 },
+      worker: { inProcess: async (d) => ({ handoff: handoff(d) }) },
+      clock,
+    });
+    expect(r.context.log).toContain('verify (file-fast): A.lean:2 not confirmed — A.lean:2 still open');
+    expect(r.context.attempts['A.lean:2']?.map((a) => a.solved)).toEqual([false, false]);
+    expect(r.handoff.status).not.toBe('solved');
+  });
+
+  it("grants searches from the tracker's budget and the fallback only after 2 inconclusive searches", async () => {
+    const caps: string[][] = [];
+    let n = 0;
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never', maxCycles: 3 },
+      worker: {
+        inProcess: async (d) => {
+          caps.push(d.capabilities);
+          n++;
+          return {
+            handoff: handoff(d, {
+              status: 'stuck',
+              blocker_kind: 'proof',
+              blocker_class: 'arithmetic',
+              blocker_signature: `A.lean:2:e${n}`,
+              // two empty searches first; then the granted fallback (no LSP search left to run)
+              attempted_tools: n === 1 ? ['lsp-search'] : ['fallback:smart-search'],
+              evidence: {
+                ...emptyEvidence(),
+                queries: n === 1 ? ['q1', 'q2'] : [],
+                attempts: [{ snippet: `s${n}`, result: 'fail' }],
+              },
+              next_action: 'stop',
+              new_evidence_required_for_rerun: 'x',
+            }),
+          };
+        },
+      },
+      clock,
+    });
+    expect(caps).toEqual([
+      ['marker-diagnostics', 'search-budget:2'],
+      ['marker-diagnostics', 'search-budget:2', 'search-fallback'],
+      ['marker-diagnostics', 'search-budget:2', 'search-fallback'],
+    ]);
+    expect(r.handoff.stop_reason).toBe('max-cycles');
+  });
+
+  it('a fallback before the gate opened, or searches past the budget, stop the run as a protocol error', async () => {
+    const stuckWith = (queries: string[], tools: string[]) => async (d: Dispatch) => ({
+      handoff: handoff(d, {
+        status: 'stuck',
+        blocker_kind: 'proof',
+        blocker_class: 'arithmetic',
+        blocker_signature: 'A.lean:2:x',
+        attempted_tools: tools,
+        evidence: { ...emptyEvidence(), queries },
+        next_action: 'stop',
+        new_evidence_required_for_rerun: 'x',
+      }),
+    });
+    const early = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never' },
+      worker: { inProcess: stuckWith(['q'], ['fallback:smart-search']) },
+      clock,
+    });
+    expect(early.handoff).toMatchObject({ status: 'stopped', stop_reason: 'protocol-error' });
+    expect(early.handoff.stop_detail).toMatch(
+      /search budget: script fallback .* before the fallback gate opened/,
+    );
+    const greedy = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove', commit: 'never' },
+      worker: { inProcess: stuckWith(['a', 'b', 'c'], ['lsp']) },
+      clock,
+    });
+    expect(greedy.handoff.stop_detail).toMatch(/ran 3 searches; its search budget was 2/);
   });
 });
