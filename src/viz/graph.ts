@@ -129,7 +129,7 @@ export function guardText(guard: unknown): string | null {
     const f = guard as { name?: string; guards?: unknown; guard?: unknown };
     if (Array.isArray(f.guards)) return `${f.name || 'combinator'}(${f.guards.map(guardText).join(', ')})`;
     if (f.guard !== undefined) return `${f.name || 'combinator'}(${guardText(f.guard)})`;
-    return f.name ? `${f.name}` : 'inline';
+    return f.name && f.name !== 'guard' ? f.name : 'inline';
   }
   if (typeof guard === 'object') {
     const g = guard as { type?: unknown; params?: unknown };
