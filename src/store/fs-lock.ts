@@ -17,8 +17,9 @@ export type LockAcquire =
     };
 
 /**
- * Creates the lock file exclusively and writes its diagnostic body. On a body write failure the
- * lock just created is removed again (`lock_init_failed`).
+ * Creates the lock file exclusively and writes its diagnostic body `{acquired, host, pid}` (given as
+ * the record, or as its canonical JSON line already encoded) with one write. On a body write
+ * failure the lock just created is removed again (`lock_init_failed`).
  *
  * @example
  * ```ts
@@ -29,7 +30,7 @@ export type LockAcquire =
 export function acquireLock(
   fsl: FsLayer,
   lockPath: string,
-  body: { pid: number; host: string; acquired: string },
+  body: { pid: number; host: string; acquired: string } | Uint8Array,
 ): LockAcquire {
   let fd: number;
   try {
@@ -45,7 +46,7 @@ export function acquireLock(
     return { ok: false, code: 'lock_unavailable', detail: `cannot create .lock: ${errnoOf(e) || String(e)}` };
   }
   try {
-    const data = Buffer.from(`${canonicalJson(body)}\n`);
+    const data = body instanceof Uint8Array ? body : Buffer.from(`${canonicalJson(body)}\n`);
     let off = 0;
     while (off < data.length) {
       const n = fsl.write(fd, data, off, data.length - off);

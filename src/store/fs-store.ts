@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
+import { fastCanonicalJson } from './canonical-fast.js';
 import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeFully } from './fs-io.js';
 import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
 import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
@@ -62,7 +63,22 @@ export interface FsStore extends Store {
   readonly backend: 'fs';
   /** Directory of a run (no check that it exists). */
   runDirectory(runId: string): string;
+  /**
+   * Closes the journal descriptors this instance keeps open between appends (at most
+   * {@link HELD_JOURNALS}). Optional: they are also closed when the instance is garbage
+   * collected, and the store stays usable (the next append reopens the journal).
+   *
+   * @example
+   * ```ts
+   * const store = createFsStore({ root });
+   * try { await store.append(id, 'note', n); } finally { store.close(); }
+   * ```
+   */
+  close(): void;
 }
+
+/** How many journal descriptors one {@link FsStore} keeps open between appends (least recently used are closed). */
+export const HELD_JOURNALS = 8;
 
 /** Internal unwinding: a finished result to return. */
 class Done extends Error {
@@ -71,11 +87,34 @@ class Done extends Error {
   }
 }
 
+/**
+ * What this instance knows about a run's journal: the inode it validated, the size validated so
+ * far and the last seq in it, and (between appends) the open descriptor of that inode. `ino` -1:
+ * created empty by this instance, inode not yet seen.
+ */
 interface JournalState {
+  fd: number | null;
   ino: number;
   dev: number;
   size: number;
   lastSeq: number;
+}
+
+/** Held journal descriptors of collected stores are closed (each store registers its map). */
+const heldJournals = new FinalizationRegistry<{ fsl: FsLayer; journals: Map<string, JournalState> }>(
+  ({ fsl, journals }) => closeHeld(fsl, journals),
+);
+
+function closeHeld(fsl: FsLayer, journals: Map<string, JournalState>): void {
+  for (const s of journals.values()) {
+    if (s.fd === null) continue;
+    try {
+      fsl.close(s.fd);
+    } catch {
+      // nothing pending on it: every acknowledged line was fsync'd before it was kept open
+    }
+    s.fd = null;
+  }
 }
 
 interface ManifestCacheEntry {
@@ -107,6 +146,64 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   const pid = options.pid ?? process.pid;
   const host = options.host ?? hostname();
   const journals = new Map<string, JournalState>();
+  /** Forgets a run's journal state, closing its held descriptor. */
+  const forget = (runId: string): void => {
+    const s = journals.get(runId);
+    journals.delete(runId);
+    if (s?.fd != null) {
+      try {
+        fsl.close(s.fd);
+      } catch {
+        // nothing pending on it
+      }
+    }
+  };
+  /** Records a run's journal state (most recently used last), keeping at most HELD_JOURNALS descriptors open. */
+  const remember = (runId: string, state: JournalState): void => {
+    journals.delete(runId);
+    journals.set(runId, state);
+    let held = 0;
+    for (const s of journals.values()) if (s.fd !== null) held++;
+    for (const [id, s] of journals) {
+      if (held <= HELD_JOURNALS) break;
+      if (s.fd === null || id === runId) continue;
+      try {
+        fsl.close(s.fd);
+      } catch {
+        // nothing pending on it
+      }
+      s.fd = null;
+      held--;
+    }
+    if (journals.size > 1000) {
+      for (const [id, s] of journals) {
+        if (journals.size <= 1000) break;
+        if (s.fd === null) journals.delete(id);
+      }
+    }
+  };
+  // event and lock timestamps have second precision: format once per second
+  let stampSecond = Number.NaN;
+  let stampText = '';
+  const stamp = (): string => {
+    const d = now();
+    const second = Math.floor(d.getTime() / 1000);
+    if (second !== stampSecond) {
+      stampText = formatTimestamp(d); // throws for an invalid clock value, as before
+      stampSecond = second;
+    }
+    return stampText;
+  };
+  // the lock's diagnostic body, written with one write(2); rebuilt when the second changes
+  let lockBodyStamp = '';
+  let lockBodyBytes = Buffer.alloc(0);
+  const lockBody = (acquired: string): Buffer => {
+    if (acquired !== lockBodyStamp) {
+      lockBodyBytes = Buffer.from(`${canonicalJson({ pid, host, acquired })}\n`);
+      lockBodyStamp = acquired;
+    }
+    return lockBodyBytes;
+  };
   const manifests = new Map<string, ManifestCacheEntry>();
   const pathCache = new Map<string, RunPaths>();
   const pathsOf = (runId: string): RunPaths => {
@@ -353,7 +450,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         // best effort
       }
     };
-    const lock = acquireLock(fsl, p.lock, { pid, host, acquired: formatTimestamp(now()) });
+    const lock = acquireLock(fsl, p.lock, lockBody(stamp()));
     if (!lock.ok) {
       cleanup();
       return refused(runId, lock.code, lock.detail);
@@ -398,20 +495,48 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         detail: (e as Error).message,
       });
     }
-    journals.set(runId, { ino: -1, dev: -1, size: 0, lastSeq: 0 });
+    remember(runId, { fd: null, ino: -1, dev: -1, size: 0, lastSeq: 0 });
     const warn = releaseLock(fsl, p.lock);
     return storeResult('committed', runId, warn === null ? dirOut : { ...dirOut, detail: warn });
   }
 
   /**
-   * Under the lock: learns the journal's next seq, validating the bytes not yet validated by this
-   * process (all of them on first use). Returns the open descriptor (read/append).
+   * Under the lock: the run's journal open for appending, with its next seq learnt by validating
+   * the bytes this instance has not validated yet (all of them on first use).
+   *
+   * Between appends the descriptor stays open. Reusing it requires that the journal path still
+   * names that very file (lstat of the path: same inode and device, a regular file, so a journal
+   * replaced, renamed away or swapped for a symlink is never written through a stale descriptor)
+   * and that its size is the one validated (fstat; bytes another writer appended are validated
+   * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
+   * the full path: open with O_NOFOLLOW and validate.
    */
   function openJournal(
     runId: string,
     p: RunPaths,
     eventSchema: EventSchemaId,
-  ): { fd: number; state: JournalState } {
+  ): JournalState & { fd: number } {
+    const held = journals.get(runId);
+    if (held !== undefined && held.fd !== null) {
+      let same = false;
+      let size = -1;
+      try {
+        const named = fsl.lstat(p.events);
+        const st = fsl.fstat(held.fd);
+        same =
+          named.isFile() &&
+          named.ino === st.ino &&
+          named.dev === st.dev &&
+          st.ino === held.ino &&
+          st.dev === held.dev;
+        size = st.size;
+      } catch {
+        same = false;
+      }
+      if (same && size === held.size) return held as JournalState & { fd: number };
+      if (same && size > held.size) return validateTail(runId, eventSchema, held.fd, held, size);
+      forget(runId);
+    }
     let fd: number;
     try {
       fd = fsl.open(p.events, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
@@ -427,39 +552,72 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       const known = journals.get(runId);
       const sameFile =
         known !== undefined && (known.ino === -1 || (known.ino === st.ino && known.dev === st.dev));
-      if (sameFile && known.size === st.size) {
-        const state = { ino: st.ino, dev: st.dev, size: st.size, lastSeq: known.lastSeq };
-        return { fd, state };
+      const base: JournalState =
+        sameFile && st.size >= known.size
+          ? { fd, ino: st.ino, dev: st.dev, size: known.size, lastSeq: known.lastSeq }
+          : { fd, ino: st.ino, dev: st.dev, size: 0, lastSeq: 0 };
+      if (base.size === st.size) {
+        remember(runId, base);
+        return base as JournalState & { fd: number };
       }
-      const from = sameFile && st.size > known.size ? known.size : 0;
-      const base = from === 0 ? 0 : (known?.lastSeq ?? 0);
-      const bytes = readRange(fsl, fd, from, st.size);
-      const parsed = parseJournal(bytes, runId, eventSchema, base + 1, base + 1);
-      if (parsed.damage !== null || bytes.length !== st.size - from) {
-        journals.delete(runId);
-        const d = parsed.damage;
-        throw new Done(
-          refused(
-            runId,
-            'journal_damaged',
-            d === null ? 'events.jsonl changed while reading' : `journal damaged (${d.code}): ${d.detail}`,
-          ),
-        );
-      }
-      const state = { ino: st.ino, dev: st.dev, size: st.size, lastSeq: base + parsed.events.length };
-      journals.set(runId, state);
-      return { fd, state };
+      return validateTail(runId, eventSchema, fd, base, st.size);
     } catch (e) {
-      try {
-        fsl.close(fd);
-      } catch {
-        // read side only so far
+      const mine = journals.get(runId);
+      if (mine?.fd === fd) forget(runId);
+      else {
+        try {
+          fsl.close(fd);
+        } catch {
+          // read side only so far
+        }
       }
       if (e instanceof Done) throw e;
       throw new Done(
         refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
       );
     }
+  }
+
+  /** Validates the journal bytes from `known.size` to `size` (appended by others); refuses damage. */
+  function validateTail(
+    runId: string,
+    eventSchema: EventSchemaId,
+    fd: number,
+    known: JournalState,
+    size: number,
+  ): JournalState & { fd: number } {
+    const from = known.size;
+    let bytes: Buffer;
+    try {
+      bytes = readRange(fsl, fd, from, size);
+    } catch (e) {
+      forget(runId);
+      throw new Done(
+        refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
+      );
+    }
+    const first = known.lastSeq + 1;
+    const parsed = parseJournal(bytes, runId, eventSchema, first, first);
+    if (parsed.damage !== null || bytes.length !== size - from) {
+      forget(runId);
+      const d = parsed.damage;
+      throw new Done(
+        refused(
+          runId,
+          'journal_damaged',
+          d === null ? 'events.jsonl changed while reading' : `journal damaged (${d.code}): ${d.detail}`,
+        ),
+      );
+    }
+    const state: JournalState = {
+      fd,
+      ino: known.ino,
+      dev: known.dev,
+      size,
+      lastSeq: known.lastSeq + parsed.events.length,
+    };
+    remember(runId, state);
+    return state as JournalState & { fd: number };
   }
 
   function appendSync(runId: string, kind: EventKind, payload: unknown, withCache: boolean): StoreResult {
@@ -473,7 +631,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (!shape.ok) return refused(runId, shape.code, shape.detail);
     let text: string;
     try {
-      text = canonicalJson(payload);
+      text = fastCanonicalJson(payload);
     } catch (e) {
       return refused(runId, 'invalid_payload', (e as Error).message);
     }
@@ -492,14 +650,15 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         `kind ${kind} needs a run-store-event/v2 run; this run is v1`,
       );
     }
-    const lock = acquireLock(fsl, p.lock, { pid, host, acquired: formatTimestamp(now()) });
+    const ts = stamp();
+    const lock = acquireLock(fsl, p.lock, lockBody(ts));
     if (!lock.ok) return refused(runId, lock.code, lock.detail);
     let result: StoreResult;
     try {
-      result = appendLocked(runId, p, eventSchema, kind, payload, text, withCache);
+      result = appendLocked(runId, p, eventSchema, kind, payload, text, ts, withCache);
     } catch (e) {
       if (!(e instanceof Done)) {
-        journals.delete(runId);
+        forget(runId);
         result = storeResult('indeterminate', runId, {
           step: 'unexpected',
           detail: String((e as Error)?.message ?? e),
@@ -519,75 +678,62 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     kind: EventKind,
     payload: unknown,
     payloadText: string,
+    ts: string,
     withCache: boolean,
   ): StoreResult {
-    const { fd, state } = openJournal(runId, p, eventSchema);
+    const state = openJournal(runId, p, eventSchema);
+    const fd = state.fd;
     const seq = state.lastSeq + 1;
-    let fdOpen = true;
-    try {
-      // v1/v2 kind rule, and for replans the cites against the real next seq (shape was checked already)
-      if (kind === 'replan') {
-        const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
-        if (!check.ok) return refused(runId, check.code, check.detail);
-      }
-      const ts = formatTimestamp(now());
-      // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema, seq, ts)
-      const line = `{"kind":${JSON.stringify(kind)},"payload":${payloadText},"schema":${JSON.stringify(eventSchema)},"seq":${seq},"ts":${JSON.stringify(ts)}}\n`;
-      const bytes = Buffer.from(line, 'utf8');
-      try {
-        writeFully(fsl, fd, bytes, 'write');
-      } catch (e) {
-        journals.delete(runId);
-        const sf = e as StepFailure;
-        if (sf.bytesWritten === 0) {
-          let size = -1;
-          try {
-            size = fsl.fstat(fd).size;
-          } catch {
-            size = -1;
-          }
-          if (size === state.size) return refused(runId, 'write_failed', sf.message);
-        }
-        return storeResult('indeterminate', runId, { seq, step: 'write', detail: sf.message });
-      }
-      try {
-        fsl.fsync(fd);
-      } catch (e) {
-        journals.delete(runId);
-        return storeResult('indeterminate', runId, {
-          seq,
-          step: 'fsync',
-          detail: `fsync failed: ${errnoOf(e) || String(e)}`,
-        });
-      }
-      journals.set(runId, { ...state, size: state.size + bytes.length, lastSeq: seq });
-      fdOpen = false;
-      try {
-        fsl.close(fd);
-      } catch {
-        // the line is written and synced; a failing close of it loses nothing
-      }
-      if (!withCache) return storeResult('committed', runId, { seq });
-      const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
-      try {
-        publishFile(fsl, p.dir, 'handoff.json', Buffer.from(`${canonicalJson(cache)}\n`), 'cache');
-      } catch (e) {
-        return storeResult('journal_only', runId, {
-          seq,
-          step: e instanceof StepFailure ? e.step : 'cache',
-          detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
-        });
-      }
-      return storeResult('committed', runId, { seq });
-    } finally {
-      if (fdOpen) {
-        try {
-          fsl.close(fd);
-        } catch {
-          // nothing more to report
-        }
-      }
+    // for replans, the cites against the real next seq (the shape was checked already)
+    if (kind === 'replan') {
+      const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
+      if (!check.ok) return refused(runId, check.code, check.detail);
     }
+    // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema,
+    // seq, ts); canonical text is ASCII, so latin1 encoding is exact
+    const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${seq},"ts":"${ts}"}\n`;
+    const bytes = Buffer.from(line, 'latin1');
+    try {
+      writeFully(fsl, fd, bytes, 'write');
+    } catch (e) {
+      const sf = e as StepFailure;
+      let size = -1;
+      if (sf.bytesWritten === 0) {
+        try {
+          size = fsl.fstat(fd).size;
+        } catch {
+          size = -1;
+        }
+      }
+      forget(runId);
+      if (size === state.size) return refused(runId, 'write_failed', sf.message);
+      return storeResult('indeterminate', runId, { seq, step: 'write', detail: sf.message });
+    }
+    try {
+      fsl.fsync(fd);
+    } catch (e) {
+      forget(runId);
+      return storeResult('indeterminate', runId, {
+        seq,
+        step: 'fsync',
+        detail: `fsync failed: ${errnoOf(e) || String(e)}`,
+      });
+    }
+    // durable: keep the descriptor for the next append
+    state.size += bytes.length;
+    state.lastSeq = seq;
+    if (!withCache) return storeResult('committed', runId, { seq });
+    const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
+    try {
+      publishFile(fsl, p.dir, 'handoff.json', Buffer.from(`${canonicalJson(cache)}\n`), 'cache');
+    } catch (e) {
+      return storeResult('journal_only', runId, {
+        seq,
+        step: e instanceof StepFailure ? e.step : 'cache',
+        detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
+      });
+    }
+    return storeResult('committed', runId, { seq });
   }
 
   function loadSync(runId: string): LoadResult {
@@ -669,10 +815,11 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     }
   };
 
-  return {
+  const store: FsStore = {
     backend: 'fs',
     root,
     runDirectory: (runId) => runPaths(root, runId).dir,
+    close: () => closeHeld(fsl, journals),
     async createRun(input) {
       return guard(
         () => createSync(input),
@@ -743,4 +890,6 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       }
     },
   };
+  heldJournals.register(store, { fsl, journals });
+  return store;
 }

@@ -2,6 +2,8 @@
  * run-store/v1: the durable run journal. The {@link Store} interface, its records, cites and run
  * ids, an in-memory backend for tests, and the file-system backend.
  */
+
+export { fastCanonicalJson } from './canonical-fast.js';
 export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
 export type { FsLayer, FsStat } from './fs-layer.js';
@@ -9,7 +11,7 @@ export { errnoOf, nodeFsLayer } from './fs-layer.js';
 export type { RunPaths, StoreRootInput } from './fs-layout.js';
 export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
 export type { FsStore, FsStoreOptions } from './fs-store.js';
-export { createFsStore } from './fs-store.js';
+export { createFsStore, HELD_JOURNALS } from './fs-store.js';
 export type { ParsedJournal } from './journal-parse.js';
 export { checkEventLine, isCanonicalText, parseJournal } from './journal-parse.js';
 export type { ManifestBuild, ManifestEnv } from './manifest.js';

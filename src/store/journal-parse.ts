@@ -4,7 +4,7 @@
  * The valid prefix is returned with the first defect: an unterminated last line is
  * `truncated_tail`; any other defect is `corrupt` with its 1-based line number.
  */
-import { canonicalJson } from '../canonical/index.js';
+import { isCanonicalText } from './canonical-fast.js';
 import {
   EVENT_KINDS_V1,
   EVENT_KINDS_V2,
@@ -14,6 +14,8 @@ import {
 } from './schema.js';
 import type { JournalDamage } from './store.js';
 import { validateEventPayload } from './validate-payload.js';
+
+export { isCanonicalText } from './canonical-fast.js';
 
 /** Result of {@link parseJournal}. */
 export interface ParsedJournal {
@@ -44,63 +46,6 @@ function envelopeDefect(v: unknown, eventSchema: EventSchemaId, expectedSeq: num
   if (typeof e.kind !== 'string' || !kinds.includes(e.kind))
     return `kind ${JSON.stringify(e.kind)} not allowed`;
   return null;
-}
-
-function codePointLess(a: string, b: string): boolean {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return !y.done;
-    if (y.done) return false;
-    const cx = x.value.codePointAt(0) as number;
-    const cy = y.value.codePointAt(0) as number;
-    if (cx !== cy) return cx < cy;
-  }
-}
-
-/** UTF-16 order equals code point order unless a surrogate meets a char in U+E000..U+FFFF. */
-const BELOW_SURROGATES = /^[\u0000-\ud7ff]*$/;
-
-function keysSorted(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null) return true;
-  if (Array.isArray(v)) {
-    for (const x of v) if (!keysSorted(x)) return false;
-    return true;
-  }
-  let prev: string | null = null;
-  for (const k of Object.keys(v)) {
-    if (prev !== null) {
-      const less =
-        BELOW_SURROGATES.test(prev) && BELOW_SURROGATES.test(k) ? prev < k : codePointLess(prev, k);
-      if (!less) return false;
-    }
-    if (!keysSorted((v as Record<string, unknown>)[k])) return false;
-    prev = k;
-  }
-  return true;
-}
-
-const NON_ASCII = /[\u007f-\uffff]/g;
-const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/**
- * True when `text` is exactly the canonical JSON of `value` (as parsed from `text`): keys sorted
- * by code point at every level, compact, every non-ASCII character escaped. Equivalent to
- * `canonicalJson(value) === text` for parsed JSON, several times faster on the load path.
- *
- * @example
- * ```ts
- * isCanonicalText('{"a":1,"b":2}', { a: 1, b: 2 }); // true
- * isCanonicalText('{"b":2,"a":1}', { b: 2, a: 1 }); // false
- * ```
- */
-export function isCanonicalText(text: string, value: unknown): boolean {
-  // fast path: V8's stringify follows Object.keys order, so equality plus sorted keys is canonical
-  if (keysSorted(value) && JSON.stringify(value).replace(NON_ASCII, escapeChar) === text) return true;
-  // exact path (integer-like keys are reordered by JS objects, so the fast path can miss)
-  return canonicalJson(value) === text; // parsed JSON is always representable
 }
 
 /**
