@@ -90,4 +90,38 @@ describe('handoff tracker', () => {
     expect(noStuck.code).toBe(2);
     expect(noStuck.stderr).toMatch(/--stuck=yes\|no/);
   });
+
+  it('takes the spec aliases and refuses a second active claim', async () => {
+    const init = await tracker(
+      [
+        'init',
+        '--max-cycles',
+        '3',
+        '--max-stuck-cycles=2',
+        '--max-total-runtime=90s',
+        '--max-consecutive-deep-cycles=4',
+        '--max-knowledge-search-per-cycle=1',
+        '--session',
+        's4',
+      ],
+      { HANDOFF_TRACKER_NOW_MS: '0' },
+    );
+    expect(init.code, init.stderr).toBe(0);
+    const env = { HANDOFF_TRACKER_SESSION: 's4', HANDOFF_TRACKER_NOW_MS: '30000' };
+    const st = kv((await tracker(['status'], env)).stdout);
+    expect(st).toMatchObject({
+      consecutive_stuck: '0/2',
+      consecutive_deep_cycles: '0/4',
+      kw_search_this_cycle: '0/1',
+    });
+    expect(st.elapsed_display).toBe('30s/90s');
+    expect((await tracker(['kw-search'], env)).code).toBe(0);
+    const spent = await tracker(['kw-search-can'], env);
+    expect(spent.code).toBe(1);
+    expect(kv(spent.stdout)).toEqual({ result: 'denied', reason: 'max-knowledge-search-per-cycle' });
+    expect((await tracker(['start-claim'], env)).code).toBe(0);
+    const again = await tracker(['start-claim'], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^error=a claim is already active/);
+  });
 });
