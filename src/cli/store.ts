@@ -2,7 +2,8 @@
  * `handoff store create|append|set-handoff|load|validate|list` — the run-store/v1 helper.
  * Prints `run-store-result/v1` JSON; exit 0 committed, 3 nothing_written, 5 journal_only,
  * 6 indeterminate, 2 usage. `load` prints `run-store-load/v1` (exit 0) or a refusal (exit 3);
- * `validate` prints `{outcome: ok|invalid, kind, errors}` (exit 0/3).
+ * `validate` prints `{schema, outcome: ok|invalid, kind, errors}` (exit 0/3; an unreadable FILE is a
+ * `payload_unreadable` refusal, exit 3).
  */
 import { HandoffError } from '../errors/index.js';
 import {
@@ -10,6 +11,7 @@ import {
   EventKindSchema,
   OUTCOME_EXIT_CODES,
   RECORD_KINDS,
+  RESULT_SCHEMA,
   type RecordKind,
   refused,
   type StoreResult,
@@ -40,7 +42,7 @@ const VERB_OPTIONS: Record<string, readonly string[]> = {
   'set-handoff': [...COMMON, 'run-id', 'payload'],
   load: [...COMMON, 'run-id'],
   list: COMMON,
-  validate: ['kind'],
+  validate: [...COMMON, 'kind'], // the common options are accepted (validate touches no store)
 };
 
 const HELP = [
@@ -58,7 +60,8 @@ const HELP = [
   'Storage root: --root (alias --run-store) → $HANDOFF_RUN_STORE → <--project-root or cwd>/.handoff.',
   'Exit: 0 committed, 3 nothing_written (refusal, with "code"), 5 journal_only (set-handoff: cache',
   'not confirmed), 6 indeterminate (write or fsync failed part-way; "step"), 2 usage.',
-  'load: 0 loaded (see "damaged"), 3 refused. validate: 0 ok, 3 invalid.',
+  'load: 0 loaded (see "damaged"), 3 refused. validate: 0 ok, 3 invalid or unreadable (payload_unreadable).',
+  'A create refuses a root whose runs/ has paths in a Git index (git_tracked).',
 ].join('\n');
 
 function storeFor(values: ParsedArgs['values'], io: CliIo) {
@@ -177,12 +180,18 @@ export const command: CliCommand = {
         }
         const sources = [...extra, ...rest];
         if (sources.length !== 1) throw new HandoffError('usage', 'validate takes exactly one FILE or -');
-        const text = (await readInput(io, sources[0] as string)).toString('utf8');
+        let text: string;
+        try {
+          text = (await readInput(io, sources[0] as string)).toString('utf8');
+        } catch (e) {
+          return emit(io, refused(null, 'payload_unreadable', (e as Error).message));
+        }
         let value: unknown;
         try {
           value = JSON.parse(text);
         } catch (e) {
           printJson(io, {
+            schema: RESULT_SCHEMA,
             outcome: 'invalid',
             kind,
             errors: [{ path: '', code: 'not_json', message: (e as Error).message }],
@@ -190,7 +199,12 @@ export const command: CliCommand = {
           return 3;
         }
         const errors = validateRecord(kind as RecordKind, value);
-        printJson(io, { outcome: errors.length === 0 ? 'ok' : 'invalid', kind, errors });
+        printJson(io, {
+          schema: RESULT_SCHEMA,
+          outcome: errors.length === 0 ? 'ok' : 'invalid',
+          kind,
+          errors,
+        });
         return errors.length === 0 ? 0 : 3;
       }
     }

@@ -18,6 +18,7 @@ import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeF
 import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
 import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
 import { acquireLock, releaseLock } from './fs-lock.js';
+import { gitTrackedUnder } from './git-index.js';
 import { parseJournal } from './journal-parse.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
@@ -56,6 +57,11 @@ export interface FsStoreOptions extends StoreRootInput {
   /** Lock diagnostics. */
   readonly pid?: number;
   readonly host?: string;
+  /**
+   * The `git_tracked` guard: paths under the runs directory that Git tracks (a non-empty answer
+   * refuses create). Default: ask the containing repository with `git ls-files` ({@link gitTrackedUnder}).
+   */
+  readonly gitTracked?: (runsDir: string) => readonly string[];
 }
 
 /** The fs store, with its resolved root and the run-directory helper. */
@@ -143,6 +149,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   const root = resolveStoreRoot(options);
   const now = options.now ?? (() => new Date());
   const pluginVersion = options.pluginVersion ?? RUNTIME_VERSION;
+  const gitTracked = options.gitTracked ?? gitTrackedUnder;
   const pid = options.pid ?? process.pid;
   const host = options.host ?? hostname();
   const journals = new Map<string, JournalState>();
@@ -418,6 +425,15 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (!b.ok) return refused(b.run_id, b.code, b.detail);
     const platform = posixOnly(b.manifest.run_id);
     if (platform !== null) return platform;
+    // ignore rules never untrack: refuse a store whose runs/ is (partly) in a Git index
+    const tracked = gitTracked(path.join(root, 'runs'));
+    if (tracked.length > 0) {
+      return refused(
+        b.manifest.run_id,
+        'git_tracked',
+        `${tracked.length} path(s) under ${path.join(root, 'runs')} are in the Git index (e.g. ${tracked[0]}); untrack them or choose another --root`,
+      );
+    }
     try {
       ensureStore();
     } catch (e) {

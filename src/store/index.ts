@@ -12,6 +12,7 @@ export type { RunPaths, StoreRootInput } from './fs-layout.js';
 export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
 export type { FsStore, FsStoreOptions } from './fs-store.js';
 export { createFsStore, HELD_JOURNALS } from './fs-store.js';
+export { gitTrackedUnder } from './git-index.js';
 export type { ParsedJournal } from './journal-parse.js';
 export { checkEventLine, isCanonicalText, parseJournal } from './journal-parse.js';
 export type { ManifestBuild, ManifestEnv } from './manifest.js';

@@ -1,32 +1,11 @@
-/** Record fixtures for the run-store tests: dispatch, handoffs, notes, reviews, replans. */
-import { readFileSync } from 'node:fs';
-import type { Dispatch, Handoff } from '../../src/contract/index.js';
+/**
+ * Record fixtures for the run-store tests. The seed's canonical records (first dispatch, stuck and
+ * solved handoffs) come from the shared run-contract fixtures (examples/records/*.json); the
+ * store's own records (notes, reviews, replans) and a fixed clock are defined here.
+ */
+import { stuckHandoff } from '../contract/fixtures.js';
 
-const read = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../examples/records/${name}`, import.meta.url), 'utf8'));
-
-/** A fresh copy of the canonical first dispatch. */
-export function dispatch(): Dispatch {
-  return read('canonical-dispatch.json') as Dispatch;
-}
-
-/** A fresh copy of a valid stuck handoff for the canonical task. */
-export function stuckHandoff(): Handoff {
-  return read('stuck-handoff.json') as Handoff;
-}
-
-/** A valid solved handoff for the canonical task. */
-export function solvedHandoff(): Handoff {
-  return {
-    ...stuckHandoff(),
-    status: 'solved',
-    blocker_kind: null,
-    blocker_class: null,
-    blocker_signature: null,
-    new_evidence_required_for_rerun: null,
-    next_action: 'continue',
-  };
-}
+export { canonicalDispatch as dispatch, solvedHandoff, stuckHandoff } from '../contract/fixtures.js';
 
 /** A note payload. */
 export function note(text = 'exact foo: type mismatch', kind = 'failed-avenue'): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { isCanonicalText, parseJournal } from '../../src/store/index.js';
+import { fastCanonicalJson, isCanonicalText, parseJournal } from '../../src/store/index.js';
 import { note } from './fixtures.js';
 
 const RUN = '20261130T100000Z-0a1b2c3d';
@@ -27,6 +27,42 @@ describe('canonical line check', () => {
     expect(isCanonicalText('{"a": 1}', { a: 1 })).toBe(false);
     expect(isCanonicalText('{"\\ud83d\\ude00":1,"\\uffff":2}', { '😀': 1, '\uffff': 2 })).toBe(false);
     expect(isCanonicalText('{"\\uffff":2,"\\ud83d\\ude00":1}', { '\uffff': 2, '😀': 1 })).toBe(true);
+  });
+});
+
+describe('fast canonical serializer', () => {
+  const outcome = (f: () => string): string => {
+    try {
+      return f();
+    } catch (e) {
+      return `error ${(e as { code?: string }).code}: ${(e as Error).message}`;
+    }
+  };
+  it("gives exactly canonicalJson's text or error for any value (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.anything({ withNullPrototype: true, withSparseArray: true })),
+        (v) => {
+          expect(outcome(() => fastCanonicalJson(v))).toBe(outcome(() => canonicalJson(v)));
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+  it('sorts by code point, escapes U+007F and above, writes -0 as 0, refuses what canonicalJson refuses', () => {
+    expect(fastCanonicalJson({ text: 'é\u007f', lean: null, kind: 'candidate' })).toBe(
+      '{"kind":"candidate","lean":null,"text":"\\u00e9\\u007f"}',
+    );
+    expect(fastCanonicalJson({ '\uffff': 2, '😀': 1, '10': 0, '9': 0 })).toBe(
+      canonicalJson({ '\uffff': 2, '😀': 1, '10': 0, '9': 0 }),
+    );
+    expect(fastCanonicalJson([-0, 1.5e300])).toBe('[0,1.5e+300]');
+    for (const bad of [{ a: undefined }, [1, , 2], [Number.NaN], new Date(0), { f: () => 1 }]) {
+      expect(outcome(() => fastCanonicalJson(bad))).toMatch(/^error canonical_unsupported/);
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(outcome(() => fastCanonicalJson(cyclic))).toMatch(/^error canonical_unsupported.*cycle/);
   });
 });
 

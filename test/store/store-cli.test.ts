@@ -97,7 +97,7 @@ describe('handoff store CLI', () => {
     }
     const listed = await runCli(['store', 'list', ...root], opts);
     expect(stdoutJson<{ runs: string[] }>(listed).runs).toEqual([id]);
-  });
+  }, 120_000); // ~25 CLI processes: seconds when idle, far more on a shared 2-core machine
 
   it('maps outcomes to exit codes: 3 refusals, 5 journal_only, 2 usage; validate 0/3', async () => {
     const project = tempDir('store-cli-');
@@ -201,7 +201,19 @@ describe('handoff store CLI', () => {
       input: JSON.stringify(note()),
     });
     expect(ok.code).toBe(0);
-    expect(stdoutJson(ok)).toEqual({ outcome: 'ok', kind: 'note', errors: [] });
+    expect(stdoutJson(ok)).toEqual({
+      schema: 'run-store-result/v1',
+      outcome: 'ok',
+      kind: 'note',
+      errors: [],
+    });
+    // the common root options are accepted by validate; an unreadable FILE is a refusal (exit 3)
+    const unreadable = await runCli(
+      ['store', 'validate', ...root, '--kind', 'note', join(project, 'missing.json')],
+      opts,
+    );
+    expect(unreadable.code, unreadable.stdout + unreadable.stderr).toBe(3);
+    expect(stdoutJson(unreadable)).toMatchObject({ outcome: 'nothing_written', code: 'payload_unreadable' });
     const inv = await runCli(['store', 'validate', '--kind', 'replan', '-'], {
       ...opts,
       input: JSON.stringify(replan(['x#1'])),
@@ -213,5 +225,5 @@ describe('handoff store CLI', () => {
       opts,
     );
     expect(manifest.code, manifest.stdout).toBe(0);
-  });
+  }, 120_000); // ~25 CLI processes: seconds when idle, far more on a shared 2-core machine
 });
