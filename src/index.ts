@@ -19,3 +19,5 @@ export * from './store/index.js';
 export { RESULT_SCHEMA } from './store/index.js';
 export * from './tracker/index.js';
 export * from './validation/index.js';
+/** Protocol visualisation (graph model, Mermaid/DOT/JSON/HTML exporters, path overlay), namespaced. */
+export * as viz from './viz/index.js';
