@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { validateHandoff } from '../contract/index.js';
 import { createPersistRecorder } from '../runtime/persist-recorder.js';
 import { runProject } from '../runtime/project-run.js';
+import { describeProgress } from '../runtime/worker-framing.js';
 import type { CliIo } from './io.js';
 import { progressPrinter } from './run.js';
 
@@ -58,12 +59,14 @@ export async function runCycleDemo(io: CliIo): Promise<number> {
     say(`  worker:  node ${worker}`);
     say();
     const recorder = await createPersistRecorder({ projectRoot: dir, env: {} });
+    const show = progressPrinter({ ...io, isTTY: false }, (t) => io.out(`    ${t}`));
     const r = await runProject({
       projectRoot: dir,
       flags: { target: 'Demo', scope: 'project', mode: 'autoprove', maxCycles: 12 },
       worker: { argv: [process.execPath, worker] },
       recorder,
-      onProgress: progressPrinter({ ...io, isTTY: false }, (t) => io.out(`    ${t}`)),
+      onProgress: show,
+      onWorkerProgress: (p, d) => show.line(describeProgress(p, d.target)),
     });
     const h = r.handoff;
     say();

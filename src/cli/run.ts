@@ -329,7 +329,11 @@ export async function runCommand(
   try {
     recorder = makeRecorder ? await makeRecorder(inv) : undefined;
     if (recorder?.runId === null && !json) {
-      (io.isTTY ? io.err : io.out)(`persisting to the run store (run id assigned at the first dispatch)\n`);
+      note(
+        priorRun === null
+          ? 'persisting to the run store (run id assigned at the first dispatch)'
+          : `persisting to the run store, reusing prior run ${priorRun}`,
+      );
     }
     if (persist && recorder === undefined) {
       throw new HandoffError('usage', '--persist is not available in this build (no run recorder)');

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
-import { PersistController, type PersistResult, type PreparedPriorRun } from '../persist/index.js';
+import {
+  PersistController,
+  type PersistResult,
+  type PreparedPriorRun,
+  type StateFs,
+} from '../persist/index.js';
 import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import { stuckClass } from './cycle-rules.js';
@@ -25,6 +30,10 @@ export interface PersistRecorderOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly trackerSessionId?: string | null;
   readonly clock?: () => Date;
+  /** A store to journal to instead of the fs store (e.g. `createMemoryStore()`). */
+  readonly store?: Store;
+  /** The controller's state-file I/O (default: node:fs with fsync). */
+  readonly stateFs?: StateFs;
 }
 
 /** A recorder that also exposes the cites it obtained and any policy stop. */
@@ -68,7 +77,10 @@ export function openRunStore(
  * ```
  */
 export async function createPersistRecorder(o: PersistRecorderOptions): Promise<PersistRecorder> {
-  const { store, root } = openRunStore(o.projectRoot, o.runStore, o.env);
+  const { store, root } =
+    o.store === undefined
+      ? openRunStore(o.projectRoot, o.runStore, o.env)
+      : { store: o.store, root: o.store.root };
   const stateDir = await mkdtemp(join(tmpdir(), 'handoff-persist-'));
   const statePath = join(stateDir, 'run-persist.json');
   const controller = new PersistController({
@@ -77,6 +89,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     storageRoot: root,
     projectRoot: o.projectRoot,
     ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.stateFs ? { stateFs: o.stateFs } : {}),
   });
   let runId: string | null = null;
   let stopHandoff: Handoff | null = null;
