@@ -43,7 +43,14 @@ export function isTrivialGoal(goal: string): boolean {
   return TRIVIAL.test(hint?.[1] ?? goal);
 }
 
-/** The per-target task triple of a worker dispatch. */
+/**
+ * The per-target task triple of a worker dispatch.
+ *
+ * @example
+ * ```ts
+ * targetTask(ctx, target); // { target: 'A.lean:2', scope: 'sorry', mode: 'autoprove' }
+ * ```
+ */
 export function targetTask(ctx: Pick<CycleContext, 'options'>, t: TargetInfo) {
   return { target: t.id, scope: 'sorry' as const, mode: ctx.options.mode };
 }
