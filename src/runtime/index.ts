@@ -28,6 +28,7 @@ export {
 export {
   attemptOf,
   detectStuck,
+  type EditVerification,
   type FinalKind,
   finalHandoff,
   isTrivialGoal,
@@ -38,16 +39,18 @@ export {
   reviewScopeFor,
   type StuckInputs,
   stuckClass,
+  verifyEdit,
   wrapStuckHandoff,
 } from './cycle-rules.js';
 export type * from './cycle-types.js';
 export {
   createDelegatingWorker,
   type DelegatingWorkerOptions,
+  type ProgressSink,
   type TransportResult,
   type WorkerTransport,
 } from './delegating-worker.js';
-export { buildDispatch } from './dispatch-builder.js';
+export { buildDispatch, buildRunDispatch, type RunDispatchInput } from './dispatch-builder.js';
 export {
   createGitCheckpointer,
   git,
@@ -62,16 +65,49 @@ export {
   splitTarget,
 } from './marker-diagnostics.js';
 export { type MarkerScan, scanMarkers } from './marker-scan.js';
+export {
+  createPersistRecorder,
+  openRunStore,
+  type PersistRecorder,
+  type PersistRecorderOptions,
+} from './persist-recorder.js';
 export type * from './ports.js';
+export {
+  formatReuseReport,
+  type PriorRunReuse,
+  type ReuseStartup,
+  type ReuseStartupInput,
+  reuseExitCode,
+  reuseStartup,
+} from './prior-run.js';
 export { newRunId, type ProjectRunOptions, type ProjectRunResult, runProject } from './project-run.js';
 export {
   type CycleProgress,
   type CycleRunInput,
   type CycleRunResult,
+  diagnoseOnLadder,
   provideCycle,
   runCycle,
 } from './run-cycle.js';
 export { nullRecorder, type RunRecorder } from './run-recorder.js';
+export {
+  EMPTY_LEDGER,
+  FALLBACK_AFTER_INCONCLUSIVE,
+  FALLBACK_TOOL_PREFIX,
+  fallbackGate,
+  type GateVerdict,
+  grantCapabilities,
+  ledgerAfterHandoff,
+  ledgerAfterPlan,
+  SEARCH_BUDGET_PREFIX,
+  SEARCH_FALLBACK_CAPABILITY,
+  type SearchGrant,
+  type SearchLedger,
+  searchGrant,
+  searchViolation,
+  UNAVAILABLE_TOOL_PREFIX,
+  WORK_SEARCH_LIMIT,
+} from './search-budget.js';
 export {
   EXIT_PERMISSION_DENIED,
   type InProcessWorker,
@@ -80,6 +116,16 @@ export {
   subprocessTransport,
 } from './transports.js';
 export {
+  importLines,
+  importsChanged,
+  nextTier,
+  TIERS as VERIFICATION_TIERS,
+  type TierPlan,
+  tierPlan,
+  type VerificationQuestion,
+} from './verification-ladder.js';
+export {
+  describeProgress,
   type FramedOutput,
   PROGRESS_SCHEMA as WORKER_PROGRESS_SCHEMA,
   parseWorkerOutput,
