@@ -57,7 +57,9 @@ describe('fast canonical serializer', () => {
       canonicalJson({ '\uffff': 2, '😀': 1, '10': 0, '9': 0 }),
     );
     expect(fastCanonicalJson([-0, 1.5e300])).toBe('[0,1.5e+300]');
-    for (const bad of [{ a: undefined }, [1, , 2], [Number.NaN], new Date(0), { f: () => 1 }]) {
+    const sparse: unknown[] = [1];
+    sparse[2] = 2; // a hole at index 1
+    for (const bad of [{ a: undefined }, sparse, [Number.NaN], new Date(0), { f: () => 1 }]) {
       expect(outcome(() => fastCanonicalJson(bad))).toMatch(/^error canonical_unsupported/);
     }
     const cyclic: Record<string, unknown> = {};
