@@ -102,17 +102,21 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       }
       await o.onDispatch?.(dispatch);
       const transport = input.inline && o.inline ? o.inline : o.transport;
+      // progress calls run one at a time; the first failure is kept (never left unhandled while
+      // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();
+      let progressError: unknown = null;
       const sink: ProgressSink | undefined = o.onProgress
         ? (p) => {
-            progressChain = progressChain.then(() => o.onProgress?.(p, dispatch));
+            progressChain = progressChain
+              .then(() => (progressError === null ? o.onProgress?.(p, dispatch) : undefined))
+              .catch((e: unknown) => {
+                progressError ??= e;
+              });
           }
         : undefined;
       const r = await transport.run(dispatch, signal, sink);
-      const progressError = await progressChain.then(
-        () => null,
-        (e: unknown) => e,
-      );
+      await progressChain;
       if (progressError !== null) {
         if ((progressError as { code?: unknown }).code !== 'invalid_progress') throw progressError;
         return {

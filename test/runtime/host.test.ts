@@ -3,13 +3,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advanceBaseline } from '../../src/baseline/index.js';
+import { advanceBaseline, recordBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
+import { HandoffError } from '../../src/errors/index.js';
+import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
 import { createMarkerDiagnostics } from '../../src/runtime/marker-diagnostics.js';
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import type { DiagnosticsPort } from '../../src/runtime/ports.js';
 import { runProject } from '../../src/runtime/project-run.js';
+import { EMPTY_LEDGER } from '../../src/runtime/search-budget.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -311,5 +314,45 @@ describe('runProject with in-process workers', () => {
       clock,
     });
     expect(greedy.handoff.stop_detail).toMatch(/ran 3 searches; its search budget was 2/);
+  });
+
+  it('a progress refusal while the worker still runs becomes a protocol error, never an unhandled rejection', async () => {
+    const file = join(dir, 'A.lean');
+    const worker = createDelegatingWorker({
+      projectRoot: dir,
+      scratch: dir,
+      transport: {
+        async run(d, _signal, onProgress) {
+          onProgress?.({ schema: 'run-persist-progress/v1', files_changed: ['/elsewhere'] });
+          onProgress?.({ schema: 'run-persist-progress/v1', attempted_tools: ['later'] });
+          await new Promise((r) => setTimeout(r, 30)); // the refusal lands while the worker runs
+          return { kind: 'output', progress: [], handoff: handoff(d) };
+        },
+      },
+      onProgress: async (p) => {
+        if (p.files_changed) throw new HandoffError('invalid_progress', 'progress_outside_ownership');
+        throw new Error('a line after the refusal must not be submitted');
+      },
+    });
+    const out = await worker.work(
+      {
+        target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
+        cycle: 1,
+        mode: 'autoprove',
+        priorBlocker: null,
+        evidenceDelta: [],
+        priorFailure: null,
+        searchResults: [],
+        searchBudget: 2,
+        searchLedger: EMPTY_LEDGER,
+        trivial: false,
+        inline: false,
+        budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
+        baseline: await recordBaseline([file]),
+      },
+      new AbortController().signal,
+    );
+    expect(out).toMatchObject({ kind: 'protocol-error' });
+    expect((out as { detail: string }).detail).toBe('worker progress rejected: progress_outside_ownership');
   });
 });
