@@ -5,8 +5,12 @@ import { DispatchSchema, rerunGuard, validateDispatch, validateHandoff } from '.
 import { opsPerSecondSync } from './lib.mjs';
 
 export default async function bench() {
-  const dispatch = JSON.parse(readFileSync(new URL('../examples/records/canonical-dispatch.json', import.meta.url), 'utf8'));
-  const handoff = JSON.parse(readFileSync(new URL('../examples/records/stuck-handoff.json', import.meta.url), 'utf8'));
+  const dispatch = JSON.parse(
+    readFileSync(new URL('../examples/records/canonical-dispatch.json', import.meta.url), 'utf8'),
+  );
+  const handoff = JSON.parse(
+    readFileSync(new URL('../examples/records/stuck-handoff.json', import.meta.url), 'utf8'),
+  );
   const bare = opsPerSecondSync(() => DispatchSchema.safeParse(dispatch), 1500);
   const ours = opsPerSecondSync(() => validateDispatch(dispatch), 1500);
   const handoffs = opsPerSecondSync(() => validateHandoff(handoff), 1000);

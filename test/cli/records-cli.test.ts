@@ -12,8 +12,18 @@ const file = (name: string) => join(dir, name);
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'handoff-cli-'));
   await writeFile(file('dispatch.json'), JSON.stringify(canonicalDispatch()));
-  await writeFile(file('relaunch.json'), JSON.stringify({ ...canonicalDispatch(), prior_blocker: stuckHandoff().blocker_signature }));
-  await writeFile(file('evidence.json'), JSON.stringify({ ...canonicalDispatch(), prior_blocker: stuckHandoff().blocker_signature, evidence_delta: ['new lemma verified'] }));
+  await writeFile(
+    file('relaunch.json'),
+    JSON.stringify({ ...canonicalDispatch(), prior_blocker: stuckHandoff().blocker_signature }),
+  );
+  await writeFile(
+    file('evidence.json'),
+    JSON.stringify({
+      ...canonicalDispatch(),
+      prior_blocker: stuckHandoff().blocker_signature,
+      evidence_delta: ['new lemma verified'],
+    }),
+  );
   await writeFile(file('stuck.json'), JSON.stringify(stuckHandoff()));
   await writeFile(file('broken.json'), '{"schema": "run-contract/v1", "target": "A.lean", "scope": "file"');
 });
@@ -48,11 +58,15 @@ describe('handoff validate', () => {
   });
 
   it('exit 3 with issues for an invalid handoff from stdin', async () => {
-    const r = await runCli(['validate', '--kind', 'handoff', '-'], { input: JSON.stringify({ ...stuckHandoff(), blocker_class: null }) });
+    const r = await runCli(['validate', '--kind', 'handoff', '-'], {
+      input: JSON.stringify({ ...stuckHandoff(), blocker_class: null }),
+    });
     expect(r.code).toBe(3);
     const body = stdoutJson<{ ok: boolean; issues: { path: string; code: string }[] }>(r);
     expect(body.ok).toBe(false);
-    expect(body.issues).toContainEqual(expect.objectContaining({ path: 'blocker_class', code: 'blocker_class_required' }));
+    expect(body.issues).toContainEqual(
+      expect.objectContaining({ path: 'blocker_class', code: 'blocker_class_required' }),
+    );
   });
 
   it('exit 3 for text that is not JSON', async () => {
@@ -86,7 +100,9 @@ describe('handoff dispatch check', () => {
   });
 
   it('echoes the parsed identity when the JSON is valid but the record is not', async () => {
-    const r = await runCli(['dispatch', 'check', '-'], { input: JSON.stringify({ ...canonicalDispatch(), parameters: {} }) });
+    const r = await runCli(['dispatch', 'check', '-'], {
+      input: JSON.stringify({ ...canonicalDispatch(), parameters: {} }),
+    });
     expect(r.code).toBe(3);
     const h = stdoutJson<{ target: string; scope: string; stop_detail: string }>(r);
     expect(h.target).toBe('Mathlib/Foo.lean:42');
@@ -99,11 +115,17 @@ describe('handoff guard', () => {
   it('exit 3 when the relaunch is forbidden', async () => {
     const r = await runCli(['guard', '--dispatch', file('relaunch.json'), '--prior', file('stuck.json')]);
     expect(r.code).toBe(3);
-    expect(stdoutJson(r)).toMatchObject({ forbidden: true, branch: 'blocker', required_evidence: stuckHandoff().new_evidence_required_for_rerun });
+    expect(stdoutJson(r)).toMatchObject({
+      forbidden: true,
+      branch: 'blocker',
+      required_evidence: stuckHandoff().new_evidence_required_for_rerun,
+    });
   });
 
   it('exit 0 when new evidence is supplied (prior read from stdin)', async () => {
-    const r = await runCli(['guard', '--dispatch', file('evidence.json'), '--prior', '-'], { input: JSON.stringify(stuckHandoff()) });
+    const r = await runCli(['guard', '--dispatch', file('evidence.json'), '--prior', '-'], {
+      input: JSON.stringify(stuckHandoff()),
+    });
     expect(r.code).toBe(0);
     expect(stdoutJson(r)).toMatchObject({ forbidden: false });
   });

@@ -71,14 +71,23 @@ describe('protocolErrorHandoff', () => {
 describe('recoverObjectPrefix', () => {
   it('recovers the complete members of a truncated object', async () => {
     const { recoverObjectPrefix } = await import('../../src/contract/index.js');
-    expect(recoverObjectPrefix('{"target": "A.lean", "scope": "file", "mode": "pro')).toEqual({ target: 'A.lean', scope: 'file' });
-    expect(recoverObjectPrefix('{"a": {"b": [1, 2], "c": "x,y"}, "d": "q\\",}", "e"')).toEqual({ a: { b: [1, 2], c: 'x,y' }, d: 'q",}' });
+    expect(recoverObjectPrefix('{"target": "A.lean", "scope": "file", "mode": "pro')).toEqual({
+      target: 'A.lean',
+      scope: 'file',
+    });
+    expect(recoverObjectPrefix('{"a": {"b": [1, 2], "c": "x,y"}, "d": "q\\",}", "e"')).toEqual({
+      a: { b: [1, 2], c: 'x,y' },
+      d: 'q",}',
+    });
     expect(recoverObjectPrefix('garbage {"a": 1}')).toBeUndefined();
     expect(recoverObjectPrefix('[1, 2')).toBeUndefined();
   });
 
   it('lets a truncated dispatch keep its identity in the protocol-error handoff', () => {
-    const h = protocolErrorHandoff('{"schema": "run-contract/v1", "target": "Foo.lean:3", "scope": "sorry", "mode": "prove", "owned_f', 'truncated');
+    const h = protocolErrorHandoff(
+      '{"schema": "run-contract/v1", "target": "Foo.lean:3", "scope": "sorry", "mode": "prove", "owned_f',
+      'truncated',
+    );
     expect(h).toMatchObject({ target: 'Foo.lean:3', scope: 'sorry', mode: 'prove' });
     expect(validateHandoff(h).ok).toBe(true);
   });
