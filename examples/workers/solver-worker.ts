@@ -12,7 +12,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { advanceBaseline, checkBaseline } from '../../src/baseline/index.js';
-import { blockerSignature, type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
+import {
+  blockerSignature,
+  type Dispatch,
+  emptyEvidence,
+  type Handoff,
+  protocolErrorHandoff,
+  validateDispatch,
+} from '../../src/contract/index.js';
 
 function readStdin(): string {
   return readFileSync(0, 'utf8');
@@ -48,8 +55,33 @@ function base(d: Dispatch): Handoff {
   };
 }
 
+/**
+ * The worker-side entry check: a dispatch that is not JSON or not a valid run-contract/v1 record
+ * is answered with a protocol-error handoff, and nothing is touched.
+ */
+function entryCheck(text: string): Dispatch | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    emit(protocolErrorHandoff(text, `malformed dispatch: not JSON (${(e as Error).message})`));
+    return undefined;
+  }
+  const v = validateDispatch(raw);
+  if (!v.ok) {
+    const detail = v.issues
+      .slice(0, 3)
+      .map((i) => `${i.path || '(root)'}: ${i.message}`)
+      .join('; ');
+    emit(protocolErrorHandoff(raw, `malformed dispatch: ${detail}`));
+    return undefined;
+  }
+  return v.value;
+}
+
 async function main(): Promise<void> {
-  const d = JSON.parse(readStdin()) as Dispatch;
+  const d = entryCheck(readStdin());
+  if (d === undefined) return;
   const root = process.env.HANDOFF_PROJECT_ROOT ?? process.cwd();
   const m = /^(.*):(\d+)$/.exec(d.target);
   const file = d.owned_files[0];

@@ -26,8 +26,77 @@ def emit(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
 
 
+DISPATCH_KEYS = {"schema", "record", "target", "scope", "mode", "worker", "parameters", "capabilities",
+                 "owned_files", "file_baseline", "prior_blocker", "evidence_delta", "budget", "context"}
+CONTEXT_KEYS = {"prior_failure", "goal_state", "diagnostics", "search_results", "candidates_tested",
+                "code_actions", "scratch_location"}
+SCOPES = {"sorry", "deps", "file", "changed", "project"}
+MODES = {"prove", "autoprove", "golf"}
+
+
+def dispatch_defect(d):
+    """The first defect of a dispatch record, or None (a compact form of the run-contract/v1 rules)."""
+    if not isinstance(d, dict):
+        return "a dispatch is a JSON object"
+    if set(d) != DISPATCH_KEYS:
+        return "keys differ: missing %s, unknown %s" % (sorted(DISPATCH_KEYS - set(d)), sorted(set(d) - DISPATCH_KEYS))
+    if d["schema"] != "run-contract/v1" or d["record"] != "dispatch":
+        return "schema/record must be run-contract/v1 dispatch"
+    if not isinstance(d["target"], str) or not d["target"] or d["scope"] not in SCOPES or d["mode"] not in MODES:
+        return "target/scope/mode invalid"
+    if d["worker"] is None and d["parameters"] != {}:
+        return "an inline pass takes parameters {} exactly"
+    ctx = d["context"]
+    if not isinstance(ctx, dict) or set(ctx) != CONTEXT_KEYS or not isinstance(ctx["scratch_location"], str):
+        return "context must carry exactly its seven members"
+    budget = d["budget"]
+    if not isinstance(budget, dict) or set(budget) != {"max_cycles", "max_stuck_cycles", "runtime"}:
+        return "budget keys differ"
+    for k in ("max_cycles", "max_stuck_cycles"):
+        if budget[k] is not None and (isinstance(budget[k], bool) or not isinstance(budget[k], int)):
+            return "budget.%s must be an integer or null" % k
+    owned = d["owned_files"]
+    base = d["file_baseline"]
+    if not isinstance(owned, list) or not all(isinstance(p, str) for p in owned):
+        return "owned_files must be a list of paths"
+    if not isinstance(base, dict) or base.get("schema") != "file-baseline/v1" or not base.get("files"):
+        return "file_baseline must be a non-empty file-baseline/v1 record"
+    covered = {f.get("path") for f in base["files"] if isinstance(f, dict)}
+    missing = [p for p in owned if p not in covered]
+    if missing:
+        return "file_baseline does not cover %s" % missing
+    return None
+
+
+def protocol_error(d, detail):
+    """A protocol-error handoff echoing whatever identity parsed."""
+    d = d if isinstance(d, dict) else {}
+    target = d.get("target") if isinstance(d.get("target"), str) and d.get("target") else None
+    return {
+        "schema": "run-contract/v1", "record": "handoff",
+        "target": target, "scope": d.get("scope") if d.get("scope") in SCOPES else None,
+        "mode": d.get("mode") if d.get("mode") in MODES else None,
+        "status": "stopped", "stop_reason": "protocol-error", "stop_detail": detail,
+        "blocker_kind": None, "blocker_class": None, "blocker_signature": None,
+        "attempted_tools": [], "best_candidates": [], "failed_avenues": [],
+        "evidence": {"queries": [], "top_candidates": [], "attempts": [],
+                     "goal_delta": None, "diagnostic_delta": None},
+        "files_owned": [], "files_changed": [], "file_baseline": None, "artifacts": [],
+        "next_action": "stop", "new_evidence_required_for_rerun": None,
+    }
+
+
 def main():
-    d = json.load(sys.stdin)
+    text = sys.stdin.read()
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        emit(protocol_error(None, "malformed dispatch: not JSON (%s)" % e))
+        return
+    defect = dispatch_defect(d)
+    if defect is not None:
+        emit(protocol_error(d, "malformed dispatch: " + defect))
+        return
     root = os.environ.get("HANDOFF_PROJECT_ROOT", os.getcwd())
     path = d["owned_files"][0]
     rel = os.path.relpath(path, root)

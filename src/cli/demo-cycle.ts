@@ -100,7 +100,8 @@ export async function runCycleDemo(io: CliIo): Promise<number> {
     for (const l of JSON.stringify(h, null, 2).split('\n')) say(`    ${l}`);
     say();
     say(`  run id: ${r.runId}`);
-    say(`  inspect it: handoff store load --root ${recorder.storageRoot} --run-id ${r.runId}`);
+    say(`  inspect it: handoff inspect ${r.runId} --root ${recorder.storageRoot}`);
+    say(`  raw journal: handoff store load --root ${recorder.storageRoot} --run-id ${r.runId}`);
     say(
       `  relaunch with evidence: handoff run --project ${dir} --target Demo --scope project --mode autoprove \\`,
     );

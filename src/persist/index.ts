@@ -31,6 +31,7 @@ export { persistResult, RESULT_SCHEMA } from './result.js';
 export type { CustodyDerivation, ReuseEnv, ReuseInvocation, ReuseOutcome, ReuseRefusal } from './reuse.js';
 export { deriveCustody, preparePriorStart, reusePreview, specificJustification } from './reuse.js';
 export { compatibleTarget, isInside, modeFamily, normalizeOwned, targetFile } from './reuse-compat.js';
+export { operationalErrorHandoffForTask } from './reuse-handoff.js';
 export type { CustodyResult, ReuseReport } from './reuse-report.js';
 export { CUSTODY_SCHEMA, REUSE_SCHEMA, ReuseReportSchema } from './reuse-report.js';
 export type { PriorSelection } from './reuse-selection.js';

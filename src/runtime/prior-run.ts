@@ -14,13 +14,13 @@ import type { Dispatch, Handoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import {
   deriveCustody,
+  operationalErrorHandoffForTask,
   type PreparedPriorRun,
   preparePriorStart,
   type ReuseRefusal,
   type ReuseReport,
   reusePreview,
 } from '../persist/index.js';
-import { operationalErrorHandoffForTask } from '../persist/reuse-handoff.js';
 import type { Store } from '../store/index.js';
 import type { CycleOptions } from './cycle-types.js';
 import { buildRunDispatch } from './dispatch-builder.js';

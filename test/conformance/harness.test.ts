@@ -119,14 +119,15 @@ describe('runConformance with broken workers', () => {
 });
 
 describe('runConformance on the example workers (valid dispatches)', () => {
-  // The examples do not answer malformed input with a protocol-error handoff (see docs/conformance.md);
-  // on valid dispatches they conform.
+  // The examples run the worker-side entry check, so they conform on valid and malformed dispatches alike.
   it.each([
     ['TypeScript', [process.execPath, TS_EXAMPLE]],
     ['Python', ['python3', PY_EXAMPLE]],
-  ])('%s example conforms on valid dispatches', async (_name, command) => {
-    const r = await runConformance({ command, runs: 3, seed: 1, defects: [], timeoutMs: 15_000 });
-    expect(r.cases.map((c) => c.kind)).toEqual(['valid', 'valid', 'valid']);
+  ])('%s example conforms over the whole defect catalogue', async (_name, command) => {
+    const r = await runConformance({ command, runs: 18, seed: 1, timeoutMs: 15_000 });
+    expect(new Set(r.cases.flatMap((c) => (c.defect ? [c.defect] : [])))).toEqual(new Set(DEFECTS));
+    for (const c of r.cases.filter((x) => x.kind === 'malformed'))
+      expect(c.stop_reason).toBe('protocol-error');
     expect(failedChecks(r)).toEqual([]);
   });
 });
