@@ -13,6 +13,8 @@ export default defineConfig({
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // the JSON report lets .ci/run print a plain 'N passed, N failed' closing line
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     pool: 'forks',
     maxWorkers: 2,
   },
