@@ -14,6 +14,23 @@ import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
 import { fastCanonicalJson } from './canonical-fast.js';
+import {
+  batonCommitProblem,
+  buildChainManifest,
+  type ChainTail,
+  type CreateChainRunInput,
+  checkBatonCommit,
+  parseChainJournal,
+  startTail,
+} from './chain-rules.js';
+import {
+  BATON_COMMIT_KIND,
+  type BatonCommitPayload,
+  CHAIN_EVENT_SCHEMA,
+  isChainManifest,
+  type StoredManifest,
+  StoredManifestSchema,
+} from './chain-schema.js';
 import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeFully } from './fs-io.js';
 import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
 import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
@@ -22,25 +39,24 @@ import { gitTrackedUnder } from './git-index.js';
 import { parseJournal } from './journal-parse.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad } from './run-load.js';
 import {
   CACHE_SCHEMA,
   EVENT_KINDS_V1,
   EVENT_V2_SCHEMA,
-  type EventKind,
   type EventSchemaId,
   eventSchemaOf,
   type HandoffCache,
   HandoffCacheSchema,
-  type Manifest,
-  ManifestSchema,
 } from './schema.js';
 import {
+  type AnyLoadResult,
+  type ChainRunStore,
   type CreateRunInput,
   type LoadResult,
   refused,
-  type Store,
   type StoreCode,
+  type StoreEventKind,
   type StoreResult,
   storeResult,
 } from './store.js';
@@ -65,7 +81,7 @@ export interface FsStoreOptions extends StoreRootInput {
 }
 
 /** The fs store, with its resolved root and the run-directory helper. */
-export interface FsStore extends Store {
+export interface FsStore extends ChainRunStore {
   readonly backend: 'fs';
   /** Directory of a run (no check that it exists). */
   runDirectory(runId: string): string;
@@ -104,6 +120,8 @@ interface JournalState {
   dev: number;
   size: number;
   lastSeq: number;
+  /** Chain runs: the last committed baton's revision and fingerprint at `lastSeq`. */
+  tail: ChainTail | null;
 }
 
 /** Held journal descriptors of collected stores are closed (each store registers its map). */
@@ -126,7 +144,7 @@ function closeHeld(fsl: FsLayer, journals: Map<string, JournalState>): void {
 interface ManifestCacheEntry {
   ino: number;
   size: number;
-  manifest: Manifest;
+  manifest: StoredManifest;
 }
 
 function isSymlinkOrNotDir(st: FsStat): boolean {
@@ -299,7 +317,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   function readManifest(
     runId: string,
     p: RunPaths,
-  ): { ok: true; manifest: Manifest } | { ok: false; code: StoreCode; detail: string } {
+  ): { ok: true; manifest: StoredManifest } | { ok: false; code: StoreCode; detail: string } {
     let st: FsStat;
     try {
       st = fsl.lstat(p.manifest);
@@ -330,7 +348,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     } catch {
       return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not JSON' };
     }
-    const m = safeValidate(ManifestSchema, value);
+    const m = safeValidate(StoredManifestSchema, value);
     if (!m.ok) {
       return {
         ok: false,
@@ -423,6 +441,18 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   function createSync(input: CreateRunInput): StoreResult {
     const b = buildManifest(input, { storageRoot: recordedRoot(), pluginVersion, now });
     if (!b.ok) return refused(b.run_id, b.code, b.detail);
+    return publishRun(b.manifest);
+  }
+
+  function createChainSync(input: CreateChainRunInput): StoreResult {
+    const b = buildChainManifest(input, { storageRoot: recordedRoot(), pluginVersion, now });
+    if (!b.ok) return refused(b.run_id, b.code, b.detail);
+    return publishRun(b.manifest);
+  }
+
+  /** Publishes a validated manifest as a new run (lock, empty journal, manifest, directory fsyncs). */
+  function publishRun(built: StoredManifest): StoreResult {
+    const b = { manifest: built };
     const platform = posixOnly(b.manifest.run_id);
     if (platform !== null) return platform;
     // ignore rules never untrack: refuse a store whose runs/ is (partly) in a Git index
@@ -441,7 +471,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       throw e;
     }
     // the root may have been created just now: record its real path
-    const manifest: Manifest = { ...b.manifest, storage_root: recordedRoot() };
+    const manifest: StoredManifest = { ...b.manifest, storage_root: recordedRoot() };
     const runId = manifest.run_id;
     const p = runPaths(root, runId);
     const dirOut = { run_directory: p.dir };
@@ -511,7 +541,14 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         detail: (e as Error).message,
       });
     }
-    remember(runId, { fd: null, ino: -1, dev: -1, size: 0, lastSeq: 0 });
+    remember(runId, {
+      fd: null,
+      ino: -1,
+      dev: -1,
+      size: 0,
+      lastSeq: 0,
+      tail: isChainManifest(manifest) ? startTail(manifest) : null,
+    });
     const warn = releaseLock(fsl, p.lock);
     return storeResult('committed', runId, warn === null ? dirOut : { ...dirOut, detail: warn });
   }
@@ -527,11 +564,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
    * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
    * the full path: open with O_NOFOLLOW and validate.
    */
-  function openJournal(
-    runId: string,
-    p: RunPaths,
-    eventSchema: EventSchemaId,
-  ): JournalState & { fd: number } {
+  function openJournal(runId: string, p: RunPaths, manifest: StoredManifest): JournalState & { fd: number } {
     const held = journals.get(runId);
     if (held !== undefined && held.fd !== null) {
       let same = false;
@@ -550,7 +583,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         same = false;
       }
       if (same && size === held.size) return held as JournalState & { fd: number };
-      if (same && size > held.size) return validateTail(runId, eventSchema, held.fd, held, size);
+      if (same && size > held.size) return validateTail(runId, manifest, held.fd, held, size);
       forget(runId);
     }
     let fd: number;
@@ -568,15 +601,23 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       const known = journals.get(runId);
       const sameFile =
         known !== undefined && (known.ino === -1 || (known.ino === st.ino && known.dev === st.dev));
+      const start = isChainManifest(manifest) ? startTail(manifest) : null;
       const base: JournalState =
         sameFile && st.size >= known.size
-          ? { fd, ino: st.ino, dev: st.dev, size: known.size, lastSeq: known.lastSeq }
-          : { fd, ino: st.ino, dev: st.dev, size: 0, lastSeq: 0 };
+          ? {
+              fd,
+              ino: st.ino,
+              dev: st.dev,
+              size: known.size,
+              lastSeq: known.lastSeq,
+              tail: known.tail ?? start,
+            }
+          : { fd, ino: st.ino, dev: st.dev, size: 0, lastSeq: 0, tail: start };
       if (base.size === st.size) {
         remember(runId, base);
         return base as JournalState & { fd: number };
       }
-      return validateTail(runId, eventSchema, fd, base, st.size);
+      return validateTail(runId, manifest, fd, base, st.size);
     } catch (e) {
       const mine = journals.get(runId);
       if (mine?.fd === fd) forget(runId);
@@ -597,7 +638,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   /** Validates the journal bytes from `known.size` to `size` (appended by others); refuses damage. */
   function validateTail(
     runId: string,
-    eventSchema: EventSchemaId,
+    manifest: StoredManifest,
     fd: number,
     known: JournalState,
     size: number,
@@ -613,7 +654,9 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       );
     }
     const first = known.lastSeq + 1;
-    const parsed = parseJournal(bytes, runId, eventSchema, first, first);
+    const parsed = isChainManifest(manifest)
+      ? parseChainJournal(bytes, manifest, first, first, known.tail ?? startTail(manifest))
+      : parseJournal(bytes, runId, eventSchemaOf(manifest), first, first);
     if (parsed.damage !== null || bytes.length !== size - from) {
       forget(runId);
       const d = parsed.damage;
@@ -631,20 +674,34 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       dev: known.dev,
       size,
       lastSeq: known.lastSeq + parsed.events.length,
+      tail: 'tail' in parsed ? parsed.tail : known.tail,
     };
     remember(runId, state);
     return state as JournalState & { fd: number };
   }
 
-  function appendSync(runId: string, kind: EventKind, payload: unknown, withCache: boolean): StoreResult {
+  function appendSync(
+    runId: string,
+    kind: StoreEventKind,
+    payload: unknown,
+    withCache: boolean,
+  ): StoreResult {
     if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
-    // shape validation first, before touching the store (cites are checked again under the lock)
-    const shape = validateEventPayload(kind, payload, {
-      runId,
-      eventSchema: 'run-store-event/v2',
-      nextSeq: Number.MAX_SAFE_INTEGER,
-    });
-    if (!shape.ok) return refused(runId, shape.code, shape.detail);
+    // shape validation first, before touching the store (cites and the baton sequence are checked
+    // again under the lock)
+    let commit: BatonCommitPayload | null = null;
+    if (kind === BATON_COMMIT_KIND) {
+      const c = checkBatonCommit(payload);
+      if (!c.ok) return refused(runId, 'invalid_payload', c.detail);
+      commit = c.value;
+    } else {
+      const shape = validateEventPayload(kind, payload, {
+        runId,
+        eventSchema: 'run-store-event/v2',
+        nextSeq: Number.MAX_SAFE_INTEGER,
+      });
+      if (!shape.ok) return refused(runId, shape.code, shape.detail);
+    }
     let text: string;
     try {
       text = fastCanonicalJson(payload);
@@ -658,8 +715,22 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const p = loc.paths;
     const m = readManifest(runId, p);
     if (!m.ok) return refused(runId, m.code, m.detail);
-    const eventSchema = eventSchemaOf(m.manifest);
-    if (eventSchema !== EVENT_V2_SCHEMA && !(EVENT_KINDS_V1 as readonly string[]).includes(kind)) {
+    const manifest = m.manifest;
+    if (isChainManifest(manifest) !== (commit !== null)) {
+      return refused(
+        runId,
+        'kind_unsupported',
+        commit !== null
+          ? `kind ${kind} needs a chain run; ${runId} is a run-contract run`
+          : `kind ${kind} is not a chain run's kind (${BATON_COMMIT_KIND})`,
+      );
+    }
+    const eventSchema = isChainManifest(manifest) ? CHAIN_EVENT_SCHEMA : eventSchemaOf(manifest);
+    if (
+      !isChainManifest(manifest) &&
+      eventSchema !== EVENT_V2_SCHEMA &&
+      !(EVENT_KINDS_V1 as readonly string[]).includes(kind)
+    ) {
       return refused(
         runId,
         'kind_unsupported',
@@ -671,7 +742,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (!lock.ok) return refused(runId, lock.code, lock.detail);
     let result: StoreResult;
     try {
-      result = appendLocked(runId, p, eventSchema, kind, payload, text, ts, withCache);
+      result = appendLocked(runId, p, manifest, kind, payload, commit, text, ts, withCache);
     } catch (e) {
       if (!(e instanceof Done)) {
         forget(runId);
@@ -690,20 +761,29 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   function appendLocked(
     runId: string,
     p: RunPaths,
-    eventSchema: EventSchemaId,
-    kind: EventKind,
+    manifest: StoredManifest,
+    kind: StoreEventKind,
     payload: unknown,
+    commit: BatonCommitPayload | null,
     payloadText: string,
     ts: string,
     withCache: boolean,
   ): StoreResult {
-    const state = openJournal(runId, p, eventSchema);
+    const state = openJournal(runId, p, manifest);
     const fd = state.fd;
     const seq = state.lastSeq + 1;
+    const eventSchema: EventSchemaId | typeof CHAIN_EVENT_SCHEMA = isChainManifest(manifest)
+      ? CHAIN_EVENT_SCHEMA
+      : eventSchemaOf(manifest);
     // for replans, the cites against the real next seq (the shape was checked already)
-    if (kind === 'replan') {
+    if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
       const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
       if (!check.ok) return refused(runId, check.code, check.detail);
+    }
+    // for baton commits, the sequence against the last committed baton (under the lock)
+    if (commit !== null && isChainManifest(manifest)) {
+      const problem = batonCommitProblem(manifest, state.tail ?? startTail(manifest), commit);
+      if (problem !== null) return refused(runId, problem.code, problem.detail);
     }
     // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema,
     // seq, ts); canonical text is ASCII, so latin1 encoding is exact
@@ -738,6 +818,8 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     // durable: keep the descriptor for the next append
     state.size += bytes.length;
     state.lastSeq = seq;
+    if (commit !== null)
+      state.tail = { revision: commit.baton.revision, fingerprint: commit.baton.fingerprint };
     if (!withCache) return storeResult('committed', runId, { seq });
     const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
     try {
@@ -752,7 +834,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     return storeResult('committed', runId, { seq });
   }
 
-  function loadSync(runId: string): LoadResult {
+  function loadSync(runId: string): AnyLoadResult {
     if (!isRunId(runId))
       return {
         ok: false,
@@ -765,7 +847,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const p = loc.paths;
     const m = readManifest(runId, p);
     if (!m.ok) return { ok: false, code: m.code, run_id: runId, detail: m.detail };
-    const eventSchema = eventSchemaOf(m.manifest);
+    const manifest = m.manifest;
     let fd: number;
     try {
       fd = fsl.open(p.events, O.O_RDONLY | O.O_NOFOLLOW);
@@ -807,7 +889,12 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         // read-only
       }
     }
-    const parsed = parseJournal(bytes, runId, eventSchema);
+    if (isChainManifest(manifest)) {
+      const parsed = parseChainJournal(bytes, manifest);
+      const warnings = manifest.storage_root !== recordedRoot() ? ['storage_root_differs'] : [];
+      return { ok: true, value: assembleChainLoad(manifest, parsed.events, parsed.damage, warnings) };
+    }
+    const parsed = parseJournal(bytes, runId, eventSchemaOf(manifest));
     let cache: HandoffCache | null | 'invalid' = null;
     const warnings: string[] = [];
     try {
@@ -819,8 +906,8 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     } catch {
       cache = 'invalid';
     }
-    if (m.manifest.storage_root !== recordedRoot()) warnings.push('storage_root_differs');
-    return { ok: true, value: assembleLoad(m.manifest, parsed.events, parsed.damage, cache, warnings) };
+    if (manifest.storage_root !== recordedRoot()) warnings.push('storage_root_differs');
+    return { ok: true, value: assembleLoad(manifest, parsed.events, parsed.damage, cache, warnings) };
   }
 
   const guard = <T>(fn: () => T, fallback: (e: unknown) => T): T => {
@@ -866,8 +953,29 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
           }),
       );
     },
-    async load(runId) {
+    async createChainRun(input) {
       return guard(
+        () => createChainSync(input),
+        (e) =>
+          storeResult('indeterminate', null, {
+            step: 'unexpected',
+            detail: String((e as Error)?.message ?? e),
+          }),
+      );
+    },
+    async load(runId): Promise<LoadResult> {
+      const r = await store.loadRun(runId);
+      if (r.ok && 'last_baton' in r.value)
+        return {
+          ok: false,
+          code: 'kind_unsupported',
+          run_id: runId,
+          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
+        };
+      return r as LoadResult;
+    },
+    async loadRun(runId) {
+      return guard<AnyLoadResult>(
         () => loadSync(runId),
         (e) => ({
           ok: false,

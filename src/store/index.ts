@@ -4,6 +4,22 @@
  */
 
 export { fastCanonicalJson } from './canonical-fast.js';
+export type {
+  ChainManifestBuild,
+  ChainTail,
+  CreateChainRunInput,
+  ParsedChainJournal,
+} from './chain-rules.js';
+export {
+  batonCommitProblem,
+  buildChainManifest,
+  checkBatonCommit,
+  checkChainEventLine,
+  makeChainRunId,
+  parseChainJournal,
+  startTail,
+} from './chain-rules.js';
+export * from './chain-schema.js';
 export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
 export type { FsLayer, FsStat } from './fs-layer.js';
@@ -14,15 +30,18 @@ export type { FsStore, FsStoreOptions } from './fs-store.js';
 export { createFsStore, HELD_JOURNALS } from './fs-store.js';
 export { gitTrackedUnder } from './git-index.js';
 export type { ParsedJournal } from './journal-parse.js';
-export { checkEventLine, isCanonicalText, parseJournal } from './journal-parse.js';
+export { checkEventLine, isCanonicalText, parseJournal, scanLines } from './journal-parse.js';
 export type { ManifestBuild, ManifestEnv } from './manifest.js';
 export { buildManifest, RUNTIME_VERSION } from './manifest.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';
 export { createMemoryStore } from './memory-store.js';
 export { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
-export { assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
+export { assembleChainLoad, assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
 export * from './schema.js';
 export type {
+  AnyLoadResult,
+  ChainRunLoad,
+  ChainRunStore,
   CreateRunInput,
   HandoffCacheState,
   JournalDamage,
@@ -30,10 +49,18 @@ export type {
   RunLoad,
   Store,
   StoreCode,
+  StoreEventKind,
   StoreOutcome,
   StoreResult,
 } from './store.js';
-export { OUTCOME_EXIT_CODES, refused, STORE_CODES, storeResult } from './store.js';
+export {
+  isChainRunLoad,
+  isChainRunStore,
+  OUTCOME_EXIT_CODES,
+  refused,
+  STORE_CODES,
+  storeResult,
+} from './store.js';
 export type { AppendContext, PayloadCheck, RecordKind } from './validate-payload.js';
 export {
   checkReplanCites,

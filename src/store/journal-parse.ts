@@ -79,6 +79,50 @@ export function checkEventLine(
 }
 
 /**
+ * Walks newline-terminated lines of journal bytes, calling `check(text, index)` for each complete
+ * line until it returns a defect text. An unterminated last line is `truncated_tail`; a defect is
+ * `corrupt` with its 1-based line number (counted from `startLine`).
+ *
+ * @example
+ * ```ts
+ * scanLines(bytes, 1, (text) => (text.startsWith('{') ? null : 'not an object'));
+ * ```
+ */
+export function scanLines(
+  bytes: Uint8Array,
+  startLine: number,
+  check: (text: string, index: number) => string | null,
+): { validBytes: number; damage: JournalDamage | null } {
+  // Decoded as latin1: one char per byte, so string offsets are byte offsets. Valid lines are
+  // canonical, hence ASCII, where latin1 and UTF-8 agree; a line with any byte ≥ 0x80 is never
+  // canonical and is reported corrupt either way.
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let pos = 0;
+  let line = startLine;
+  let index = 0;
+  while (pos < all.length) {
+    const nl = all.indexOf('\n', pos);
+    if (nl === -1) {
+      return {
+        validBytes: pos,
+        damage: {
+          code: 'truncated_tail',
+          line,
+          detail: `line ${line} is not newline-terminated (${all.length - pos} bytes)`,
+        },
+      };
+    }
+    const defect = check(all.slice(pos, nl), index);
+    if (defect !== null)
+      return { validBytes: pos, damage: { code: 'corrupt', line, detail: `line ${line}: ${defect}` } };
+    pos = nl + 1;
+    line++;
+    index++;
+  }
+  return { validBytes: pos, damage: null };
+}
+
+/**
  * Parses journal bytes. `startSeq`/`startLine` let a caller validate only bytes appended after
  * an already validated prefix.
  *
@@ -96,37 +140,11 @@ export function parseJournal(
   startLine = 1,
 ): ParsedJournal {
   const events: StoreEvent[] = [];
-  // Decoded as latin1: one char per byte, so string offsets are byte offsets. Valid lines are
-  // canonical, hence ASCII, where latin1 and UTF-8 agree; a line with any byte ≥ 0x80 is never
-  // canonical and is reported corrupt either way.
-  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  let pos = 0;
-  let line = startLine;
-  let seq = startSeq;
-  while (pos < all.length) {
-    const nl = all.indexOf('\n', pos);
-    if (nl === -1) {
-      return {
-        events,
-        validBytes: pos,
-        damage: {
-          code: 'truncated_tail',
-          line,
-          detail: `line ${line} is not newline-terminated (${all.length - pos} bytes)`,
-        },
-      };
-    }
-    const r = checkEventLine(all.slice(pos, nl), runId, eventSchema, seq);
-    if (!r.ok)
-      return {
-        events,
-        validBytes: pos,
-        damage: { code: 'corrupt', line, detail: `line ${line}: ${r.detail}` },
-      };
+  const scan = scanLines(bytes, startLine, (text, i) => {
+    const r = checkEventLine(text, runId, eventSchema, startSeq + i);
+    if (!r.ok) return r.detail;
     events.push(r.event);
-    pos = nl + 1;
-    line++;
-    seq++;
-  }
-  return { events, validBytes: pos, damage: null };
+    return null;
+  });
+  return { events, validBytes: scan.validBytes, damage: scan.damage };
 }

@@ -4,21 +4,25 @@
  * (`scriptNext`), and locks can be held from outside (`holdLock`) to produce `busy`.
  */
 
+import { batonCommitProblem, buildChainManifest, checkBatonCommit } from './chain-rules.js';
+import {
+  BATON_COMMIT_KIND,
+  CHAIN_EVENT_SCHEMA,
+  type ChainStoreEvent,
+  isChainManifest,
+  type StoredManifest,
+} from './chain-schema.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
 import {
-  type EventKind,
-  eventSchemaOf,
-  type HandoffCache,
-  type Manifest,
-  type StoreEvent,
-} from './schema.js';
-import {
+  type AnyLoadResult,
+  type ChainRunStore,
   type CreateRunInput,
   type LoadResult,
   refused,
-  type Store,
+  type StoreEventKind,
   type StoreResult,
   storeResult,
 } from './store.js';
@@ -46,14 +50,14 @@ export interface MemoryStoreOptions {
 }
 
 interface MemRun {
-  manifest: Manifest;
-  events: StoreEvent[];
+  manifest: StoredManifest;
+  events: (StoreEvent | ChainStoreEvent)[];
   cache: HandoffCache | null;
   damaged: boolean;
 }
 
 /** The in-memory store, with test hooks. */
-export interface MemoryStore extends Store {
+export interface MemoryStore extends ChainRunStore {
   /** Makes the next mutation (create/append/set-handoff) report `o` (after validation passes). */
   scriptNext(o: ScriptedOutcome): void;
   /** Holds (true) or releases (false) the run's lock, so mutations get `busy`. */
@@ -96,14 +100,59 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return storeResult(s.outcome, runId, extra);
   }
 
-  function doAppend(runId: string, kind: EventKind, payload: unknown, cache: boolean): StoreResult {
+  function doChainAppend(runId: string, run: MemRun, payload: unknown): StoreResult {
+    const manifest = run.manifest;
+    if (!isChainManifest(manifest))
+      return refused(
+        runId,
+        'kind_unsupported',
+        `kind ${BATON_COMMIT_KIND} needs a chain run; ${runId} is not one`,
+      );
+    const shape = checkBatonCommit(payload);
+    if (!shape.ok) return refused(runId, 'invalid_payload', shape.detail);
+    if (locks.has(runId)) return refused(runId, 'busy', 'the run is locked by another mutation');
+    if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
+    const last = run.events[run.events.length - 1] as ChainStoreEvent | undefined;
+    const prevBaton = last?.payload.baton ?? manifest.start_baton;
+    const problem = batonCommitProblem(
+      manifest,
+      { revision: prevBaton.revision, fingerprint: prevBaton.fingerprint },
+      shape.value,
+    );
+    if (problem !== null) return refused(runId, problem.code, problem.detail);
+    const nextSeq = run.events.length + 1;
+    const event: ChainStoreEvent = {
+      schema: CHAIN_EVENT_SCHEMA,
+      seq: nextSeq,
+      ts: formatTimestamp(now()),
+      kind: BATON_COMMIT_KIND,
+      payload: structuredClone(shape.value),
+    };
+    const write = (): void => {
+      run.events.push(event);
+    };
+    const s = scripted(runId, nextSeq, write);
+    if (s !== null) return s;
+    write();
+    return storeResult('committed', runId, { seq: nextSeq });
+  }
+
+  function doAppend(runId: string, kind: StoreEventKind, payload: unknown, cache: boolean): StoreResult {
     if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
     const run = runs.get(runId);
     if (run === undefined) return refused(runId, 'no_such_run', `no run ${runId}`);
+    if (kind === BATON_COMMIT_KIND) return doChainAppend(runId, run, payload);
+    if (isChainManifest(run.manifest))
+      return refused(
+        runId,
+        'kind_unsupported',
+        `kind ${String(kind)} is not a chain run's kind (baton-commit)`,
+      );
+    const contractManifest: Manifest = run.manifest;
     const nextSeq = run.events.length + 1;
     const check = validateEventPayload(kind, payload, {
       runId,
-      eventSchema: eventSchemaOf(run.manifest),
+      eventSchema: eventSchemaOf(contractManifest),
       nextSeq,
     });
     if (!check.ok) return refused(runId, check.code, check.detail);
@@ -111,7 +160,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
     const copy = structuredClone(payload);
     const event: StoreEvent = {
-      schema: eventSchemaOf(run.manifest),
+      schema: eventSchemaOf(contractManifest),
       seq: nextSeq,
       ts: formatTimestamp(now()),
       kind,
@@ -173,7 +222,36 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       calls.push({ op: 'set-handoff', run_id: runId, kind: 'handoff' });
       return doAppend(runId, 'handoff', payload, true);
     },
+    async createChainRun(input) {
+      calls.push({ op: 'create-chain', run_id: null });
+      const b = buildChainManifest(input, {
+        storageRoot: root,
+        pluginVersion: options.pluginVersion ?? RUNTIME_VERSION,
+        now,
+      });
+      if (!b.ok) return refused(b.run_id, b.code, b.detail);
+      const runId = b.manifest.run_id;
+      if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
+      const write = (): void => {
+        runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
+      };
+      const s = scripted(runId, undefined, write);
+      if (s !== null) return { ...s, run_directory: `${root}${runId}` };
+      write();
+      return storeResult('committed', runId, { run_directory: `${root}${runId}` });
+    },
     async load(runId): Promise<LoadResult> {
+      const r = await store.loadRun(runId);
+      if (r.ok && 'last_baton' in r.value)
+        return {
+          ok: false,
+          code: 'kind_unsupported',
+          run_id: runId,
+          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
+        };
+      return r as LoadResult;
+    },
+    async loadRun(runId): Promise<AnyLoadResult> {
       if (!isRunId(runId)) return { ok: false, code: 'bad_run_id', run_id: null, detail: 'not a run id' };
       const run = runs.get(runId);
       if (run === undefined)
@@ -181,11 +259,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const damage = run.damaged
         ? { code: 'corrupt' as const, line: run.events.length + 1, detail: 'marked damaged' }
         : null;
+      if (isChainManifest(run.manifest))
+        return {
+          ok: true,
+          value: assembleChainLoad(
+            structuredClone(run.manifest),
+            structuredClone(run.events as ChainStoreEvent[]),
+            damage,
+          ),
+        };
       return {
         ok: true,
         value: assembleLoad(
           structuredClone(run.manifest),
-          structuredClone(run.events),
+          structuredClone(run.events as StoreEvent[]),
           damage,
           structuredClone(run.cache),
         ),

@@ -2,8 +2,9 @@
  * Assembling a `run-store-load/v1` result from its parts (pure), shared by every backend.
  */
 import { canonicalJson } from '../canonical/index.js';
+import { CHAIN_EVENT_SCHEMA, type ChainManifest, type ChainStoreEvent } from './chain-schema.js';
 import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
-import type { HandoffCacheState, JournalDamage, RunLoad } from './store.js';
+import type { ChainRunLoad, HandoffCacheState, JournalDamage, RunLoad } from './store.js';
 
 /** The fixed `note` of a load result. */
 export const LOAD_NOTE =
@@ -65,6 +66,38 @@ export function assembleLoad(
     events,
     effective_handoff: effective,
     handoff_cache: state,
+    damaged,
+    warnings,
+    note: LOAD_NOTE,
+  };
+}
+
+/**
+ * Builds the load result of a chain run.
+ *
+ * @example
+ * ```ts
+ * const load = assembleChainLoad(manifest, events, null);
+ * load.last_baton.revision; // the last committed revision
+ * ```
+ */
+export function assembleChainLoad(
+  manifest: ChainManifest,
+  events: readonly ChainStoreEvent[],
+  damaged: JournalDamage | null,
+  extraWarnings: readonly string[] = [],
+): ChainRunLoad {
+  const warnings = [...extraWarnings];
+  if (damaged !== null) warnings.push(damaged.code);
+  return {
+    schema: 'run-store-load/v1',
+    run_id: manifest.run_id,
+    event_schema: CHAIN_EVENT_SCHEMA,
+    manifest,
+    events,
+    last_baton: events[events.length - 1]?.payload.baton ?? manifest.start_baton,
+    effective_handoff: null,
+    handoff_cache: 'absent',
     damaged,
     warnings,
     note: LOAD_NOTE,

@@ -14,6 +14,8 @@
  * - Seqs are dense from 1; events are never rewritten; the manifest is immutable.
  * - Readers (`load`, `listRuns`, `isLocked`) take no lock.
  */
+import type { CreateChainRunInput } from './chain-rules.js';
+import type { CHAIN_EVENT_SCHEMA, ChainEventKind, ChainManifest, ChainStoreEvent } from './chain-schema.js';
 import type { EventKind, EventSchemaId, EventSchemaVersion, Manifest, StoreEvent } from './schema.js';
 
 /** The four outcomes of a mutation. */
@@ -47,7 +49,8 @@ export type StoreCode =
   | 'no_such_run'
   | 'incomplete_run'
   | 'integrity_failure'
-  | 'payload_unreadable';
+  | 'payload_unreadable'
+  | 'baton_out_of_sequence';
 
 /** Every {@link StoreCode}, for validation of foreign results. */
 export const STORE_CODES: readonly StoreCode[] = [
@@ -78,7 +81,11 @@ export const STORE_CODES: readonly StoreCode[] = [
   'incomplete_run',
   'integrity_failure',
   'payload_unreadable',
+  'baton_out_of_sequence',
 ];
+
+/** Every event kind a store accepts: the run-contract kinds and the chain kind `baton-commit`. */
+export type StoreEventKind = EventKind | ChainEventKind;
 
 /**
  * A mutation result (`run-store-result/v1`).
@@ -151,6 +158,31 @@ export type LoadResult =
   | { readonly ok: true; readonly value: RunLoad }
   | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
 
+/**
+ * A loaded chain run (`run-store-load/v1` of a `run-store-manifest/chain-v1` run): the manifest,
+ * the valid prefix of its `baton-commit` events and the last committed baton (the start baton when
+ * there is no commit). Chain runs have no handoff: `effective_handoff` is null, the cache `absent`.
+ */
+export interface ChainRunLoad {
+  readonly schema: 'run-store-load/v1';
+  readonly run_id: string;
+  readonly event_schema: typeof CHAIN_EVENT_SCHEMA;
+  readonly manifest: ChainManifest;
+  readonly events: readonly ChainStoreEvent[];
+  /** The last committed baton of the valid prefix (the manifest's start baton without events). */
+  readonly last_baton: ChainManifest['start_baton'];
+  readonly effective_handoff: null;
+  readonly handoff_cache: 'absent';
+  readonly damaged: JournalDamage | null;
+  readonly warnings: readonly string[];
+  readonly note: string;
+}
+
+/** Result of {@link Store.loadRun}: a run of any kind, or a refusal code. */
+export type AnyLoadResult =
+  | { readonly ok: true; readonly value: RunLoad | ChainRunLoad }
+  | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
+
 /** A durable run journal. See the module comment for the contract. */
 export interface Store {
   /** Backend name: `fs`, `memory`, `postgres`… */
@@ -168,14 +200,16 @@ export interface Store {
    */
   createRun(input: CreateRunInput): Promise<StoreResult>;
   /**
-   * Appends one event of `kind` with `payload` (validated per kind first) as the next seq.
+   * Appends one event of `kind` with `payload` (validated per kind first) as the next seq. A
+   * run-contract kind needs a run-contract run and `baton-commit` a chain run (`kind_unsupported`
+   * otherwise); a `baton-commit` that does not follow the last commit is `baton_out_of_sequence`.
    *
    * @example
    * ```ts
    * const r = await store.append(runId, 'note', { kind: 'candidate', text: 'simp', lean: null });
    * ```
    */
-  append(runId: string, kind: EventKind, payload: unknown): Promise<StoreResult>;
+  append(runId: string, kind: StoreEventKind, payload: unknown): Promise<StoreResult>;
   /**
    * Appends a `handoff` event and then refreshes the disposable cache; `journal_only` when the
    * event is committed but the cache could not be confirmed.
@@ -187,7 +221,9 @@ export interface Store {
    */
   setHandoff(runId: string, payload: unknown): Promise<StoreResult>;
   /**
-   * Loads a run (no lock): manifest, the valid journal prefix, damage, cache state.
+   * Loads a run-contract run (no lock): manifest, the valid journal prefix, damage, cache state.
+   * A chain run is refused with `kind_unsupported` (its records are not run-contract records; use
+   * {@link Store.loadRun}), so callers that read dispatches never meet a chain manifest.
    *
    * @example
    * ```ts
@@ -213,6 +249,55 @@ export interface Store {
    * ```
    */
   isLocked(runId: string): Promise<boolean>;
+  /**
+   * Creates a handoff-chain run (`run-store-manifest/chain-v1`): the manifest holds the chain id,
+   * the canonical task contract and its digest, the stage names and the start baton; the journal
+   * then takes `baton-commit` events. Optional so that other implementations of this interface
+   * keep compiling; the fs and memory backends implement it (see {@link ChainRunStore}).
+   *
+   * @example
+   * ```ts
+   * const r = await store.createChainRun?.({ chainId, contract, stages, startBaton: b0 });
+   * ```
+   */
+  createChainRun?(input: CreateChainRunInput): Promise<StoreResult>;
+  /**
+   * Loads a run of any kind (no lock): a run-contract run exactly as {@link Store.load}, or a
+   * chain run ({@link ChainRunLoad}). Optional, like {@link Store.createChainRun}.
+   *
+   * @example
+   * ```ts
+   * const r = await store.loadRun?.(runId); if (r?.ok && r.value.event_schema === 'run-store-event/chain-v1') …
+   * ```
+   */
+  loadRun?(runId: string): Promise<AnyLoadResult>;
+}
+
+/** A store that holds chain runs too (the fs and memory backends). */
+export type ChainRunStore = Store & Required<Pick<Store, 'createChainRun' | 'loadRun'>>;
+
+/**
+ * True when the store implements the chain run kind.
+ *
+ * @example
+ * ```ts
+ * if (!isChainRunStore(store)) throw new Error('this backend holds no chain runs');
+ * ```
+ */
+export function isChainRunStore(store: Store): store is ChainRunStore {
+  return typeof store.createChainRun === 'function' && typeof store.loadRun === 'function';
+}
+
+/**
+ * True when a loaded run is a chain run.
+ *
+ * @example
+ * ```ts
+ * const r = await store.loadRun(id); if (r.ok && isChainRunLoad(r.value)) r.value.last_baton;
+ * ```
+ */
+export function isChainRunLoad(load: RunLoad | ChainRunLoad): load is ChainRunLoad {
+  return load.event_schema === 'run-store-event/chain-v1';
 }
 
 /**

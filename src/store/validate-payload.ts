@@ -5,6 +5,7 @@
  */
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
 import { safeValidate, type ValidationIssue } from '../validation/index.js';
+import { BatonCommitPayloadSchema, ChainEventLineSchema, ChainManifestSchema } from './chain-schema.js';
 import { parseCite } from './cite.js';
 import {
   EVENT_KINDS_V1,
@@ -173,6 +174,7 @@ export const RECORD_KINDS = [
   'cache',
   'review',
   'replan',
+  'baton-commit',
 ] as const;
 /** A record kind of {@link validateRecord}. */
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -180,7 +182,8 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 /**
  * Validates a standalone record of the store (`handoff store validate`). For `event`, the line's
  * payload is checked against its kind; for `replan`, only the shape (the same-run rule needs a
- * journal). Never throws.
+ * journal; for `baton-commit` and chain event lines, only the payload's own rules — the sequence needs
+ * the journal). Manifests and event lines of chain runs are recognised by their `schema`. Never throws.
  *
  * @example
  * ```ts
@@ -190,12 +193,22 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 export function validateRecord(kind: RecordKind, value: unknown): ValidationIssue[] {
   switch (kind) {
     case 'manifest': {
+      if ((value as { schema?: unknown } | null)?.schema === 'run-store-manifest/chain-v1') {
+        const c = safeValidate(ChainManifestSchema, value);
+        return c.ok ? [] : [...c.issues];
+      }
       const r = safeValidate(ManifestSchema, value);
       if (!r.ok) return [...r.issues];
       const d = validateDispatch(r.value.dispatch);
       return d.ok ? [] : d.issues.map((i) => ({ ...i, path: `dispatch.${i.path}` }));
     }
     case 'event': {
+      if ((value as { schema?: unknown } | null)?.schema === 'run-store-event/chain-v1') {
+        const c = safeValidate(ChainEventLineSchema, value);
+        if (!c.ok) return [...c.issues];
+        const p = safeValidate(BatonCommitPayloadSchema, c.value.payload);
+        return p.ok ? [] : p.issues.map((i) => ({ ...i, path: `payload.${i.path}` }));
+      }
       const r = safeValidate(EventLineSchema, value);
       if (!r.ok) return [...r.issues];
       if (r.value.kind === 'replan') {
@@ -233,6 +246,10 @@ export function validateRecord(kind: RecordKind, value: unknown): ValidationIssu
     }
     case 'replan': {
       const r = safeValidate(ReplanSummarySchema, value);
+      return r.ok ? [] : [...r.issues];
+    }
+    case 'baton-commit': {
+      const r = safeValidate(BatonCommitPayloadSchema, value);
       return r.ok ? [] : [...r.issues];
     }
   }

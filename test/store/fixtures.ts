@@ -3,6 +3,9 @@
  * solved handoffs) come from the shared run-contract fixtures (examples/records/*.json); the
  * store's own records (notes, reviews, replans) and a fixed clock are defined here.
  */
+import { type Baton, stageDelta } from '../../src/chain/index.js';
+import type { CreateChainRunInput } from '../../src/store/index.js';
+import { goodStages, tripBaton, tripChain, tripContract } from '../chain/trip-fixture.js';
 import { stuckHandoff } from '../contract/fixtures.js';
 
 export { canonicalDispatch as dispatch, solvedHandoff, stuckHandoff } from '../contract/fixtures.js';
@@ -79,4 +82,38 @@ export function replan(cites: string[] = [], cycle = 1): Record<string, unknown>
 /** A fixed clock. */
 export function fixedClock(iso = '2026-11-30T10:00:00Z'): () => Date {
   return () => new Date(iso);
+}
+
+/**
+ * The trip chain's batons r0..r3 of one clean run (`batons`), and of a second run whose route
+ * stage delivers another departure time (`otherBatons`: same r0/r1, a different r2 and r3).
+ */
+export async function chainCommits(): Promise<{ batons: Baton[]; otherBatons: Baton[] }> {
+  const collect = async (routeValue: string | null): Promise<Baton[]> => {
+    const stages = goodStages();
+    const chain = tripChain(
+      routeValue === null
+        ? stages
+        : {
+            ...stages,
+            route: () => stageDelta({ depart_by: { value: routeValue, evidence: ['maps://other'] } }),
+          },
+    );
+    const b0 = tripBaton(chain);
+    const out: Baton[] = [b0];
+    await chain.run(b0, { onCommit: (c) => void out.push(c.baton) });
+    return out;
+  };
+  return { batons: await collect(null), otherBatons: await collect('17:30') };
+}
+
+/** A chain run request for the trip chain starting from `start`, created at the fixed clock's time. */
+export function chainRunInput(start: Baton): CreateChainRunInput & { contract: unknown } {
+  return {
+    chainId: 'trip-chain',
+    contract: tripContract,
+    stages: ['intent', 'route', 'pay'],
+    startBaton: start,
+    now: '2026-11-30T10:00:00Z',
+  };
 }

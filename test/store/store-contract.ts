@@ -3,8 +3,19 @@
  * show through the `Store` interface alone. A backend registers with `describeStoreContract`.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCite, type Store } from '../../src/store/index.js';
-import { batchReview, dispatch, note, replan, solvedHandoff, stuckHandoff, stuckReview } from './fixtures.js';
+import type { Baton, StageReceipt } from '../../src/chain/index.js';
+import { type ChainRunStore, isChainRunStore, resolveCite, type Store } from '../../src/store/index.js';
+import {
+  batchReview,
+  chainCommits,
+  chainRunInput,
+  dispatch,
+  note,
+  replan,
+  solvedHandoff,
+  stuckHandoff,
+  stuckReview,
+} from './fixtures.js';
 
 /** What a backend provides to the suite. */
 export interface StoreHarness {
@@ -116,6 +127,175 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       expect((await store.load(id)).ok).toBe(true);
       await h.holdLock(store, id, false);
       expect(await store.append(id, 'note', note())).toMatchObject({ outcome: 'committed', seq: 1 });
+    });
+
+    describe('chain runs (run-store-manifest/chain-v1, baton-commit)', () => {
+      const chainStore = async (): Promise<ChainRunStore> => {
+        const store = await h.make();
+        if (!isChainRunStore(store)) throw new Error(`${name} holds no chain runs`);
+        return store;
+      };
+      const commit = (b: Baton) => ({ baton: b, receipt: b.stage_receipts.at(-1) as StageReceipt });
+
+      it('creates a chain run whose manifest holds the contract, stages and start baton; commits chain by seq', async () => {
+        const store = await chainStore();
+        const { batons } = await chainCommits();
+        const c = await store.createChainRun(chainRunInput(batons[0] as Baton));
+        expect(c).toMatchObject({ schema: 'run-store-result/v1', outcome: 'committed' });
+        const id = c.run_id as string;
+        expect(id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+        for (const [i, b] of batons.slice(1).entries()) {
+          expect(await store.append(id, 'baton-commit', commit(b))).toMatchObject({
+            outcome: 'committed',
+            run_id: id,
+            seq: i + 1,
+          });
+        }
+        const l = await store.loadRun(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.event_schema).toBe('run-store-event/chain-v1');
+        expect(l.value.manifest).toMatchObject({
+          schema: 'run-store-manifest/chain-v1',
+          run_id: id,
+          chain_id: 'trip-chain',
+          baton_id: 'trip-1',
+          contract_digest: batons[0]?.contract_digest,
+          stages: ['intent', 'route', 'pay'],
+          prior_run: null,
+          event_schema: 'run-store-event/chain-v1',
+        });
+        expect(l.value.events.map((e) => [e.seq, e.kind])).toEqual([
+          [1, 'baton-commit'],
+          [2, 'baton-commit'],
+          [3, 'baton-commit'],
+        ]);
+        expect(l.value.events.map((e) => (e.payload as { baton: Baton }).baton.fingerprint)).toEqual(
+          batons.slice(1).map((b) => b.fingerprint),
+        );
+        expect('last_baton' in l.value && l.value.last_baton.snapshot_id).toBe(batons[3]?.snapshot_id);
+        expect(l.value.damaged).toBeNull();
+        expect(await store.listRuns()).toEqual([id]);
+        // the run-contract load keeps its type: a chain run is not a run-contract run
+        expect(await store.load(id)).toMatchObject({ ok: false, code: 'kind_unsupported' });
+        expect(await store.createChainRun(chainRunInput(batons[0] as Baton))).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'run_exists',
+        });
+      });
+
+      it('refuses before writing: out-of-sequence commits, foreign batons, wrong kinds, bad manifests', async () => {
+        const store = await chainStore();
+        const { batons, otherBatons } = await chainCommits();
+        const id = (await store.createChainRun(chainRunInput(batons[0] as Baton))).run_id as string;
+        const b1 = batons[1] as Baton;
+        const b2 = batons[2] as Baton;
+        // revision 2 cannot follow the start baton (revision 0)
+        expect(await store.append(id, 'baton-commit', commit(b2))).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'baton_out_of_sequence',
+        });
+        expect(await store.append(id, 'baton-commit', commit(b1))).toMatchObject({
+          outcome: 'committed',
+          seq: 1,
+        });
+        // the same commit again does not follow revision 1
+        expect(await store.append(id, 'baton-commit', commit(b1))).toMatchObject({
+          code: 'baton_out_of_sequence',
+        });
+        expect(await store.append(id, 'baton-commit', commit(b2))).toMatchObject({
+          outcome: 'committed',
+          seq: 2,
+        });
+        // revision 3 of a different history (another route value) does not start from our r2
+        expect(await store.append(id, 'baton-commit', commit(otherBatons[3] as Baton))).toMatchObject({
+          code: 'baton_out_of_sequence',
+        });
+        const b3 = batons[3] as Baton;
+        // receipt not the baton's own, tampered fingerprint, missing receipt
+        expect(
+          await store.append(id, 'baton-commit', { baton: b3, receipt: b1.stage_receipts[0] }),
+        ).toMatchObject({ code: 'invalid_payload' });
+        expect(
+          await store.append(id, 'baton-commit', {
+            ...commit(b2),
+            baton: { ...b2, fingerprint: '0'.repeat(16) },
+          }),
+        ).toMatchObject({ code: 'invalid_payload' });
+        expect(await store.append(id, 'baton-commit', { baton: b2 })).toMatchObject({
+          code: 'invalid_payload',
+        });
+        // run-contract kinds are not chain kinds, and the reverse
+        expect(await store.append(id, 'note', note())).toMatchObject({ code: 'kind_unsupported' });
+        expect(await store.setHandoff(id, solvedHandoff())).toMatchObject({ code: 'kind_unsupported' });
+        const contractRun = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+        expect(await store.append(contractRun, 'baton-commit', commit(b2))).toMatchObject({
+          code: 'kind_unsupported',
+        });
+        // a start baton of another contract, a blank chain id, a bad timestamp
+        const bad = chainRunInput(batons[0] as Baton);
+        expect(
+          await store.createChainRun({
+            ...bad,
+            startBaton: otherBatons[0],
+            contract: { ...(bad.contract as object), version: 9 },
+          }),
+        ).toMatchObject({
+          code: 'invalid_payload',
+        });
+        expect(await store.createChainRun({ ...bad, chainId: ' ' })).toMatchObject({
+          code: 'invalid_payload',
+        });
+        expect(await store.createChainRun({ ...bad, now: 'yesterday' })).toMatchObject({
+          code: 'bad_timestamp',
+        });
+        expect(
+          await store.createChainRun({
+            ...chainRunInput(batons[2] as Baton),
+            stages: ['route', 'intent', 'pay'],
+            now: '2026-11-30T10:09:00Z',
+          }),
+        ).toMatchObject({ code: 'invalid_payload' });
+        const l = await store.loadRun(id);
+        expect(l.ok && l.value.events.length).toBe(2);
+        expect((await store.loadRun(contractRun)).ok && (await store.load(contractRun)).ok).toBe(true);
+      });
+
+      it('a held lock makes baton commits busy; the lock is never broken', async () => {
+        const store = await chainStore();
+        const { batons } = await chainCommits();
+        const id = (await store.createChainRun(chainRunInput(batons[0] as Baton))).run_id as string;
+        await h.holdLock(store, id, true);
+        expect(await store.isLocked(id)).toBe(true);
+        expect(await store.append(id, 'baton-commit', commit(batons[1] as Baton))).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'busy',
+        });
+        expect(await store.isLocked(id)).toBe(true);
+        expect((await store.loadRun(id)).ok).toBe(true);
+        await h.holdLock(store, id, false);
+        expect(await store.append(id, 'baton-commit', commit(batons[1] as Baton))).toMatchObject({
+          outcome: 'committed',
+          seq: 1,
+        });
+      });
+
+      it('a chain run may start from a checkpoint and name the run it continues', async () => {
+        const store = await chainStore();
+        const { batons } = await chainCommits();
+        const first = (await store.createChainRun(chainRunInput(batons[0] as Baton))).run_id as string;
+        const c = await store.createChainRun({
+          ...chainRunInput(batons[2] as Baton),
+          priorRun: first,
+          now: '2026-11-30T10:05:00Z',
+        });
+        expect(c.outcome).toBe('committed');
+        const id = c.run_id as string;
+        expect(await store.append(id, 'baton-commit', commit(batons[3] as Baton))).toMatchObject({ seq: 1 });
+        const l = await store.loadRun(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.manifest).toMatchObject({ prior_run: first, start_baton: { revision: 2 } });
+        expect(l.value.events).toHaveLength(1);
+      });
     });
   });
 }
