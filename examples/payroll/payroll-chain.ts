@@ -26,8 +26,11 @@ export interface PayrollOptions {
   readonly data?: PayrollMonth;
   readonly rail?: PaymentRail;
   readonly effects?: EffectLedger;
-  /** When given, commits are durable and a run resumes from the last committed baton. */
-  readonly journal?: ChainJournal;
+  /**
+   * When given, commits are durable and a run resumes from the last committed baton. A function
+   * gets the built chain first (a run-store journal needs its id, contract and stages).
+   */
+  readonly journal?: ChainJournal | ((chain: HandoffChain) => ChainJournal);
   readonly observe?: (event: StageEvent) => void | Promise<void>;
 }
 
@@ -121,7 +124,8 @@ export async function runPayroll(options: PayrollOptions): Promise<PayrollReport
   const effects = options.effects ?? createMemoryEffectLedger();
   const { chain, baton, data } = buildPayrollChain({ ...options, rail, effects });
   const ledger = controllingLedger(data);
-  const start = (options.journal ? await options.journal.loadLast(baton.baton_id) : undefined) ?? baton;
+  const journal = typeof options.journal === 'function' ? options.journal(chain) : options.journal;
+  const start = (journal ? await journal.loadLast(baton.baton_id) : undefined) ?? baton;
   const base = {
     contract: options.contract,
     source: (options.wrongValue ? 'obligation' : 'paid') as SettleSource,
@@ -140,7 +144,7 @@ export async function runPayroll(options: PayrollOptions): Promise<PayrollReport
     };
   };
   try {
-    const r = await chain.run(start, options.journal ? { journal: options.journal } : {});
+    const r = await chain.run(start, journal ? { journal } : {});
     const money = await paid();
     return {
       ...base,

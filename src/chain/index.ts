@@ -60,6 +60,13 @@ export type { FactInput, FactValue, StageDelta } from './stage-delta.js';
 export { FactValueSchema, parseStageDelta, StageDeltaSchema, stageDelta } from './stage-delta.js';
 export type { StageSpec } from './stage-spec.js';
 export { StageSpecSchema, stageSpec } from './stage-spec.js';
+export type {
+  StoreChainCommit,
+  StoreChainJournal,
+  StoreChainJournalOptions,
+  StoreJournalChain,
+} from './store-journal.js';
+export { createStoreChainJournal } from './store-journal.js';
 export type { ChainTaskContract, ChainTaskContractInput, ExecutionBudget } from './task-contract.js';
 export {
   ChainTaskContractSchema,
