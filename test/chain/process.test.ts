@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPayroll } from '../../examples/payroll/index.js';
-import { batonFingerprint, createFileChainJournal, createFileEffectLedger } from '../../src/chain/index.js';
+import {
+  batonFingerprint,
+  createFileChainJournal,
+  createFileEffectLedger,
+  createStoreChainJournal,
+} from '../../src/chain/index.js';
+import { createFsStore, isChainRunLoad } from '../../src/store/index.js';
 import { tripBaton, tripChain } from './trip-fixture.js';
 
 const run = promisify(execFile);
@@ -78,13 +84,16 @@ describe('fingerprints', () => {
   });
 });
 
-function startWorker(hangAt: string): {
+function startWorker(
+  hangAt: string,
+  journal: 'file' | 'store' = 'file',
+): {
   child: ChildProcess;
   hung: Promise<void>;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
 } {
   const child = spawn(process.execPath, [fixture('payroll-worker.mjs'), dir], {
-    env: { ...process.env, HANG_AT: hangAt },
+    env: { ...process.env, HANG_AT: hangAt, JOURNAL: journal },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -187,5 +196,84 @@ describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
     expect((await createFileEffectLedger(join(dir, 'effects')).records()).map((r) => r.key)).toEqual([
       payReceipt?.stage_run_id,
     ]);
+  }, 60_000);
+
+  it('with the fs run store: one chain run, resumed from its last baton-commit, the same stage_run_id, one payment', async () => {
+    const store = () => createFsStore({ root: join(dir, '.handoff'), env: {} });
+    const lastOf = async () => {
+      const s = store();
+      const ids = await s.listRuns();
+      expect(ids).toHaveLength(1);
+      const l = await s.loadRun(ids[0] as string);
+      if (!l.ok || !isChainRunLoad(l.value)) throw new Error('not a chain run');
+      return l.value;
+    };
+    // 1. killed inside pay, after the payment was made and recorded, before the delta was committed
+    const first = startWorker('pay:effect', 'store');
+    await first.hung;
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const afterFirst = await lastOf();
+    expect(afterFirst.last_baton.trace).toEqual(['intent', 'settle', 'fund_check']);
+    expect(afterFirst.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(afterFirst.damaged).toBeNull();
+
+    // 2. resumed; killed again at the start of receipt (pay committed this time)
+    const second = startWorker('receipt:start', 'store');
+    await second.hung;
+    second.child.kill('SIGKILL');
+    expect((await second.done).signal).toBe('SIGKILL');
+    expect((await lastOf()).last_baton.revision).toBe(4);
+
+    // 3. resumed to the end
+    const end = await startWorker('', 'store').done;
+    expect(end.code).toBe(0);
+    const report = JSON.parse(end.stdout) as {
+      outcome: string;
+      revision: number;
+      resumed_from_revision: number;
+      receipts: { stage_name: string; stage_run_id: string }[];
+      payments: unknown[];
+    };
+    expect(report).toMatchObject({ outcome: 'accepted', revision: 5, resumed_from_revision: 4 });
+    expect(report.payments).toHaveLength(1);
+
+    // one run holds the whole history: manifest start baton r0, five commits, fingerprints chained
+    const final = await lastOf();
+    expect(final.manifest.start_baton.revision).toBe(0);
+    expect(final.events.map((e) => [e.seq, e.payload.receipt.stage_name])).toEqual([
+      [1, 'intent'],
+      [2, 'settle'],
+      [3, 'fund_check'],
+      [4, 'pay'],
+      [5, 'receipt'],
+    ]);
+    expect(final.events.map((e) => e.payload.receipt.receipt_id)).toEqual(
+      report.receipts.map((r) => (r as unknown as { receipt_id: string }).receipt_id),
+    );
+    // a journal object over the store rebuilds the same last baton
+    const journal = createStoreChainJournal(store(), {
+      chain_id: final.manifest.chain_id,
+      contract: final.manifest.contract,
+      specs: final.manifest.stages.map((name) => ({ name })),
+    });
+    expect((await journal.loadLast('payroll-2026-06'))?.snapshot_id).toBe(final.last_baton.snapshot_id);
+
+    const log = await stageLog();
+    const starts = (stage: string) => log.filter((e) => e.stage === stage && e.phase === 'start');
+    expect(starts('intent')).toHaveLength(1);
+    expect(starts('settle')).toHaveLength(1);
+    expect(starts('fund_check')).toHaveLength(1);
+    expect(starts('pay')).toHaveLength(2);
+    expect(new Set(starts('pay').map((e) => e.stage_run_id)).size).toBe(1);
+    const payReceipt = report.receipts.find((r) => r.stage_name === 'pay');
+    expect(starts('pay')[0]?.stage_run_id).toBe(payReceipt?.stage_run_id);
+    expect(log.filter((e) => e.stage === 'pay' && e.phase === 'effect').map((e) => e.replayed)).toEqual([
+      false,
+      true,
+    ]);
+    const bank = (await readFile(join(dir, 'bank', 'payments.jsonl'), 'utf8')).trimEnd().split('\n');
+    expect(bank).toHaveLength(1);
+    expect(JSON.parse(bank[0] as string)).toMatchObject({ idempotency_key: payReceipt?.stage_run_id });
   }, 60_000);
 });
