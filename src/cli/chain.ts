@@ -5,13 +5,19 @@
  */
 import { type PayrollContractKind, type PayrollReport, runPayroll } from '../../examples/payroll/index.js';
 import { EXIT_SEAM } from '../chain/seam-error.js';
+import {
+  createStoreChainJournal,
+  type StoreChainCommit,
+  type StoreChainJournal,
+} from '../chain/store-journal.js';
 import { HandoffError } from '../errors/index.js';
-import { parseVerbArgs } from './args.js';
+import { createFsStore } from '../store/fs-store.js';
+import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
 
 const HELP = [
-  'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]',
+  'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--run-store DIR] [--json]',
   '',
   'Runs the payroll handoff chain (intent → settle → fund_check → pay → receipt) on deterministic',
   'month-end data (800 employees, 2 reversed payments) and prints every stage receipt.',
@@ -22,16 +28,32 @@ const HELP = [
   '                       settle, nothing paid).',
   '  --contract KIND      thin (keys, producers, types, evidence) or release (adds semantic rules',
   '                       tied to the controlling ledger). Default: release.',
-  '  --json               print {"example", "wrong_value", "runs": [report…]} instead of text.',
+  '  --run-store DIR      make every commit durable in the run store at DIR: each contract run',
+  '                       becomes a chain run (run-store-manifest/chain-v1); prints its run id and',
+  '                       the cite of every commit (<run_id>#manifest for the start baton,',
+  '                       <run_id>#<seq> per baton-commit). Read them back with',
+  '                       `handoff store load --run-id ID --root DIR` or `handoff inspect ID --root DIR`.',
+  '  --json               print {"example", "wrong_value", "runs": [report…]} instead of text',
+  '                       (with --run-store each report has "run_store": {root, run_id, commits}).',
   '  -h, --help           print this help.',
   '',
-  'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage.',
+  'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage, 4 the run store refused a',
+  'commit (e.g. busy: another writer holds the run lock) or could not be written.',
 ].join('\n');
 
 const money = (x: number) =>
   x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-function printReport(io: CliIo, r: PayrollReport): void {
+/** Where a run's commits went in the run store. */
+interface RunStoreSection {
+  readonly root: string;
+  readonly run_id: string | null;
+  readonly commits: readonly StoreChainCommit[];
+}
+
+type CliReport = PayrollReport & { readonly run_store?: RunStoreSection };
+
+function printReport(io: CliIo, r: CliReport): void {
   const lines = [
     `== payroll ${r.baton_id}: contract ${r.contract}, settle source ${r.source} ==`,
     '   receipts:',
@@ -50,6 +72,13 @@ function printReport(io: CliIo, r: PayrollReport): void {
   } else if (r.seam_error) {
     lines.push(`   STOPPED ${r.seam_error.message}`, `   checkpoint ${r.seam_error.checkpoint.snapshot_id}`);
   }
+  if (r.run_store !== undefined) {
+    lines.push(`   run store ${r.run_store.root}: run ${r.run_store.run_id ?? '(none)'}`);
+    for (const c of r.run_store.commits)
+      lines.push(
+        `     ${c.cite.padEnd(36)} ${c.stage === null ? 'start baton' : `commit ${c.stage}`} r${c.revision} ${c.snapshot_id}`,
+      );
+  }
   lines.push(
     `   paid: ${r.payments.length === 0 ? 'nothing' : `${r.paid_lines} lines, ${money(r.paid_total)}`} (controlling ledger ${money(r.ledger_total)}${r.overpaid !== 0 ? `; overpaid ${money(r.overpaid)}` : ''})`,
     '',
@@ -61,6 +90,7 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   const { values, positionals, rest } = parseVerbArgs(argv, {
     'wrong-value': { type: 'boolean' },
     contract: { type: 'string' },
+    'run-store': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (positionals.length > 0 || rest.length > 0)
@@ -71,8 +101,40 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   }
   const wrongValue = values['wrong-value'] === true;
   const kinds: PayrollContractKind[] = contract ? [contract] : wrongValue ? ['thin', 'release'] : ['release'];
-  const runs: PayrollReport[] = [];
-  for (const kind of kinds) runs.push(await runPayroll({ contract: kind, wrongValue }));
+  const runStore = optionalString(values, 'run-store');
+  if (runStore !== undefined && runStore.trim() === '')
+    throw new HandoffError('usage', '--run-store needs a directory');
+  const store =
+    runStore === undefined ? undefined : createFsStore({ root: runStore, env: io.env, cwd: io.cwd });
+  const runs: CliReport[] = [];
+  try {
+    for (const kind of kinds) {
+      if (store === undefined) {
+        runs.push(await runPayroll({ contract: kind, wrongValue }));
+        continue;
+      }
+      let journal: StoreChainJournal | undefined;
+      const report = await runPayroll({
+        contract: kind,
+        wrongValue,
+        // every invocation starts fresh runs (discover: false): the example's rail is in memory
+        journal: (chain) => {
+          journal = createStoreChainJournal(store, chain, { discover: false });
+          return journal;
+        },
+      });
+      runs.push({
+        ...report,
+        run_store: {
+          root: store.root,
+          run_id: journal?.runOf(report.baton_id) ?? null,
+          commits: journal?.commits(report.baton_id) ?? [],
+        },
+      });
+    }
+  } finally {
+    store?.close();
+  }
   if (values.json === true) printJson(io, { example: 'payroll', wrong_value: wrongValue, runs });
   else for (const r of runs) printReport(io, r);
   return runs.every((r) => r.outcome === 'accepted') ? 0 : EXIT_SEAM;

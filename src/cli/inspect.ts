@@ -1,12 +1,15 @@
 /**
  * `handoff inspect <run-id> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html]
  * [--out FILE]` — loads a run from the run store, summarises it (manifest, events with seqs and
- * cites, the effective handoff, damage and warnings) and draws the run's path over the cycle
- * machine. Journal damage is reported, never fatal. Exit 0 ok, 2 usage, 4 no such run or the
- * run cannot be read.
+ * cites, the effective handoff, damage and warnings) and draws the run's path over its machine,
+ * picked from the manifest schema: the cycle machine for run-contract runs
+ * (`run-store-manifest/v1|v2`), the chain machine for handoff-chain runs
+ * (`run-store-manifest/chain-v1`). Journal damage is reported, never fatal. Exit 0 ok, 2 usage,
+ * 4 no such run or the run cannot be read.
  */
 import { HandoffError } from '../errors/index.js';
-import { createFsStore, type LoadResult } from '../store/index.js';
+import { type AnyLoadResult, createFsStore, isChainRunLoad } from '../store/index.js';
+import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/chain-inspect-report.js';
 import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
 import { namedMachine } from '../viz/machines.js';
@@ -20,9 +23,13 @@ const HELP = [
   'usage: handoff inspect <run-id> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html] [--out FILE]',
   '',
   'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
-  'journal damage and warnings, and the path the run took through the cycle machine, derived from',
-  'the journal (dispatch → work, worker handoff → checkpoint, review → review, replan → replan,',
-  'final handoff → solved/stuck/stopped; steps in between are inferred and drawn as such).',
+  'journal damage and warnings, and the path the run took through its machine, derived from the',
+  'journal. The machine follows the manifest schema:',
+  '  run-contract runs (run-store-manifest/v1|v2) → the cycle machine: dispatch → work, worker',
+  '    handoff → checkpoint, review → review, replan → replan, final handoff → solved/stuck/stopped;',
+  '    steps in between are inferred and drawn as such.',
+  '  handoff-chain runs (run-store-manifest/chain-v1) → the chain machine: manifest (start baton)',
+  '    → ready, each baton-commit → running → validating → committed, a complete trace → accepted.',
   '  --root DIR      the store root (alias --run-store); else $HANDOFF_RUN_STORE; else <project>/.handoff',
   '  --project DIR   the project whose .handoff store to read (alias --project-root; default: cwd)',
   '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
@@ -63,9 +70,9 @@ export const command: CliCommand = {
     if (!(FORMATS as readonly string[]).includes(format))
       throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
     const store = createFsStore({ root: roots[0], projectRoot: projects[0], env: io.env, cwd: io.cwd });
-    let loaded: LoadResult;
+    let loaded: AnyLoadResult;
     try {
-      loaded = await store.load(runId);
+      loaded = await store.loadRun(runId);
     } finally {
       await (store as { close?: () => unknown }).close?.();
     }
@@ -75,6 +82,33 @@ export const command: CliCommand = {
         `cannot inspect ${runId}: ${loaded.code}${loaded.detail ? ` (${loaded.detail})` : ''}`,
         { details: { exit_code: 4, code: loaded.code, run_id: runId, root: store.root } },
       );
+    }
+    if (isChainRunLoad(loaded.value)) {
+      const named = namedMachine('chain');
+      if (named === undefined) throw new HandoffError('internal', 'the chain machine is not registered');
+      const graph = machineGraph(named.machine);
+      const report = chainInspectReport(loaded.value, graph);
+      if (report.damaged !== null) {
+        io.err(
+          `handoff inspect: journal damaged (${report.damaged.code} at line ${report.damaged.line}); showing the valid prefix\n`,
+        );
+      }
+      let text: string;
+      if (format === 'text') text = chainInspectText(report, graph);
+      else if (format === 'json') text = `${JSON.stringify(chainInspectJson(report, graph), null, 2)}\n`;
+      else {
+        const subtitle = [
+          `chain run ${report.run_id} · ${report.manifest.chain_id} · baton ${report.manifest.baton_id} · ${report.events.length} commits · ${report.path.finished ? 'accepted' : 'unfinished'}`,
+          `last committed baton ${report.last_baton.snapshot_id}`,
+          ...(report.damaged === null
+            ? []
+            : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
+          ...report.path.limits.map((l) => `limit: ${l}`),
+        ];
+        text = render(graph, format as 'mermaid' | 'dot' | 'html', report.overlay, subtitle);
+      }
+      await emit(io, text, optionalString(values, 'out'));
+      return 0;
     }
     const cycle = namedMachine('cycle');
     if (cycle === undefined) throw new HandoffError('internal', 'the cycle machine is not registered');

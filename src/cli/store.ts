@@ -7,6 +7,7 @@
  */
 import { HandoffError } from '../errors/index.js';
 import {
+  BATON_COMMIT_KIND,
   createFsStore,
   EventKindSchema,
   OUTCOME_EXIT_CODES,
@@ -51,11 +52,15 @@ const HELP = [
   'verbs:',
   '  create --dispatch F|- [--tracker-session-id ID] [--prior-run RUN_ID] [--now YYYY-MM-DDTHH:MM:SSZ]',
   '         [--event-schema v1|v2]            create a run (manifest + empty journal)',
-  '  append --run-id ID --kind dispatch|handoff|note|review|replan --payload F|-',
+  '  append --run-id ID --kind dispatch|handoff|note|review|replan|baton-commit --payload F|-',
+  "                                            (baton-commit: a chain run's {baton, receipt})",
   '  set-handoff --run-id ID --payload F|-    append a handoff event and refresh handoff.json',
-  '  load --run-id ID                          print run-store-load/v1 (valid prefix, damage, cache)',
+  '  load --run-id ID                          print run-store-load/v1 (valid prefix, damage, cache);',
+  '                                            a chain run (run-store-manifest/chain-v1) loads with',
+  '                                            its baton-commit events and last_baton',
   '  list                                      print the run ids of the store',
-  '  validate --kind manifest|event|dispatch|handoff|note|cache|review|replan FILE|-',
+  '  validate --kind manifest|event|dispatch|handoff|note|cache|review|replan|baton-commit FILE|-',
+  '                                            (manifest and event also accept the chain kinds)',
   '',
   'Storage root: --root (alias --run-store) → $HANDOFF_RUN_STORE → <--project-root or cwd>/.handoff.',
   'Exit: 0 committed, 3 nothing_written (refusal, with "code"), 5 journal_only (set-handoff: cache',
@@ -147,7 +152,7 @@ export const command: CliCommand = {
         let kind = 'handoff';
         if (verb === 'append') {
           kind = requireString(values, 'kind');
-          if (!EventKindSchema.safeParse(kind).success) {
+          if (kind !== BATON_COMMIT_KIND && !EventKindSchema.safeParse(kind).success) {
             return emit(io, refused(runId, 'kind_unsupported', `unknown event kind '${kind}'`));
           }
         }
@@ -162,7 +167,7 @@ export const command: CliCommand = {
       case 'load': {
         const store = storeFor(values, io);
         const runId = requireString(values, 'run-id');
-        const r = await store.load(runId);
+        const r = await store.loadRun(runId);
         if (!r.ok) return emit(io, refused(r.run_id, r.code, r.detail));
         printJson(io, r.value);
         return 0;

@@ -1,9 +1,24 @@
 /**
  * Protocol visualisation: the machine → graph model, path overlays, the Mermaid, DOT, JSON and
- * HTML/SVG exporters, the journal → cycle-phase mapping used by `handoff inspect`, and the
- * generated machine docs.
+ * HTML/SVG exporters, the journal → cycle-phase and chain journal → chain-state mappings used by
+ * `handoff inspect`, and the generated machine docs.
  */
 
+export {
+  CHAIN_INSPECT_SCHEMA,
+  type ChainInspectEvent,
+  type ChainInspectReport,
+  chainInspectJson,
+  chainInspectReport,
+  chainInspectText,
+} from './chain-inspect-report.js';
+export {
+  CHAIN_PATH_LIMIT,
+  type ChainJournalLike,
+  type ChainJournalPath,
+  type ChainPhaseStep,
+  chainJournalPath,
+} from './chain-path.js';
 export {
   checkMachineDocs,
   type DocDrift,
