@@ -37,8 +37,9 @@ const HELP = [
   '                       (with --run-store each report has "run_store": {root, run_id, commits}).',
   '  -h, --help           print this help.',
   '',
-  'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage, 4 the run store refused a',
-  'commit (e.g. busy: another writer holds the run lock) or could not be written.',
+  'Exit: 0 every run accepted, 3 a run stopped at a seam, 2 usage.',
+  'With --run-store: 4 when the run store refuses a commit (e.g. busy: another writer holds the',
+  'run lock, never broken) or cannot write it.',
 ].join('\n');
 
 const money = (x: number) =>
