@@ -3,7 +3,7 @@
  * manifest from a create request, validating a `baton-commit` against the manifest and the
  * previous commit, and parsing a chain run's journal bytes into its valid prefix.
  */
-import { sha256Hex } from '../canonical/index.js';
+import { fingerprintOf, sha256Hex } from '../canonical/index.js';
 import type { Baton } from '../chain/baton.js';
 import { ChainTaskContractSchema, contractDigest } from '../chain/task-contract.js';
 import { safeValidate } from '../validation/index.js';
@@ -38,10 +38,31 @@ export interface CreateChainRunInput {
   readonly now?: string;
 }
 
-/** What a chain journal's tail is: the last committed baton's revision and fingerprint. */
+/**
+ * What a chain journal's tail is: the last committed baton's revision, fingerprint and a digest of
+ * its receipts (receipts are outside the fingerprint, so the receipts a commit carries forward are
+ * pinned by this digest).
+ */
 export interface ChainTail {
   readonly revision: number;
   readonly fingerprint: string;
+  readonly receipts: string;
+}
+
+/**
+ * The tail of a committed baton.
+ *
+ * @example
+ * ```ts
+ * tailOf(baton).revision === baton.revision; // true
+ * ```
+ */
+export function tailOf(baton: Pick<Baton, 'revision' | 'fingerprint' | 'stage_receipts'>): ChainTail {
+  return {
+    revision: baton.revision,
+    fingerprint: baton.fingerprint,
+    receipts: fingerprintOf(baton.stage_receipts),
+  };
 }
 
 /**
@@ -136,13 +157,14 @@ export function buildChainManifest(
  * ```
  */
 export function startTail(manifest: ChainManifest): ChainTail {
-  return { revision: manifest.start_baton.revision, fingerprint: manifest.start_baton.fingerprint };
+  return tailOf(manifest.start_baton);
 }
 
 /**
  * The journal rules of a shape-valid `baton-commit` payload: the manifest's baton and contract,
  * a trace following the manifest's stages, revision = previous + 1, input fingerprint = previous
- * fingerprint. Returns null when the commit may follow `prev`, else a problem.
+ * fingerprint, and the earlier receipts carried forward unchanged. Returns null when the commit
+ * may follow `prev`, else a problem.
  *
  * @example
  * ```ts
@@ -176,6 +198,11 @@ export function batonCommitProblem(
     return {
       code: 'baton_out_of_sequence',
       detail: `receipt.input_fingerprint ${receipt.input_fingerprint} is not the last committed fingerprint ${prev.fingerprint}`,
+    };
+  if (fingerprintOf(baton.stage_receipts.slice(0, -1)) !== prev.receipts)
+    return {
+      code: 'baton_out_of_sequence',
+      detail: 'the baton’s earlier receipts are not the ones committed before it',
     };
   return null;
 }
@@ -260,7 +287,7 @@ export function checkChainEventLine(
   return {
     ok: true,
     event,
-    tail: { revision: p.value.baton.revision, fingerprint: p.value.baton.fingerprint },
+    tail: tailOf(p.value.baton),
   };
 }
 

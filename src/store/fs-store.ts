@@ -22,6 +22,7 @@ import {
   checkBatonCommit,
   parseChainJournal,
   startTail,
+  tailOf,
 } from './chain-rules.js';
 import {
   BATON_COMMIT_KIND,
@@ -818,8 +819,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     // durable: keep the descriptor for the next append
     state.size += bytes.length;
     state.lastSeq = seq;
-    if (commit !== null)
-      state.tail = { revision: commit.baton.revision, fingerprint: commit.baton.fingerprint };
+    if (commit !== null) state.tail = tailOf(commit.baton);
     if (!withCache) return storeResult('committed', runId, { seq });
     const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
     try {

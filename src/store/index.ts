@@ -18,6 +18,7 @@ export {
   makeChainRunId,
   parseChainJournal,
   startTail,
+  tailOf,
 } from './chain-rules.js';
 export * from './chain-schema.js';
 export type { Cite, ResolvedCite } from './cite.js';

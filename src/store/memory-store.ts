@@ -4,7 +4,7 @@
  * (`scriptNext`), and locks can be held from outside (`holdLock`) to produce `busy`.
  */
 
-import { batonCommitProblem, buildChainManifest, checkBatonCommit } from './chain-rules.js';
+import { batonCommitProblem, buildChainManifest, checkBatonCommit, tailOf } from './chain-rules.js';
 import {
   BATON_COMMIT_KIND,
   CHAIN_EVENT_SCHEMA,
@@ -114,11 +114,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
     const last = run.events[run.events.length - 1] as ChainStoreEvent | undefined;
     const prevBaton = last?.payload.baton ?? manifest.start_baton;
-    const problem = batonCommitProblem(
-      manifest,
-      { revision: prevBaton.revision, fingerprint: prevBaton.fingerprint },
-      shape.value,
-    );
+    const problem = batonCommitProblem(manifest, tailOf(prevBaton), shape.value);
     if (problem !== null) return refused(runId, problem.code, problem.detail);
     const nextSeq = run.events.length + 1;
     const event: ChainStoreEvent = {

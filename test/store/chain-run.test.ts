@@ -196,7 +196,7 @@ describe('chain journal integrity (fs)', () => {
           expect(p.validBytes).toBeLessThanOrEqual(input.length);
         },
       ),
-      { numRuns: 80, seed: 20261130 },
+      { numRuns: 300, seed: 20261130 },
     );
   });
 });

@@ -202,6 +202,19 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
         expect(await store.append(id, 'baton-commit', commit(b1))).toMatchObject({
           code: 'baton_out_of_sequence',
         });
+        // r2 whose carried-forward receipt of r1 was altered (receipts are outside the fingerprint)
+        const forged = {
+          ...b2,
+          stage_receipts: [
+            { ...(b2.stage_receipts[0] as StageReceipt), evidence_refs: ['forged://x'] },
+            b2.stage_receipts[1],
+          ],
+        };
+        expect(
+          await store.append(id, 'baton-commit', { baton: forged, receipt: b2.stage_receipts[1] }),
+        ).toMatchObject({
+          code: 'baton_out_of_sequence',
+        });
         expect(await store.append(id, 'baton-commit', commit(b2))).toMatchObject({
           outcome: 'committed',
           seq: 2,
