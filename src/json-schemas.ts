@@ -29,6 +29,9 @@ import {
 } from './gate/index.js';
 import { PersistStateSchema, ProgressSchema, ReuseReportSchema, SourceNoteSchema } from './persist/index.js';
 import {
+  BatonCommitPayloadSchema,
+  ChainEventLineSchema,
+  ChainManifestSchema,
   EventLineSchema,
   HandoffCacheSchema,
   ManifestV1Schema,
@@ -50,6 +53,9 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'run-store-event.v1': EventLineSchema,
   'run-store-note.v1': NotePayloadSchema,
   'run-store-handoff.v1': HandoffCacheSchema,
+  'run-store-manifest.chain-v1': ChainManifestSchema,
+  'run-store-event.chain-v1': ChainEventLineSchema,
+  'run-store-baton-commit.v1': BatonCommitPayloadSchema,
   'review-record.v1': ReviewRecordSchema,
   'replan-summary.v1': ReplanSummarySchema,
   'run-persist-state.v1': PersistStateSchema,
