@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActor, createMachine } from 'xstate';
+import { handoffFor } from '../dist/src/contract/index.js';
 import { builtinPlanner, builtinReviewer } from '../dist/src/runtime/builtin-ports.js';
 import { resolveCycleOptions } from '../dist/src/runtime/cycle-options.js';
 import { buildDispatch } from '../dist/src/runtime/dispatch-builder.js';
@@ -75,35 +76,11 @@ function ports(n, root, recorder) {
         const d = buildDispatch(input, [file], baseline, '/tmp');
         if (recorder) await (dispatches++ === 0 ? recorder.start(d) : recorder.dispatch(d));
         open--;
-        const handoff = {
-          schema: 'run-contract/v1',
-          record: 'handoff',
-          target: d.target,
-          scope: d.scope,
-          mode: d.mode,
-          status: 'solved',
-          stop_reason: null,
-          stop_detail: null,
-          blocker_kind: null,
-          blocker_class: null,
-          blocker_signature: null,
-          attempted_tools: [],
-          best_candidates: [],
-          failed_avenues: [],
-          evidence: {
-            queries: [],
-            top_candidates: [],
-            attempts: [],
-            goal_delta: null,
-            diagnostic_delta: null,
-          },
+        const handoff = handoffFor(d, {
           files_owned: [file],
           files_changed: [file],
           file_baseline: baseline,
-          artifacts: [],
-          next_action: 'continue',
-          new_evidence_required_for_rerun: null,
-        };
+        });
         if (recorder) await recorder.handoff(handoff);
         return {
           kind: 'handoff',

@@ -15,8 +15,8 @@ import { advanceBaseline, checkBaseline } from '../../src/baseline/index.js';
 import {
   blockerSignature,
   type Dispatch,
-  emptyEvidence,
   type Handoff,
+  handoffFor,
   protocolErrorHandoff,
   validateDispatch,
 } from '../../src/contract/index.js';
@@ -30,29 +30,7 @@ function emit(value: unknown): void {
 }
 
 function base(d: Dispatch): Handoff {
-  return {
-    schema: 'run-contract/v1',
-    record: 'handoff',
-    target: d.target,
-    scope: d.scope,
-    mode: d.mode,
-    status: 'solved',
-    stop_reason: null,
-    stop_detail: null,
-    blocker_kind: null,
-    blocker_class: null,
-    blocker_signature: null,
-    attempted_tools: [],
-    best_candidates: [],
-    failed_avenues: [],
-    evidence: emptyEvidence(),
-    files_owned: [...d.owned_files],
-    files_changed: [],
-    file_baseline: d.file_baseline,
-    artifacts: [],
-    next_action: 'continue',
-    new_evidence_required_for_rerun: null,
-  };
+  return handoffFor(d);
 }
 
 /**

@@ -12,6 +12,7 @@ export {
   WORKER_PARAMETER_SCHEMAS,
 } from './dispatch-schema.js';
 export * from './enums.js';
+export { handoffFor } from './handoff-for.js';
 export type { Handoff, HandoffEvidence } from './handoff-schema.js';
 export {
   ArtifactSchema,

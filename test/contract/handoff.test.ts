@@ -130,3 +130,32 @@ describe('handoff record (run-contract/v1) conditional rules', () => {
     expect(validateHandoff({ ...solvedHandoff(), evidence: ev }).ok).toBe(false);
   });
 });
+
+describe('handoffFor', () => {
+  it('echoes identity and custody and validates as a solved, patch-only answer', async () => {
+    const { handoffFor } = await import('../../src/contract/index.js');
+    const { canonicalDispatch } = await import('./fixtures.js');
+    const d = canonicalDispatch();
+    const h = handoffFor(d);
+    expect(h).toMatchObject({
+      target: d.target,
+      scope: d.scope,
+      mode: d.mode,
+      status: 'solved',
+      files_changed: [],
+    });
+    expect(h.files_owned).toEqual(d.owned_files);
+    expect(h.files_owned).not.toBe(d.owned_files);
+    expect(h.file_baseline).toEqual(d.file_baseline);
+    expect(validateHandoff(h).ok).toBe(true);
+    const stuck = handoffFor(d, {
+      status: 'stuck',
+      blocker_kind: 'proof',
+      blocker_class: 'arithmetic',
+      blocker_signature: 'A.lean:3:omega failed',
+      new_evidence_required_for_rerun: 'a linear bound',
+      next_action: 'stop',
+    });
+    expect(validateHandoff(stuck).ok).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline, recordBaseline } from '../../src/baseline/index.js';
-import { type Dispatch, emptyEvidence, type Handoff } from '../../src/contract/index.js';
+import { type Dispatch, emptyEvidence, type Handoff, handoffFor } from '../../src/contract/index.js';
 import { HandoffError } from '../../src/errors/index.js';
 import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
@@ -29,30 +29,7 @@ afterEach(async () => {
 });
 
 function handoff(d: Dispatch, over: Partial<Handoff> = {}): Handoff {
-  return {
-    schema: 'run-contract/v1',
-    record: 'handoff',
-    target: d.target,
-    scope: d.scope,
-    mode: d.mode,
-    status: 'solved',
-    stop_reason: null,
-    stop_detail: null,
-    blocker_kind: null,
-    blocker_class: null,
-    blocker_signature: null,
-    attempted_tools: [],
-    best_candidates: [],
-    failed_avenues: [],
-    evidence: emptyEvidence(),
-    files_owned: [...d.owned_files],
-    files_changed: [],
-    file_baseline: d.file_baseline,
-    artifacts: [],
-    next_action: 'continue',
-    new_evidence_required_for_rerun: null,
-    ...over,
-  };
+  return handoffFor(d, over);
 }
 
 async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
