@@ -30,7 +30,8 @@ const HELP = [
   'Put -- before paths; every path is data. A --only value that starts with a dash is written',
   '--only=<path>. Relative paths resolve against the working directory; a selector matches an',
   'exact stored path first. --baseline - reads the baseline from stdin, byte-exact (use a quoted',
-  "heredoc: <<'EOF').",
+  "heredoc: <<'EOF'). A path containing U+FFFD is refused (exit 2): it is what Node makes of",
+  'bytes that are not UTF-8, so the name would not round-trip.',
   '',
   'Exit: 0 match/success, 2 usage/malformed baseline/unknown path/duplicates, 3 drift,',
   '4 operational error (a target exists but is unreadable or not a regular file; with drift too).',
@@ -43,7 +44,42 @@ async function loadBaseline(io: CliIo, source: string): Promise<FileBaseline> {
 function pathsOf(positionals: readonly string[], rest: readonly string[], verb: string): string[] {
   const paths = [...positionals, ...rest];
   if (paths.length === 0) throw inputRefusal('usage', `baseline ${verb} needs at least one path after --`);
+  requireIntactPaths(paths);
   return paths;
+}
+
+/** Options of each verb; `help` is parsed like any option, so `--only -h` is a usage error, not help. */
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+const VERB_OPTIONS = {
+  record: { ...HELP_OPTION },
+  check: {
+    ...HELP_OPTION,
+    baseline: { type: 'string', multiple: true },
+    only: { type: 'string', multiple: true },
+  },
+  advance: { ...HELP_OPTION, baseline: { type: 'string', multiple: true } },
+} as const;
+
+/**
+ * Refuses path arguments that cannot have come through argv intact: Node decodes argv as UTF-8
+ * and replaces undecodable bytes with U+FFFD, so such a name would silently name another (absent)
+ * file and a later check would match while the real file drifts. Fail closed instead.
+ */
+function requireIntactPaths(paths: readonly string[]): void {
+  const mangled = paths.filter((p) => p.includes('\uFFFD'));
+  if (mangled.length > 0) {
+    throw inputRefusal(
+      'usage',
+      'path argument(s) contain U+FFFD: bytes that are not UTF-8 cannot pass through argv losslessly; use the library API',
+      { paths: mangled },
+    );
+  }
+}
+
+function baselineSource(values: Record<string, unknown>): string {
+  const given = (values.baseline as string[] | undefined) ?? [];
+  if (given.length > 1) throw inputRefusal('usage', '--baseline given more than once', { baseline: given });
+  return requireString({ baseline: given[0] }, 'baseline');
 }
 
 /** The `baseline` verb group. */
@@ -52,47 +88,48 @@ export const command: CliCommand = {
   help: HELP,
   async run(argv, io) {
     const [verb, ...args] = argv;
-    const head = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-    if (head.includes('--help') || head.includes('-h')) {
+    if (verb === '--help' || verb === '-h') {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
+    if (verb !== 'record' && verb !== 'check' && verb !== 'advance') {
+      throw inputRefusal(
+        'usage',
+        verb === undefined
+          ? 'baseline needs a verb: record, check or advance'
+          : `unknown baseline verb ${JSON.stringify(verb)} (record, check or advance)`,
+      );
+    }
+    const { values, positionals, rest } = parseVerbArgs(args, VERB_OPTIONS[verb]);
+    if (values.help === true) {
       io.out(`${HELP}\n`);
       return 0;
     }
     switch (verb) {
       case 'record': {
-        const { positionals, rest } = parseVerbArgs(args, {});
-        printJson(io, await recordBaseline(pathsOf(positionals, rest, 'record'), { cwd: io.cwd }));
+        const paths = pathsOf(positionals, rest, 'record');
+        printJson(io, await recordBaseline(paths, { cwd: io.cwd }));
         return 0;
       }
       case 'check': {
-        const { values, positionals, rest } = parseVerbArgs(args, {
-          baseline: { type: 'string' },
-          only: { type: 'string', multiple: true },
-        });
         if (positionals.length > 0 || rest.length > 0) {
           throw inputRefusal('usage', 'baseline check takes no positional paths; select entries with --only');
         }
-        const source = requireString(values, 'baseline');
+        const source = baselineSource(values);
         const only = (values.only as string[] | undefined) ?? [];
+        requireIntactPaths(only);
         const baseline = await loadBaseline(io, source);
         const check = await checkBaseline(baseline, { only, cwd: io.cwd });
         printJson(io, check);
         return baselineCheckExitCode(check.result);
       }
       case 'advance': {
-        const { values, positionals, rest } = parseVerbArgs(args, { baseline: { type: 'string' } });
-        const source = requireString(values, 'baseline');
+        const source = baselineSource(values);
         const changed = pathsOf(positionals, rest, 'advance');
         const baseline = await loadBaseline(io, source);
         printJson(io, await advanceBaseline(baseline, changed, { cwd: io.cwd }));
         return 0;
       }
-      default:
-        throw inputRefusal(
-          'usage',
-          verb === undefined
-            ? 'baseline needs a verb: record, check or advance'
-            : `unknown baseline verb ${JSON.stringify(verb)} (record, check or advance)`,
-        );
     }
   },
 };
