@@ -70,3 +70,15 @@ export {
   validateEventPayload,
   validateRecord,
 } from './validate-payload.js';
+export type { PgEventRow } from './pg-rows.js';
+export { parseChainEventRows, parseEventRows, rowsToJournal } from './pg-rows.js';
+export {
+  ADVISORY_HELD_SQL,
+  isPgSchemaName,
+  PG_STORE_DEFAULT_SCHEMA,
+  PG_STORE_SCHEMA_VERSION,
+  pgAdvisoryKey,
+  pgStoreDdl,
+} from './pg-schema.js';
+export type { PgStore, PgStoreOptions } from './pg-store.js';
+export { createPgStore, PG_URL_ENV } from './pg-store.js';

@@ -1,0 +1,537 @@
+/**
+ * The PostgreSQL run store: the {@link Store} contract on a database shared by many machines.
+ * Tables `runs`, `events` (PRIMARY KEY (run_id, seq), one canonical line per row) and
+ * `handoff_cache` are append-only (triggers raise on UPDATE/DELETE/TRUNCATE; a trigger refuses an
+ * event whose seq is not the last + 1). A mutation is one transaction: it takes the run's advisory
+ * lock with `pg_try_advisory_xact_lock` (`busy` when another session holds it — never broken, and
+ * released by the database when that session ends), re-validates the rows appended since this
+ * process last looked (`journal_damaged` on a defect), validates the payload with the store's pure
+ * rules, inserts, and commits. `committed` is reported only after COMMIT returned; a failure while
+ * COMMIT is in flight (connection lost, backend terminated) is `indeterminate` with step `commit`.
+ */
+import type { Pool, PoolClient } from 'pg';
+import pg from 'pg';
+import { canonicalJson } from '../canonical/index.js';
+import { safeValidate } from '../validation/index.js';
+import {
+  batonCommitProblem,
+  buildChainManifest,
+  type ChainTail,
+  checkBatonCommit,
+  startTail,
+  tailOf,
+} from './chain-rules.js';
+import {
+  BATON_COMMIT_KIND,
+  type BatonCommitPayload,
+  CHAIN_EVENT_SCHEMA,
+  isChainManifest,
+  type StoredManifest,
+  StoredManifestSchema,
+} from './chain-schema.js';
+import { fastCanonicalJson, isCanonicalText } from './canonical-fast.js';
+import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import { formatTimestamp, isRunId } from './run-id.js';
+import { assembleChainLoad, assembleLoad } from './run-load.js';
+import {
+  ADVISORY_HELD_SQL,
+  isPgSchemaName,
+  PG_STORE_DEFAULT_SCHEMA,
+  pgAdvisoryKey,
+  pgStoreDdl,
+} from './pg-schema.js';
+import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
+import {
+  CACHE_SCHEMA,
+  EVENT_KINDS_V1,
+  EVENT_V2_SCHEMA,
+  eventSchemaOf,
+  type HandoffCache,
+  HandoffCacheSchema,
+} from './schema.js';
+import {
+  type AnyLoadResult,
+  type ChainRunStore,
+  type CreateRunInput,
+  type LoadResult,
+  refused,
+  type StoreCode,
+  type StoreEventKind,
+  type StoreResult,
+  storeResult,
+} from './store.js';
+import { validateEventPayload } from './validate-payload.js';
+
+/** Environment variable naming the run store's PostgreSQL connection string (CLI). */
+export const PG_URL_ENV = 'HANDOFF_PG_URL';
+
+/** Options of {@link createPgStore}: a pool, or a connection string (the store then owns its pool). */
+export interface PgStoreOptions {
+  /** An existing pool (not ended by `close`). */
+  readonly pool?: Pool;
+  /** A connection string, e.g. `postgresql://user@host/db` or `postgresql://user@/db?host=/run/pg`. */
+  readonly connectionString?: string;
+  /** The PostgreSQL schema holding the tables. Default `handoff_store`. */
+  readonly schema?: string;
+  /** Clock for `created` and event `ts`. Default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Recorded as `storage_root`. Default `postgres:<schema>`. */
+  readonly root?: string;
+  /** Recorded as `plugin_version`. */
+  readonly pluginVersion?: string;
+  /** Pool size when the store creates the pool. Default 4. */
+  readonly maxConnections?: number;
+}
+
+/** The PostgreSQL store. */
+export interface PgStore extends ChainRunStore {
+  /** The PostgreSQL schema of the tables. */
+  readonly schema: string;
+  /** The advisory-lock key (bigint, decimal) a mutation of `runId` takes. */
+  lockKey(runId: string): string;
+  /** Applies the (idempotent) DDL; mutations and loads call it once on first use. */
+  migrate(): Promise<void>;
+  /** Ends the pool when the store created it. */
+  close(): Promise<void>;
+}
+
+/** Thrown inside a mutation to return a result after rolling back. */
+class Done extends Error {
+  constructor(readonly result: StoreResult) {
+    super(result.detail ?? result.outcome);
+  }
+}
+
+interface Known {
+  lastSeq: number;
+  tail: ChainTail | null;
+}
+
+const errText = (e: unknown): string => String((e as Error)?.message ?? e);
+
+/** A server-side ERROR (not FATAL/PANIC, not a transport failure): the transaction did not commit. */
+function isPlainServerError(e: unknown): boolean {
+  const x = e as { severity?: unknown; code?: unknown };
+  return typeof x?.code === 'string' && x.severity === 'ERROR';
+}
+
+/**
+ * Creates the PostgreSQL store. Nothing is sent to the server until the first call.
+ *
+ * @example
+ * ```ts
+ * const store = createPgStore({ connectionString: process.env.HANDOFF_PG_URL });
+ * const r = await store.createRun({ dispatch });
+ * await store.append(r.run_id!, 'note', { kind: 'candidate', text: 'simp', lean: null });
+ * await store.close();
+ * ```
+ * @throws RangeError when neither a pool nor a connection string is given, or the schema name is not a plain identifier.
+ */
+export function createPgStore(options: PgStoreOptions): PgStore {
+  const schema = options.schema ?? PG_STORE_DEFAULT_SCHEMA;
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  if (options.pool === undefined && options.connectionString === undefined)
+    throw new RangeError('createPgStore needs a pool or a connection string');
+  const ownPool = options.pool === undefined;
+  const pool: Pool =
+    options.pool ??
+    new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4 });
+  // an idle client whose backend died emits 'error' on the pool: never let it crash the process
+  if (ownPool) pool.on('error', () => {});
+  const now = options.now ?? (() => new Date());
+  const root = options.root ?? `postgres:${schema}`;
+  const pluginVersion = options.pluginVersion ?? RUNTIME_VERSION;
+  const t = (name: string): string => `"${schema}".${name}`;
+  const manifests = new Map<string, StoredManifest>();
+  const known = new Map<string, Known>();
+  let migrated: Promise<void> | null = null;
+  const guarded = new WeakSet<PoolClient>();
+  /** A backend that dies while a client is checked out emits 'error' on it: keep the process alive. */
+  const guard = (c: PoolClient): PoolClient => {
+    if (!guarded.has(c)) {
+      guarded.add(c);
+      c.on('error', () => {});
+    }
+    return c;
+  };
+
+  const lockKey = (runId: string): string => pgAdvisoryKey(`store:${schema}`, runId);
+
+  async function migrate(): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // serialise concurrent migrators (CREATE … IF NOT EXISTS races on the catalog otherwise)
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [pgAdvisoryKey('migrate', schema)]);
+      for (const sql of pgStoreDdl(schema)) await client.query(sql);
+      await client.query('COMMIT');
+      client.release();
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release(true);
+      throw e;
+    }
+  }
+
+  function ensureSchema(): Promise<void> {
+    if (migrated === null)
+      migrated = migrate().catch((e) => {
+        migrated = null;
+        throw e;
+      });
+    return migrated;
+  }
+
+  async function checkout(runId: string | null): Promise<PoolClient> {
+    try {
+      await ensureSchema();
+      return guard(await pool.connect());
+    } catch (e) {
+      throw new Done(refused(runId, 'lock_unavailable', `cannot reach the database: ${errText(e)}`));
+    }
+  }
+
+  /** Parses and checks a manifest row; null with a detail when it is not a valid canonical manifest. */
+  function manifestOf(
+    runId: string,
+    text: string,
+  ): { ok: true; manifest: StoredManifest } | { ok: false; detail: string } {
+    const cached = manifests.get(runId);
+    if (cached !== undefined) return { ok: true, manifest: cached };
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      return { ok: false, detail: 'the manifest row is not JSON' };
+    }
+    const m = safeValidate(StoredManifestSchema, v);
+    if (!m.ok)
+      return {
+        ok: false,
+        detail: `the manifest row is invalid: ${m.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      };
+    if (m.value.run_id !== runId)
+      return { ok: false, detail: `manifest run_id ${m.value.run_id} does not match row ${runId}` };
+    if (!isCanonicalText(text, v)) return { ok: false, detail: 'the manifest row is not canonical JSON' };
+    manifests.set(runId, m.value);
+    return { ok: true, manifest: m.value };
+  }
+
+  /**
+   * Runs `body` in a transaction on one connection and commits. `body` throws {@link Done} to
+   * roll back with a result; any other failure before COMMIT is `nothing_written`/`write_failed`
+   * (without COMMIT the transaction cannot have committed); a failure of COMMIT itself is a plain
+   * server ERROR (rolled back: `write_failed`) or `indeterminate`.
+   */
+  async function transact(
+    runId: string | null,
+    seqOf: () => number | undefined,
+    body: (c: PoolClient) => Promise<StoreResult>,
+  ): Promise<StoreResult> {
+    let client: PoolClient;
+    try {
+      client = await checkout(runId);
+    } catch (e) {
+      if (e instanceof Done) return e.result;
+      throw e;
+    }
+    let destroy = false;
+    try {
+      let ok: StoreResult;
+      try {
+        await client.query('BEGIN');
+        ok = await body(client);
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {
+          destroy = true;
+        });
+        if (e instanceof Done) return e.result;
+        destroy = destroy || !isPlainServerError(e);
+        return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
+      }
+      try {
+        await client.query('COMMIT');
+      } catch (e) {
+        destroy = true;
+        known.delete(runId ?? '');
+        const seq = seqOf();
+        if (isPlainServerError(e))
+          return refused(runId, 'write_failed', `COMMIT refused, rolled back: ${errText(e)}`);
+        return storeResult('indeterminate', runId, {
+          ...(seq === undefined ? {} : { seq }),
+          step: 'commit',
+          detail: `the connection failed while COMMIT was in flight: ${errText(e)}`,
+        });
+      }
+      return ok;
+    } finally {
+      client.release(destroy);
+    }
+  }
+
+  async function publishRun(built: StoredManifest): Promise<StoreResult> {
+    const manifest: StoredManifest = { ...built, storage_root: root };
+    const runId = manifest.run_id;
+    const text = canonicalJson(manifest);
+    const r = await transact(
+      runId,
+      () => undefined,
+      async (c) => {
+        const ins = await c.query(
+          `INSERT INTO ${t('runs')} (run_id, kind, manifest) VALUES ($1, $2, $3) ON CONFLICT (run_id) DO NOTHING`,
+          [runId, isChainManifest(manifest) ? 'chain' : 'contract', text],
+        );
+        if (ins.rowCount !== 1) throw new Done(refused(runId, 'run_exists', `run ${runId} exists`));
+        return storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` });
+      },
+    );
+    return r.run_directory === undefined && r.outcome !== 'nothing_written'
+      ? { ...r, run_directory: `${root}/runs/${runId}` }
+      : r;
+  }
+
+  /** Validates the rows appended since this process last looked at the run (under the lock). */
+  async function catchUp(c: PoolClient, runId: string, manifest: StoredManifest): Promise<Known> {
+    const k = known.get(runId) ?? { lastSeq: 0, tail: isChainManifest(manifest) ? startTail(manifest) : null };
+    const { rows } = await c.query<PgEventRow>(
+      `SELECT seq, line FROM ${t('events')} WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
+      [runId, k.lastSeq],
+    );
+    if (rows.length === 0) return k;
+    const first = k.lastSeq + 1;
+    const parsed = isChainManifest(manifest)
+      ? parseChainEventRows(rows, manifest, first, k.tail ?? startTail(manifest))
+      : parseEventRows(rows, runId, eventSchemaOf(manifest), first);
+    if (parsed.damage !== null) {
+      known.delete(runId);
+      throw new Done(
+        refused(runId, 'journal_damaged', `the journal is damaged; appends are refused (${parsed.damage.detail})`),
+      );
+    }
+    const next: Known = {
+      lastSeq: k.lastSeq + parsed.events.length,
+      tail: 'tail' in parsed ? parsed.tail : k.tail,
+    };
+    known.set(runId, next);
+    return next;
+  }
+
+  async function doAppend(
+    runId: string,
+    kind: StoreEventKind,
+    payload: unknown,
+    withCache: boolean,
+  ): Promise<StoreResult> {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    // shape first, before touching the database (cites and the baton sequence again under the lock)
+    let commit: BatonCommitPayload | null = null;
+    if (kind === BATON_COMMIT_KIND) {
+      const b = checkBatonCommit(payload);
+      if (!b.ok) return refused(runId, 'invalid_payload', b.detail);
+      commit = b.value;
+    } else {
+      const shape = validateEventPayload(kind, payload, {
+        runId,
+        eventSchema: EVENT_V2_SCHEMA,
+        nextSeq: Number.MAX_SAFE_INTEGER,
+      });
+      if (!shape.ok) return refused(runId, shape.code, shape.detail);
+    }
+    let payloadText: string;
+    try {
+      payloadText = fastCanonicalJson(payload);
+    } catch (e) {
+      return refused(runId, 'invalid_payload', errText(e));
+    }
+    let seq: number | undefined;
+    return transact(
+      runId,
+      () => seq,
+      async (c) => {
+        const lock = await c.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS got', [
+          lockKey(runId),
+        ]);
+        if (lock.rows[0]?.got !== true)
+          throw new Done(refused(runId, 'busy', 'the run is locked by another mutation'));
+        const mrow = await c.query<{ manifest: string }>(`SELECT manifest FROM ${t('runs')} WHERE run_id = $1`, [
+          runId,
+        ]);
+        const text = mrow.rows[0]?.manifest;
+        if (text === undefined) throw new Done(refused(runId, 'no_such_run', `no run ${runId}`));
+        const m = manifestOf(runId, text);
+        if (!m.ok) throw new Done(refused(runId, 'integrity_failure', m.detail));
+        const manifest = m.manifest;
+        if (isChainManifest(manifest) !== (commit !== null))
+          throw new Done(
+            refused(
+              runId,
+              'kind_unsupported',
+              commit !== null
+                ? `kind ${kind} needs a chain run; ${runId} is a run-contract run`
+                : `kind ${kind} is not a chain run's kind (${BATON_COMMIT_KIND})`,
+            ),
+          );
+        const eventSchema = isChainManifest(manifest) ? CHAIN_EVENT_SCHEMA : eventSchemaOf(manifest);
+        if (
+          !isChainManifest(manifest) &&
+          eventSchema !== EVENT_V2_SCHEMA &&
+          !(EVENT_KINDS_V1 as readonly string[]).includes(kind)
+        )
+          throw new Done(
+            refused(runId, 'kind_unsupported', `kind ${kind} needs a run-store-event/v2 run; this run is v1`),
+          );
+        const state = await catchUp(c, runId, manifest);
+        const next = state.lastSeq + 1;
+        if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
+          const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: next });
+          if (!check.ok) throw new Done(refused(runId, check.code, check.detail));
+        }
+        if (commit !== null && isChainManifest(manifest)) {
+          const problem = batonCommitProblem(manifest, state.tail ?? startTail(manifest), commit);
+          if (problem !== null) throw new Done(refused(runId, problem.code, problem.detail));
+        }
+        const ts = formatTimestamp(now());
+        const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${next},"ts":"${ts}"}`;
+        seq = next;
+        await c.query(`INSERT INTO ${t('events')} (run_id, seq, line) VALUES ($1, $2, $3)`, [runId, next, line]);
+        if (withCache) {
+          const cache: HandoffCache = {
+            schema: CACHE_SCHEMA,
+            seq: next,
+            payload: payload as HandoffCache['payload'],
+          };
+          await c.query(`INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ($1, $2, $3)`, [
+            runId,
+            next,
+            canonicalJson(cache),
+          ]);
+        }
+        // the in-process view advances only once COMMIT returned (see below)
+        return storeResult('committed', runId, { seq: next });
+      },
+    ).then((r) => {
+      if (r.outcome === 'committed' && r.seq !== undefined) {
+        const k = known.get(runId);
+        if (k !== undefined && k.lastSeq + 1 === r.seq)
+          known.set(runId, { lastSeq: r.seq, tail: commit !== null ? tailOf(commit.baton) : k.tail });
+        else known.delete(runId);
+      }
+      return r;
+    });
+  }
+
+  async function loadAny(runId: string): Promise<AnyLoadResult> {
+    if (!isRunId(runId))
+      return { ok: false, code: 'bad_run_id', run_id: null, detail: `not a run id: ${JSON.stringify(runId)}` };
+    const fail = (code: StoreCode, detail: string): AnyLoadResult => ({ ok: false, code, run_id: runId, detail });
+    let c: PoolClient;
+    try {
+      await ensureSchema();
+      c = guard(await pool.connect());
+    } catch (e) {
+      return fail('journal_unreadable', `cannot reach the database: ${errText(e)}`);
+    }
+    let destroy = false;
+    try {
+      // one snapshot for the manifest, the rows and the cache
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const mrow = await c.query<{ manifest: string }>(`SELECT manifest FROM ${t('runs')} WHERE run_id = $1`, [
+        runId,
+      ]);
+      const text = mrow.rows[0]?.manifest;
+      if (text === undefined) {
+        await c.query('ROLLBACK');
+        return fail('no_such_run', `no run ${runId}`);
+      }
+      const { rows } = await c.query<PgEventRow>(
+        `SELECT seq, line FROM ${t('events')} WHERE run_id = $1 ORDER BY seq`,
+        [runId],
+      );
+      const crow = await c.query<{ body: string }>(
+        `SELECT body FROM ${t('handoff_cache')} WHERE run_id = $1 ORDER BY seq DESC LIMIT 1`,
+        [runId],
+      );
+      await c.query('COMMIT');
+      const m = manifestOf(runId, text);
+      if (!m.ok) return fail('integrity_failure', m.detail);
+      const manifest = m.manifest;
+      const warnings = manifest.storage_root !== root ? ['storage_root_differs'] : [];
+      if (isChainManifest(manifest)) {
+        const p = parseChainEventRows(rows, manifest);
+        return { ok: true, value: assembleChainLoad(manifest, p.events, p.damage, warnings) };
+      }
+      const p = parseEventRows(rows, runId, eventSchemaOf(manifest));
+      let cache: HandoffCache | null | 'invalid' = null;
+      const body = crow.rows[0]?.body;
+      if (body !== undefined) {
+        try {
+          const v = safeValidate(HandoffCacheSchema, JSON.parse(body));
+          cache = v.ok ? v.value : 'invalid';
+        } catch {
+          cache = 'invalid';
+        }
+      }
+      return { ok: true, value: assembleLoad(manifest, p.events, p.damage, cache, warnings) };
+    } catch (e) {
+      destroy = !isPlainServerError(e);
+      await c.query('ROLLBACK').catch(() => {});
+      return fail('journal_unreadable', `cannot read the run: ${errText(e)}`);
+    } finally {
+      c.release(destroy);
+    }
+  }
+
+  const store: PgStore = {
+    backend: 'postgres',
+    root,
+    schema,
+    lockKey,
+    migrate: ensureSchema,
+    async close() {
+      if (ownPool) await pool.end();
+    },
+    async createRun(input: CreateRunInput) {
+      const b = buildManifest(input, { storageRoot: root, pluginVersion, now });
+      if (!b.ok) return refused(b.run_id, b.code, b.detail);
+      return publishRun(b.manifest);
+    },
+    async createChainRun(input) {
+      const b = buildChainManifest(input, { storageRoot: root, pluginVersion, now });
+      if (!b.ok) return refused(b.run_id, b.code, b.detail);
+      return publishRun(b.manifest);
+    },
+    append: (runId, kind, payload) => doAppend(runId, kind, payload, false),
+    setHandoff: (runId, payload) => doAppend(runId, 'handoff', payload, true),
+    async load(runId): Promise<LoadResult> {
+      const r = await loadAny(runId);
+      if (r.ok && 'last_baton' in r.value)
+        return {
+          ok: false,
+          code: 'kind_unsupported',
+          run_id: runId,
+          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
+        };
+      return r as LoadResult;
+    },
+    loadRun: loadAny,
+    async listRuns() {
+      try {
+        await ensureSchema();
+        const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM ${t('runs')} ORDER BY run_id`);
+        return rows.map((r) => r.run_id).filter((id) => isRunId(id));
+      } catch {
+        return [];
+      }
+    },
+    async isLocked(runId) {
+      if (!isRunId(runId)) return false;
+      try {
+        const { rows } = await pool.query<{ held: boolean }>(ADVISORY_HELD_SQL, [lockKey(runId)]);
+        return rows[0]?.held === true;
+      } catch {
+        return false;
+      }
+    },
+  };
+  return store;
+}
