@@ -4,7 +4,7 @@
  */
 import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   advanceBaseline,
   assertCustody,
@@ -13,16 +13,12 @@ import {
   type FileBaseline,
   recordBaseline,
 } from '../../src/baseline/index.js';
-import { makeTmp, rejection, removeTmp } from './fixtures.js';
+import { dirPerTest, rejection } from './fixtures.js';
 
-const root = makeTmp();
 let dir = '';
-let n = 0;
-beforeEach(() => {
-  dir = join(root, `case-${n++}`);
-  mkdirSync(dir);
+dirPerTest((d) => {
+  dir = d;
 });
-afterAll(() => removeTmp(root));
 const p = (name: string) => join(dir, name);
 
 async function threeFiles(): Promise<FileBaseline> {

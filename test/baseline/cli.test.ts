@@ -6,19 +6,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BaselineCheck, FileBaseline } from '../../src/baseline/index.js';
 import { CLI_BIN, runCli, stdoutJson } from '../helpers/cli.js';
-import { makeTmp, mkfifo, removeTmp } from './fixtures.js';
+import { dirPerTest, mkfifo } from './fixtures.js';
 
-const root = makeTmp('handoff-baseline-cli-');
 let dir = '';
-let n = 0;
-beforeEach(() => {
-  dir = join(root, `case-${n++}`);
-  mkdirSync(dir);
-});
-afterAll(() => removeTmp(root));
+dirPerTest((d) => {
+  dir = d;
+}, 'handoff-baseline-cli-');
 
 const HOSTILE = [
   'plain.txt',

@@ -2,9 +2,10 @@
  * Shared helpers of the baseline tests: a temp directory per suite, FIFOs, error capture.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeEach } from 'vitest';
 import { isHandoffError } from '../../src/errors/index.js';
 
 /** True when the tests run as root (root reads chmod 000 files, so chmod cannot make an entry unreadable). */
@@ -18,6 +19,21 @@ export function makeTmp(prefix = 'handoff-baseline-'): string {
 /** Removes a temp directory. */
 export function removeTmp(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Gives every test of the calling file a fresh, empty directory (passed to `use` before each test)
+ * under one temp root that is removed after the file.
+ */
+export function dirPerTest(use: (dir: string) => void, prefix?: string): void {
+  const root = makeTmp(prefix);
+  let n = 0;
+  beforeEach(() => {
+    const dir = join(root, `case-${n++}`);
+    mkdirSync(dir);
+    use(dir);
+  });
+  afterAll(() => removeTmp(root));
 }
 
 /** Creates a FIFO with mkfifo(1) (argument array, no shell). */

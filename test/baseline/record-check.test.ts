@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BaselineCheckSchema,
   checkBaseline,
@@ -15,16 +15,12 @@ import {
   recordBaseline,
 } from '../../src/baseline/index.js';
 import { HASH_CHUNK_BYTES, SMALL_FILE_BYTES } from '../../src/baseline/observe.js';
-import { IS_ROOT, makeTmp, mkfifo, rejection, removeTmp } from './fixtures.js';
+import { dirPerTest, IS_ROOT, mkfifo, rejection } from './fixtures.js';
 
-const root = makeTmp();
 let dir = '';
-let n = 0;
-beforeEach(() => {
-  dir = join(root, `case-${n++}`);
-  mkdirSync(dir);
+dirPerTest((d) => {
+  dir = d;
 });
-afterAll(() => removeTmp(root));
 
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 const p = (name: string) => join(dir, name);
