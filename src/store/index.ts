@@ -36,6 +36,18 @@ export type { ManifestBuild, ManifestEnv } from './manifest.js';
 export { buildManifest, RUNTIME_VERSION } from './manifest.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';
 export { createMemoryStore } from './memory-store.js';
+export type { PgEventRow } from './pg-rows.js';
+export { parseChainEventRows, parseEventRows, rowsToJournal } from './pg-rows.js';
+export {
+  ADVISORY_HELD_SQL,
+  isPgSchemaName,
+  PG_STORE_DEFAULT_SCHEMA,
+  PG_STORE_SCHEMA_VERSION,
+  pgAdvisoryKey,
+  pgStoreDdl,
+} from './pg-schema.js';
+export type { PgStore, PgStoreOptions } from './pg-store.js';
+export { createPgStore, PG_URL_ENV } from './pg-store.js';
 export { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 export { assembleChainLoad, assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
 export * from './schema.js';
@@ -70,15 +82,3 @@ export {
   validateEventPayload,
   validateRecord,
 } from './validate-payload.js';
-export type { PgEventRow } from './pg-rows.js';
-export { parseChainEventRows, parseEventRows, rowsToJournal } from './pg-rows.js';
-export {
-  ADVISORY_HELD_SQL,
-  isPgSchemaName,
-  PG_STORE_DEFAULT_SCHEMA,
-  PG_STORE_SCHEMA_VERSION,
-  pgAdvisoryKey,
-  pgStoreDdl,
-} from './pg-schema.js';
-export type { PgStore, PgStoreOptions } from './pg-store.js';
-export { createPgStore, PG_URL_ENV } from './pg-store.js';

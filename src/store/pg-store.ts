@@ -13,6 +13,7 @@ import type { Pool, PoolClient } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
+import { fastCanonicalJson, isCanonicalText } from './canonical-fast.js';
 import {
   batonCommitProblem,
   buildChainManifest,
@@ -29,18 +30,18 @@ import {
   type StoredManifest,
   StoredManifestSchema,
 } from './chain-schema.js';
-import { fastCanonicalJson, isCanonicalText } from './canonical-fast.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
-import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
   ADVISORY_HELD_SQL,
   isPgSchemaName,
   PG_STORE_DEFAULT_SCHEMA,
+  PG_STORE_SCHEMA_VERSION,
   pgAdvisoryKey,
   pgStoreDdl,
 } from './pg-schema.js';
-import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
+import { formatTimestamp, isRunId } from './run-id.js';
+import { assembleChainLoad, assembleLoad } from './run-load.js';
 import {
   CACHE_SCHEMA,
   EVENT_KINDS_V1,
@@ -81,6 +82,14 @@ export interface PgStoreOptions {
   readonly pluginVersion?: string;
   /** Pool size when the store creates the pool. Default 4. */
   readonly maxConnections?: number;
+  /**
+   * Fault-injection seam for tests: awaited inside a mutation's transaction (run lock held, rows
+   * inserted) right before COMMIT is sent. Not for production use.
+   */
+  readonly beforeCommit?: (ctx: {
+    readonly runId: string | null;
+    readonly seq: number | undefined;
+  }) => Promise<void>;
 }
 
 /** The PostgreSQL store. */
@@ -157,9 +166,27 @@ export function createPgStore(options: PgStoreOptions): PgStore {
 
   const lockKey = (runId: string): string => pgAdvisoryKey(`store:${schema}`, runId);
 
+  /** True when this schema already holds the current schema version (no DDL needed). */
+  async function current(client: PoolClient): Promise<boolean> {
+    const reg = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [
+      `"${schema}".schema_version`,
+    ]);
+    if (reg.rows[0]?.t === null || reg.rows[0]?.t === undefined) return false;
+    const v = await client.query(`SELECT 1 FROM ${t('schema_version')} WHERE version = $1`, [
+      PG_STORE_SCHEMA_VERSION,
+    ]);
+    return v.rowCount === 1;
+  }
+
   async function migrate(): Promise<void> {
     const client = await pool.connect();
     try {
+      // DDL (CREATE OR REPLACE TRIGGER) locks the tables against in-flight appends of other
+      // processes: skip it entirely when the schema is already current
+      if (await current(client)) {
+        client.release();
+        return;
+      }
       await client.query('BEGIN');
       // serialise concurrent migrators (CREATE … IF NOT EXISTS races on the catalog otherwise)
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [pgAdvisoryKey('migrate', schema)]);
@@ -250,6 +277,14 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
       }
       try {
+        await options.beforeCommit?.({ runId, seq: seqOf() });
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {
+          destroy = true;
+        });
+        return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
+      }
+      try {
         await client.query('COMMIT');
       } catch (e) {
         destroy = true;
@@ -292,7 +327,10 @@ export function createPgStore(options: PgStoreOptions): PgStore {
 
   /** Validates the rows appended since this process last looked at the run (under the lock). */
   async function catchUp(c: PoolClient, runId: string, manifest: StoredManifest): Promise<Known> {
-    const k = known.get(runId) ?? { lastSeq: 0, tail: isChainManifest(manifest) ? startTail(manifest) : null };
+    const k = known.get(runId) ?? {
+      lastSeq: 0,
+      tail: isChainManifest(manifest) ? startTail(manifest) : null,
+    };
     const { rows } = await c.query<PgEventRow>(
       `SELECT seq, line FROM ${t('events')} WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
       [runId, k.lastSeq],
@@ -305,7 +343,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     if (parsed.damage !== null) {
       known.delete(runId);
       throw new Done(
-        refused(runId, 'journal_damaged', `the journal is damaged; appends are refused (${parsed.damage.detail})`),
+        refused(
+          runId,
+          'journal_damaged',
+          `the journal is damaged; appends are refused (${parsed.damage.detail})`,
+        ),
       );
     }
     const next: Known = {
@@ -353,9 +395,10 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         ]);
         if (lock.rows[0]?.got !== true)
           throw new Done(refused(runId, 'busy', 'the run is locked by another mutation'));
-        const mrow = await c.query<{ manifest: string }>(`SELECT manifest FROM ${t('runs')} WHERE run_id = $1`, [
-          runId,
-        ]);
+        const mrow = await c.query<{ manifest: string }>(
+          `SELECT manifest FROM ${t('runs')} WHERE run_id = $1`,
+          [runId],
+        );
         const text = mrow.rows[0]?.manifest;
         if (text === undefined) throw new Done(refused(runId, 'no_such_run', `no run ${runId}`));
         const m = manifestOf(runId, text);
@@ -393,7 +436,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         const ts = formatTimestamp(now());
         const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${next},"ts":"${ts}"}`;
         seq = next;
-        await c.query(`INSERT INTO ${t('events')} (run_id, seq, line) VALUES ($1, $2, $3)`, [runId, next, line]);
+        await c.query(`INSERT INTO ${t('events')} (run_id, seq, line) VALUES ($1, $2, $3)`, [
+          runId,
+          next,
+          line,
+        ]);
         if (withCache) {
           const cache: HandoffCache = {
             schema: CACHE_SCHEMA,
@@ -422,8 +469,18 @@ export function createPgStore(options: PgStoreOptions): PgStore {
 
   async function loadAny(runId: string): Promise<AnyLoadResult> {
     if (!isRunId(runId))
-      return { ok: false, code: 'bad_run_id', run_id: null, detail: `not a run id: ${JSON.stringify(runId)}` };
-    const fail = (code: StoreCode, detail: string): AnyLoadResult => ({ ok: false, code, run_id: runId, detail });
+      return {
+        ok: false,
+        code: 'bad_run_id',
+        run_id: null,
+        detail: `not a run id: ${JSON.stringify(runId)}`,
+      };
+    const fail = (code: StoreCode, detail: string): AnyLoadResult => ({
+      ok: false,
+      code,
+      run_id: runId,
+      detail,
+    });
     let c: PoolClient;
     try {
       await ensureSchema();
@@ -435,9 +492,10 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     try {
       // one snapshot for the manifest, the rows and the cache
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const mrow = await c.query<{ manifest: string }>(`SELECT manifest FROM ${t('runs')} WHERE run_id = $1`, [
-        runId,
-      ]);
+      const mrow = await c.query<{ manifest: string }>(
+        `SELECT manifest FROM ${t('runs')} WHERE run_id = $1`,
+        [runId],
+      );
       const text = mrow.rows[0]?.manifest;
       if (text === undefined) {
         await c.query('ROLLBACK');
@@ -517,7 +575,9 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     async listRuns() {
       try {
         await ensureSchema();
-        const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM ${t('runs')} ORDER BY run_id`);
+        const { rows } = await pool.query<{ run_id: string }>(
+          `SELECT run_id FROM ${t('runs')} ORDER BY run_id`,
+        );
         return rows.map((r) => r.run_id).filter((id) => isRunId(id));
       } catch {
         return [];

@@ -6,7 +6,16 @@
  * only. No binaries → a clear error (CI installs them; the tests must fail, not skip).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
@@ -78,7 +87,8 @@ async function waitReady(url: string, server: ChildProcess, log: () => string): 
       return;
     } catch (e) {
       await c.end().catch(() => {});
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections: ${String(e)}; ${log()}`);
+      if (Date.now() > deadline)
+        throw new Error(`postgres did not accept connections: ${String(e)}; ${log()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -1,0 +1,33 @@
+// Child process of the PostgreSQL store tests (its own process, its own connection). Uses dist/.
+// Modes:
+//   hold <url> <schema> <runId> <syncDir>       append one note, pausing before COMMIT (run lock
+//                                               held) until <syncDir>/go exists; writes <syncDir>/holding
+//   once <url> <schema> <runId>                 append one note
+//   loop <url> <schema> <runId> <syncDir> <tag> <count>  after <syncDir>/start, append <count> notes
+// Every result is printed as one JSON line.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPgStore } from '../../dist/src/store/index.js';
+
+const [mode, url, schema, runId, syncDir, tag = 'x', countArg = '1'] = process.argv.slice(2);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const note = (text) => ({ kind: 'candidate', text, lean: null });
+const store = createPgStore({
+  connectionString: url,
+  schema,
+  maxConnections: 1,
+  beforeCommit:
+    mode === 'hold'
+      ? async () => {
+          writeFileSync(join(syncDir, 'holding'), '');
+          while (!existsSync(join(syncDir, 'go'))) await sleep(5);
+        }
+      : undefined,
+});
+const out = (r) => process.stdout.write(`${JSON.stringify(r)}\n`);
+if (mode === 'hold' || mode === 'once') out(await store.append(runId, 'note', note(`${mode}-${tag}`)));
+if (mode === 'loop') {
+  while (!existsSync(join(syncDir, 'start'))) await sleep(2);
+  for (let i = 0; i < Number(countArg); i++) out(await store.append(runId, 'note', note(`${tag}-${i}`)));
+}
+await store.close();

@@ -1,0 +1,344 @@
+/**
+ * What the PostgreSQL store guarantees beyond the contract suite, against a real server:
+ * append-only and dense seqs enforced by the database itself (raw UPDATE/DELETE/TRUNCATE and a
+ * gapped or duplicate INSERT fail); integrity on load (rows written behind the store's back with
+ * triggers disabled are reported `corrupt` at their seq, appends then refused); a lock held by
+ * another session is `busy` and goes away with that session; two real processes appending to one
+ * run (one is `busy` while the other holds the lock; nothing interleaves, seqs stay dense); a
+ * connection cut while COMMIT is in flight is `indeterminate` — both when the server committed and
+ * when it did not — never a false `committed` or `nothing_written`; idempotent migrations.
+ * Children use dist/ (run `npm run build` first).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createPgStore, type PgStore } from '../../src/store/index.js';
+import { usePostgres } from '../setup/postgres.js';
+import { dispatch, fixedClock, note, solvedHandoff } from './fixtures.js';
+
+const CHILD = fileURLToPath(new URL('./pg-child.mjs', import.meta.url));
+const db = usePostgres();
+const stores: PgStore[] = [];
+const clients: pg.Client[] = [];
+const dirs: string[] = [];
+let n = 0;
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.end().catch(() => {});
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterAll(async () => {});
+
+function fresh(extra: Partial<Parameters<typeof createPgStore>[0]> = {}): PgStore {
+  const s = createPgStore({ connectionString: db.url(), schema: `g_${n++}`, now: fixedClock(), ...extra });
+  stores.push(s);
+  return s;
+}
+
+async function sql(): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: db.url() });
+  c.on('error', () => {});
+  await c.connect();
+  clients.push(c);
+  return c;
+}
+
+async function runWithNotes(store: PgStore, count: number): Promise<string> {
+  const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+  for (let i = 0; i < count; i++)
+    expect((await store.append(id, 'note', note(`n${i}`))).outcome).toBe('committed');
+  return id;
+}
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'pg-guarantees-'));
+  dirs.push(d);
+  return d;
+}
+
+function child(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  p.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('the database enforces append-only, dense journals', () => {
+  it('raw UPDATE, DELETE and TRUNCATE of events, runs and the cache fail; gapped or duplicate seqs fail', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 2);
+    await store.setHandoff(id, solvedHandoff());
+    const c = await sql();
+    const s = `"${store.schema}"`;
+    for (const q of [
+      `UPDATE ${s}.events SET line = line || ' ' WHERE run_id = '${id}'`,
+      `DELETE FROM ${s}.events WHERE run_id = '${id}'`,
+      `TRUNCATE ${s}.events CASCADE`,
+      `UPDATE ${s}.runs SET manifest = '{}'`,
+      `DELETE FROM ${s}.runs`,
+      `DELETE FROM ${s}.handoff_cache`,
+      `INSERT INTO ${s}.events (run_id, seq, line) VALUES ('${id}', 5, '{}')`,
+      `INSERT INTO ${s}.events (run_id, seq, line) VALUES ('${id}', 2, '{}')`,
+    ]) {
+      await expect(c.query(q), q).rejects.toThrow(/append-only|not dense|duplicate key/);
+    }
+    const l = await store.load(id);
+    expect(l.ok && l.value.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(l.ok && l.value.handoff_cache).toBe('current');
+  });
+
+  it('migrations are idempotent, also when two stores migrate one schema at once', async () => {
+    const a = fresh();
+    const b = createPgStore({ connectionString: db.url(), schema: a.schema, now: fixedClock() });
+    stores.push(b);
+    await Promise.all([a.migrate(), b.migrate()]);
+    await a.migrate();
+    const c = await sql();
+    const v = await c.query(`SELECT version FROM "${a.schema}".schema_version`);
+    expect(v.rows).toEqual([{ version: 1 }]);
+    expect((await a.createRun({ dispatch: dispatch() })).outcome).toBe('committed');
+  });
+});
+
+describe('integrity on load: rows written behind the store are found', () => {
+  async function tamper(store: PgStore, q: (s: string) => string, params: unknown[] = []): Promise<void> {
+    const c = await sql();
+    const s = `"${store.schema}"`;
+    // only a superuser bypassing the triggers can do this; the store must still notice
+    await c.query(`ALTER TABLE ${s}.events DISABLE TRIGGER USER`);
+    await c.query(`ALTER TABLE ${s}.runs DISABLE TRIGGER USER`);
+    await c.query(q(s), params);
+    await c.query(`ALTER TABLE ${s}.events ENABLE TRIGGER USER`);
+    await c.query(`ALTER TABLE ${s}.runs ENABLE TRIGGER USER`);
+  }
+
+  it('a non-canonical line is corrupt at its seq; appends are then refused journal_damaged', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 3);
+    const before = await store.load(id);
+    if (!before.ok) throw new Error(before.detail);
+    const line2 = JSON.stringify(before.value.events[1], null, 1); // same content, not canonical
+    await tamper(store, (s) => `UPDATE ${s}.events SET line = $1 WHERE run_id = $2 AND seq = 2`, [line2, id]);
+    const l = await store.load(id);
+    if (!l.ok) throw new Error(l.detail);
+    expect(l.value.events.map((e) => e.seq)).toEqual([1]);
+    expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(l.value.damaged?.detail).toMatch(/canonical|newline/);
+    const other = fresh({ schema: store.schema });
+    expect(await other.append(id, 'note', note())).toMatchObject({
+      outcome: 'nothing_written',
+      code: 'journal_damaged',
+    });
+  });
+
+  it('a seq gap and a row whose line names another seq are corrupt at the gap', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 3);
+    await tamper(store, (s) => `DELETE FROM ${s}.events WHERE run_id = $1 AND seq = 2`, [id]);
+    const gap = await store.load(id);
+    expect(gap.ok && gap.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(gap.ok && gap.value.events.length).toBe(1);
+    const store2 = fresh();
+    const id2 = await runWithNotes(store2, 2);
+    await tamper(
+      store2,
+      (s) =>
+        `UPDATE ${s}.events SET line = replace(line, '"seq":2', '"seq":7') WHERE run_id = $1 AND seq = 2`,
+      [id2],
+    );
+    const l = await store2.load(id2);
+    expect(l.ok && l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(l.ok && l.value.damaged?.detail).toMatch(/seq gap: 7/);
+  });
+
+  it('a manifest row that is not the canonical manifest is integrity_failure', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 0);
+    await tamper(store, (s) => `UPDATE ${s}.runs SET manifest = manifest || ' ' WHERE run_id = $1`, [id]);
+    const other = fresh({ schema: store.schema });
+    expect(await other.load(id)).toMatchObject({ ok: false, code: 'integrity_failure' });
+  });
+});
+
+describe('locks are database sessions', () => {
+  it('a held lock is busy and is released by the database when the holding session dies', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 1);
+    const holder = await sql();
+    await holder.query('SELECT pg_advisory_lock($1::bigint)', [store.lockKey(id)]);
+    expect(await store.append(id, 'note', note())).toMatchObject({ code: 'busy' });
+    expect(await store.isLocked(id)).toBe(true);
+    const killer = await sql();
+    const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    await killer.query('SELECT pg_terminate_backend($1)', [pid]);
+    for (let i = 0; i < 200 && (await store.isLocked(id)); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await store.isLocked(id)).toBe(false);
+    expect(await store.append(id, 'note', note())).toMatchObject({ outcome: 'committed', seq: 2 });
+  });
+
+  it('two processes on one run: the second is busy while the first holds the lock; nothing interleaves', async () => {
+    const store = fresh();
+    await store.migrate();
+    const id = await runWithNotes(store, 1);
+    const sync = tmp();
+    const holder = child(['hold', db.url(), store.schema, id, sync, 'a']);
+    await until(() => existsSync(join(sync, 'holding')), 'the holder inside its transaction');
+    const second = await child(['once', db.url(), store.schema, id, sync, 'b']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ outcome: 'nothing_written', code: 'busy' });
+    writeFileSync(join(sync, 'go'), '');
+    const first = await holder;
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ outcome: 'committed', seq: 2 });
+    const l = await store.load(id);
+    expect(l.ok && l.value.events.map((e) => (e.payload as { text: string }).text)).toEqual(['n0', 'hold-a']);
+  }, 60_000);
+
+  it('two processes appending freely: every append committed or busy, committed seqs dense and unique', async () => {
+    const store = fresh();
+    await store.migrate();
+    const id = await runWithNotes(store, 0);
+    const sync = tmp();
+    const COUNT = 40;
+    const procs = ['p', 'q'].map((tag) =>
+      child(['loop', db.url(), store.schema, id, sync, tag, String(COUNT)]),
+    );
+    await new Promise((r) => setTimeout(r, 300)); // both children loaded before the start signal
+    writeFileSync(join(sync, 'start'), '');
+    const results = await Promise.all(procs);
+    const lines = results.flatMap((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .map((x) => JSON.parse(x) as { outcome: string; code?: string; seq?: number });
+    });
+    expect(lines).toHaveLength(2 * COUNT);
+    for (const l of lines)
+      expect(l.outcome === 'committed' || l.code === 'busy', JSON.stringify(l)).toBe(true);
+    const committed = lines.filter((l) => l.outcome === 'committed').map((l) => l.seq as number);
+    expect([...committed].sort((a, b) => a - b)).toEqual(committed.map((_, i) => i + 1));
+    const load = await store.load(id);
+    if (!load.ok) throw new Error(load.detail);
+    expect(load.value.damaged).toBeNull();
+    expect(load.value.events).toHaveLength(committed.length);
+  }, 60_000);
+});
+
+/** A unix-socket proxy in front of the server that cuts the connection around a COMMIT. */
+async function commitCutter(upstream: string): Promise<{
+  dir: string;
+  arm(mode: 'after-server-reply' | 'before-server'): void;
+  close(): Promise<void>;
+}> {
+  const dir = tmp();
+  let armed: 'after-server-reply' | 'before-server' | null = null;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const up = netConnect(upstream);
+    sockets.add(client).add(up);
+    let cutOnReply = false;
+    client.on('data', (chunk: Buffer) => {
+      if (armed !== null && chunk.includes(Buffer.from('COMMIT\0'))) {
+        const mode = armed;
+        armed = null;
+        if (mode === 'before-server') {
+          client.destroy();
+          up.destroy();
+          return;
+        }
+        cutOnReply = true;
+      }
+      up.write(chunk);
+    });
+    up.on('data', (chunk: Buffer) => {
+      if (cutOnReply) {
+        // the server answered COMMIT (it committed); the client never hears it
+        client.destroy();
+        up.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
+    client.on('error', () => up.destroy());
+    up.on('error', () => client.destroy());
+    client.on('close', () => up.destroy());
+    up.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(join(dir, '.s.PGSQL.5432'), r));
+  return {
+    dir,
+    arm: (mode) => {
+      armed = mode;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe('a connection lost while COMMIT is in flight is indeterminate, never a false outcome', () => {
+  const viaProxy = (url: string, dir: string): string => {
+    const u = new URL(url);
+    u.searchParams.set('host', dir);
+    u.port = '';
+    return u.toString();
+  };
+  const upstreamSocket = (url: string): string => {
+    const host = new URL(url).searchParams.get('host');
+    if (host === null) throw new Error('the COMMIT-cut test needs a unix-socket server URL');
+    return join(host, `.s.PGSQL.${new URL(url).port || '5432'}`);
+  };
+
+  for (const mode of ['after-server-reply', 'before-server'] as const) {
+    it(`cut ${mode}: indeterminate with the seq; the journal holds the event ${mode === 'after-server-reply' ? 'once' : 'not at all'}`, async () => {
+      const direct = fresh();
+      const id = await runWithNotes(direct, 1);
+      const proxy = await commitCutter(upstreamSocket(db.url()));
+      try {
+        const cut = createPgStore({
+          connectionString: viaProxy(db.url(), proxy.dir),
+          schema: direct.schema,
+          now: fixedClock(),
+        });
+        stores.push(cut);
+        await cut.migrate();
+        proxy.arm(mode);
+        const r = await cut.append(id, 'note', note('in flight'));
+        expect(r).toMatchObject({ outcome: 'indeterminate', seq: 2, step: 'commit' });
+        const l = await direct.load(id);
+        if (!l.ok) throw new Error(l.detail);
+        const texts = l.value.events.map((e) => (e.payload as { text: string }).text);
+        expect(texts).toEqual(mode === 'after-server-reply' ? ['n0', 'in flight'] : ['n0']);
+        // the same store recovers: its next append takes the next dense seq
+        expect(await cut.append(id, 'note', note('after'))).toMatchObject({
+          outcome: 'committed',
+          seq: texts.length + 1,
+        });
+      } finally {
+        await proxy.close();
+      }
+    });
+  }
+});
