@@ -28,6 +28,15 @@ export * from './ledger.js';
 export * from './ledger-state.js';
 export * from './lifecycle.js';
 export { asClaims, assemblePacket, bindExecutions, deepFreeze } from './packet.js';
+export {
+  createPgLedger,
+  LEDGER_PG_URL_ENV,
+  PG_LEDGER_DEFAULT_SCHEMA,
+  type PgLedgerLog,
+  type PgLedgerOptions,
+  pgLedgerDdl,
+  pgLedgerLog,
+} from './pg-ledger.js';
 export * from './route.js';
 export * from './route-schema.js';
 export type { SubprocessEvaluatorOptions } from './subprocess-evaluator.js';

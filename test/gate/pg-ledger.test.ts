@@ -1,0 +1,243 @@
+/**
+ * The continuation ledger on PostgreSQL (a real server: test/setup/postgres.ts): the ledger rules
+ * of ledger.test.ts on the pg log, what the database itself enforces (append-only, dense seqs,
+ * one reservation per idempotency key and grant), a damaged log failing closed, and 16 real
+ * processes — each with its own connection — racing for the same continuation in each of 10
+ * rounds: exactly one grant per round. Children use dist/ (run `npm run build` first).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgLedger, type Directive, type Ledger, type ReserveRequest } from '../../src/gate/index.js';
+import { usePostgres } from '../setup/postgres.js';
+import { rm, T0, tempDir } from './fixtures.js';
+
+const CHILD = fileURLToPath(new URL('./pg-race-child.mjs', import.meta.url));
+const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
+const db = usePostgres();
+const open: { close(): Promise<void> }[] = [];
+const dirs: string[] = [];
+let n = 0;
+
+afterEach(async () => {
+  for (const o of open.splice(0)) await o.close();
+  for (const d of dirs.splice(0)) rm(d);
+});
+
+function make(schema = `ledger_${n++}`): Ledger & { log: { schema: string } } {
+  const l = createPgLedger({ connectionString: db.url(), schema }, { now: () => T0 });
+  open.push(l);
+  return l;
+}
+
+async function sql(): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: db.url() });
+  await c.connect();
+  open.push({ close: () => c.end() });
+  return c;
+}
+
+const req = (key: string, digest = 'd'.repeat(64), over: Partial<ReserveRequest> = {}): ReserveRequest => ({
+  problem_id: 'p1',
+  idempotency_key: key,
+  candidate: { commit: null, tree_digest: digest },
+  kind: 'continuation',
+  directive_id: null,
+  requested_by: 'job-a',
+  ...over,
+});
+
+const directive = (id: string): Directive => ({
+  schema: 'gate-directive/v1',
+  directive_id: id,
+  problem_id: 'p1',
+  issued_by: 'lead',
+  issued_at: T0,
+  kind: 'attempt',
+  contract_revision: null,
+  note: '',
+});
+
+describe('ledger (postgres)', () => {
+  it('missing history fails closed: no grant, status null', async () => {
+    const l = make();
+    expect(await l.reserve(req('k'))).toMatchObject({ outcome: 'refused', reason: 'history_missing' });
+    expect(await l.status('p1')).toBeNull();
+    await expect(l.addDirective(directive('d1'))).rejects.toMatchObject({ code: 'history_missing' });
+  });
+
+  it('uses the ordinary repair first, then the gate continuation, then nothing; a new session sees the same', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const g1 = await l.reserve(req('k1', '1'.repeat(64)));
+    if (g1.outcome === 'refused') throw new Error('unreachable');
+    expect(g1).toMatchObject({ outcome: 'granted', grant: { slot: 'ordinary-repair' } });
+    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({ reason: 'grant_outstanding' });
+    await l.start('p1', g1.grant.grant_id);
+    await l.consume('p1', g1.grant.grant_id);
+    expect((await l.consume('p1', g1.grant.grant_id)).state).toBe('consumed');
+    expect(await l.reserve(req('k3', '1'.repeat(64)))).toMatchObject({ reason: 'candidate_already_granted' });
+    const g2 = await l.reserve(req('k2', '2'.repeat(64)));
+    if (g2.outcome === 'refused') throw new Error('unreachable');
+    expect(g2.grant.slot).toBe('gate-continuation');
+    await l.consume('p1', g2.grant.grant_id);
+    // another session (a new ledger object, its own pool) on the same database
+    const restarted = make(l.log.schema);
+    expect(await restarted.reserve(req('k1', '1'.repeat(64)))).toMatchObject({
+      outcome: 'replayed',
+      grant: { grant_id: g1.grant.grant_id },
+    });
+    expect(await restarted.reserve(req('k1', '9'.repeat(64)))).toMatchObject({ reason: 'key_conflict' });
+    expect(await restarted.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed' }))).toMatchObject({
+      reason: 'exhausted',
+    });
+    await restarted.addDirective(directive('d1'));
+    await restarted.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 2 });
+    expect(await l.reserve(req('k5', '5'.repeat(64)))).toMatchObject({ reason: 'exhausted' });
+    expect((await l.status('p1'))?.used).toEqual({
+      'ordinary-repair': 1,
+      'gate-continuation': 1,
+      'lead-directed': 0,
+    });
+  });
+
+  it('after the lead handoff only directives authorize, up to the profile, then escalate', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    await l.recordLeadHandoff('p1', { packet_id: null, route: 'REVIEW_READY' });
+    expect(await l.reserve(req('c1'))).toMatchObject({ reason: 'after_lead_handoff' });
+    const lead = (d: string, digest: string) =>
+      req(`directive:${d}`, digest, { kind: 'lead-directed', directive_id: d });
+    for (let i = 1; i <= 4; i++) await l.addDirective(directive(`d${i}`));
+    for (let i = 1; i <= 3; i++) {
+      const r = await l.reserve(lead(`d${i}`, String(i).repeat(64)));
+      expect(r).toMatchObject({ outcome: 'granted', grant: { slot: 'lead-directed', ordinal: i } });
+      if (r.outcome !== 'refused') await l.consume('p1', r.grant.grant_id);
+    }
+    expect(await l.reserve(lead('d1', '1'.repeat(64)))).toMatchObject({ outcome: 'replayed' });
+    expect(await l.reserve(lead('d4', '4'.repeat(64)))).toMatchObject({ reason: 'escalate' });
+  });
+
+  it('release only before work started; reconcile resumes an unstarted grant, hands a started one to the lead', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const g = await l.reserve(req('k1'));
+    if (g.outcome === 'refused') throw new Error('unreachable');
+    expect((await l.reconcile('p1', g.grant.grant_id)).action).toBe('resume');
+    await l.release('p1', g.grant.grant_id, 're-check failed');
+    const g2 = await l.reserve(req('k2', 'f'.repeat(64)));
+    if (g2.outcome === 'refused') throw new Error('unreachable');
+    await l.start('p1', g2.grant.grant_id);
+    await expect(l.release('p1', g2.grant.grant_id, 'x')).rejects.toMatchObject({ code: 'grant_state' });
+    expect(await l.reconcile('p1', g2.grant.grant_id)).toMatchObject({
+      action: 'lead-review',
+      grant: { state: 'uncertain' },
+    });
+    await expect(l.consume('p1', 'grt_00000000000000000000000000000000')).rejects.toMatchObject({
+      code: 'no_such_grant',
+    });
+    await expect(l.status('../escape')).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
+
+describe('what the database enforces', () => {
+  it('append-only, dense seqs, one reservation per idempotency key; a damaged log fails closed', async () => {
+    const l = make();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const g = await l.reserve(req('k1'));
+    if (g.outcome === 'refused') throw new Error('unreachable');
+    const c = await sql();
+    const t = `"${l.log.schema}".ledger_events`;
+    const row = (await c.query(`SELECT * FROM ${t} WHERE seq = 2`)).rows[0];
+    for (const [q, params] of [
+      [`UPDATE ${t} SET event = '{}' WHERE seq = 2`, []],
+      [`DELETE FROM ${t}`, []],
+      [`TRUNCATE ${t}`, []],
+      // a second reservation under the same key (as the next seq) and a gapped seq
+      [
+        `INSERT INTO ${t} (problem_id, seq, type, idempotency_key, grant_id, event) VALUES ('p1', 3, 'reserved', $1, 'grt_x', '{}')`,
+        [row.idempotency_key],
+      ],
+      [`INSERT INTO ${t} (problem_id, seq, type, event) VALUES ('p1', 9, 'started', '{}')`, []],
+    ] as const) {
+      await expect(c.query(q, [...params]), q).rejects.toThrow(/append-only|not dense|duplicate key/);
+    }
+    expect((await l.status('p1'))?.grants).toHaveLength(1);
+    // a row written behind the ledger (triggers bypassed by a superuser) fails closed
+    await c.query(`ALTER TABLE ${t} DISABLE TRIGGER USER`);
+    await c.query(`INSERT INTO ${t} (problem_id, seq, type, event) VALUES ('p1', 4, 'started', '{}')`);
+    await c.query(`ALTER TABLE ${t} ENABLE TRIGGER USER`);
+    await expect(l.reserve(req('k2'))).rejects.toMatchObject({ code: 'ledger_damaged' });
+  });
+});
+
+function child(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  p.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('postgres ledger across processes', () => {
+  const PROCS = 16;
+  const ROUNDS = 10;
+  it(`${PROCS} processes x ${ROUNDS} rounds, one connection each: exactly one grant per round`, async () => {
+    const l = make();
+    for (let r = 0; r < ROUNDS; r++)
+      await l.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
+    const dir = tempDir('gate-pg-race-');
+    dirs.push(dir);
+    const sync = join(dir, 'sync');
+    mkdirSync(sync);
+    const children = Array.from({ length: PROCS }, (_, i) =>
+      child([db.url(), l.log.schema, sync, String(i), String(ROUNDS)]),
+    );
+    const waitFor = async (prefix: string, what: string) => {
+      const deadline = Date.now() + 90_000;
+      while (readdirSync(sync).filter((f) => f.startsWith(prefix)).length < PROCS) {
+        if (Date.now() > deadline) throw new Error(`${what} did not finish`);
+        await new Promise((res) => setTimeout(res, 5));
+      }
+    };
+    await waitFor('ready-', 'start-up');
+    for (let r = 0; r < ROUNDS; r++) {
+      writeFileSync(join(sync, `go-${r}`), '');
+      await waitFor(`done-${r}-`, `round ${r}`);
+    }
+    const results = await Promise.all(children);
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const lines = results.flatMap((r) =>
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((x) => JSON.parse(x)),
+    );
+    expect(lines).toHaveLength(PROCS * ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = lines.filter((x) => x.round === r);
+      const granted = round.filter((x) => x.outcome === 'granted');
+      expect(granted).toHaveLength(1);
+      const winner = granted[0].grant_id;
+      const seen = new Set(round.flatMap((x) => [x.grant_id, x.replay_grant_id]).filter((g) => g !== null));
+      expect([...seen]).toEqual([winner]);
+      for (const x of round) {
+        if (x.outcome === 'refused') expect(x.reason).toBe('grant_outstanding');
+        else expect(x.replay_outcome).toBe('replayed');
+      }
+      const st = await l.status(`race-${r}`);
+      expect(st?.grants).toHaveLength(1);
+      expect(st?.grants[0]?.grant_id).toBe(winner);
+    }
+    // the processes really raced: some inserts lost the primary-key compare-and-set
+    expect(lines.reduce((s, x) => s + x.lost_appends, 0)).toBeGreaterThan(0);
+  }, 150_000);
+});
