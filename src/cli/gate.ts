@@ -16,6 +16,7 @@ import {
   checkContractRevision,
   collectEvidence,
   createFsLedger,
+  createPgLedger,
   currentCandidate,
   DEFAULT_THRESHOLDS,
   DirectiveSchema,
@@ -24,6 +25,7 @@ import {
   ExecutionInputSchema,
   exactChecks,
   fsAssessmentStore,
+  LEDGER_PG_URL_ENV,
   type Ledger,
   ownerAuthority,
   type ReserveRequest,
@@ -78,6 +80,8 @@ verbs:
 
 CMD is one executable path, or a JSON array of strings (e.g. '["node","eval.mjs"]'); never a shell string.
 --ledger defaults to <repo>/.handoff/gate/ledger where --repo is given.
+--ledger-pg URL (or $HANDOFF_LEDGER_PG_URL when neither --ledger nor --repo is given) keeps the ledger in
+  PostgreSQL instead (schema handoff_gate), for processes on many machines; wherever --ledger DIR is accepted.
 
 exit codes: 0 ok (route REVIEW_READY; run ended in lead review; reservation granted or replayed),
   2 usage, 3 invalid input record, 4 git/ledger I/O failure or damaged ledger,
@@ -105,6 +109,7 @@ const OPTIONS = {
   deadline: { type: 'string' },
   store: { type: 'string' },
   ledger: { type: 'string' },
+  'ledger-pg': { type: 'string' },
   satisfied: { type: 'string' },
   violated: { type: 'string' },
   'after-continuation': { type: 'boolean' },
@@ -176,8 +181,28 @@ function thresholdsOf(values: ParsedArgs['values']): Thresholds {
   return { satisfied: probability(values, 'satisfied'), violated: probability(values, 'violated') };
 }
 
+/** PostgreSQL ledgers opened by this invocation (their pools are ended when the verb returns). */
+const openedPg: { close(): Promise<void> }[] = [];
+
 async function ledgerOf(io: CliIo, values: ParsedArgs['values'], now: () => string): Promise<Ledger> {
   const dir = optionalString(values, 'ledger');
+  const pgUrl = optionalString(values, 'ledger-pg');
+  if (dir !== undefined && pgUrl !== undefined)
+    throw new HandoffError('usage', 'give --ledger DIR or --ledger-pg URL, not both');
+  const envUrl = io.env[LEDGER_PG_URL_ENV];
+  const url =
+    pgUrl ??
+    (dir === undefined &&
+    optionalString(values, 'repo') === undefined &&
+    envUrl !== undefined &&
+    envUrl !== ''
+      ? envUrl
+      : undefined);
+  if (url !== undefined) {
+    const l = createPgLedger({ connectionString: url, maxConnections: 2 }, { now });
+    openedPg.push(l);
+    return l;
+  }
   if (dir !== undefined) return createFsLedger(abs(io, dir), { now });
   const repo = optionalString(values, 'repo');
   if (repo === undefined)
@@ -269,7 +294,7 @@ const VERBS: Record<string, Verb> = {
     });
     let slots: { ordinary_repair: number; gate_continuation: number } | null = null;
     let after = values['after-continuation'] === true;
-    if (optionalString(values, 'ledger') !== undefined) {
+    if (optionalString(values, 'ledger') !== undefined || optionalString(values, 'ledger-pg') !== undefined) {
       const st = await (await ledgerOf(io, values, now)).status(contract.problem_id);
       if (st !== null) {
         slots = {
@@ -420,6 +445,10 @@ export const command: CliCommand = {
     if (verb === 'run' && parsed.positionals.length > 0) {
       throw new HandoffError('usage', 'put the worker command after -- (arguments are never shell strings)');
     }
-    return fn(parsed.values, positionals, io);
+    try {
+      return await fn(parsed.values, positionals, io);
+    } finally {
+      for (const l of openedPg.splice(0)) await l.close().catch(() => {});
+    }
   },
 };

@@ -8,9 +8,12 @@
 import { HandoffError } from '../errors/index.js';
 import {
   BATON_COMMIT_KIND,
+  type ChainRunStore,
   createFsStore,
+  createPgStore,
   EventKindSchema,
   OUTCOME_EXIT_CODES,
+  PG_URL_ENV,
   RECORD_KINDS,
   RESULT_SCHEMA,
   type RecordKind,
@@ -34,9 +37,11 @@ const OPTIONS: OptionSpec = {
   'run-id': { type: 'string' },
   kind: { type: 'string' },
   payload: { type: 'string' },
+  pg: { type: 'string' },
+  'pg-schema': { type: 'string' },
 };
 
-const COMMON = ['root', 'run-store', 'project-root'];
+const COMMON = ['root', 'run-store', 'project-root', 'pg', 'pg-schema'];
 const VERB_OPTIONS: Record<string, readonly string[]> = {
   create: [...COMMON, 'dispatch', 'tracker-session-id', 'prior-run', 'now', 'event-schema'],
   append: [...COMMON, 'run-id', 'kind', 'payload'],
@@ -63,15 +68,46 @@ const HELP = [
   '                                            (manifest and event also accept the chain kinds)',
   '',
   'Storage root: --root (alias --run-store) → $HANDOFF_RUN_STORE → <--project-root or cwd>/.handoff.',
+  'PostgreSQL: --pg URL [--pg-schema NAME] (or $HANDOFF_PG_URL when no --root/--run-store/--project-root is',
+  'given) keeps the store in PostgreSQL (schema handoff_store by default); fs stays the default.',
   'Exit: 0 committed, 3 nothing_written (refusal, with "code"), 5 journal_only (set-handoff: cache',
   'not confirmed), 6 indeterminate (write or fsync failed part-way; "step"), 2 usage.',
   'load: 0 loaded (see "damaged"), 3 refused. validate: 0 ok, 3 invalid or unreadable (payload_unreadable).',
   'A create refuses a root whose runs/ has paths in a Git index (git_tracked).',
 ].join('\n');
 
-function storeFor(values: ParsedArgs['values'], io: CliIo) {
+/** PostgreSQL stores opened by this invocation (their pools are ended when the verb returns). */
+const openedPg: { close(): Promise<void> }[] = [];
+
+function storeFor(values: ParsedArgs['values'], io: CliIo): ChainRunStore {
   const root = optionalString(values, 'root') ?? optionalString(values, 'run-store');
   const projectRoot = optionalString(values, 'project-root');
+  const pgFlag = optionalString(values, 'pg');
+  if (pgFlag !== undefined && (root !== undefined || projectRoot !== undefined))
+    throw new HandoffError('usage', 'give --pg URL or a file-system root, not both');
+  const envUrl = io.env[PG_URL_ENV];
+  const pgUrl =
+    pgFlag ??
+    (root === undefined && projectRoot === undefined && envUrl !== undefined && envUrl !== ''
+      ? envUrl
+      : undefined);
+  const pgSchema = optionalString(values, 'pg-schema');
+  if (pgUrl === undefined && pgSchema !== undefined)
+    throw new HandoffError('usage', '--pg-schema needs --pg URL (or $HANDOFF_PG_URL)');
+  if (pgUrl !== undefined) {
+    let store: ReturnType<typeof createPgStore>;
+    try {
+      store = createPgStore({
+        connectionString: pgUrl,
+        maxConnections: 2,
+        ...(pgSchema === undefined ? {} : { schema: pgSchema }),
+      });
+    } catch (e) {
+      throw new HandoffError('usage', (e as Error).message);
+    }
+    openedPg.push(store);
+    return store;
+  }
   if (values.root !== undefined && values['run-store'] !== undefined) {
     throw new HandoffError('usage', '--root and --run-store are the same option; give one');
   }
@@ -111,6 +147,16 @@ export const command: CliCommand = {
   summary: 'run-store/v1 journal: create, append, set-handoff, load, validate',
   help: HELP,
   async run(argv, io) {
+    try {
+      return await runVerb(argv, io);
+    } finally {
+      for (const s of openedPg.splice(0)) await s.close().catch(() => {});
+    }
+  },
+};
+
+async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
+  {
     const { values, positionals, rest } = parseVerbArgs(argv, OPTIONS);
     const [verb, ...extra] = positionals;
     if (verb === undefined) throw new HandoffError('usage', `missing verb\n\n${HELP}`);
@@ -213,5 +259,5 @@ export const command: CliCommand = {
         return errors.length === 0 ? 0 : 3;
       }
     }
-  },
-};
+  }
+}
