@@ -9,7 +9,8 @@
  * rules, inserts, and commits. `committed` is reported only after COMMIT returned; a failure while
  * COMMIT is in flight (connection lost, backend terminated) is `indeterminate` with step `commit`.
  */
-import type { Pool, PoolClient } from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
@@ -117,6 +118,14 @@ interface Known {
 }
 
 const errText = (e: unknown): string => String((e as Error)?.message ?? e);
+
+/** `text` as a dollar-quoted SQL literal (verbatim, whatever the server's string settings). */
+function dollarQuote(text: string): string {
+  for (;;) {
+    const tag = `$h${randomBytes(6).toString('hex')}$`;
+    if (!text.includes(tag)) return `${tag}${text}${tag}`;
+  }
+}
 
 /** A server-side ERROR (not FATAL/PANIC, not a transport failure): the transaction did not commit. */
 function isPlainServerError(e: unknown): boolean {
@@ -245,15 +254,17 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   }
 
   /**
-   * Runs `body` in a transaction on one connection and commits. `body` throws {@link Done} to
-   * roll back with a result; any other failure before COMMIT is `nothing_written`/`write_failed`
-   * (without COMMIT the transaction cannot have committed); a failure of COMMIT itself is a plain
-   * server ERROR (rolled back: `write_failed`) or `indeterminate`.
+   * Runs `body` on one connection (it must open the transaction with BEGIN) and commits: `body`
+   * returns its result and optionally the SQL of its writes, which is sent in one message with
+   * COMMIT. `body` throws {@link Done} to roll back with a result; any other failure before COMMIT
+   * is sent is `nothing_written`/`write_failed` (without COMMIT nothing can have committed); a
+   * failure of the writes+COMMIT message is a plain server ERROR (the transaction aborted:
+   * `write_failed`) or `indeterminate` (the connection failed while COMMIT was in flight).
    */
   async function transact(
     runId: string | null,
     seqOf: () => number | undefined,
-    body: (c: PoolClient) => Promise<StoreResult>,
+    body: (c: PoolClient) => Promise<{ result: StoreResult; writes?: string }>,
   ): Promise<StoreResult> {
     let client: PoolClient;
     try {
@@ -264,10 +275,10 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     }
     let destroy = false;
     try {
-      let ok: StoreResult;
+      let ok: { result: StoreResult; writes?: string };
       try {
-        await client.query('BEGIN');
         ok = await body(client);
+        await options.beforeCommit?.({ runId, seq: seqOf() });
       } catch (e) {
         await client.query('ROLLBACK').catch(() => {
           destroy = true;
@@ -277,28 +288,20 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
       }
       try {
-        await options.beforeCommit?.({ runId, seq: seqOf() });
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {
-          destroy = true;
-        });
-        return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
-      }
-      try {
-        await client.query('COMMIT');
+        await client.query(ok.writes === undefined ? 'COMMIT' : `${ok.writes}; COMMIT`);
       } catch (e) {
         destroy = true;
         known.delete(runId ?? '');
         const seq = seqOf();
         if (isPlainServerError(e))
-          return refused(runId, 'write_failed', `COMMIT refused, rolled back: ${errText(e)}`);
+          return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
         return storeResult('indeterminate', runId, {
           ...(seq === undefined ? {} : { seq }),
           step: 'commit',
           detail: `the connection failed while COMMIT was in flight: ${errText(e)}`,
         });
       }
-      return ok;
+      return ok.result;
     } finally {
       client.release(destroy);
     }
@@ -312,12 +315,13 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       runId,
       () => undefined,
       async (c) => {
+        await c.query('BEGIN');
         const ins = await c.query(
           `INSERT INTO ${t('runs')} (run_id, kind, manifest) VALUES ($1, $2, $3) ON CONFLICT (run_id) DO NOTHING`,
           [runId, isChainManifest(manifest) ? 'chain' : 'contract', text],
         );
         if (ins.rowCount !== 1) throw new Done(refused(runId, 'run_exists', `run ${runId} exists`));
-        return storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` });
+        return { result: storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` }) };
       },
     );
     return r.run_directory === undefined && r.outcome !== 'nothing_written'
@@ -325,20 +329,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       : r;
   }
 
-  /** Validates the rows appended since this process last looked at the run (under the lock). */
-  async function catchUp(c: PoolClient, runId: string, manifest: StoredManifest): Promise<Known> {
-    const k = known.get(runId) ?? {
-      lastSeq: 0,
-      tail: isChainManifest(manifest) ? startTail(manifest) : null,
-    };
-    const { rows } = await c.query<PgEventRow>(
-      `SELECT seq, line FROM ${t('events')} WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
-      [runId, k.lastSeq],
-    );
-    if (rows.length === 0) return k;
-    const first = k.lastSeq + 1;
+  /** Validates rows appended after `base` (read under the lock); `journal_damaged` on a defect. */
+  function catchUp(runId: string, manifest: StoredManifest, base: Known, rows: readonly PgEventRow[]): Known {
+    if (rows.length === 0) return base;
+    const first = base.lastSeq + 1;
     const parsed = isChainManifest(manifest)
-      ? parseChainEventRows(rows, manifest, first, k.tail ?? startTail(manifest))
+      ? parseChainEventRows(rows, manifest, first, base.tail ?? startTail(manifest))
       : parseEventRows(rows, runId, eventSchemaOf(manifest), first);
     if (parsed.damage !== null) {
       known.delete(runId);
@@ -351,8 +347,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       );
     }
     const next: Known = {
-      lastSeq: k.lastSeq + parsed.events.length,
-      tail: 'tail' in parsed ? parsed.tail : k.tail,
+      lastSeq: base.lastSeq + parsed.events.length,
+      tail: 'tail' in parsed ? parsed.tail : base.tail,
     };
     known.set(runId, next);
     return next;
@@ -390,20 +386,31 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       runId,
       () => seq,
       async (c) => {
-        const lock = await c.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS got', [
-          lockKey(runId),
-        ]);
-        if (lock.rows[0]?.got !== true)
-          throw new Done(refused(runId, 'busy', 'the run is locked by another mutation'));
-        const mrow = await c.query<{ manifest: string }>(
-          `SELECT manifest FROM ${t('runs')} WHERE run_id = $1`,
-          [runId],
+        // one round trip: BEGIN, the run lock, the manifest (unless known: it is immutable) and the
+        // rows appended since this process last looked. Inlined values are a validated run id, a
+        // bigint and an integer.
+        const cachedManifest = manifests.get(runId);
+        const base = known.get(runId);
+        const from = base?.lastSeq ?? 0;
+        const stmts = ['BEGIN', `SELECT pg_try_advisory_xact_lock(${lockKey(runId)}::bigint) AS got`];
+        if (cachedManifest === undefined)
+          stmts.push(`SELECT manifest FROM ${t('runs')} WHERE run_id = '${runId}'`);
+        stmts.push(
+          `SELECT seq, line FROM ${t('events')} WHERE run_id = '${runId}' AND seq > ${from} ORDER BY seq`,
         );
-        const text = mrow.rows[0]?.manifest;
-        if (text === undefined) throw new Done(refused(runId, 'no_such_run', `no run ${runId}`));
-        const m = manifestOf(runId, text);
-        if (!m.ok) throw new Done(refused(runId, 'integrity_failure', m.detail));
-        const manifest = m.manifest;
+        const res = (await c.query(stmts.join('; '))) as unknown as QueryResult[];
+        if ((res[1]?.rows[0] as { got?: boolean } | undefined)?.got !== true)
+          throw new Done(refused(runId, 'busy', 'the run is locked by another mutation'));
+        let manifest: StoredManifest;
+        if (cachedManifest !== undefined) manifest = cachedManifest;
+        else {
+          const text = (res[2]?.rows[0] as { manifest?: string } | undefined)?.manifest;
+          if (text === undefined) throw new Done(refused(runId, 'no_such_run', `no run ${runId}`));
+          const m = manifestOf(runId, text);
+          if (!m.ok) throw new Done(refused(runId, 'integrity_failure', m.detail));
+          manifest = m.manifest;
+        }
+        const rows = (res[res.length - 1]?.rows ?? []) as PgEventRow[];
         if (isChainManifest(manifest) !== (commit !== null))
           throw new Done(
             refused(
@@ -423,7 +430,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           throw new Done(
             refused(runId, 'kind_unsupported', `kind ${kind} needs a run-store-event/v2 run; this run is v1`),
           );
-        const state = await catchUp(c, runId, manifest);
+        const state = catchUp(
+          runId,
+          manifest,
+          base ?? { lastSeq: 0, tail: isChainManifest(manifest) ? startTail(manifest) : null },
+          rows,
+        );
         const next = state.lastSeq + 1;
         if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
           const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: next });
@@ -436,31 +448,30 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         const ts = formatTimestamp(now());
         const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${next},"ts":"${ts}"}`;
         seq = next;
-        await c.query(`INSERT INTO ${t('events')} (run_id, seq, line) VALUES ($1, $2, $3)`, [
-          runId,
-          next,
-          line,
-        ]);
+        // the writes go out with COMMIT (one round trip); canonical text is dollar-quoted verbatim
+        const writes = [
+          `INSERT INTO ${t('events')} (run_id, seq, line) VALUES ('${runId}', ${next}, ${dollarQuote(line)})`,
+        ];
         if (withCache) {
           const cache: HandoffCache = {
             schema: CACHE_SCHEMA,
             seq: next,
             payload: payload as HandoffCache['payload'],
           };
-          await c.query(`INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ($1, $2, $3)`, [
-            runId,
-            next,
-            canonicalJson(cache),
-          ]);
+          writes.push(
+            `INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ('${runId}', ${next}, ${dollarQuote(canonicalJson(cache))})`,
+          );
         }
         // the in-process view advances only once COMMIT returned (see below)
-        return storeResult('committed', runId, { seq: next });
+        return { result: storeResult('committed', runId, { seq: next }), writes: writes.join('; ') };
       },
     ).then((r) => {
       if (r.outcome === 'committed' && r.seq !== undefined) {
         const k = known.get(runId);
         if (k !== undefined && k.lastSeq + 1 === r.seq)
           known.set(runId, { lastSeq: r.seq, tail: commit !== null ? tailOf(commit.baton) : k.tail });
+        else if (r.seq === 1)
+          known.set(runId, { lastSeq: 1, tail: commit !== null ? tailOf(commit.baton) : null });
         else known.delete(runId);
       }
       return r;
