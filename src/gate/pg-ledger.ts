@@ -145,7 +145,12 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
   const ownPool = options.pool === undefined;
   const pool =
     options.pool ??
-    new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4 });
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 4,
+      // idle connections never keep the process alive
+      allowExitOnIdle: true,
+    });
   if (ownPool) pool.on('error', () => {});
   const table = `"${schema}".ledger_events`;
   let migrated: Promise<void> | null = null;

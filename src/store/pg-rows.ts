@@ -17,7 +17,15 @@ export interface PgEventRow {
   readonly line: string;
 }
 
-/** The journal bytes of rows numbered from `startSeq`, and the first row-level defect. */
+/**
+ * The journal bytes of rows numbered from `startSeq` (each line + `\n`, UTF-8), up to the first
+ * row-level defect (a `seq` column out of density, a line holding a newline), and that defect.
+ *
+ * @example
+ * ```ts
+ * rowsToJournal([{ seq: 1, line: '{…}' }, { seq: 3, line: '{…}' }], 1).rowDamage; // corrupt at line 2
+ * ```
+ */
 export function rowsToJournal(
   rows: readonly PgEventRow[],
   startSeq: number,

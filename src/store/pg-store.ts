@@ -153,7 +153,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   const ownPool = options.pool === undefined;
   const pool: Pool =
     options.pool ??
-    new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4 });
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 4,
+      // idle connections never keep the process alive
+      allowExitOnIdle: true,
+    });
   // an idle client whose backend died emits 'error' on the pool: never let it crash the process
   if (ownPool) pool.on('error', () => {});
   const now = options.now ?? (() => new Date());
