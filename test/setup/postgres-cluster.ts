@@ -44,12 +44,18 @@ function executable(p: string): boolean {
   }
 }
 
+/** Where to look for the server binaries (the defaults: $PATH, then /usr/lib/postgresql). */
+export interface PgBinSearch {
+  readonly path?: string;
+  readonly base?: string;
+}
+
 /** The directory holding `initdb` and `postgres`, or null. */
-export function findPgBinDir(): string | null {
-  for (const d of (process.env.PATH ?? '').split(delimiter)) {
+export function findPgBinDir(search: PgBinSearch = {}): string | null {
+  for (const d of (search.path ?? process.env.PATH ?? '').split(delimiter)) {
     if (d !== '' && executable(join(d, 'initdb')) && executable(join(d, 'postgres'))) return d;
   }
-  const base = '/usr/lib/postgresql';
+  const base = search.base ?? '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
   const versions = readdirSync(base)
     .filter((v) => /^[0-9]+(\.[0-9]+)?$/.test(v))
@@ -102,8 +108,8 @@ async function waitReady(url: string, server: ChildProcess, log: () => string): 
  * const cluster = await startPgCluster(); // … cluster.adminUrl …; await cluster.stop();
  * ```
  */
-export async function startPgCluster(): Promise<PgCluster> {
-  const bin = findPgBinDir();
+export async function startPgCluster(search: PgBinSearch = {}): Promise<PgCluster> {
+  const bin = findPgBinDir(search);
   if (bin === null)
     throw new Error(
       'PostgreSQL server binaries not found (initdb/postgres on PATH or under /usr/lib/postgresql/<ver>/bin). ' +
