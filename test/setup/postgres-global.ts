@@ -5,7 +5,7 @@
  * `project.provide('handoffPgAdminUrl', …)`.
  */
 import type { TestProject } from 'vitest/node';
-import { startPgCluster } from './postgres-cluster.js';
+import { findPgBinDir, startPgCluster } from './postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +16,11 @@ declare module 'vitest' {
 /** Starts the shared cluster (lazily useful: files that never call usePostgres do not connect). */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.HANDOFF_TEST_PG_URL !== undefined && process.env.HANDOFF_TEST_PG_URL !== '') {
+    return async () => {};
+  }
+  if (findPgBinDir() === null) {
+    // no server binaries: provide nothing; usePostgres() then fails the PostgreSQL test files with
+    // the install hint, while every other test of the run is unaffected
     return async () => {};
   }
   const cluster = await startPgCluster();
