@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/no-console.ts'],
+    // one throwaway PostgreSQL cluster per run for the PG backend tests (test/setup/postgres-cluster.ts)
+    globalSetup: ['test/setup/postgres-global.ts'],
     // source type errors are reported by `npm run typecheck`; here only the *.test-d.ts assertions count
     typecheck: {
       enabled: true,
