@@ -10,10 +10,12 @@ import {
   type AssessmentFailure,
   assemblePacket,
   type Claim,
+  type Directive,
   type EvidencePacket,
   type ExactCheckResult,
   failedAssessment,
   GATE_ASSESSMENT_SCHEMA,
+  type ReserveRequest,
   type TaskContract,
   TaskContractSchema,
 } from '../../src/gate/index.js';
@@ -145,3 +147,33 @@ export function gitRepo(files: Record<string, string>): string {
   git(dir, 'commit', '-q', '-m', 'base');
   return dir;
 }
+
+/** The continuation profile of the ledger tests: one ordinary repair, one gate continuation, three directed attempts. */
+export const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
+
+/** A continuation reservation on problem p1 for `key` and the candidate tree `digest`. */
+export const req = (
+  key: string,
+  digest = 'd'.repeat(64),
+  over: Partial<ReserveRequest> = {},
+): ReserveRequest => ({
+  problem_id: 'p1',
+  idempotency_key: key,
+  candidate: { commit: null, tree_digest: digest },
+  kind: 'continuation',
+  directive_id: null,
+  requested_by: 'job-a',
+  ...over,
+});
+
+/** A lead's attempt directive on problem p1. */
+export const directive = (id: string): Directive => ({
+  schema: 'gate-directive/v1',
+  directive_id: id,
+  problem_id: 'p1',
+  issued_by: 'lead',
+  issued_at: T0,
+  kind: 'attempt',
+  contract_revision: null,
+  note: '',
+});

@@ -4,37 +4,17 @@
  * round, and a replayed event returns the same grant. A crash between reserve and consume is
  * reconciled from the ledger without a second grant. Needs `npm run build` (children use dist/).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsLedger } from '../../src/gate/index.js';
-import { rm, T0, tempDir } from './fixtures.js';
+import { PROFILE, rm, T0, tempDir } from './fixtures.js';
+import { childLines, driveRounds, spawnChild } from './race.js';
 
 const CHILD = fileURLToPath(new URL('./race-child.mjs', import.meta.url));
-const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
 const PROCS = 16;
 const ROUNDS = 10;
-
-function child(args: string[]): {
-  done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
-} {
-  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  p.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return {
-    done: new Promise((resolve) =>
-      p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-    ),
-  };
-}
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -51,28 +31,14 @@ describe('fs ledger across processes', () => {
     for (let r = 0; r < ROUNDS; r++)
       await ledger.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
     mkdirSync(sync);
-    const children = Array.from({ length: PROCS }, (_, i) => child([root, sync, String(i), String(ROUNDS)]));
-    const waitFor = async (prefix: string, what: string) => {
-      const deadline = Date.now() + 90_000;
-      while (readdirSync(sync).filter((f) => f.startsWith(prefix)).length < PROCS) {
-        if (Date.now() > deadline) throw new Error(`${what} did not finish`);
-        await new Promise((res) => setTimeout(res, 5));
-      }
-    };
-    // every process is up (modules loaded) before the first round starts, so each round is a race
-    await waitFor('ready-', 'start-up');
-    for (let r = 0; r < ROUNDS; r++) {
-      writeFileSync(join(sync, `go-${r}`), '');
-      await waitFor(`done-${r}-`, `round ${r}`);
-    }
-    const results = await Promise.all(children.map((c) => c.done));
-    for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const lines = results.flatMap((r) =>
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
+    const children = Array.from({ length: PROCS }, (_, i) =>
+      spawnChild(CHILD, [root, sync, String(i), String(ROUNDS)]),
     );
+    // every process is up (modules loaded) before the first round starts, so each round is a race
+    await driveRounds(sync, PROCS, ROUNDS);
+    const results = await Promise.all(children);
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const lines = childLines(results);
     expect(lines).toHaveLength(PROCS * ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
       const round = lines.filter((l) => l.round === r);
@@ -102,7 +68,7 @@ describe('fs ledger across processes', () => {
     const root = join(dir, 'ledger');
     const ledger = createFsLedger(root, { now: () => T0 });
     await ledger.register({ problem_id: 'crash-1', profile: PROFILE, contract_revision: 1 });
-    const r = await child([root, dir, '0', '0', 'crash-after-start']).done;
+    const r = await spawnChild(CHILD, [root, dir, '0', '0', 'crash-after-start']);
     expect(r.signal).toBe('SIGKILL');
     const { grant_id } = JSON.parse(r.stdout.trim());
     expect(existsSync(join(root, 'crash-1', 'log', '00000003.json'))).toBe(true);

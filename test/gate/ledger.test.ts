@@ -12,15 +12,12 @@ import {
   createFsLedger,
   createLogLedger,
   DEFAULT_THRESHOLDS,
-  type Directive,
   decideRoute,
   type Ledger,
   memoryLedgerLog,
-  type ReserveRequest,
 } from '../../src/gate/index.js';
-import { contract, evaluated, OK, packet, rm, T0, tempDir } from './fixtures.js';
+import { contract, directive, evaluated, OK, PROFILE, packet, req, rm, T0, tempDir } from './fixtures.js';
 
-const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
 const tmp = tempDir('gate-ledger-');
 afterAll(() => rm(tmp));
 
@@ -29,27 +26,6 @@ const backends: [string, () => Ledger][] = [
   ['memory', () => createLogLedger(memoryLedgerLog(), { now: () => T0 })],
   ['fs', () => createFsLedger(join(tmp, String(n++)), { now: () => T0 })],
 ];
-
-const req = (key: string, digest = 'd'.repeat(64), over: Partial<ReserveRequest> = {}): ReserveRequest => ({
-  problem_id: 'p1',
-  idempotency_key: key,
-  candidate: { commit: null, tree_digest: digest },
-  kind: 'continuation',
-  directive_id: null,
-  requested_by: 'job-a',
-  ...over,
-});
-
-const directive = (id: string): Directive => ({
-  schema: 'gate-directive/v1',
-  directive_id: id,
-  problem_id: 'p1',
-  issued_by: 'lead',
-  issued_at: T0,
-  kind: 'attempt',
-  contract_revision: null,
-  note: '',
-});
 
 describe.each(backends)('ledger (%s)', (_name, make) => {
   it('missing history fails closed: no grant, status null', async () => {

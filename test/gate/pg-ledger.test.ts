@@ -5,18 +5,17 @@
  * processes — each with its own connection — racing for the same continuation in each of 10
  * rounds: exactly one grant per round. Children use dist/ (run `npm run build` first).
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPgLedger, type Directive, type Ledger, type ReserveRequest } from '../../src/gate/index.js';
+import { createPgLedger, type Ledger } from '../../src/gate/index.js';
 import { usePostgres } from '../setup/postgres.js';
-import { rm, T0, tempDir } from './fixtures.js';
+import { directive, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
+import { childLines, driveRounds, spawnChild } from './race.js';
 
 const CHILD = fileURLToPath(new URL('./pg-race-child.mjs', import.meta.url));
-const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
 const db = usePostgres();
 const open: { close(): Promise<void> }[] = [];
 const dirs: string[] = [];
@@ -39,27 +38,6 @@ async function sql(): Promise<pg.Client> {
   open.push({ close: () => c.end() });
   return c;
 }
-
-const req = (key: string, digest = 'd'.repeat(64), over: Partial<ReserveRequest> = {}): ReserveRequest => ({
-  problem_id: 'p1',
-  idempotency_key: key,
-  candidate: { commit: null, tree_digest: digest },
-  kind: 'continuation',
-  directive_id: null,
-  requested_by: 'job-a',
-  ...over,
-});
-
-const directive = (id: string): Directive => ({
-  schema: 'gate-directive/v1',
-  directive_id: id,
-  problem_id: 'p1',
-  issued_by: 'lead',
-  issued_at: T0,
-  kind: 'attempt',
-  contract_revision: null,
-  note: '',
-});
 
 describe('ledger (postgres)', () => {
   it('missing history fails closed: no grant, status null', async () => {
@@ -174,19 +152,6 @@ describe('what the database enforces', () => {
   });
 });
 
-function child(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  p.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
 describe('postgres ledger across processes', () => {
   const PROCS = 16;
   const ROUNDS = 10;
@@ -199,28 +164,12 @@ describe('postgres ledger across processes', () => {
     const sync = join(dir, 'sync');
     mkdirSync(sync);
     const children = Array.from({ length: PROCS }, (_, i) =>
-      child([db.url(), l.log.schema, sync, String(i), String(ROUNDS)]),
+      spawnChild(CHILD, [db.url(), l.log.schema, sync, String(i), String(ROUNDS)]),
     );
-    const waitFor = async (prefix: string, what: string) => {
-      const deadline = Date.now() + 90_000;
-      while (readdirSync(sync).filter((f) => f.startsWith(prefix)).length < PROCS) {
-        if (Date.now() > deadline) throw new Error(`${what} did not finish`);
-        await new Promise((res) => setTimeout(res, 5));
-      }
-    };
-    await waitFor('ready-', 'start-up');
-    for (let r = 0; r < ROUNDS; r++) {
-      writeFileSync(join(sync, `go-${r}`), '');
-      await waitFor(`done-${r}-`, `round ${r}`);
-    }
+    await driveRounds(sync, PROCS, ROUNDS);
     const results = await Promise.all(children);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const lines = results.flatMap((r) =>
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((x) => JSON.parse(x)),
-    );
+    const lines = childLines(results);
     expect(lines).toHaveLength(PROCS * ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
       const round = lines.filter((x) => x.round === r);
