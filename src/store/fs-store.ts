@@ -40,7 +40,7 @@ import { gitTrackedUnder } from './git-index.js';
 import { parseJournal } from './journal-parse.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
 import {
   CACHE_SCHEMA,
   EVENT_KINDS_V1,
@@ -964,15 +964,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       );
     },
     async load(runId): Promise<LoadResult> {
-      const r = await store.loadRun(runId);
-      if (r.ok && 'last_baton' in r.value)
-        return {
-          ok: false,
-          code: 'kind_unsupported',
-          run_id: runId,
-          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
-        };
-      return r as LoadResult;
+      return contractLoadOnly(runId, await store.loadRun(runId));
     },
     async loadRun(runId) {
       return guard<AnyLoadResult>(

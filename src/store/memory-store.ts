@@ -4,7 +4,13 @@
  * (`scriptNext`), and locks can be held from outside (`holdLock`) to produce `busy`.
  */
 
-import { batonCommitProblem, buildChainManifest, checkBatonCommit, tailOf } from './chain-rules.js';
+import {
+  batonCommitProblem,
+  buildChainManifest,
+  type ChainManifestBuild,
+  checkBatonCommit,
+  tailOf,
+} from './chain-rules.js';
 import {
   BATON_COMMIT_KIND,
   CHAIN_EVENT_SCHEMA,
@@ -12,9 +18,9 @@ import {
   isChainManifest,
   type StoredManifest,
 } from './chain-schema.js';
-import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import { buildManifest, type ManifestBuild, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
 import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
 import {
   type AnyLoadResult,
@@ -85,6 +91,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const locks = new Set<string>();
   const script: ScriptedOutcome[] = [];
   const calls: { op: string; run_id: string | null; kind?: string }[] = [];
+
+  const pluginVersion = options.pluginVersion ?? RUNTIME_VERSION;
+
+  /** Stores a freshly built manifest (either kind) as a new run, unless the build refused or the run exists. */
+  function publish(b: ManifestBuild | ChainManifestBuild): StoreResult {
+    if (!b.ok) return refused(b.run_id, b.code, b.detail);
+    const runId = b.manifest.run_id;
+    if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
+    const write = (): void => {
+      runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
+    };
+    const s = scripted(runId, undefined, write);
+    if (s !== null) return { ...s, run_directory: `${root}${runId}` };
+    write();
+    return storeResult('committed', runId, { run_directory: `${root}${runId}` });
+  }
 
   function scripted(runId: string | null, seq: number | undefined, doWrite: () => void): StoreResult | null {
     const s = script.shift();
@@ -194,21 +216,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async createRun(input: CreateRunInput) {
       calls.push({ op: 'create', run_id: null });
-      const b = buildManifest(input, {
-        storageRoot: root,
-        pluginVersion: options.pluginVersion ?? RUNTIME_VERSION,
-        now,
-      });
-      if (!b.ok) return refused(b.run_id, b.code, b.detail);
-      const runId = b.manifest.run_id;
-      if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
-      const write = (): void => {
-        runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
-      };
-      const s = scripted(runId, undefined, write);
-      if (s !== null) return { ...s, run_directory: `${root}${runId}` };
-      write();
-      return storeResult('committed', runId, { run_directory: `${root}${runId}` });
+      return publish(buildManifest(input, { storageRoot: root, pluginVersion, now }));
     },
     async append(runId, kind, payload) {
       calls.push({ op: 'append', run_id: runId, kind });
@@ -220,32 +228,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async createChainRun(input) {
       calls.push({ op: 'create-chain', run_id: null });
-      const b = buildChainManifest(input, {
-        storageRoot: root,
-        pluginVersion: options.pluginVersion ?? RUNTIME_VERSION,
-        now,
-      });
-      if (!b.ok) return refused(b.run_id, b.code, b.detail);
-      const runId = b.manifest.run_id;
-      if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
-      const write = (): void => {
-        runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
-      };
-      const s = scripted(runId, undefined, write);
-      if (s !== null) return { ...s, run_directory: `${root}${runId}` };
-      write();
-      return storeResult('committed', runId, { run_directory: `${root}${runId}` });
+      return publish(buildChainManifest(input, { storageRoot: root, pluginVersion, now }));
     },
     async load(runId): Promise<LoadResult> {
-      const r = await store.loadRun(runId);
-      if (r.ok && 'last_baton' in r.value)
-        return {
-          ok: false,
-          code: 'kind_unsupported',
-          run_id: runId,
-          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
-        };
-      return r as LoadResult;
+      return contractLoadOnly(runId, await store.loadRun(runId));
     },
     async loadRun(runId): Promise<AnyLoadResult> {
       if (!isRunId(runId)) return { ok: false, code: 'bad_run_id', run_id: null, detail: 'not a run id' };

@@ -42,7 +42,7 @@ import {
   pgStoreDdl,
 } from './pg-schema.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
 import {
   CACHE_SCHEMA,
   EVENT_KINDS_V1,
@@ -577,15 +577,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     append: (runId, kind, payload) => doAppend(runId, kind, payload, false),
     setHandoff: (runId, payload) => doAppend(runId, 'handoff', payload, true),
     async load(runId): Promise<LoadResult> {
-      const r = await loadAny(runId);
-      if (r.ok && 'last_baton' in r.value)
-        return {
-          ok: false,
-          code: 'kind_unsupported',
-          run_id: runId,
-          detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
-        };
-      return r as LoadResult;
+      return contractLoadOnly(runId, await loadAny(runId));
     },
     loadRun: loadAny,
     async listRuns() {

@@ -4,7 +4,14 @@
 import { canonicalJson } from '../canonical/index.js';
 import { CHAIN_EVENT_SCHEMA, type ChainManifest, type ChainStoreEvent } from './chain-schema.js';
 import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
-import type { ChainRunLoad, HandoffCacheState, JournalDamage, RunLoad } from './store.js';
+import type {
+  AnyLoadResult,
+  ChainRunLoad,
+  HandoffCacheState,
+  JournalDamage,
+  LoadResult,
+  RunLoad,
+} from './store.js';
 
 /** The fixed `note` of a load result. */
 export const LOAD_NOTE =
@@ -102,4 +109,24 @@ export function assembleChainLoad(
     warnings,
     note: LOAD_NOTE,
   };
+}
+
+/**
+ * Narrows a load of any run to a run-contract load (what `Store.load` returns): a chain run is
+ * refused with `kind_unsupported`; every other result passes through unchanged.
+ *
+ * @example
+ * ```ts
+ * const r = contractLoadOnly(runId, await store.loadRun(runId));
+ * ```
+ */
+export function contractLoadOnly(runId: string, r: AnyLoadResult): LoadResult {
+  if (r.ok && 'last_baton' in r.value)
+    return {
+      ok: false,
+      code: 'kind_unsupported',
+      run_id: runId,
+      detail: `${runId} is a chain run (run-store-manifest/chain-v1): load it with loadRun`,
+    };
+  return r as LoadResult;
 }
