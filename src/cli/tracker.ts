@@ -14,6 +14,7 @@ import {
   kwSearchCan,
   loadSession,
   newSessionId,
+  type Permission,
   persistEnvLine,
   recordDeep,
   recordKwSearch,
@@ -107,6 +108,18 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
   const dir = sessionDir(io.env);
   const now = nowMs(io);
   const out = (pairs: StatusPairs) => io.out(formatPairs(pairs));
+  // a permission verdict: `result ok` (exit 0) or `result denied` with its reason (exit 1)
+  const permit = (p: Permission<string>): number => {
+    out(
+      p.ok
+        ? [['result', 'ok']]
+        : [
+            ['result', 'denied'],
+            ['reason', p.reason],
+          ],
+    );
+    return p.ok ? 0 : 1;
+  };
 
   if (verb === 'init') {
     const sid = pick(values, 'session') ?? newSessionId(now);
@@ -159,16 +172,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       return t.result === 'ok' ? 0 : 1;
     }
     case 'can-deep': {
-      const p = canDeep(state, now);
-      out(
-        p.ok
-          ? [['result', 'ok']]
-          : [
-              ['result', 'denied'],
-              ['reason', p.reason],
-            ],
-      );
-      return p.ok ? 0 : 1;
+      return permit(canDeep(state, now));
     }
     case 'deep': {
       const next = recordDeep(state);
@@ -181,16 +185,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     }
     case 'kw-search-can': {
-      const p = kwSearchCan(state, now);
-      out(
-        p.ok
-          ? [['result', 'ok']]
-          : [
-              ['result', 'denied'],
-              ['reason', p.reason],
-            ],
-      );
-      return p.ok ? 0 : 1;
+      return permit(kwSearchCan(state, now));
     }
     case 'kw-search': {
       const next = recordKwSearch(state);
