@@ -9,27 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HandoffError } from '../errors/index.js';
-import { safeValidate } from '../validation/index.js';
-import { ProblemIdSchema } from './contract-schema.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
-import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
+import type { LedgerEvent } from './ledger-state.js';
 
 const NAME = /^(\d{8})\.json$/;
 
-function damaged(problemId: string, message: string, cause?: unknown): HandoffError {
-  return new HandoffError('ledger_damaged', `ledger of ${problemId}: ${message}`, {
-    details: { problem_id: problemId, exit_code: 4 },
-    cause,
-  });
-}
-
 function problemDir(root: string, problemId: string): string {
-  if (!ProblemIdSchema.safeParse(problemId).success) {
-    throw new HandoffError('invalid_input', `not a problem id: ${JSON.stringify(problemId)}`, {
-      details: { problem_id: problemId, exit_code: 3 },
-    });
-  }
+  assertProblemId(problemId);
   return join(root, problemId);
 }
 
@@ -61,7 +48,7 @@ export function fsLedgerLog(root: string): LedgerLog {
         names = await readdir(dir);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw damaged(problemId, `cannot list the log: ${(e as Error).message}`, e);
+        throw ledgerDamaged(problemId, `cannot list the log: ${(e as Error).message}`, e);
       }
       const seqs = names
         .map((n) => NAME.exec(n)?.[1])
@@ -71,18 +58,15 @@ export function fsLedgerLog(root: string): LedgerLog {
       if (seqs.length === 0) return null;
       const events: LedgerEvent[] = [];
       for (let i = 0; i < seqs.length; i++) {
-        if (seqs[i] !== i + 1) throw damaged(problemId, `gap in the log before entry ${seqs[i]}`);
+        if (seqs[i] !== i + 1) throw ledgerDamaged(problemId, `gap in the log before entry ${seqs[i]}`);
         const file = join(dir, `${String(i + 1).padStart(8, '0')}.json`);
-        let parsed: unknown;
+        let text: string;
         try {
-          parsed = JSON.parse(await readFile(file, 'utf8'));
+          text = await readFile(file, 'utf8');
         } catch (e) {
-          throw damaged(problemId, `entry ${i + 1} is unreadable`, e);
+          throw ledgerDamaged(problemId, `entry ${i + 1} is unreadable`, e);
         }
-        const v = safeValidate(LedgerEventSchema, parsed);
-        if (!v.ok || v.value.seq !== i + 1)
-          throw damaged(problemId, `entry ${i + 1} is not a valid ledger event`);
-        events.push(v.value);
+        events.push(parseLedgerEntry(problemId, i + 1, text));
       }
       return events;
     },

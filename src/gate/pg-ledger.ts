@@ -13,10 +13,9 @@ import type { Pool } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
-import { safeValidate } from '../validation/index.js';
-import { ProblemIdSchema } from './contract-schema.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
-import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
+import type { LedgerEvent } from './ledger-state.js';
 
 /** Environment variable naming the ledger's PostgreSQL connection string (CLI). */
 export const LEDGER_PG_URL_ENV = 'HANDOFF_LEDGER_PG_URL';
@@ -101,21 +100,6 @@ export function pgLedgerDdl(schema: string): readonly string[] {
   ];
 }
 
-function damaged(problemId: string, message: string, cause?: unknown): HandoffError {
-  return new HandoffError('ledger_damaged', `ledger of ${problemId}: ${message}`, {
-    details: { problem_id: problemId, exit_code: 4 },
-    cause,
-  });
-}
-
-function checkProblem(problemId: string): void {
-  if (!ProblemIdSchema.safeParse(problemId).success) {
-    throw new HandoffError('invalid_input', `not a problem id: ${JSON.stringify(problemId)}`, {
-      details: { problem_id: problemId, exit_code: 3 },
-    });
-  }
-}
-
 function unavailable(e: unknown): HandoffError {
   return new HandoffError(
     'ledger_unavailable',
@@ -195,7 +179,7 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
       if (ownPool) await pool.end();
     },
     async read(problemId) {
-      checkProblem(problemId);
+      assertProblemId(problemId);
       await ensure();
       let rows: { seq: number; event: string }[];
       try {
@@ -211,22 +195,13 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
       if (rows.length === 0) return null;
       const events: LedgerEvent[] = [];
       for (const [i, r] of rows.entries()) {
-        if (r.seq !== i + 1) throw damaged(problemId, `gap in the log before entry ${r.seq}`);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(r.event);
-        } catch (e) {
-          throw damaged(problemId, `entry ${i + 1} is unreadable`, e);
-        }
-        const v = safeValidate(LedgerEventSchema, parsed);
-        if (!v.ok || v.value.seq !== i + 1)
-          throw damaged(problemId, `entry ${i + 1} is not a valid ledger event`);
-        events.push(v.value);
+        if (r.seq !== i + 1) throw ledgerDamaged(problemId, `gap in the log before entry ${r.seq}`);
+        events.push(parseLedgerEntry(problemId, i + 1, r.event));
       }
       return events;
     },
     async append(problemId, event) {
-      checkProblem(problemId);
+      assertProblemId(problemId);
       await ensure();
       const reserved = event.type === 'reserved' ? event.grant : null;
       try {
