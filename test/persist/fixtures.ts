@@ -1,28 +1,18 @@
 /** Fixtures for the run-persistence tests: records, a scriptable faulty store, temp dirs. */
 
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dispatch, Handoff } from '../../src/contract/index.js';
+import type { Handoff } from '../../src/contract/index.js';
 import { PersistController, type PersistControllerOptions } from '../../src/persist/controller.js';
 import type { StateFs } from '../../src/persist/state-file.js';
 import { nodeStateFs } from '../../src/persist/state-file.js';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
 import type { Store, StoreResult } from '../../src/store/store.js';
+import { stuckHandoff } from '../contract/fixtures.js';
 
-const read = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../examples/records/${name}`, import.meta.url), 'utf8'));
-
-/** The canonical first dispatch. */
-export function dispatch(): Dispatch {
-  return read('canonical-dispatch.json') as Dispatch;
-}
-
-/** A valid stuck handoff for the canonical task. */
-export function stuckHandoff(): Handoff {
-  return read('stuck-handoff.json') as Handoff;
-}
+export { canonicalDispatch as dispatch, stuckHandoff } from '../contract/fixtures.js';
+export { note } from '../store/fixtures.js';
 
 /** A worker handoff that changed the owned file. */
 export function workerHandoff(): Handoff {
@@ -44,11 +34,6 @@ export function workerHandoff(): Handoff {
     },
     artifacts: [{ kind: 'unified-diff', content: '--- a\n+++ b\n' }],
   };
-}
-
-/** A note payload. */
-export function note(text = 'exact foo: type mismatch', kind = 'failed-avenue') {
-  return { kind, text, lean: null };
 }
 
 /** A completed batch review. */

@@ -10,8 +10,11 @@ import { stuckHandoff } from '../contract/fixtures.js';
 
 export { canonicalDispatch as dispatch, solvedHandoff, stuckHandoff } from '../contract/fixtures.js';
 
-/** A note payload. */
-export function note(text = 'exact foo: type mismatch', kind = 'failed-avenue'): Record<string, unknown> {
+/** A note payload (also the run-persistence tests' note). */
+export function note(
+  text = 'exact foo: type mismatch',
+  kind = 'failed-avenue',
+): { kind: string; text: string; lean: null } {
   return { kind, text, lean: null };
 }
 
