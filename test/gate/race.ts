@@ -3,31 +3,11 @@
  * PostgreSQL): spawn a child, release the rounds through go-/done- files, and read the children's
  * JSON lines (race-rounds.mjs writes them).
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ChildResult } from '../helpers/child.js';
 
-/** What a finished child reported. */
-export interface ChildResult {
-  code: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node script ...args`, collecting its output. */
-export function spawnChild(script: string, args: string[]): Promise<ChildResult> {
-  const p = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  p.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-}
+export { spawnChild } from '../helpers/child.js';
 
 /**
  * Waits until all `procs` children are up (modules loaded), so each round is a race, then

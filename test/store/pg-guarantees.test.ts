@@ -9,7 +9,6 @@
  * when it did not — never a false `committed` or `nothing_written`; idempotent migrations.
  * Children use dist/ (run `npm run build` first).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPgStore, type PgStore } from '../../src/store/index.js';
+import { type ChildResult, spawnChild } from '../helpers/child.js';
 import { usePostgres } from '../setup/postgres.js';
 import { dispatch, fixedClock, note, solvedHandoff } from './fixtures.js';
 
@@ -62,18 +62,7 @@ function tmp(): string {
   return d;
 }
 
-function child(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  p.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const child = (args: string[]): Promise<ChildResult> => spawnChild(CHILD, args);
 
 async function until(cond: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
