@@ -29,6 +29,26 @@ export async function gitProject(
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Runs `body` in a fresh {@link gitProject} of `files`, removing it afterwards (also on failure).
+ *
+ * @example
+ * ```ts
+ * await withGitProject(EASY, async (p) => expect(gitLog(p.dir)).toEqual(['init']));
+ * ```
+ */
+export async function withGitProject<T>(
+  files: Record<string, string>,
+  body: (p: { dir: string }) => Promise<T>,
+): Promise<T> {
+  const p = await gitProject(files);
+  try {
+    return await body(p);
+  } finally {
+    await p.cleanup();
+  }
+}
+
 /** `git log --format=%s` lines. */
 export function gitLog(dir: string): string[] {
   return execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Handoff, validateHandoff } from '../../src/contract/index.js';
 import { runCli } from '../helpers/cli.js';
-import { EASY, fixture, gitLog, gitProject, HARD, PY_WORKER, TS_WORKER } from './helpers.js';
+import { EASY, fixture, gitLog, gitProject, HARD, PY_WORKER, TS_WORKER, withGitProject } from './helpers.js';
 
 const HAS_PYTHON = (() => {
   try {
@@ -39,8 +39,7 @@ const base = (dir: string, worker: string, ...more: string[]) => [
 
 describe('handoff run with real child-process workers', () => {
   it('solves every target with the TypeScript worker and commits checkpoints', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--json'));
       expect(r.code, r.stderr).toBe(0);
       const h = handoffOf(r.stdout);
@@ -48,31 +47,22 @@ describe('handoff run with real child-process workers', () => {
       expect(h.files_changed.map((f) => f.slice(p.dir.length + 1)).sort()).toEqual(['A.lean', 'B.lean']);
       expect(await readFile(join(p.dir, 'A.lean'), 'utf8')).not.toContain('sorry');
       expect(gitLog(p.dir).filter((l) => l.startsWith('checkpoint: '))).toHaveLength(3);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
-  it(
-    'speaks the same protocol with the Python worker (plain progress lines)',
-    async () => {
-      // python3 is a test prerequisite (.ci/run installs it): a missing interpreter fails, never skips
-      expect(HAS_PYTHON, 'python3 is required for the language-agnostic worker test').toBe(true);
-      const p = await gitProject(EASY);
-      try {
-        const r = await runCli(base(p.dir, `python3 '${PY_WORKER}'`));
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toMatch(/work: A\.lean:2 → solved/);
-        expect(r.stdout).toMatch(/^run \S+: solved$/m);
-      } finally {
-        await p.cleanup();
-      }
-    },
-  );
+  it('speaks the same protocol with the Python worker (plain progress lines)', async () => {
+    // python3 is a test prerequisite (.ci/run installs it): a missing interpreter fails, never skips
+    expect(HAS_PYTHON, 'python3 is required for the language-agnostic worker test').toBe(true);
+    await withGitProject(EASY, async (p) => {
+      const r = await runCli(base(p.dir, `python3 '${PY_WORKER}'`));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/work: A\.lean:2 → solved/);
+      expect(r.stdout).toMatch(/^run \S+: solved$/m);
+    });
+  });
 
   it('stuck worker: same blocker twice → stuck → replan; relaunch refused by the guard; allowed with evidence', async () => {
-    const p = await gitProject({ ...HARD, ...EASY });
-    try {
+    await withGitProject({ ...HARD, ...EASY }, async (p) => {
       const r = await runCli(base(p.dir, `node ${TS_WORKER}`));
       expect(r.code, r.stderr).toBe(3);
       const log = r.stdout;
@@ -114,53 +104,41 @@ describe('handoff run with real child-process workers', () => {
       } finally {
         await rm(priorFile, { force: true });
       }
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('a worker that writes a non-owned file stops the run and nothing is committed', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${fixture('foreign.mjs')}`, '--json'));
       expect(r.code).toBe(4);
       const h = handoffOf(r.stdout);
       expect(h).toMatchObject({ status: 'stopped', stop_reason: 'protocol-error' });
       expect(h.stop_detail).toMatch(/custody violation: .*outside its owned files: NOT-OWNED\.txt/);
       expect(gitLog(p.dir)).toEqual(['init']);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('a worker whose edit is not covered by its returned baseline stops the run', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${fixture('unadvanced.mjs')}`, '--json'));
       expect(r.code).toBe(4);
       expect(handoffOf(r.stdout).stop_detail).toMatch(/drift nobody advanced/);
       expect(gitLog(p.dir)).toEqual(['init']);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('a worker printing garbage is a protocol-error stop, not a crash', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${fixture('garbage.mjs')}`, '--json'));
       expect(r.code).toBe(4);
       const h = handoffOf(r.stdout);
       expect(h.stop_reason).toBe('protocol-error');
       expect(h.stop_detail).toMatch(/not protocol output/);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('a hanging worker is killed at its budget', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const t0 = Date.now();
       const r = await runCli(base(p.dir, `node ${fixture('hang.mjs')}`, '--worker-timeout', '1s', '--json'));
       expect(r.code).toBe(4);
@@ -168,27 +146,21 @@ describe('handoff run with real child-process workers', () => {
       const h = handoffOf(r.stdout);
       expect(h.stop_reason).toBe('operational-error');
       expect(h.stop_detail).toMatch(/exceeded its 1s budget and was killed/);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('a permission denial aborts delegation (no inline worker: operational stop)', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${fixture('deny.mjs')}`, '--json'));
       expect(r.code).toBe(4);
       expect(handoffOf(r.stdout).stop_detail).toMatch(/permission denied, delegation aborted/);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 });
 
 describe('budget exhaustion names the right stop_reason', () => {
   it('max-cycles', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--max-cycles', '1', '--json'));
       expect(r.code).toBe(1);
       expect(handoffOf(r.stdout)).toMatchObject({
@@ -196,14 +168,11 @@ describe('budget exhaustion names the right stop_reason', () => {
         stop_reason: 'max-cycles',
         blocker_signature: null,
       });
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('max-stuck (blocker-driven: blocker fields set)', async () => {
-    const p = await gitProject(HARD);
-    try {
+    await withGitProject(HARD, async (p) => {
       const r = await runCli(
         base(p.dir, `node ${fixture('slow-stuck.mjs')}`, '--max-stuck-cycles', '1', '--json'),
       );
@@ -215,14 +184,11 @@ describe('budget exhaustion names the right stop_reason', () => {
         blocker_class: 'arithmetic',
         blocker_signature: 'H.lean:2:omega failed',
       });
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 
   it('max-runtime', async () => {
-    const p = await gitProject(HARD);
-    try {
+    await withGitProject(HARD, async (p) => {
       const r = await runCli(
         base(p.dir, `node ${fixture('slow-stuck.mjs')}`, '--max-total-runtime', '1s', '--json'),
         {
@@ -231,9 +197,7 @@ describe('budget exhaustion names the right stop_reason', () => {
       );
       expect(r.code, r.stderr).toBe(1);
       expect(handoffOf(r.stdout)).toMatchObject({ status: 'stopped', stop_reason: 'max-runtime' });
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 });
 
@@ -296,8 +260,7 @@ describe('prove mode with scripted human answers', () => {
 
 describe('persistence', () => {
   it('journals the run; the final cite and every replan cite resolve to earlier events', async () => {
-    const p = await gitProject({ ...HARD, ...EASY });
-    try {
+    await withGitProject({ ...HARD, ...EASY }, async (p) => {
       const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--persist'));
       expect(r.code, r.stderr).toBe(3);
       const m = /final handoff stored as (\S+)#(\d+)/.exec(r.stdout);
@@ -320,16 +283,13 @@ describe('persistence', () => {
           expect(seqs.has(Number(s))).toBe(true);
         }
       }
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 });
 
 describe('worker progress lines', () => {
   it('are shown in the progress display, and with --persist go to the controller, whose refusal stops the run', async () => {
-    const p = await gitProject(HARD);
-    try {
+    await withGitProject(HARD, async (p) => {
       const shown = await runCli(base(p.dir, `node ${fixture('bad-progress.mjs')}`));
       expect(shown.code, shown.stderr).toBe(3);
       expect(shown.stdout).toMatch(/^progress H\.lean:2: tools probe$/m);
@@ -342,9 +302,7 @@ describe('worker progress lines', () => {
       expect(h.stop_reason).toBe('protocol-error');
       expect(h.stop_detail).toMatch(/worker progress rejected: .*progress_outside_ownership/);
       expect(gitLog(p.dir)).toEqual(['init']);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 });
 
@@ -378,8 +336,7 @@ describe('--diagnostics: the verification ladder', () => {
 
 describe('usage errors exit 2 before anything runs', () => {
   it('rejects missing and inconsistent options', async () => {
-    const p = await gitProject(EASY);
-    try {
+    await withGitProject(EASY, async (p) => {
       const cases: string[][] = [
         ['run', '--project', p.dir, '--target', '.', '--scope', 'project', '--mode', 'autoprove'],
         base(p.dir, `node ${TS_WORKER}`).map((a) => (a === 'autoprove' ? 'golf' : a)),
@@ -400,8 +357,6 @@ describe('usage errors exit 2 before anything runs', () => {
       await rm(plain, { recursive: true, force: true });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/not a git repository/);
-    } finally {
-      await p.cleanup();
-    }
+    });
   });
 });
