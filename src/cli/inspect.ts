@@ -38,6 +38,19 @@ const HELP = [
   'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 4 no such run / unreadable run.',
 ].join('\n');
 
+/** The closing subtitle lines of a rendered diagram, run or chain run: journal damage, then path limits. */
+function subtitleTail(report: {
+  readonly damaged: { readonly code: string; readonly line: number } | null;
+  readonly path: { readonly limits: readonly string[] };
+}): string[] {
+  return [
+    ...(report.damaged === null
+      ? []
+      : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
+    ...report.path.limits.map((l) => `limit: ${l}`),
+  ];
+}
+
 /** The `handoff inspect` verb group. */
 export const command: CliCommand = {
   summary: "draw a stored run's path over its machine",
@@ -100,10 +113,7 @@ export const command: CliCommand = {
         const subtitle = [
           `chain run ${report.run_id} · ${report.manifest.chain_id} · baton ${report.manifest.baton_id} · ${report.events.length} commits · ${report.path.finished ? 'accepted' : 'unfinished'}`,
           `last committed baton ${report.last_baton.snapshot_id}`,
-          ...(report.damaged === null
-            ? []
-            : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
-          ...report.path.limits.map((l) => `limit: ${l}`),
+          ...subtitleTail(report),
         ];
         text = render(graph, format as 'mermaid' | 'dot' | 'html', report.overlay, subtitle);
       }
@@ -129,10 +139,7 @@ export const command: CliCommand = {
         h === null
           ? 'no handoff recorded'
           : `effective handoff ${h.cite}: ${h.status ?? '?'}${h.stop_reason ? ` (${h.stop_reason})` : ''}`,
-        ...(report.damaged === null
-          ? []
-          : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
-        ...report.path.limits.map((l) => `limit: ${l}`),
+        ...subtitleTail(report),
       ];
       text = render(graph, format as 'mermaid' | 'dot' | 'html', report.overlay, subtitle);
     }
