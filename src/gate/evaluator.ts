@@ -11,7 +11,14 @@ import {
   failedAssessment,
 } from './evaluator-protocol.js';
 
-/** An evaluator failure raised by a port; its `kind` is recorded in the assessment. */
+/**
+ * An evaluator failure raised by a port; its `kind` is recorded in the assessment.
+ *
+ * @example
+ * ```ts
+ * throw new EvaluatorFailure('invalid-data', 'the evaluator answered without claims');
+ * ```
+ */
 export class EvaluatorFailure extends Error {
   /** What went wrong. */
   readonly kind: AssessmentFailure['kind'];

@@ -6,7 +6,14 @@
 import * as path from 'node:path';
 import { errnoOf, type FsLayer, O } from './fs-layer.js';
 
-/** A failed step: its name, how many bytes of the target reached the file, and the cause. */
+/**
+ * A failed step: its name, how many bytes of the target reached the file, and the cause.
+ *
+ * @example
+ * ```ts
+ * throw new StepFailure('fsync', err, written);
+ * ```
+ */
 export class StepFailure extends Error {
   constructor(
     readonly step: string,

@@ -71,7 +71,14 @@ interface Size {
   h: number;
 }
 
-/** Lines shown in a leaf box: its key, then its invokes. */
+/**
+ * Lines shown in a leaf box: its key, then its invokes.
+ *
+ * @example
+ * ```ts
+ * leafLines(node); // { title: 'working', lines: ['invoke worker'] }
+ * ```
+ */
 export function leafLines(n: VizNode): { title: string; lines: string[] } {
   return {
     title: n.key,

@@ -16,7 +16,14 @@ export interface MermaidOptions {
   readonly direction?: 'TB' | 'LR';
 }
 
-/** The Mermaid ids of a graph's nodes (stable: derived from the node paths in document order). */
+/**
+ * The Mermaid ids of a graph's nodes (stable: derived from the node paths in document order).
+ *
+ * @example
+ * ```ts
+ * const ids = mermaidIds(machineGraph(machine)); // node id → Mermaid id
+ * ```
+ */
 export function mermaidIds(g: MachineGraph): ReadonlyMap<string, string> {
   const taken = new Set<string>();
   const ids = new Map<string, string>();
