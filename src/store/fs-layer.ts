@@ -7,7 +7,11 @@
  */
 import * as fs from 'node:fs';
 
-/** The subset of `fs.Stats` the store uses. */
+/**
+ * The subset of `fs.Stats` the store uses.
+ *
+ * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts).
+ */
 export interface FsStat {
   readonly size: number;
   readonly ino: number;
@@ -18,7 +22,11 @@ export interface FsStat {
   isSymbolicLink(): boolean;
 }
 
-/** Synchronous file-system operations used by the fs store. Errors are thrown as Node errors (with `code`). */
+/**
+ * Synchronous file-system operations used by the fs store. Errors are thrown as Node errors (with `code`).
+ *
+ * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts).
+ */
 export interface FsLayer {
   /** `open(2)`; `flags` are `fs.constants` O_* bits. */
   open(path: string, flags: number, mode?: number): number;
@@ -42,6 +50,8 @@ export interface FsLayer {
 
 /**
  * The real file system (node:fs, synchronous).
+ *
+ * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts wraps it).
  *
  * @example
  * ```ts

@@ -65,7 +65,11 @@ import { validateEventPayload } from './validate-payload.js';
 
 /** Options of {@link createFsStore}. Root precedence: `root` → `$HANDOFF_RUN_STORE` → `<projectRoot>/.handoff`. */
 export interface FsStoreOptions extends StoreRootInput {
-  /** The file-system layer (fault injection in tests). Default: node:fs. */
+  /**
+   * The file-system layer (fault injection in tests). Default: node:fs.
+   *
+   * @internal
+   */
   readonly fs?: FsLayer;
   /** Clock for `created` and event `ts`. */
   readonly now?: () => Date;

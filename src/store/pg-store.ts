@@ -86,6 +86,8 @@ export interface PgStoreOptions {
   /**
    * Fault-injection seam for tests: awaited inside a mutation's transaction (run lock held, rows
    * inserted) right before COMMIT is sent. Not for production use.
+   *
+   * @internal
    */
   readonly beforeCommit?: (ctx: {
     readonly runId: string | null;
