@@ -18,7 +18,7 @@ import {
   type ChainStoreEvent,
 } from './chain-schema.js';
 import { isCanonicalText, type ParsedJournal, scanLines } from './journal-parse.js';
-import { isRunId, isTimestamp } from './run-id.js';
+import { formatTimestamp, isRunId, isTimestamp } from './run-id.js';
 import { TIMESTAMP_PATTERN } from './schema.js';
 import type { StoreCode } from './store.js';
 import { describeIssues } from './validate-payload.js';
@@ -108,12 +108,7 @@ export function buildChainManifest(
     detail,
   });
   if (typeof input !== 'object' || input === null) return fail('invalid_payload', 'no chain run input');
-  const created =
-    input.now ??
-    env
-      .now()
-      .toISOString()
-      .replace(/\.[0-9]{3}Z$/, 'Z');
+  const created = input.now ?? formatTimestamp(env.now());
   if (typeof created !== 'string' || !isTimestamp(created))
     return fail('bad_timestamp', `not YYYY-MM-DDTHH:MM:SSZ: ${JSON.stringify(created)}`);
   const prior = input.priorRun ?? null;

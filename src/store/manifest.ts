@@ -3,7 +3,7 @@
  * prior-run checks, run-id derivation, v1/v2 selection.
  */
 import { validateDispatch } from '../contract/validate.js';
-import { isRunId, isTimestamp, makeRunId } from './run-id.js';
+import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { EVENT_V2_SCHEMA, MANIFEST_V1_SCHEMA, MANIFEST_V2_SCHEMA, type Manifest } from './schema.js';
 import type { CreateRunInput, StoreCode } from './store.js';
 import { describeIssues } from './validate-payload.js';
@@ -45,12 +45,7 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
       detail: `unknown event schema ${JSON.stringify(version)}`,
     };
   }
-  const created =
-    input.now ??
-    env
-      .now()
-      .toISOString()
-      .replace(/\.[0-9]{3}Z$/, 'Z');
+  const created = input.now ?? formatTimestamp(env.now());
   if (typeof created !== 'string' || !isTimestamp(created)) {
     return {
       ok: false,
