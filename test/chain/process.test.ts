@@ -84,6 +84,15 @@ describe('fingerprints', () => {
   });
 });
 
+/** The final report the payroll worker prints. */
+interface WorkerReport {
+  outcome: string;
+  revision: number;
+  resumed_from_revision: number;
+  receipts: { stage_name: string; stage_run_id: string }[];
+  payments: unknown[];
+}
+
 function startWorker(
   hangAt: string,
   journal: 'file' | 'store' = 'file',
@@ -157,13 +166,7 @@ describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
     const third = startWorker('');
     const end = await third.done;
     expect(end.code).toBe(0);
-    const report = JSON.parse(end.stdout) as {
-      outcome: string;
-      revision: number;
-      resumed_from_revision: number;
-      receipts: { stage_name: string; stage_run_id: string }[];
-      payments: unknown[];
-    };
+    const report = JSON.parse(end.stdout) as WorkerReport;
     expect(report.outcome).toBe('accepted');
     expect(report.revision).toBe(5);
     expect(report.resumed_from_revision).toBe(4);
@@ -228,13 +231,7 @@ describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
     // 3. resumed to the end
     const end = await startWorker('', 'store').done;
     expect(end.code).toBe(0);
-    const report = JSON.parse(end.stdout) as {
-      outcome: string;
-      revision: number;
-      resumed_from_revision: number;
-      receipts: { stage_name: string; stage_run_id: string }[];
-      payments: unknown[];
-    };
+    const report = JSON.parse(end.stdout) as WorkerReport;
     expect(report).toMatchObject({ outcome: 'accepted', revision: 5, resumed_from_revision: 4 });
     expect(report.payments).toHaveLength(1);
 
