@@ -231,6 +231,15 @@ function deadlineOf(values: ParsedArgs['values'], contract: TaskContract): numbe
 
 type Verb = (values: ParsedArgs['values'], positionals: string[], io: CliIo) => Promise<number>;
 
+/** A ledger verb on one grant (`--problem`, `--grant`) that prints the grant's new state. */
+function grantVerb(op: 'start' | 'consume' | 'reconcile'): Verb {
+  return async (values, _p, io) => {
+    const l = await ledgerOf(io, values, clock(values));
+    printJson(io, await l[op](requireString(values, 'problem'), requireString(values, 'grant')));
+    return 0;
+  };
+}
+
 const VERBS: Record<string, Verb> = {
   async bind(values, _p, io) {
     printJson(io, await currentCandidate(abs(io, requireString(values, 'repo'))));
@@ -354,16 +363,8 @@ const VERBS: Record<string, Verb> = {
     printJson(io, r);
     return r.outcome === 'refused' ? EXIT_REFUSED : 0;
   },
-  async start(values, _p, io) {
-    const l = await ledgerOf(io, values, clock(values));
-    printJson(io, await l.start(requireString(values, 'problem'), requireString(values, 'grant')));
-    return 0;
-  },
-  async consume(values, _p, io) {
-    const l = await ledgerOf(io, values, clock(values));
-    printJson(io, await l.consume(requireString(values, 'problem'), requireString(values, 'grant')));
-    return 0;
-  },
+  start: grantVerb('start'),
+  consume: grantVerb('consume'),
   async release(values, _p, io) {
     const l = await ledgerOf(io, values, clock(values));
     printJson(
@@ -376,11 +377,7 @@ const VERBS: Record<string, Verb> = {
     );
     return 0;
   },
-  async reconcile(values, _p, io) {
-    const l = await ledgerOf(io, values, clock(values));
-    printJson(io, await l.reconcile(requireString(values, 'problem'), requireString(values, 'grant')));
-    return 0;
-  },
+  reconcile: grantVerb('reconcile'),
   async status(values, _p, io) {
     const problem = requireString(values, 'problem');
     const st = await (await ledgerOf(io, values, clock(values))).status(problem);
