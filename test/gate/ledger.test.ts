@@ -17,6 +17,7 @@ import {
   memoryLedgerLog,
 } from '../../src/gate/index.js';
 import { contract, directive, evaluated, OK, PROFILE, packet, req, rm, T0, tempDir } from './fixtures.js';
+import { ledgerRuleTests } from './ledger-rules.js';
 
 const tmp = tempDir('gate-ledger-');
 afterAll(() => rm(tmp));
@@ -28,12 +29,7 @@ const backends: [string, () => Ledger][] = [
 ];
 
 describe.each(backends)('ledger (%s)', (_name, make) => {
-  it('missing history fails closed: no grant, status null', async () => {
-    const l = make();
-    expect(await l.reserve(req('k'))).toMatchObject({ outcome: 'refused', reason: 'history_missing' });
-    expect(await l.status('p1')).toBeNull();
-    await expect(l.addDirective(directive('d1'))).rejects.toMatchObject({ code: 'history_missing' });
-  });
+  ledgerRuleTests(make);
 
   it('uses the ordinary repair first, then the gate continuation, then nothing', async () => {
     const l = make();
@@ -70,41 +66,6 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     expect(await l.reserve(req('k5', '5'.repeat(64)))).toMatchObject({ reason: 'exhausted' });
     const st = await l.status('p1');
     expect(st?.used).toEqual({ 'ordinary-repair': 1, 'gate-continuation': 1, 'lead-directed': 0 });
-  });
-
-  it('after the lead handoff only directives authorize, up to the profile, then escalate', async () => {
-    const l = make();
-    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    await l.recordLeadHandoff('p1', { packet_id: null, route: 'REVIEW_READY' });
-    expect(await l.reserve(req('c1'))).toMatchObject({ reason: 'after_lead_handoff' });
-    const lead = (d: string, digest: string) =>
-      req(`directive:${d}`, digest, { kind: 'lead-directed', directive_id: d });
-    expect(await l.reserve(lead('d0', 'e'.repeat(64)))).toMatchObject({ reason: 'no_directive' });
-    for (let i = 1; i <= 4; i++) await l.addDirective(directive(`d${i}`));
-    for (let i = 1; i <= 3; i++) {
-      const r = await l.reserve(lead(`d${i}`, String(i).repeat(64)));
-      expect(r).toMatchObject({ outcome: 'granted', grant: { slot: 'lead-directed', ordinal: i } });
-      if (r.outcome !== 'refused') await l.consume('p1', r.grant.grant_id);
-    }
-    expect(await l.reserve(lead('d1', '1'.repeat(64)))).toMatchObject({ outcome: 'replayed' });
-    expect(await l.reserve(lead('d4', '4'.repeat(64)))).toMatchObject({ reason: 'escalate' });
-  });
-
-  it('release gives a slot back only before work started; reconcile resumes an unstarted grant', async () => {
-    const l = make();
-    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const g = await l.reserve(req('k1'));
-    if (g.outcome === 'refused') throw new Error('unreachable');
-    expect((await l.reconcile('p1', g.grant.grant_id)).action).toBe('resume');
-    await l.release('p1', g.grant.grant_id, 're-check failed');
-    const g2 = await l.reserve(req('k2', 'f'.repeat(64)));
-    if (g2.outcome === 'refused') throw new Error('unreachable');
-    expect(g2.grant.slot).toBe('ordinary-repair');
-    await l.start('p1', g2.grant.grant_id);
-    await expect(l.release('p1', g2.grant.grant_id, 'x')).rejects.toMatchObject({ code: 'grant_state' });
-    await expect(l.consume('p1', 'grt_00000000000000000000000000000000')).rejects.toMatchObject({
-      code: 'no_such_grant',
-    });
   });
 });
 
