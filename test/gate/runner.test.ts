@@ -74,6 +74,25 @@ async function world(): Promise<World> {
   };
 }
 
+/** Registers the example problem and reserves the grant a crashed job left behind (not yet started). */
+async function crashedGrant(w: World, candidate: TaskContract['candidate']) {
+  await w.ledger.register({
+    problem_id: 'example-greet',
+    profile: w.contract.profile,
+    contract_revision: 1,
+  });
+  const g = await w.ledger.reserve({
+    problem_id: 'example-greet',
+    idempotency_key: 'continuation:example-greet:pkt_crashed',
+    candidate,
+    kind: 'continuation',
+    directive_id: null,
+    requested_by: 'crashed-job',
+  });
+  if (g.outcome === 'refused') throw new Error('unreachable');
+  return g;
+}
+
 function options(w: World, over: Partial<RunGateOptions> = {}): RunGateOptions {
   return {
     repo: w.repo,
@@ -191,20 +210,7 @@ describe('runGate', () => {
 
   it('a grant left started by a crash is reconciled as uncertain: the worker is not run again', async () => {
     const w = await world();
-    await w.ledger.register({
-      problem_id: 'example-greet',
-      profile: w.contract.profile,
-      contract_revision: 1,
-    });
-    const g = await w.ledger.reserve({
-      problem_id: 'example-greet',
-      idempotency_key: 'continuation:example-greet:pkt_crashed',
-      candidate: w.contract.candidate,
-      kind: 'continuation',
-      directive_id: null,
-      requested_by: 'crashed-job',
-    });
-    if (g.outcome === 'refused') throw new Error('unreachable');
+    const g = await crashedGrant(w, w.contract.candidate);
     await w.ledger.start('example-greet', g.grant.grant_id);
     const r = await runGate(options(w));
     expect(r.path).toEqual(['reconciling', 'leadReview']);
@@ -221,20 +227,7 @@ describe('runGate', () => {
 
   it('a grant reserved but never started is released at restart; nothing is granted twice', async () => {
     const w = await world();
-    await w.ledger.register({
-      problem_id: 'example-greet',
-      profile: w.contract.profile,
-      contract_revision: 1,
-    });
-    const g = await w.ledger.reserve({
-      problem_id: 'example-greet',
-      idempotency_key: 'continuation:example-greet:pkt_crashed',
-      candidate: { commit: null, tree_digest: 'e'.repeat(64) },
-      kind: 'continuation',
-      directive_id: null,
-      requested_by: 'crashed-job',
-    });
-    if (g.outcome === 'refused') throw new Error('unreachable');
+    await crashedGrant(w, { commit: null, tree_digest: 'e'.repeat(64) });
     const r = await runGate(options(w));
     expect(r.lead.route).toBe('REVIEW_READY');
     expect(r.lead.limitations.join('\n')).toContain('reserved but never started: released at restart');
