@@ -13,21 +13,23 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
-import { fastCanonicalJson } from './canonical-fast.js';
 import {
-  batonCommitProblem,
+  type AppendEventSchema,
+  appendEventSchema,
+  eventLine,
+  lockedAppendRefusal,
+  prepareAppend,
+} from './append-rules.js';
+import {
   buildChainManifest,
   type ChainTail,
   type CreateChainRunInput,
-  checkBatonCommit,
   parseChainJournal,
   startTail,
   tailOf,
 } from './chain-rules.js';
 import {
-  BATON_COMMIT_KIND,
   type BatonCommitPayload,
-  CHAIN_EVENT_SCHEMA,
   isChainManifest,
   type StoredManifest,
   StoredManifestSchema,
@@ -41,15 +43,7 @@ import { parseJournal } from './journal-parse.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
-import {
-  CACHE_SCHEMA,
-  EVENT_KINDS_V1,
-  EVENT_V2_SCHEMA,
-  type EventSchemaId,
-  eventSchemaOf,
-  type HandoffCache,
-  HandoffCacheSchema,
-} from './schema.js';
+import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache, HandoffCacheSchema } from './schema.js';
 import {
   type AnyLoadResult,
   type ChainRunStore,
@@ -61,7 +55,6 @@ import {
   type StoreResult,
   storeResult,
 } from './store.js';
-import { validateEventPayload } from './validate-payload.js';
 
 /** Options of {@link createFsStore}. Root precedence: `root` → `$HANDOFF_RUN_STORE` → `<projectRoot>/.handoff`. */
 export interface FsStoreOptions extends StoreRootInput {
@@ -692,27 +685,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     withCache: boolean,
   ): StoreResult {
     if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
-    // shape validation first, before touching the store (cites and the baton sequence are checked
-    // again under the lock)
-    let commit: BatonCommitPayload | null = null;
-    if (kind === BATON_COMMIT_KIND) {
-      const c = checkBatonCommit(payload);
-      if (!c.ok) return refused(runId, 'invalid_payload', c.detail);
-      commit = c.value;
-    } else {
-      const shape = validateEventPayload(kind, payload, {
-        runId,
-        eventSchema: 'run-store-event/v2',
-        nextSeq: Number.MAX_SAFE_INTEGER,
-      });
-      if (!shape.ok) return refused(runId, shape.code, shape.detail);
-    }
-    let text: string;
-    try {
-      text = fastCanonicalJson(payload);
-    } catch (e) {
-      return refused(runId, 'invalid_payload', (e as Error).message);
-    }
+    // shape first, before touching the store (cites and the baton sequence again under the lock)
+    const prepared = prepareAppend(runId, kind, payload);
+    if (!prepared.ok) return prepared.result;
+    const { commit, payloadText: text } = prepared.value;
     const platform = posixOnly(runId);
     if (platform !== null) return platform;
     const loc = locate(runId);
@@ -721,33 +697,25 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const m = readManifest(runId, p);
     if (!m.ok) return refused(runId, m.code, m.detail);
     const manifest = m.manifest;
-    if (isChainManifest(manifest) !== (commit !== null)) {
-      return refused(
-        runId,
-        'kind_unsupported',
-        commit !== null
-          ? `kind ${kind} needs a chain run; ${runId} is a run-contract run`
-          : `kind ${kind} is not a chain run's kind (${BATON_COMMIT_KIND})`,
-      );
-    }
-    const eventSchema = isChainManifest(manifest) ? CHAIN_EVENT_SCHEMA : eventSchemaOf(manifest);
-    if (
-      !isChainManifest(manifest) &&
-      eventSchema !== EVENT_V2_SCHEMA &&
-      !(EVENT_KINDS_V1 as readonly string[]).includes(kind)
-    ) {
-      return refused(
-        runId,
-        'kind_unsupported',
-        `kind ${kind} needs a run-store-event/v2 run; this run is v1`,
-      );
-    }
+    const schema = appendEventSchema(runId, manifest, kind, commit);
+    if (!schema.ok) return schema.result;
     const ts = stamp();
     const lock = acquireLock(fsl, p.lock, lockBody(ts));
     if (!lock.ok) return refused(runId, lock.code, lock.detail);
     let result: StoreResult;
     try {
-      result = appendLocked(runId, p, manifest, kind, payload, commit, text, ts, withCache);
+      result = appendLocked(
+        runId,
+        p,
+        manifest,
+        schema.eventSchema,
+        kind,
+        payload,
+        commit,
+        text,
+        ts,
+        withCache,
+      );
     } catch (e) {
       if (!(e instanceof Done)) {
         forget(runId);
@@ -767,6 +735,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     runId: string,
     p: RunPaths,
     manifest: StoredManifest,
+    eventSchema: AppendEventSchema,
     kind: StoreEventKind,
     payload: unknown,
     commit: BatonCommitPayload | null,
@@ -777,22 +746,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     const state = openJournal(runId, p, manifest);
     const fd = state.fd;
     const seq = state.lastSeq + 1;
-    const eventSchema: EventSchemaId | typeof CHAIN_EVENT_SCHEMA = isChainManifest(manifest)
-      ? CHAIN_EVENT_SCHEMA
-      : eventSchemaOf(manifest);
-    // for replans, the cites against the real next seq (the shape was checked already)
-    if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
-      const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: seq });
-      if (!check.ok) return refused(runId, check.code, check.detail);
-    }
-    // for baton commits, the sequence against the last committed baton (under the lock)
-    if (commit !== null && isChainManifest(manifest)) {
-      const problem = batonCommitProblem(manifest, state.tail ?? startTail(manifest), commit);
-      if (problem !== null) return refused(runId, problem.code, problem.detail);
-    }
-    // canonical envelope around the already canonical payload (keys sorted: kind, payload, schema,
-    // seq, ts); canonical text is ASCII, so latin1 encoding is exact
-    const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${seq},"ts":"${ts}"}\n`;
+    const refusal = lockedAppendRefusal(runId, manifest, eventSchema, kind, payload, commit, state.tail, seq);
+    if (refusal !== null) return refusal;
+    // canonical text is ASCII, so latin1 encoding is exact
+    const line = `${eventLine(kind, payloadText, eventSchema, seq, ts)}\n`;
     const bytes = Buffer.from(line, 'latin1');
     try {
       writeFully(fsl, fd, bytes, 'write');

@@ -14,23 +14,10 @@ import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { safeValidate } from '../validation/index.js';
-import { fastCanonicalJson, isCanonicalText } from './canonical-fast.js';
-import {
-  batonCommitProblem,
-  buildChainManifest,
-  type ChainTail,
-  checkBatonCommit,
-  startTail,
-  tailOf,
-} from './chain-rules.js';
-import {
-  BATON_COMMIT_KIND,
-  type BatonCommitPayload,
-  CHAIN_EVENT_SCHEMA,
-  isChainManifest,
-  type StoredManifest,
-  StoredManifestSchema,
-} from './chain-schema.js';
+import { appendEventSchema, eventLine, lockedAppendRefusal, prepareAppend } from './append-rules.js';
+import { isCanonicalText } from './canonical-fast.js';
+import { buildChainManifest, type ChainTail, startTail, tailOf } from './chain-rules.js';
+import { isChainManifest, type StoredManifest, StoredManifestSchema } from './chain-schema.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
@@ -43,14 +30,7 @@ import {
 } from './pg-schema.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
-import {
-  CACHE_SCHEMA,
-  EVENT_KINDS_V1,
-  EVENT_V2_SCHEMA,
-  eventSchemaOf,
-  type HandoffCache,
-  HandoffCacheSchema,
-} from './schema.js';
+import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache, HandoffCacheSchema } from './schema.js';
 import {
   type AnyLoadResult,
   type ChainRunStore,
@@ -62,7 +42,6 @@ import {
   type StoreResult,
   storeResult,
 } from './store.js';
-import { validateEventPayload } from './validate-payload.js';
 
 /** Environment variable naming the run store's PostgreSQL connection string (CLI). */
 export const PG_URL_ENV = 'HANDOFF_PG_URL';
@@ -369,25 +348,9 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   ): Promise<StoreResult> {
     if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
     // shape first, before touching the database (cites and the baton sequence again under the lock)
-    let commit: BatonCommitPayload | null = null;
-    if (kind === BATON_COMMIT_KIND) {
-      const b = checkBatonCommit(payload);
-      if (!b.ok) return refused(runId, 'invalid_payload', b.detail);
-      commit = b.value;
-    } else {
-      const shape = validateEventPayload(kind, payload, {
-        runId,
-        eventSchema: EVENT_V2_SCHEMA,
-        nextSeq: Number.MAX_SAFE_INTEGER,
-      });
-      if (!shape.ok) return refused(runId, shape.code, shape.detail);
-    }
-    let payloadText: string;
-    try {
-      payloadText = fastCanonicalJson(payload);
-    } catch (e) {
-      return refused(runId, 'invalid_payload', errText(e));
-    }
+    const prepared = prepareAppend(runId, kind, payload);
+    if (!prepared.ok) return prepared.result;
+    const { commit, payloadText } = prepared.value;
     let seq: number | undefined;
     return transact(
       runId,
@@ -418,25 +381,9 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           manifest = m.manifest;
         }
         const rows = (res[res.length - 1]?.rows ?? []) as PgEventRow[];
-        if (isChainManifest(manifest) !== (commit !== null))
-          throw new Done(
-            refused(
-              runId,
-              'kind_unsupported',
-              commit !== null
-                ? `kind ${kind} needs a chain run; ${runId} is a run-contract run`
-                : `kind ${kind} is not a chain run's kind (${BATON_COMMIT_KIND})`,
-            ),
-          );
-        const eventSchema = isChainManifest(manifest) ? CHAIN_EVENT_SCHEMA : eventSchemaOf(manifest);
-        if (
-          !isChainManifest(manifest) &&
-          eventSchema !== EVENT_V2_SCHEMA &&
-          !(EVENT_KINDS_V1 as readonly string[]).includes(kind)
-        )
-          throw new Done(
-            refused(runId, 'kind_unsupported', `kind ${kind} needs a run-store-event/v2 run; this run is v1`),
-          );
+        const schema = appendEventSchema(runId, manifest, kind, commit);
+        if (!schema.ok) throw new Done(schema.result);
+        const eventSchema = schema.eventSchema;
         const state = catchUp(
           runId,
           manifest,
@@ -444,16 +391,18 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           rows,
         );
         const next = state.lastSeq + 1;
-        if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
-          const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq: next });
-          if (!check.ok) throw new Done(refused(runId, check.code, check.detail));
-        }
-        if (commit !== null && isChainManifest(manifest)) {
-          const problem = batonCommitProblem(manifest, state.tail ?? startTail(manifest), commit);
-          if (problem !== null) throw new Done(refused(runId, problem.code, problem.detail));
-        }
-        const ts = formatTimestamp(now());
-        const line = `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${next},"ts":"${ts}"}`;
+        const refusal = lockedAppendRefusal(
+          runId,
+          manifest,
+          eventSchema,
+          kind,
+          payload,
+          commit,
+          state.tail,
+          next,
+        );
+        if (refusal !== null) throw new Done(refusal);
+        const line = eventLine(kind, payloadText, eventSchema, next, formatTimestamp(now()));
         seq = next;
         // the writes go out with COMMIT (one round trip); canonical text is dollar-quoted verbatim
         const writes = [
