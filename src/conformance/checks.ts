@@ -8,7 +8,7 @@ import { canonicalJson } from '../canonical/index.js';
 import { type Dispatch, type Handoff, validateHandoff } from '../contract/index.js';
 import { ProgressSchema } from '../persist/progress.js';
 import { parseWorkerOutput } from '../runtime/worker-framing.js';
-import type { WorkerProcessResult } from '../runtime/worker-process.js';
+import type { ContainedResult } from '../process/index.js';
 import { safeValidate } from '../validation/index.js';
 import type { CheckId, Defect, Finding } from './report-schema.js';
 
@@ -26,7 +26,7 @@ export interface CaseObservation {
   readonly defect?: Defect;
   /** The dispatch sent (valid cases) or the valid dispatch it was damaged from (malformed cases). */
   readonly dispatch: Dispatch;
-  readonly process: WorkerProcessResult;
+  readonly process: ContainedResult;
   readonly timeoutMs: number;
   /** Absolute paths created, removed or modified under the project while the worker ran. */
   readonly changed: readonly string[];

@@ -8,7 +8,7 @@ import { checkBaseline, recordBaseline } from '../baseline/index.js';
 import { type Dispatch, validateDispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { WORKER_PROTOCOL_VERSION } from '../runtime/worker-framing.js';
-import { runWorkerProcess } from '../runtime/worker-process.js';
+import { runContained } from '../process/index.js';
 import { type CasePlan, planCases } from './case-plan.js';
 import { evaluateCase, handoffOf, needsBaselineCheck, type ReturnedBaselineCheck } from './checks.js';
 import { malformedInput } from './defects.js';
@@ -113,7 +113,7 @@ async function runCase(
       foreignBaseline: await recordBaseline([foreign]),
     });
     const before = await snapshotTree(root);
-    const process = await runWorkerProcess(o.command, stdin, {
+    const process = await runContained(o.command, stdin, {
       cwd: root,
       timeoutMs: o.timeoutMs,
       env: { ...(o.env ?? {}), HANDOFF_WORKER_PROTOCOL: WORKER_PROTOCOL_VERSION, HANDOFF_PROJECT_ROOT: root },

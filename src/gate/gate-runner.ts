@@ -4,13 +4,13 @@
  * ledger (the only grantor) and the continuation worker — and returns the lead packet. Every
  * record is written to a content-addressed record directory and linked from the lead packet.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { type GateActorInput, gateMachine, type ReserveOutput } from '../../machines/gate.js';
 import { sha256Hex } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
+import { runContained } from '../process/index.js';
 import type { Assessment } from './assessment-schema.js';
 import type { Authority } from './authority-schema.js';
 import { collectEvidence, currentCandidate, repoRoot } from './collector.js';
@@ -87,34 +87,20 @@ interface ProcessResult {
   readonly stderr: string;
 }
 
-function runProcess(
+/** Worker and check commands run contained (process group, session sweep, bounded time). */
+async function runProcess(
   argv: readonly string[],
   cwd: string,
   stdin: string,
   timeoutMs: number,
 ): Promise<ProcessResult> {
-  const [file, ...args] = argv;
-  if (file === undefined) return Promise.reject(new HandoffError('usage', 'empty command'));
-  return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: timeoutMs,
-      killSignal: 'SIGKILL',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      if (stderr.length < 65536) stderr += d;
-    });
-    child.on('error', (e) => resolve({ code: null, stdout, stderr: `${stderr}${e.message}` }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-  });
+  if (argv[0] === undefined) throw new HandoffError('usage', 'empty command');
+  const r = await runContained(argv, stdin, { cwd, timeoutMs, killGraceMs: 0 });
+  return {
+    code: r.timedOut ? null : r.code,
+    stdout: r.stdout,
+    stderr: r.spawnError === null ? r.stderr : `${r.stderr}${r.spawnError}`,
+  };
 }
 
 /**

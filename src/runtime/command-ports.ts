@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { NextActionSchema } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import { runContained } from '../process/index.js';
 import type { DiagnosticsPort, ReviewerPort } from './ports.js';
-import { runWorkerProcess } from './worker-process.js';
 
 const TargetSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int(), goal: z.string() });
 const DiagnosticsResponseSchema = z.object({
@@ -31,7 +31,7 @@ async function callJson(
   request: unknown,
   timeoutMs: number,
 ): Promise<unknown> {
-  const r = await runWorkerProcess(argv, `${JSON.stringify(request)}\n`, { cwd, timeoutMs });
+  const r = await runContained(argv, `${JSON.stringify(request)}\n`, { cwd, timeoutMs });
   if (r.spawnError !== null) throw new HandoffError('io_error', `cannot start ${argv[0]}: ${r.spawnError}`);
   if (r.timedOut) throw new HandoffError('io_error', `${argv[0]} timed out`);
   if (r.code !== 0)

@@ -2,6 +2,8 @@
  * The cycle runtime: ports, the subprocess worker protocol, custody enforcement, built-in marker
  * diagnostics, the git checkpointer, and the host that drives machines/cycle.
  */
+
+export { type ContainedOptions, type ContainedResult, runContained } from '../process/index.js';
 export {
   builtinPlanner,
   builtinReviewer,
@@ -131,4 +133,3 @@ export {
   parseWorkerOutput,
   WORKER_PROTOCOL_VERSION,
 } from './worker-framing.js';
-export { runWorkerProcess, type WorkerProcessOptions, type WorkerProcessResult } from './worker-process.js';

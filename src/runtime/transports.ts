@@ -3,9 +3,9 @@
  * function (tests, embedding).
  */
 import type { Dispatch } from '../contract/index.js';
+import { runContained } from '../process/index.js';
 import type { ProgressSink, TransportResult, WorkerTransport } from './delegating-worker.js';
 import { PROGRESS_SCHEMA, parseWorkerOutput, WORKER_PROTOCOL_VERSION } from './worker-framing.js';
-import { runWorkerProcess } from './worker-process.js';
 
 /** Exit code by which a worker reports a permission denial (the delegation must stop). */
 export const EXIT_PERMISSION_DENIED = 77;
@@ -29,7 +29,7 @@ export function subprocessTransport(argv: readonly string[], o: SubprocessTransp
   return {
     async run(dispatch: Dispatch, signal: AbortSignal, onProgress?: ProgressSink): Promise<TransportResult> {
       let handoffSeen = false;
-      const r = await runWorkerProcess(argv, `${JSON.stringify(dispatch)}\n`, {
+      const r = await runContained(argv, `${JSON.stringify(dispatch)}\n`, {
         cwd: o.cwd,
         timeoutMs: o.timeoutMs,
         signal,

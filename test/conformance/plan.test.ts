@@ -22,10 +22,10 @@ import {
   snapshotTree,
 } from '../../src/conformance/index.js';
 import { protocolErrorHandoff, validateDispatch, validateHandoff } from '../../src/contract/index.js';
-import type { WorkerProcessResult } from '../../src/runtime/worker-process.js';
+import type { ContainedResult } from '../../src/process/index.js';
 import { nodeWorker } from './helpers.js';
 
-const proc = (over: Partial<WorkerProcessResult>): WorkerProcessResult => ({
+const proc = (over: Partial<ContainedResult>): ContainedResult => ({
   code: 0,
   signal: null,
   timedOut: false,
@@ -33,6 +33,9 @@ const proc = (over: Partial<WorkerProcessResult>): WorkerProcessResult => ({
   stdout: '',
   stderr: '',
   truncated: false,
+  pipesHeld: false,
+  swept: 0,
+  elapsedMs: 5,
   ...over,
 });
 

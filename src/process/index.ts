@@ -1,0 +1,6 @@
+/**
+ * Contained child processes: how the runtime runs untrusted code (workers, evaluators, extractors,
+ * command ports) — argument arrays, a process group, a session sweep, bounded output and time.
+ */
+export { type ContainedOptions, type ContainedResult, runContained } from './contained-process.js';
+export { SESSION_ENV, sessionPids, sweepSession } from './session-sweep.js';
