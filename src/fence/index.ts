@@ -1,0 +1,42 @@
+export { addedBinders, type SplitSignature, splitBinders } from './binders.js';
+export {
+  type CommandExtractorOptions,
+  commandHeaderExtractor,
+  DEFAULT_EXTRACTOR_OUTPUT_LIMIT,
+  parseResponse,
+} from './command-extractor.js';
+export { CONTEXT_KINDS, compareHeaders, isAnonymousHeader } from './compare.js';
+export { describeViolation, MAX_DESCRIBED_SIGNATURE } from './describe.js';
+export {
+  HEADER_EXTRACT_REQUEST_SCHEMA,
+  HEADER_EXTRACT_RESPONSE_SCHEMA,
+  type HeaderExtractRequest,
+  HeaderExtractRequestSchema,
+  type HeaderExtractResponse,
+  HeaderExtractResponseSchema,
+  headerExtractRequest,
+} from './extract-protocol.js';
+export {
+  type ExtractorTable,
+  extractorForFile,
+  extractorResolver,
+  functionHeaderExtractor,
+  type HeaderExtractor,
+  leanHeaderExtractor,
+  validatedHeaders,
+} from './extractor.js';
+export { extractionFailures, type FileFenceViolations, fenceCheck } from './fence-check.js';
+export {
+  type DeclarationHeader,
+  DeclarationHeaderSchema,
+  type HeaderExtraction,
+  normalizeSignature,
+} from './header.js';
+export {
+  extractLeanHeaders,
+  LEAN_CONTEXT_KEYWORDS,
+  LEAN_DECLARATION_KEYWORDS,
+  MAX_LEAN_TEXT_LENGTH,
+} from './lean-headers.js';
+export { type HeaderSnapshot, SNAPSHOT_CONCURRENCY, snapshotHeaders } from './snapshot.js';
+export { FENCE_CHANGES, type FenceChange, type FenceViolation } from './violation.js';

@@ -1,0 +1,387 @@
+/**
+ * Lean 4 declaration headers (pure): `extractLeanHeaders(text)` finds every declaration and its
+ * statement on top of the fence tokenizer (lean-lexer.ts), in one linear pass.
+ *
+ * The rule for where a declaration starts: a declaration keyword (`theorem`, `lemma`, `def`,
+ * `instance`, `example`, `abbrev`, `axiom`, `opaque`, `structure`, `class`, `inductive`,
+ * `class inductive`, `class abbrev`, `irreducible_def`) is a declaration wherever it occurs as a
+ * token — outside comments, strings, char literals, syntax quotations (`` `(…) ``) and attribute
+ * lists (`@[…]`, `attribute […]`), and not after `deriving` (`deriving instance`). These words
+ * are reserved tokens in Lean 4, so a `by` block or a term cannot hold them: Lean itself reads
+ * them only as the start of a command (its error recovery also restarts at them). This covers
+ * modifiers and attributes on the same line (`@[simp] private theorem`), `open Foo in theorem …`
+ * and one-line files, where a line-start rule would not. A keyword not followed by a name (except
+ * `instance` and `example`, which may be anonymous) is not a declaration.
+ *
+ * The statement runs from after the name (after `(priority := …)` for instances) to the first of,
+ * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement), `where`, a
+ * `|` that starts pattern-matching alternatives (first on its line, any `|` for an inductive, or a
+ * `|` followed by `=>` before another `|` — so `|a|` absolute values stay in the statement), or the
+ * start of the next command (a command keyword, a doc comment, `@[`, a `#command`, or a
+ * line-initial `local`/`scoped`) at any depth.
+ *
+ * Scopes: `namespace A.B` / `section [S]` / `mutual` open scopes, `end [X]` closes as many as `X`
+ * has components (one without a name); names are qualified with the open namespaces, `_root_.`
+ * escapes them. `variable`, `include` and `omit` commands are also reported (kinds of the same
+ * name, anonymous) because they change the statements after them.
+ */
+import type { DeclarationHeader, HeaderExtraction } from './header.js';
+import { type LeanTokens, LINE_START, lexLean, TokenKind } from './lean-lexer.js';
+import { CLOSERS, OPENERS, renderSignature } from './lean-signature.js';
+
+/** The declaration keywords the Lean extractor recognizes. */
+export const LEAN_DECLARATION_KEYWORDS: readonly string[] = [
+  'theorem',
+  'lemma',
+  'def',
+  'instance',
+  'example',
+  'abbrev',
+  'axiom',
+  'opaque',
+  'structure',
+  'class',
+  'inductive',
+  'irreducible_def',
+];
+
+/** Commands reported as anonymous headers because they change the statements that follow them. */
+export const LEAN_CONTEXT_KEYWORDS: readonly string[] = ['variable', 'include', 'omit'];
+
+/** Largest text accepted (characters); larger inputs are refused, not truncated. */
+export const MAX_LEAN_TEXT_LENGTH = 64 * 1024 * 1024;
+
+const DECLARATIONS = new Set(LEAN_DECLARATION_KEYWORDS);
+const CONTEXT = new Set(LEAN_CONTEXT_KEYWORDS);
+const ANONYMOUS_ALLOWED = new Set(['instance', 'example']);
+
+/** Words that begin a command; a statement never runs past one. */
+const COMMAND_WORDS = new Set([
+  ...LEAN_DECLARATION_KEYWORDS,
+  ...LEAN_CONTEXT_KEYWORDS,
+  'namespace',
+  'section',
+  'end',
+  'mutual',
+  'open',
+  'universe',
+  'set_option',
+  'attribute',
+  'import',
+  'export',
+  'notation',
+  'infix',
+  'infixl',
+  'infixr',
+  'prefix',
+  'postfix',
+  'macro',
+  'macro_rules',
+  'syntax',
+  'elab',
+  'elab_rules',
+  'declare_syntax_cat',
+  'deriving',
+  'initialize',
+  'builtin_initialize',
+  'private',
+  'protected',
+  'noncomputable',
+  'partial',
+  'unsafe',
+  'nonrec',
+]);
+
+/** Reserved words that are never a declaration, namespace or section name. */
+const KEYWORDS = new Set([
+  ...COMMAND_WORDS,
+  'local',
+  'scoped',
+  'where',
+  'extends',
+  'fun',
+  'by',
+  'have',
+  'let',
+  'show',
+  'from',
+  'match',
+  'with',
+  'if',
+  'then',
+  'else',
+  'do',
+  'at',
+  'in',
+  'for',
+  'termination_by',
+  'decreasing_by',
+]);
+
+/** Words inside a statement whose own `:=` does not end it. */
+const LOCAL_BINDERS = new Set(['let', 'have', 'letI', 'haveI']);
+
+class HeaderError {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * Extracts the declaration headers of a Lean 4 file. Never throws: bad input, an unterminated
+ * comment, string, syntax quotation or attribute list is `{ ok: false, error }`.
+ *
+ * @example
+ * ```ts
+ * const r = extractLeanHeaders('namespace Foo\n@[simp] theorem t (n : Nat) :\n    n + 0 = n := by simp\nend Foo');
+ * // r.ok && r.headers[0] → { name: 'Foo.t', kind: 'theorem', signature: '(n : Nat) : n + 0 = n', line: 2 }
+ * ```
+ */
+export function extractLeanHeaders(text: string): HeaderExtraction {
+  if (typeof text !== 'string') return { ok: false, error: 'Lean source must be a string' };
+  if (text.length > MAX_LEAN_TEXT_LENGTH) {
+    return {
+      ok: false,
+      error: `Lean source too large (${text.length} > ${MAX_LEAN_TEXT_LENGTH} characters)`,
+    };
+  }
+  const lexed = lexLean(text);
+  if (!lexed.ok) return lexed;
+  try {
+    return { ok: true, headers: new HeaderParser(lexed.tokens).run() };
+  } catch (e) {
+    if (e instanceof HeaderError) return { ok: false, error: e.message };
+    return { ok: false, error: `header extraction failure: ${String(e)}` };
+  }
+}
+
+interface Scope {
+  readonly namespace: string | null;
+}
+
+class HeaderParser {
+  private readonly scopes: Scope[] = [];
+  private readonly ordinals = new Map<string, number>();
+  private readonly headers: DeclarationHeader[] = [];
+
+  constructor(private readonly t: LeanTokens) {}
+
+  run(): DeclarationHeader[] {
+    const t = this.t;
+    let i = 0;
+    while (i < t.count) {
+      const kind = t.kinds[i];
+      if (kind === TokenKind.quoteOpen) {
+        i = this.skipBalanced(i, 'syntax quotation');
+        continue;
+      }
+      if (kind === TokenKind.symbol && t.text(i) === '@[') {
+        i = this.skipBalanced(i, 'attribute list');
+        continue;
+      }
+      if (kind !== TokenKind.ident) {
+        i++;
+        continue;
+      }
+      const word = t.text(i);
+      if (DECLARATIONS.has(word)) i = this.declaration(i, word);
+      else if (CONTEXT.has(word)) i = this.context(i, word);
+      else if (word === 'attribute' && this.is(i + 1, '[')) i = this.skipBalanced(i + 1, 'attribute list');
+      else if (word === 'deriving' && this.is(i + 1, 'instance')) i += 2;
+      else if (word === 'namespace') i = this.namespace(i);
+      else if (word === 'section') i = this.section(i);
+      else if (word === 'mutual') {
+        this.scopes.push({ namespace: null });
+        i++;
+      } else if (word === 'end') i = this.end(i);
+      else i++;
+    }
+    return this.headers;
+  }
+
+  private is(i: number, text: string): boolean {
+    return i < this.t.count && this.t.text(i) === text;
+  }
+
+  /** A name token at `i` (an identifier that is not a keyword and not a `.field`), or null. */
+  private nameAt(i: number): string | null {
+    if (i >= this.t.count || this.t.kinds[i] !== TokenKind.ident) return null;
+    const s = this.t.text(i);
+    return KEYWORDS.has(s) || s.startsWith('.') ? null : s;
+  }
+
+  /** A name on the same line as the token before it (for `section`/`end`), or null. */
+  private sameLineName(i: number): string | null {
+    return i < this.t.count && this.t.lines[i] === this.t.lines[i - 1] ? this.nameAt(i) : null;
+  }
+
+  /** Skips from an opener at `i` to after its matching closer. */
+  private skipBalanced(i: number, what: string): number {
+    const t = this.t;
+    let depth = 0;
+    for (let k = i; k < t.count; k++) {
+      const s = t.text(k);
+      if (OPENERS.has(s) || t.kinds[k] === TokenKind.quoteOpen) depth++;
+      else if (CLOSERS.has(s)) {
+        depth--;
+        if (depth === 0) return k + 1;
+      }
+    }
+    throw new HeaderError(`unterminated ${what} opened at line ${t.lines[i]}`);
+  }
+
+  private prefix(): string {
+    let p = '';
+    for (const s of this.scopes) if (s.namespace !== null) p += `${s.namespace}.`;
+    return p;
+  }
+
+  private qualify(name: string): string {
+    return name.startsWith('_root_.') ? name.slice('_root_.'.length) : this.prefix() + name;
+  }
+
+  private anonymous(kind: string): string {
+    const n = (this.ordinals.get(kind) ?? 0) + 1;
+    this.ordinals.set(kind, n);
+    return `${this.prefix()}${kind}@${n}`;
+  }
+
+  private namespace(i: number): number {
+    const name = this.nameAt(i + 1);
+    if (name === null) return i + 1;
+    for (const part of components(name)) this.scopes.push({ namespace: part });
+    return i + 2;
+  }
+
+  private section(i: number): number {
+    const name = this.sameLineName(i + 1);
+    if (name === null) {
+      this.scopes.push({ namespace: null });
+      return i + 1;
+    }
+    for (const _ of components(name)) this.scopes.push({ namespace: null });
+    return i + 2;
+  }
+
+  private end(i: number): number {
+    const name = this.sameLineName(i + 1);
+    const count = name === null ? 1 : components(name).length;
+    this.scopes.splice(Math.max(0, this.scopes.length - count), count);
+    return name === null ? i + 1 : i + 2;
+  }
+
+  private declaration(i: number, keyword: string): number {
+    let kind = keyword;
+    let j = i + 1;
+    if (keyword === 'class' && (this.is(j, 'inductive') || this.is(j, 'abbrev'))) {
+      kind = `class ${this.t.text(j)}`;
+      j++;
+    }
+    if (kind === 'instance' && this.is(j, '(') && this.is(j + 1, 'priority'))
+      j = this.skipBalanced(j, 'priority');
+    let name: string | null = null;
+    if (kind !== 'example') {
+      name = this.nameAt(j);
+      if (name !== null) j++;
+      else if (!ANONYMOUS_ALLOWED.has(kind)) return i + 1;
+    }
+    const end = this.statementEnd(j, kind);
+    this.headers.push({
+      name: name === null ? this.anonymous(kind) : this.qualify(name),
+      kind,
+      signature: renderSignature(this.t, j, end),
+      line: this.t.lines[i] as number,
+    });
+    return end;
+  }
+
+  private context(i: number, kind: string): number {
+    let end = i + 1;
+    while (end < this.t.count && !this.commandStart(end)) end++;
+    this.headers.push({
+      name: this.anonymous(kind),
+      kind,
+      signature: renderSignature(this.t, i + 1, end),
+      line: this.t.lines[i] as number,
+    });
+    return end;
+  }
+
+  /** Whether the token at `k` begins a command. */
+  private commandStart(k: number): boolean {
+    const t = this.t;
+    const kind = t.kinds[k];
+    if (kind === TokenKind.doc || kind === TokenKind.hashCommand) return true;
+    if (kind === TokenKind.symbol) return t.text(k) === '@[';
+    if (kind !== TokenKind.ident) return false;
+    const s = t.text(k);
+    if (COMMAND_WORDS.has(s)) return true;
+    return (s === 'local' || s === 'scoped') && ((t.flags[k] as number) & LINE_START) !== 0;
+  }
+
+  /** Index of the first token after the statement that starts at `j`. */
+  private statementEnd(j: number, kind: string): number {
+    const t = this.t;
+    let depth = 0;
+    let pendingBinders = 0;
+    let k = j;
+    for (; k < t.count; k++) {
+      if (this.commandStart(k)) break;
+      const s = t.text(k);
+      if (OPENERS.has(s) || t.kinds[k] === TokenKind.quoteOpen) depth++;
+      else if (CLOSERS.has(s)) depth = Math.max(0, depth - 1);
+      else if (depth > 0) continue;
+      else if (s === ':=') {
+        if (pendingBinders === 0) break;
+        pendingBinders--;
+      } else if (t.kinds[k] === TokenKind.ident && s === 'where') break;
+      else if (t.kinds[k] === TokenKind.ident && LOCAL_BINDERS.has(s)) pendingBinders++;
+      else if (s === '|' && t.kinds[k] === TokenKind.symbol) {
+        if (((t.flags[k] as number) & LINE_START) !== 0 || kind === 'inductive' || kind === 'class inductive')
+          break;
+        const closing = this.closingBar(k);
+        if (closing === null) break;
+        k = closing;
+      }
+    }
+    return k;
+  }
+
+  /**
+   * After a `|` at statement depth 0: the index of the `|` that closes it as an absolute value
+   * (`|a|`), or null when it starts pattern-matching alternatives (`=>` comes first) or nothing
+   * closes it before the statement would end.
+   */
+  private closingBar(k: number): number | null {
+    const t = this.t;
+    let depth = 0;
+    for (let q = k + 1; q < t.count; q++) {
+      if (this.commandStart(q)) return null;
+      const s = t.text(q);
+      if (OPENERS.has(s) || t.kinds[q] === TokenKind.quoteOpen) depth++;
+      else if (CLOSERS.has(s)) {
+        if (depth === 0) return null;
+        depth--;
+      } else if (depth === 0) {
+        if (s === '=>' || s === ':=' || (s === 'where' && t.kinds[q] === TokenKind.ident)) return null;
+        if (s === '|' && t.kinds[q] === TokenKind.symbol) return q;
+      }
+    }
+    return null;
+  }
+}
+
+/** `A.B.«c.d»` → `['A', 'B', '«c.d»']`. */
+function components(name: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let escaped = false;
+  for (const ch of name) {
+    if (ch === '«') escaped = true;
+    else if (ch === '»') escaped = false;
+    if (ch === '.' && !escaped) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}

@@ -1,0 +1,66 @@
+/**
+ * The canonical text of a Lean signature (pure): a deterministic function of its token sequence,
+ * so moving line breaks, spaces and comments around never changes it. Tokens are joined by one
+ * space, except after an opening bracket or a prefix operator (`¬ ↑ ⇑ ↥ @ ! #`, unary `-`),
+ * before a closing bracket, `,`, `;` and `⁻¹`, and around glued projections (`(f x).1`, `.{u}`),
+ * where a space would change the meaning.
+ */
+import { GLUED, type LeanTokens, TokenKind } from './lean-lexer.js';
+
+/** Opening brackets (syntax quotation openers count too). */
+export const OPENERS: ReadonlySet<string> = new Set(['(', '[', '{', '⦃', '⟨', '⟪', '@[', '‹']);
+/** Closing brackets. */
+export const CLOSERS: ReadonlySet<string> = new Set([')', ']', '}', '⦄', '⟩', '⟫', '›']);
+
+const PREFIX = new Set(['¬', '↑', '⇑', '↥', '@', '!', '#']);
+const NO_SPACE_BEFORE = new Set([',', ';', '⁻¹']);
+
+/**
+ * Renders tokens `[from, to)` as canonical signature text.
+ *
+ * @example
+ * ```ts
+ * const r = lexLean('(n:Nat)  :\n  n+0 = n');
+ * if (r.ok) renderSignature(r.tokens, 0, r.tokens.count); // '(n : Nat) : n + 0 = n'
+ * ```
+ */
+export function renderSignature(tokens: LeanTokens, from: number, to: number): string {
+  const parts: string[] = [];
+  let prev = '';
+  let prevKind = -1;
+  let prevUnaryMinus = false;
+  for (let i = from; i < to; i++) {
+    const text = tokens.text(i);
+    const kind = tokens.kinds[i] as number;
+    const glued = ((tokens.flags[i] as number) & GLUED) !== 0;
+    if (i > from && spaceBetween(prev, prevKind, prevUnaryMinus, text, glued)) parts.push(' ');
+    parts.push(text);
+    prevUnaryMinus =
+      text === '-' && kind === TokenKind.symbol && (i === from || operatorLike(prev, prevKind));
+    prev = text;
+    prevKind = kind;
+  }
+  return parts.join('');
+}
+
+/** Whether the previous token leaves a following `-` in prefix position. */
+function operatorLike(prev: string, prevKind: number): boolean {
+  if (prevKind === TokenKind.quoteOpen) return true;
+  if (prevKind !== TokenKind.symbol) return false;
+  return !CLOSERS.has(prev) && prev !== '⁻¹';
+}
+
+function spaceBetween(
+  prev: string,
+  prevKind: number,
+  prevUnaryMinus: boolean,
+  text: string,
+  glued: boolean,
+): boolean {
+  if (OPENERS.has(prev) || prevKind === TokenKind.quoteOpen) return false;
+  if (CLOSERS.has(text) || NO_SPACE_BEFORE.has(text)) return false;
+  if (glued && text.startsWith('.')) return false;
+  if (glued && prev === '.') return false;
+  if (PREFIX.has(prev) || prevUnaryMinus) return false;
+  return true;
+}
