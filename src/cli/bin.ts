@@ -4,13 +4,14 @@
  */
 import { processIo } from './io.js';
 import { main } from './main.js';
+import { escapeControls } from './terminal-text.js';
 
 main(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`handoff: fatal: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.stderr.write(`handoff: fatal: ${escapeControls((e as Error)?.stack ?? String(e))}\n`);
     process.exitCode = 70;
   },
 );

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  type ConformanceReport,
   DEFAULT_RUNS,
   DEFAULT_SEED,
   DEFAULT_TIMEOUT_MS,
@@ -18,6 +19,7 @@ import { HandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
+import { escapeLine } from './terminal-text.js';
 
 /**
  * Exit code when at least one check failed.
@@ -53,6 +55,26 @@ function defectsOption(raw: string | undefined): readonly Defect[] | undefined {
     );
   }
   return names as Defect[];
+}
+
+/**
+ * The report as the summary shows it: every string a worker (or its command line) shaped is
+ * escaped to one line (`escapeLine`), so a newline in a finding's detail cannot forge a line of
+ * the summary (`verdict: the worker conforms`). The `--json` record keeps the original text.
+ *
+ * @example
+ * ```ts
+ * io.out(formatReport(forSummary(report)));
+ * ```
+ */
+export function forSummary(r: ConformanceReport): ConformanceReport {
+  const opt = (s: string | null): string | null => (s === null ? null : escapeLine(s));
+  return {
+    ...r,
+    worker: r.worker.map(escapeLine),
+    cases: r.cases.map((c) => ({ ...c, status: opt(c.status), stop_reason: opt(c.stop_reason) })),
+    findings: r.findings.map((f) => ({ ...f, detail: escapeLine(f.detail) })),
+  };
 }
 
 /**
@@ -146,7 +168,7 @@ export const command: CliCommand = {
     });
     const shown = { ...report, worker: rest };
     if (values.json === true) printJson(io, shown);
-    else io.out(formatReport(shown));
+    else io.out(formatReport(forSummary(shown)));
     return report.failed === 0 ? 0 : EXIT_NONCONFORMING;
   },
 };

@@ -17,6 +17,7 @@ import { HandoffError, isHandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readInput, readJsonInput } from './io.js';
+import { toTerminalJson } from './terminal-text.js';
 
 /**
  * Exit code of a refused build or an invalid envelope.
@@ -74,7 +75,7 @@ function single(positionals: readonly string[], rest: readonly string[], verb: s
 
 function refuse(io: CliIo, e: unknown): number {
   if (!isHandoffError(e) || e.code === 'usage') throw e;
-  io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
+  io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
   return EXIT_ENVELOPE_INVALID;
 }
 

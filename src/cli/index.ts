@@ -3,5 +3,6 @@ export { optionalString, parseVerbArgs, requireString } from './args.js';
 export type { CliCommand } from './command.js';
 export { EXIT_USAGE } from './command.js';
 export type { CliIo } from './io.js';
-export { printJson, processIo, readInput, readJsonInput } from './io.js';
+export { escapingIo, printJson, processIo, readInput, readJsonInput } from './io.js';
 export { GROUPS, main } from './main.js';
+export { escapeControls, escapeLine, toTerminalJson } from './terminal-text.js';

@@ -15,6 +15,7 @@ import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.j
 import { namedMachine } from '../viz/machines.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { escapeControls, toTerminalJson } from './terminal-text.js';
 import { emit, render } from './viz.js';
 
 const FORMATS = ['text', 'json', 'mermaid', 'dot', 'html'] as const;
@@ -107,8 +108,9 @@ export const command: CliCommand = {
         );
       }
       let text: string;
-      if (format === 'text') text = chainInspectText(report, graph);
-      else if (format === 'json') text = `${JSON.stringify(chainInspectJson(report, graph), null, 2)}\n`;
+      // the report is display, also with --out: control characters escaped (the store keeps them)
+      if (format === 'text') text = escapeControls(chainInspectText(report, graph));
+      else if (format === 'json') text = `${toTerminalJson(chainInspectJson(report, graph))}\n`;
       else {
         const subtitle = [
           `chain run ${report.run_id} · ${report.manifest.chain_id} · baton ${report.manifest.baton_id} · ${report.events.length} commits · ${report.path.finished ? 'accepted' : 'unfinished'}`,
@@ -130,8 +132,8 @@ export const command: CliCommand = {
       );
     }
     let text: string;
-    if (format === 'text') text = inspectText(report, graph);
-    else if (format === 'json') text = `${JSON.stringify(inspectJson(report, graph), null, 2)}\n`;
+    if (format === 'text') text = escapeControls(inspectText(report, graph));
+    else if (format === 'json') text = `${toTerminalJson(inspectJson(report, graph))}\n`;
     else {
       const h = report.effective_handoff;
       const subtitle = [

@@ -1,9 +1,12 @@
 /**
  * The CLI's input/output seam: every verb writes through a {@link CliIo}, so the CLI can be run
- * in-process in tests and as the `handoff` binary alike.
+ * in-process in tests and as the `handoff` binary alike. `main` hands every verb an
+ * {@link escapingIo}, so no control character of a worker string reaches a terminal (see
+ * `terminal-text.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import { HandoffError } from '../errors/index.js';
+import { escapeControls, toTerminalJson } from './terminal-text.js';
 
 /** Streams and environment a verb may use. */
 export interface CliIo {
@@ -19,6 +22,34 @@ export interface CliIo {
   readonly cwd: string;
   /** True when stdout is an interactive terminal. */
   readonly isTTY: boolean;
+  /**
+   * Unescaped writers for the CLI's own terminal control sequences (the status line `handoff run`
+   * rewrites in place on a TTY). Any text mixed in must already be escaped (`escapeLine`).
+   * Absent: `out` and `err` are the raw writers. {@link escapingIo} sets it.
+   */
+  readonly raw?: { readonly out: (text: string) => void; readonly err: (text: string) => void };
+}
+
+/**
+ * The {@link CliIo} every verb receives from `main`: `out` and `err` show control
+ * characters as `\uXXXX` escapes (`escapeControls`: `\n` and `\t` kept), `raw` keeps the
+ * unescaped writers for the CLI's own control sequences. JSON that {@link printJson} (or plain
+ * `JSON.stringify`) produced passes unchanged or stays valid JSON of the same value: its only
+ * controls are inside strings, where `\uXXXX` is a JSON escape. Wrapping twice is harmless.
+ *
+ * @example
+ * ```ts
+ * const safe = escapingIo(processIo());
+ * safe.out('title\x1b]0;pwned\x07\n'); // writes 'title\\u001b]0;pwned\\u0007\n'
+ * ```
+ */
+export function escapingIo(io: CliIo): CliIo {
+  return {
+    ...io,
+    out: (text) => io.out(escapeControls(text)),
+    err: (text) => io.err(escapeControls(text)),
+    raw: io.raw ?? { out: io.out, err: io.err },
+  };
 }
 
 /**
@@ -95,7 +126,8 @@ export async function readJsonInput(
 }
 
 /**
- * Writes `value` as pretty JSON plus a newline to stdout.
+ * Writes `value` as pretty JSON plus a newline to stdout, with every control character inside
+ * its strings escaped (`toTerminalJson`): the text parses back to exactly `value`.
  *
  * @example
  * ```ts
@@ -103,5 +135,5 @@ export async function readJsonInput(
  * ```
  */
 export function printJson(io: CliIo, value: unknown): void {
-  io.out(`${JSON.stringify(value, null, 2)}\n`);
+  io.out(`${toTerminalJson(value)}\n`);
 }

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { isHandoffError } from '../errors/index.js';
 import { type CliCommand, EXIT_USAGE } from './command.js';
-import type { CliIo } from './io.js';
+import { type CliIo, escapingIo } from './io.js';
+import { toTerminalJson } from './terminal-text.js';
 
 /** One entry of the verb table: the group's module file (without extension) and its summary. */
 interface GroupEntry {
@@ -80,14 +81,17 @@ async function loadGroup(entry: GroupEntry): Promise<CliCommand | undefined> {
 }
 
 /**
- * Runs the CLI with `argv` (without node and script) and resolves to the exit code.
+ * Runs the CLI with `argv` (without node and script) and resolves to the exit code. Every verb
+ * writes through {@link escapingIo}`(io)`: control characters in its output (worker strings
+ * above all) are shown as `\uXXXX` escapes, never obeyed by the terminal.
  *
  * @example
  * ```ts
  * process.exitCode = await main(process.argv.slice(2), processIo());
  * ```
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = escapingIo(given);
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     io.out(topHelp());
@@ -115,7 +119,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(rest, io);
   } catch (e) {
     if (isHandoffError(e)) {
-      io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
+      io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
       return e.code === 'usage' ? EXIT_USAGE : ((e.details.exit_code as number | undefined) ?? 4);
     }
     io.err(`handoff ${first}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

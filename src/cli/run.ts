@@ -24,7 +24,8 @@ import { describeProgress } from '../runtime/worker-framing.js';
 import { parseDuration } from '../tracker/duration.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
-import type { CliIo } from './io.js';
+import { type CliIo, printJson } from './io.js';
+import { escapeLine, toTerminalJson } from './terminal-text.js';
 
 /** Exit codes of `handoff run`. */
 export const RUN_EXIT = { solved: 0, budget: 1, usage: 2, blocker: 3, error: 4 } as const;
@@ -137,7 +138,9 @@ export type ProgressPrinter = ((p: CycleProgress) => void) & { line(text: string
 
 /**
  * A progress renderer: one status line rewritten in place on a TTY, plain lines otherwise
- * (phase-only changes stay quiet in plain mode).
+ * (phase-only changes stay quiet in plain mode). Log and worker lines are escaped one line each
+ * (`escapeLine`), so `write` may be a raw writer (`io.raw`) that lets the renderer's own
+ * `\r\x1b[2K` through while no control character of a worker string does.
  *
  * @example
  * ```ts
@@ -147,19 +150,21 @@ export type ProgressPrinter = ((p: CycleProgress) => void) & { line(text: string
 export function progressPrinter(io: CliIo, write: (t: string) => void = io.out): ProgressPrinter {
   let last = '';
   const show = (p: CycleProgress) => {
-    const status = `[${p.phase}] cycle ${p.cycle}/${p.maxCycles} · open ${p.open ?? '?'} · stuck ${p.consecutiveStuck} · ${fmtElapsed(p.elapsedMs)}`;
+    const status = escapeLine(
+      `[${p.phase}] cycle ${p.cycle}/${p.maxCycles} · open ${p.open ?? '?'} · stuck ${p.consecutiveStuck} · ${fmtElapsed(p.elapsedMs)}`,
+    );
     if (io.isTTY) {
       write(`\r\x1b[2K`);
-      for (const l of p.newLog) write(`  ${l}\n`);
+      for (const l of p.newLog) write(`  ${escapeLine(l)}\n`);
       write(status);
     } else {
-      for (const l of p.newLog) write(`${l}\n`);
+      for (const l of p.newLog) write(`${escapeLine(l)}\n`);
     }
     last = status;
   };
   const line = (text: string) => {
-    if (io.isTTY) write(`\r\x1b[2K  ${text}\n${last}`);
-    else write(`${text}\n`);
+    if (io.isTTY) write(`\r\x1b[2K  ${escapeLine(text)}\n${last}`);
+    else write(`${escapeLine(text)}\n`);
   };
   return Object.assign(show, { line });
 }
@@ -276,8 +281,9 @@ export async function runCommand(
     );
   }
   const json = values.json === true;
-  const show = json ? undefined : progressPrinter(io, io.isTTY ? io.err : io.out);
-  const note = (t: string) => (json || io.isTTY ? io.err : io.out)(`${t}\n`);
+  // on a TTY the status line needs its own control sequence: the raw writer, text escaped inside
+  const show = json ? undefined : progressPrinter(io, io.isTTY ? (io.raw?.err ?? io.err) : io.out);
+  const note = (t: string) => (json || io.isTTY ? io.err : io.out)(`${escapeLine(t)}\n`);
   const reviewer = str(values, 'reviewer');
   const diagnostics = str(values, 'diagnostics');
   const marker = str(values, 'marker');
@@ -344,8 +350,8 @@ export async function runCommand(
     if (e instanceof HandoffError && handoff?.ok) {
       // a refusal that ends the run with a record (prior-run reuse needing reconciliation)
       const { handoff: _h, ...details } = e.details;
-      io.err(`${JSON.stringify({ error: e.code, message: e.message, details })}\n`);
-      io.out(`${JSON.stringify(handoff.value, null, 2)}\n`);
+      io.err(`${toTerminalJson({ error: e.code, message: e.message, details }, 0)}\n`);
+      printJson(io, handoff.value);
       return (details.exit_code as number | undefined) ?? RUN_EXIT.error;
     }
     throw e;
@@ -355,20 +361,22 @@ export async function runCommand(
   }
   const h = result.handoff;
   if (json) {
-    io.out(`${JSON.stringify(h, null, 2)}\n`);
+    printJson(io, h);
   } else {
-    const w = io.isTTY ? io.err : io.out;
-    if (io.isTTY) w('\n');
-    for (const warning of result.warnings) w(`warning: ${warning}\n`);
+    // one summary line per item: every value a worker could have shaped is escapeLine'd
+    const w = (line: string) => (io.isTTY ? io.err : io.out)(`${line}\n`);
+    if (io.isTTY) io.err('\n');
+    for (const warning of result.warnings) w(`warning: ${escapeLine(warning)}`);
     w(
-      `run ${result.runId}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${h.stop_detail}` : ''}\n`,
+      `run ${result.runId}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${escapeLine(h.stop_detail)}` : ''}`,
     );
     if (h.blocker_signature)
-      w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${h.blocker_signature}\n`);
-    for (const c of result.context.checkpoints) w(`committed ${c.commit?.slice(0, 8) ?? ''} ${c.message}\n`);
-    if (result.priorRun !== null) w(`reused prior run ${result.priorRun}\n`);
-    if (result.finalCite) w(`final handoff stored as ${result.finalCite}\n`);
-    io.out(`${JSON.stringify(h, null, 2)}\n`);
+      w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${escapeLine(h.blocker_signature)}`);
+    for (const c of result.context.checkpoints)
+      w(`committed ${c.commit?.slice(0, 8) ?? ''} ${escapeLine(c.message)}`);
+    if (result.priorRun !== null) w(`reused prior run ${escapeLine(result.priorRun)}`);
+    if (result.finalCite) w(`final handoff stored as ${escapeLine(result.finalCite)}`);
+    printJson(io, h);
   }
   return exitCodeFor(h);
 }
@@ -414,7 +422,7 @@ export const command: CliCommand = {
       return await runCommand(argv, io, persistRecorderFactory);
     } catch (e) {
       if (e instanceof HandoffError && (e.code === 'rerun_forbidden' || e.details.exit_code === 3)) {
-        io.err(`${JSON.stringify({ error: e.code, message: e.message, details: e.details })}\n`);
+        io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
         return RUN_EXIT.blocker;
       }
       throw e;

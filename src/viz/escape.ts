@@ -1,8 +1,15 @@
 /**
  * Escaping for every output format of the visualiser (pure). State keys, event types, guard and
  * action names come from machine configs and may hold any character; none of them can break out
- * of the label they are placed in.
+ * of the label they are placed in. Control characters (C0, DEL, C1) become spaces in every format,
+ * so a drawing written to a file is also safe to print on a terminal (the terminal itself is
+ * guarded by the CLI, `src/cli/terminal-text.ts`).
  */
+
+/** C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F). */
+function isControl(cp: number): boolean {
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
 
 const MERMAID_SAFE = /[A-Za-z0-9 _.,:()=/+\-[\]*!?']/;
 
@@ -20,7 +27,7 @@ export function mermaidText(text: string): string {
   let out = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
-    if (cp < 0x20 || cp === 0x7f) out += ' ';
+    if (isControl(cp)) out += ' ';
     else if (MERMAID_SAFE.test(ch)) out += ch;
     else out += `#${cp};`;
   }
@@ -83,7 +90,7 @@ export function dotString(text: string): string {
     if (ch === '\\') out += '\\\\';
     else if (ch === '"') out += '\\"';
     else if (ch === '\n') out += '\\n';
-    else if (ch === '\r' || (ch.codePointAt(0) as number) < 0x20) out += ' ';
+    else if (isControl(ch.codePointAt(0) as number)) out += ' ';
     else out += ch;
   }
   return `${out}"`;
@@ -106,7 +113,7 @@ export function htmlText(text: string): string {
     else if (ch === '>') out += '&gt;';
     else if (ch === '"') out += '&quot;';
     else if (ch === "'") out += '&#39;';
-    else if ((cp < 0x20 && ch !== '\n' && ch !== '\t') || cp === 0x7f) out += ' ';
+    else if (isControl(cp) && ch !== '\n' && ch !== '\t') out += ' ';
     else out += ch;
   }
   return out;
@@ -114,7 +121,8 @@ export function htmlText(text: string): string {
 
 /**
  * Escapes text for a Markdown table cell: pipes, backslashes, HTML-significant characters,
- * backticks and Markdown emphasis characters are neutralised and line breaks become spaces.
+ * backticks and Markdown emphasis characters are neutralised, line breaks and other control
+ * characters become spaces.
  *
  * @example
  * ```ts
@@ -124,6 +132,7 @@ export function htmlText(text: string): string {
 export function markdownCell(text: string): string {
   return text
     .replace(/[\r\n]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
