@@ -2,7 +2,7 @@
  * The CLI's input/output seam: every verb writes through a {@link CliIo}, so the CLI can be run
  * in-process in tests and as the `handoff` binary alike. `main` hands every verb an
  * {@link escapingIo}, so no control character of a worker string reaches a terminal (see
- * `terminal-text.ts`).
+ * `terminal-text.ts`), and {@link processIo} treats a closed standard output as a normal end.
  */
 import { readFile } from 'node:fs/promises';
 import { HandoffError } from '../errors/index.js';
@@ -52,18 +52,54 @@ export function escapingIo(io: CliIo): CliIo {
   };
 }
 
+/** The process-backed {@link CliIo}, plus what went wrong writing standard output. */
+export interface ProcessIo extends CliIo {
+  /**
+   * The first error writing standard output other than a closed reader (EPIPE), or null. The
+   * binary exits 74 with one line on stderr when it is set.
+   */
+  readonly outputFailure: () => NodeJS.ErrnoException | null;
+}
+
 /**
- * The process-backed {@link CliIo}.
+ * A writer for `stream` that survives the reader going away: after an error (EPIPE when the
+ * reading end of a pipe closed, ENOSPC on a full disk, …) further writes are dropped instead of
+ * raising, and the error is handed to `onError` once.
+ */
+function guardedWriter(
+  stream: NodeJS.WriteStream,
+  onError: (e: NodeJS.ErrnoException) => void,
+): (text: string) => void {
+  let failed = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (failed) return;
+    failed = true;
+    onError(e);
+  });
+  return (text) => {
+    if (!failed && !stream.destroyed) stream.write(text);
+  };
+}
+
+/**
+ * The process-backed {@link CliIo}. A closed standard output (the reader of a pipe went away,
+ * `handoff store load … | head -c 400`) is a normal end: later output is dropped and the verb
+ * finishes with its own exit code, no stack trace. Any other standard-output error is kept for
+ * {@link ProcessIo.outputFailure}; standard-error errors are dropped (there is nowhere to report).
  *
  * @example
  * ```ts
  * const code = await main(process.argv.slice(2), processIo());
  * ```
  */
-export function processIo(): CliIo {
+export function processIo(): ProcessIo {
+  let failure: NodeJS.ErrnoException | null = null;
   return {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: guardedWriter(process.stdout, (e) => {
+      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') failure = e;
+    }),
+    err: guardedWriter(process.stderr, () => {}),
+    outputFailure: () => failure,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
