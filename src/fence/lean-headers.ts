@@ -15,10 +15,12 @@
  *
  * The statement runs from after the name (after `(priority := …)` for instances) to the first of,
  * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement), `where`, a
- * `|` that starts pattern-matching alternatives (first on its line, any `|` for an inductive, or a
- * `|` followed by `=>` before another `|` — so `|a|` absolute values stay in the statement), or the
- * start of the next command (a command keyword, a doc comment, `@[`, a `#command`, or a
- * line-initial `local`/`scoped`) at any depth.
+ * `|` that starts pattern-matching alternatives, or the start of the next command (a command
+ * keyword, a doc comment, `@[`, a `#command`, or a line-initial `local`/`scoped`) at any depth.
+ * A `|` starts alternatives when it is an inductive's, or when it follows the end of an expression
+ * (a name, literal or closing bracket) and a `=>` comes before the statement could end; any other
+ * `|` opens an absolute value `|a|`, which stays in the statement with its closing `|` (also when
+ * it starts a line, as in Mathlib's `theorem abs_add (a b : α) :\n    |a + b| ≤ |a| + |b|`).
  *
  * Scopes: `namespace A.B` / `section [S]` / `mutual` open scopes, `end [X]` closes as many as `X`
  * has components (one without a name); names are qualified with the open namespaces, `_root_.`
@@ -144,7 +146,7 @@ export function extractLeanHeaders(text: string): HeaderExtraction {
     };
   }
   const lexed = lexLean(text);
-  if (!lexed.ok) return lexed;
+  if (!lexed.ok) return { ok: false, error: lexed.error };
   try {
     return { ok: true, headers: new HeaderParser(lexed.tokens).run() };
   } catch (e) {
@@ -320,8 +322,10 @@ class HeaderParser {
   /** Index of the first token after the statement that starts at `j`. */
   private statementEnd(j: number, kind: string): number {
     const t = this.t;
+    const inductive = kind === 'inductive' || kind === 'class inductive';
     let depth = 0;
     let pendingBinders = 0;
+    let ahead = { to: -1, arrow: false };
     let k = j;
     for (; k < t.count; k++) {
       if (this.commandStart(k)) break;
@@ -335,20 +339,50 @@ class HeaderParser {
       } else if (t.kinds[k] === TokenKind.ident && s === 'where') break;
       else if (t.kinds[k] === TokenKind.ident && LOCAL_BINDERS.has(s)) pendingBinders++;
       else if (s === '|' && t.kinds[k] === TokenKind.symbol) {
-        if (((t.flags[k] as number) & LINE_START) !== 0 || kind === 'inductive' || kind === 'class inductive')
-          break;
+        if (inductive) break;
+        if (k > j && this.endsExpression(k - 1)) {
+          if (k >= ahead.to) ahead = this.arrowAhead(k);
+          if (ahead.arrow) break;
+        }
         const closing = this.closingBar(k);
-        if (closing === null) break;
-        k = closing;
+        if (closing !== null) k = closing;
       }
     }
     return k;
   }
 
+  /** Whether the token at `i` can end an expression (so a `|` after it may start alternatives). */
+  private endsExpression(i: number): boolean {
+    const kind = this.t.kinds[i];
+    if (kind === TokenKind.ident) return !KEYWORDS.has(this.t.text(i));
+    if (kind === TokenKind.symbol) return CLOSERS.has(this.t.text(i));
+    return kind !== TokenKind.quoteOpen && kind !== TokenKind.doc && kind !== TokenKind.hashCommand;
+  }
+
   /**
-   * After a `|` at statement depth 0: the index of the `|` that closes it as an absolute value
-   * (`|a|`), or null when it starts pattern-matching alternatives (`=>` comes first) or nothing
-   * closes it before the statement would end.
+   * From a `|` at statement depth 0: whether a `=>` comes (at that depth) before the statement
+   * could end (`:=`, `where`, the next command) — then the `|` starts pattern-matching
+   * alternatives — and where that scan stopped (its answer holds for every `|` before there).
+   */
+  private arrowAhead(k: number): { to: number; arrow: boolean } {
+    const t = this.t;
+    let depth = 0;
+    for (let q = k + 1; q < t.count; q++) {
+      if (this.commandStart(q)) return { to: q, arrow: false };
+      const s = t.text(q);
+      if (OPENERS.has(s) || t.kinds[q] === TokenKind.quoteOpen) depth++;
+      else if (CLOSERS.has(s)) depth = Math.max(0, depth - 1);
+      else if (depth === 0) {
+        if (s === '=>') return { to: q, arrow: true };
+        if (s === ':=' || (s === 'where' && t.kinds[q] === TokenKind.ident)) return { to: q, arrow: false };
+      }
+    }
+    return { to: t.count, arrow: false };
+  }
+
+  /**
+   * After a `|` that opens an absolute value (`|a|`): the index of the `|` that closes it at the
+   * same depth, or null when none does before the statement could end.
    */
   private closingBar(k: number): number | null {
     const t = this.t;
@@ -361,7 +395,7 @@ class HeaderParser {
         if (depth === 0) return null;
         depth--;
       } else if (depth === 0) {
-        if (s === '=>' || s === ':=' || (s === 'where' && t.kinds[q] === TokenKind.ident)) return null;
+        if (s === ':=' || (s === 'where' && t.kinds[q] === TokenKind.ident)) return null;
         if (s === '|' && t.kinds[q] === TokenKind.symbol) return q;
       }
     }

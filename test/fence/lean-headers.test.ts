@@ -231,6 +231,28 @@ describe('extractLeanHeaders: statement boundaries', () => {
     ).toBe('(a : Int) : 0 ≤ | a | ∧ | a - 1 | = | 1 - a |');
   });
 
+  it('keeps absolute values that start a line (Mathlib layout), so edits after them are seen', () => {
+    const text = 'theorem abs_add (a b : Int) :\n    |a + b| ≤ |a| + |b| := by\n  omega';
+    expect(headers(text)[0]?.signature).toBe('(a b : Int) : | a + b | ≤ | a | + | b |');
+    const edited = 'theorem abs_add (a b : Int) :\n    |a + b| ≤ 1000 := by\n  omega';
+    expect(headers(edited)[0]?.signature).toBe('(a b : Int) : | a + b | ≤ 1000');
+  });
+
+  it('reads multi-pattern alternatives and `fun |` inside a statement', () => {
+    const text = [
+      'def isSmall : Nat → Bool',
+      '  | 0 | 1 => true',
+      '  | _ => false',
+      'theorem f_def : f = fun | 0 => 1 | _ => 2 := rfl',
+      'theorem app (f : Int → Int) : f |x| = f |x| := rfl',
+    ].join('\n');
+    expect(headers(text).map((h) => h.signature)).toEqual([
+      ': Nat → Bool',
+      ': f = fun | 0 => 1 | _ => 2',
+      '(f : Int → Int) : f | x | = f | x |',
+    ]);
+  });
+
   it('keeps a let/have := inside the statement, and default arguments', () => {
     expect(headers('theorem t : let x := 1; x = 1 := rfl')[0]?.signature).toBe(': let x := 1; x = 1');
     expect(headers('def d (x : Nat := 3) : Nat := x')[0]?.signature).toBe('(x : Nat := 3) : Nat');
