@@ -38,5 +38,10 @@ export {
   LEAN_DECLARATION_KEYWORDS,
   MAX_LEAN_TEXT_LENGTH,
 } from './lean-headers.js';
-export { type HeaderSnapshot, SNAPSHOT_CONCURRENCY, snapshotHeaders } from './snapshot.js';
+export {
+  type HeaderSnapshot,
+  MAX_SNAPSHOT_FILE_BYTES,
+  SNAPSHOT_CONCURRENCY,
+  snapshotHeaders,
+} from './snapshot.js';
 export { FENCE_CHANGES, type FenceChange, type FenceViolation } from './violation.js';

@@ -16,7 +16,9 @@
  * The statement runs from after the name (after `(priority := …)` for instances) to the first of,
  * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement), `where`, a
  * `|` that starts pattern-matching alternatives, or the start of the next command (a command
- * keyword, a doc comment, `@[`, a `#command`, or a line-initial `local`/`scoped`) at any depth.
+ * keyword, a doc comment, `@[`, a `#command`, or a line-initial `local`/`scoped`) at any depth;
+ * statements that have no `:=` (`axiom`, `opaque`, `variable`, `include`, `omit`) also end at an
+ * identifier in column 0 (an unknown command, e.g. Mathlib's).
  * A `|` starts alternatives when it is an inductive's, or when it follows the end of an expression
  * (a name, literal or closing bracket) and a `=>` comes before the statement could end; any other
  * `|` opens an absolute value `|a|`, which stays in the statement with its closing `|` (also when
@@ -92,7 +94,20 @@ const COMMAND_WORDS = new Set([
   'partial',
   'unsafe',
   'nonrec',
+  // Mathlib commands that often follow an axiom or a variable
+  'alias',
+  'add_decl_doc',
+  'run_cmd',
+  'assert_not_exists',
+  'suppress_compilation',
+  'library_note',
+  'register_simp_attr',
+  'initialize_simps_projections',
+  'compile_inductive',
 ]);
+
+/** Kinds whose statement has no `:=` to end it; an identifier at column 0 also ends theirs. */
+const OPEN_ENDED = new Set(['axiom', 'opaque', ...LEAN_CONTEXT_KEYWORDS]);
 
 /** Reserved words that are never a declaration, namespace or section name. */
 const KEYWORDS = new Set([
@@ -148,7 +163,7 @@ export function extractLeanHeaders(text: string): HeaderExtraction {
   const lexed = lexLean(text);
   if (!lexed.ok) return { ok: false, error: lexed.error };
   try {
-    return { ok: true, headers: new HeaderParser(lexed.tokens).run() };
+    return { ok: true, headers: new HeaderParser(lexed.tokens, text).run() };
   } catch (e) {
     if (e instanceof HeaderError) return { ok: false, error: e.message };
     return { ok: false, error: `header extraction failure: ${String(e)}` };
@@ -164,7 +179,10 @@ class HeaderParser {
   private readonly ordinals = new Map<string, number>();
   private readonly headers: DeclarationHeader[] = [];
 
-  constructor(private readonly t: LeanTokens) {}
+  constructor(
+    private readonly t: LeanTokens,
+    private readonly source: string,
+  ) {}
 
   run(): DeclarationHeader[] {
     const t = this.t;
@@ -297,7 +315,7 @@ class HeaderParser {
 
   private context(i: number, kind: string): number {
     let end = i + 1;
-    while (end < this.t.count && !this.commandStart(end)) end++;
+    while (end < this.t.count && !this.commandStart(end) && !this.columnZeroName(end)) end++;
     this.headers.push({
       name: this.anonymous(kind),
       kind,
@@ -319,6 +337,17 @@ class HeaderParser {
     return (s === 'local' || s === 'scoped') && ((t.flags[k] as number) & LINE_START) !== 0;
   }
 
+  /**
+   * An identifier in column 0: for statements without `:=` (axioms, `opaque`, `variable`…) the
+   * start of some command this extractor does not know (Mathlib's and user-defined commands).
+   */
+  private columnZeroName(k: number): boolean {
+    const t = this.t;
+    if (t.kinds[k] !== TokenKind.ident || ((t.flags[k] as number) & LINE_START) === 0) return false;
+    const start = t.starts[k] as number;
+    return start === 0 || this.source.charCodeAt(start - 1) === 10;
+  }
+
   /** Index of the first token after the statement that starts at `j`. */
   private statementEnd(j: number, kind: string): number {
     const t = this.t;
@@ -327,8 +356,9 @@ class HeaderParser {
     let pendingBinders = 0;
     let ahead = { to: -1, arrow: false };
     let k = j;
+    const openEnded = OPEN_ENDED.has(kind);
     for (; k < t.count; k++) {
-      if (this.commandStart(k)) break;
+      if (this.commandStart(k) || (openEnded && k > j && this.columnZeroName(k))) break;
       const s = t.text(k);
       if (OPENERS.has(s) || t.kinds[k] === TokenKind.quoteOpen) depth++;
       else if (CLOSERS.has(s)) depth = Math.max(0, depth - 1);

@@ -276,6 +276,23 @@ describe('extractLeanHeaders: statement boundaries', () => {
     ]);
   });
 
+  it('ends axioms and variables at an unknown command in column 0', () => {
+    const text = [
+      'axiom ax : ∀ n : Nat,',
+      '  n = n',
+      'my_custom_command foo',
+      'variable (x : Nat)',
+      'alias bar := ax',
+      'axiom ay : True',
+      'assert_not_exists Foo',
+    ].join('\n');
+    expect(headers(text).map((h) => [h.name, h.signature])).toEqual([
+      ['ax', ': ∀ n : Nat, n = n'],
+      ['variable@1', '(x : Nat)'],
+      ['ay', ': True'],
+    ]);
+  });
+
   it('keeps universe parameters and projections glued', () => {
     expect(headers('theorem u.{v} (α : Sort v) (p : α × α) : p.1 = (id p).1 := rfl')[0]).toMatchObject({
       name: 'u',

@@ -2,6 +2,7 @@
  * Snapshots of real files and the fence over them: missing files, unfenced file types, custom
  * extractors, unreadable and unparseable files.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +54,18 @@ describe('snapshotHeaders', () => {
     const snap = await snapshotHeaders([sub, broken]);
     expect(extractionFailures(snap)).toEqual([
       { file: broken, error: 'unterminated block comment opened at line 1' },
-      { file: sub, error: 'cannot read file: EISDIR' },
+      { file: sub, error: 'cannot read file: not a regular file' },
     ]);
+  });
+
+  it('does not block on a FIFO put in place of a file', async () => {
+    const fifo = join(dir, 'Pipe.lean');
+    const made = spawnSync('mkfifo', [fifo]);
+    expect(made.status).toBe(0);
+    expect((await snapshotHeaders([fifo])).get(fifo)).toEqual({
+      ok: false,
+      error: 'cannot read file: not a regular file',
+    });
   });
 
   it('uses a custom resolver, and turns a throwing extractor into a failure', async () => {
