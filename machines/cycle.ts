@@ -15,6 +15,7 @@ import type { Handoff, StopReason } from '../src/contract/index.js';
 import {
   attemptOf,
   detectStuck,
+  fenceStuck,
   finalHandoff,
   isTrivialGoal,
   mergeBaseline,
@@ -171,6 +172,7 @@ export const cycleSetup = setup({
       !context.options.checkpoint || context.options.commit === 'never' || context.accepted.length === 0,
     gateFailed: ({ event }) => !outputOf<DiagnosticsOutput>(event).ok,
     commitAsk: ({ context }) => context.options.commit === 'ask',
+    checkpointRefused: ({ event }) => (outputOf<CheckpointOutput>(event).refused ?? null) !== null,
     stuckThisCycle: ({ context }) => context.stuck !== null,
     reviewIsDue: ({ context }) =>
       reviewDue(context.options.reviewEvery, cycleNo(context), context.committedThisCycle),
@@ -280,6 +282,13 @@ export const cycleSetup = setup({
         log: [...context.log, `work: ${t.id} → ${out.handoff.status}`],
       };
     }),
+    markFenceStuck: assign(({ context, event }) => {
+      const out = outputOf<WorkOutcome>(event);
+      const t = context.current;
+      if (t === null || out.kind === 'handoff') return {};
+      const v = fenceStuck(t, out.detail);
+      return { stuck: v, lastStuck: v, log: [...context.log, `stuck: ${v.detail}`] };
+    }),
     assessStuck: assign(({ context }) => {
       const t = context.current;
       if (t === null) return {};
@@ -341,7 +350,7 @@ export const cycleSetup = setup({
           ...context.log,
           out.committed
             ? `${out.message}${out.commit ? ` (${out.commit.slice(0, 8)})` : ''}`
-            : `checkpoint: ${out.message}`,
+            : `checkpoint: ${out.refused ? `refused — ${out.refused}` : out.message}`,
         ],
       };
     }),
@@ -397,6 +406,12 @@ export const cycleSetup = setup({
       const detail = out.kind === 'handoff' ? params.prefix : `${params.prefix}: ${out.detail}`;
       return { pendingStop: { reason: params.reason, detail } };
     }),
+    setCheckpointStop: assign(({ event }) => ({
+      pendingStop: {
+        reason: 'protocol-error' as const,
+        detail: `custody violation at checkpoint: ${outputOf<CheckpointOutput>(event).refused ?? ''}`,
+      },
+    })),
     setErrorStop: assign(({ event }, params: { phase: string }) => ({
       pendingStop: {
         reason: 'operational-error' as const,
@@ -564,6 +579,11 @@ export const cycleMachine = cycleSetup.createMachine({
                 actions: 'absorbWork',
               },
               {
+                guard: { type: 'outcomeIs', params: { kind: 'fence-violation' } },
+                target: '#cycle.checkpoint',
+                actions: ['absorbWork', 'markFenceStuck'],
+              },
+              {
                 guard: { type: 'outcomeIs', params: { kind: 'custody-violation' } },
                 target: '#cycle.stopped',
                 actions: [
@@ -704,7 +724,14 @@ export const cycleMachine = cycleSetup.createMachine({
                 `cycle ${cycleNo(context)}: ${context.current?.id ?? ''} ${context.lastWork?.kind === 'handoff' ? context.lastWork.handoff.status : ''}`.trim(),
               commit: context.options.commit,
             }),
-            onDone: { target: '#cycle.review', actions: 'absorbCheckpoint' },
+            onDone: [
+              {
+                guard: 'checkpointRefused',
+                target: '#cycle.stopped',
+                actions: ['absorbCheckpoint', 'setCheckpointStop'],
+              },
+              { target: '#cycle.review', actions: 'absorbCheckpoint' },
+            ],
             onError: {
               target: '#cycle.stopped',
               actions: { type: 'setErrorStop', params: { phase: 'checkpoint' } },

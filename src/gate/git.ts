@@ -1,9 +1,9 @@
 /**
- * Running git for the collector: `execFile` with argument arrays only (paths are data), no
- * optional locks (the collector never writes the index), binary-safe `-z` output.
+ * Running git for the collector: the runtime's hardened git ({@link runGit}: argument arrays,
+ * hooks and fsmonitor off, no inherited `GIT_*` environment, no optional locks) with failures
+ * coded `git_failed` (exit 4); binary-safe `-z` output as bytes.
  */
-import { execFile } from 'node:child_process';
-import { HandoffError } from '../errors/index.js';
+import { runGit } from '../git/index.js';
 
 /** Git's empty tree, the base of a repository without commits. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -15,43 +15,16 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
  * ```ts
  * const out = await git('/repo', ['ls-files', '-z']);
  * ```
- * @throws HandoffError `git_failed` (exit 4) with git's stderr.
+ * @throws HandoffError `git_failed` with git's stderr (`details.exit_code` 4).
  */
 export function git(
   cwd: string,
   args: readonly string[],
   options: { allowFail?: boolean } = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...args],
-      {
-        cwd,
-        encoding: 'buffer',
-        maxBuffer: 512 * 1024 * 1024,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
-      },
-      (err, stdout, stderr) => {
-        if (err !== null) {
-          if (options.allowFail === true) {
-            resolve(Buffer.alloc(0));
-            return;
-          }
-          reject(
-            new HandoffError(
-              'git_failed',
-              `git ${args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || err.message}`,
-              {
-                details: { args: [...args], cwd, exit_code: 4 },
-                cause: err,
-              },
-            ),
-          );
-          return;
-        }
-        resolve(stdout);
-      },
-    );
+  return runGit(cwd, args, {
+    code: 'git_failed',
+    details: { exit_code: 4 },
+    ...(options.allowFail ? { allowFail: true } : {}),
   });
 }

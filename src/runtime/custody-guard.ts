@@ -1,52 +1,14 @@
 /**
- * Custody enforcement around one dispatch (layer 3): the parent's baseline is checked for external
- * drift right before dispatch, a sentinel snapshot of every non-owned project file is taken, and
- * after the worker returns: files_changed ⊆ owned, the returned baseline matches the disk, every
- * entry it advanced was reported in files_changed, and no non-owned file changed.
+ * Custody rules around one dispatch: the parent's baseline is checked for external drift right
+ * before dispatch, and after the worker returns the handoff's claims are checked against the owned
+ * files' bytes (files_changed ⊆ owned, the returned baseline matches the bytes, every entry it
+ * advanced was reported in files_changed). What changed outside the owned files is the workspace
+ * watch's concern (workspace-watch.ts); a file-type swap is owned-files.ts's.
  */
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { checkBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Handoff } from '../contract/index.js';
-import { listProjectFiles } from './marker-diagnostics.js';
-
-/** A content snapshot of the project's non-owned files: relative path → sha256. */
-export type Sentinel = ReadonlyMap<string, string>;
-
-/**
- * Hashes every project file outside `owned` (absolute paths).
- *
- * @example
- * ```ts
- * const before = await sentinelSnapshot('/repo', ['/repo/A.lean']);
- * ```
- */
-export async function sentinelSnapshot(root: string, owned: readonly string[]): Promise<Sentinel> {
-  const skip = new Set(owned);
-  const out = new Map<string, string>();
-  for (const f of await listProjectFiles(root)) {
-    const abs = resolve(root, f);
-    if (skip.has(abs)) continue;
-    const buf = await readFile(abs).catch(() => null);
-    out.set(f, buf === null ? 'unreadable' : createHash('sha256').update(buf).digest('hex'));
-  }
-  return out;
-}
-
-/**
- * Paths whose content differs between two sentinels (changed, created or deleted), sorted.
- *
- * @example
- * ```ts
- * sentinelDiff(before, after); // ['notes/other.txt']
- * ```
- */
-export function sentinelDiff(a: Sentinel, b: Sentinel): string[] {
-  const keys = new Set([...a.keys(), ...b.keys()]);
-  return [...keys].filter((k) => a.get(k) !== b.get(k)).sort();
-}
+import { capturedSha, type OwnedCapture } from './owned-files.js';
 
 /**
  * Checks the parent's current baseline for the owned paths it covers; null when they match,
@@ -70,39 +32,47 @@ export async function preDispatchDrift(
 }
 
 /**
- * The post-return custody checks; null when custody holds, else the violation.
+ * The post-return custody checks over the owned files' bytes as read once after the worker
+ * returned (pure): files_changed ⊆ owned, the returned baseline covers every owned file, names
+ * each at its own path (a realpath elsewhere is a swap), advances only what files_changed reports,
+ * and matches those bytes exactly. Null when custody holds, else the violation.
  *
  * @example
  * ```ts
- * const v = await postReturnViolation(handoff, dispatchBaseline, owned, before, after);
+ * const v = postReturnViolation(handoff, dispatchBaseline, owned, await captureOwned(owned));
  * ```
  */
-export async function postReturnViolation(
+export function postReturnViolation(
   h: Handoff,
   dispatched: FileBaseline,
   owned: readonly string[],
-  before: Sentinel,
-  after: Sentinel,
-): Promise<string | null> {
+  disk: OwnedCapture,
+): string | null {
   const outside = h.files_changed.filter((f) => !owned.includes(f));
   if (outside.length > 0) return `files_changed names non-owned file(s): ${outside.join(', ')}`;
-  const foreign = sentinelDiff(before, after);
-  if (foreign.length > 0) return `the worker wrote outside its owned files: ${foreign.join(', ')}`;
   const b = h.file_baseline;
   if (b === null) return 'the handoff carries no file_baseline';
   const missing = owned.filter((p) => !b.files.some((f) => f.path === p));
   if (missing.length > 0) return `the returned baseline does not cover ${missing.join(', ')}`;
   for (const e of b.files) {
     if (!owned.includes(e.path)) continue;
+    if (e.realpath !== e.path) return `the returned baseline resolves ${e.path} to ${e.realpath}`;
     const prev = dispatched.files.find((f) => f.path === e.path);
     const advanced = prev === undefined || prev.sha256 !== e.sha256 || prev.exists !== e.exists;
     if (advanced && !h.files_changed.includes(e.path)) {
       return `the returned baseline advances ${e.path}, which files_changed does not report`;
     }
   }
-  const c = await checkBaseline(b, { only: owned });
-  if (c.result !== 'match') {
-    const bad = c.entries.filter((e) => e.status !== 'unchanged').map((e) => `${e.path} (${e.status})`);
+  const bad: string[] = [];
+  for (const p of owned) {
+    const e = b.files.find((f) => f.path === p);
+    const sha = capturedSha(disk.get(p)?.bytes ?? null);
+    if (e === undefined) continue;
+    if (!e.exists && sha !== null) bad.push(`${p} (exists)`);
+    else if (e.exists && sha === null) bad.push(`${p} (missing)`);
+    else if (e.exists && sha !== e.sha256) bad.push(`${p} (modified)`);
+  }
+  if (bad.length > 0) {
     return `owned file(s) differ from the returned baseline (drift nobody advanced): ${bad.join(', ')}`;
   }
   return null;

@@ -221,6 +221,24 @@ export function detectStuck(i: StuckInputs): StuckVerdict | null {
 }
 
 /**
+ * The stuck verdict of a statement-fence violation on `target`: the blocker signature is the
+ * target's `(file, line, "header fence")`, the detail names the declaration and the change.
+ *
+ * @example
+ * ```ts
+ * fenceStuck(target, 'header fence: A.lean: theorem t: statement changed (…)').condition; // 'fence-violation'
+ * ```
+ */
+export function fenceStuck(target: TargetInfo, detail: string): StuckVerdict {
+  return {
+    target: target.id,
+    condition: 'fence-violation',
+    signature: blockerSignature(target.file, target.line, 'header fence'),
+    detail,
+  };
+}
+
+/**
  * Whether a (non-stuck) review is due this cycle: `checkpoint` → after a checkpoint commit;
  * N → every N cycles; `never` → only stuck reviews.
  *
@@ -342,8 +360,9 @@ export function wrapStuckHandoff(
     ...base,
     target: verdict.target,
     scope: 'sorry',
-    blocker_kind: 'proof',
-    blocker_class: cls,
+    // a fence violation is a safety guard firing, not a proof-triage class
+    blocker_kind: verdict.condition === 'fence-violation' ? 'safety-guard' : 'proof',
+    blocker_class: verdict.condition === 'fence-violation' ? null : cls,
     blocker_signature: verdict.signature,
     failed_avenues: uniq([
       ...mine.flatMap((h) => h.failed_avenues),
@@ -353,7 +372,8 @@ export function wrapStuckHandoff(
       ...mergedEvidence(mine),
       queries: uniq([...mergedEvidence(mine).queries]),
     },
-    next_action: review?.nextAction ?? 'stop',
+    // a changed statement is not a proof problem: the statement goes back to its author
+    next_action: verdict.condition === 'fence-violation' ? 'redraft' : (review?.nextAction ?? 'stop'),
     new_evidence_required_for_rerun:
       lastWorker?.new_evidence_required_for_rerun ??
       `new evidence for ${verdict.target}: a changed goal or diagnostic, a verified candidate lemma, changed source, or a new tool`,

@@ -135,7 +135,16 @@ export type WorkOutcome =
       readonly importsChanged: boolean;
     }
   | {
-      readonly kind: 'custody-violation' | 'protocol-error' | 'operational-error' | 'permission-denied';
+      /**
+       * `fence-violation`: the worker changed a declaration header; its edit was refused and the
+       * owned files restored, and the target is stuck (the run goes on).
+       */
+      readonly kind:
+        | 'custody-violation'
+        | 'fence-violation'
+        | 'protocol-error'
+        | 'operational-error'
+        | 'permission-denied';
       readonly now: number;
       readonly detail: string;
       readonly dispatch: Dispatch | null;
@@ -154,6 +163,11 @@ export interface CheckpointOutput {
   readonly committed: boolean;
   readonly commit: string | null;
   readonly message: string;
+  /**
+   * Why the checkpoint was refused (a late write found by the re-check against verified custody);
+   * absent or null when it was not.
+   */
+  readonly refused?: string | null;
 }
 
 /** Input of the reviewer actor. */
@@ -200,7 +214,13 @@ export interface HumanOutput {
 }
 
 /** Which stuck condition fired (seed 002 § Stuck Definition). */
-export type StuckCondition = 'repeated-failure' | 'repeated-build-error' | 'no-progress' | 'empty-search';
+export type StuckCondition =
+  | 'repeated-failure'
+  | 'repeated-build-error'
+  | 'no-progress'
+  | 'empty-search'
+  /** The worker changed a declaration header (the statement fence): stuck at once, `next_action: redraft`. */
+  | 'fence-violation';
 
 /** A stuck verdict for one target. */
 export interface StuckVerdict {

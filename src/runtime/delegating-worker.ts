@@ -4,17 +4,24 @@
  * dispatch, validation of every handoff (malformed → protocol-error outcome, never a throw),
  * echo of the task identity, and custody after return.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
-import { postReturnViolation, preDispatchDrift, sentinelSnapshot } from './custody-guard.js';
+import { postReturnViolation, preDispatchDrift } from './custody-guard.js';
 import type { WorkerInput, WorkOutcome } from './cycle-types.js';
 import { buildDispatch } from './dispatch-builder.js';
+import { captureOwned, type OwnedCapture, ownedTypeViolation, restoreOwned } from './owned-files.js';
 import type { Unstamped, WorkerPort } from './ports.js';
 import { grantCapabilities, searchViolation } from './search-budget.js';
 import { importsChanged } from './verification-ladder.js';
+import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
+import {
+  describeWorkspaceChanges,
+  gitDirsOf,
+  snapshotWorkspace,
+  workspaceChanges,
+} from './workspace-watch.js';
 
 /** What a transport returns for one dispatch. */
 export type TransportResult =
@@ -55,12 +62,11 @@ export interface DelegatingWorkerOptions {
    * rejection ends the run like a failing worker.
    */
   readonly onProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void | Promise<void>;
-}
-
-async function texts(paths: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const p of paths) out.set(p, await readFile(p, 'utf8').catch(() => ''));
-  return out;
+  /**
+   * The run's verified custody (watch zones, accepted bytes for the checkpoint). Default: the
+   * project and its git directories, no store.
+   */
+  readonly custody?: VerifiedCustody;
 }
 
 function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline {
@@ -76,17 +82,26 @@ function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline 
  * ```
  */
 export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
+  let custody: VerifiedCustody | null = o.custody ?? null;
+  const custodyOf = async (): Promise<VerifiedCustody> => {
+    custody ??= createVerifiedCustody({
+      projectRoot: o.projectRoot,
+      gitDirs: await gitDirsOf(o.projectRoot),
+      storeRoot: null,
+    });
+    return custody;
+  };
   return {
     async work(input: WorkerInput, signal: AbortSignal): Promise<Unstamped<WorkOutcome>> {
       const owned = [resolve(o.projectRoot, input.target.file)];
       const drift = await preDispatchDrift(input.baseline, owned);
       if (drift !== null) return { kind: 'custody-violation', detail: drift, dispatch: null };
-      const before = await sentinelSnapshot(o.projectRoot, owned);
+      const keeper = await custodyOf();
+      const held = ownedBaseline(input.baseline, owned);
       // the custody the parent holds was just checked against the disk: dispatch exactly it (the
       // fresh custody baseline of a prior-run reuse reaches the first dispatch unchanged)
-      const held = ownedBaseline(input.baseline, owned);
       const fresh = held.files.length === owned.length ? held : await recordBaseline(owned);
-      const textBefore = await texts(owned);
+      const captured = await captureOwned(owned);
       const capabilities = [
         ...(o.capabilities ?? ['marker-diagnostics']),
         ...grantCapabilities(input.searchBudget, input.searchLedger),
@@ -102,6 +117,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       }
       await o.onDispatch?.(dispatch);
       const transport = input.inline && o.inline ? o.inline : o.transport;
+      // the workspace is snapshotted after the runtime's own journal write for this dispatch: from
+      // here until the worker returns, nothing but the worker writes to the project, git or store
+      const before = await snapshotWorkspace(keeper.zones, owned);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();
@@ -117,61 +135,72 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         : undefined;
       const r = await transport.run(dispatch, signal, sink);
       await progressChain;
+      const after = await snapshotWorkspace(keeper.zones, owned);
+      // every refusal puts the owned files back to their pre-dispatch bytes and says so
+      const refuse = async (
+        kind: Exclude<WorkOutcome['kind'], 'handoff'>,
+        detail: string,
+      ): Promise<Unstamped<WorkOutcome>> => {
+        const back = await restoreOwned(captured);
+        const note =
+          back.failed.length > 0
+            ? `; could not restore ${back.failed.join(', ')}`
+            : back.restored.length > 0
+              ? '; owned files restored to their pre-dispatch bytes'
+              : '';
+        return { kind, detail: `${detail}${note}`, dispatch };
+      };
+      const tampered =
+        (await ownedTypeViolation(owned)) ?? describeWorkspaceChanges(workspaceChanges(before, after));
       if (progressError !== null) {
-        if ((progressError as { code?: unknown }).code !== 'invalid_progress') throw progressError;
-        return {
-          kind: 'protocol-error',
-          detail: `worker progress rejected: ${(progressError as Error).message}`,
-          dispatch,
-        };
-      }
-      const after = await sentinelSnapshot(o.projectRoot, owned);
-      if (r.kind !== 'output') {
-        const foreign =
-          [...after.keys()].some((k) => after.get(k) !== before.get(k)) || after.size !== before.size;
-        if (foreign) {
-          return { kind: 'custody-violation', detail: `${r.detail}; and non-owned files changed`, dispatch };
+        if ((progressError as { code?: unknown }).code !== 'invalid_progress') {
+          await restoreOwned(captured);
+          throw progressError;
         }
-        return { kind: r.kind, detail: r.detail, dispatch };
+        if (tampered !== null) return refuse('custody-violation', tampered);
+        return refuse('protocol-error', `worker progress rejected: ${(progressError as Error).message}`);
       }
+      if (r.kind !== 'output') {
+        if (tampered !== null) return refuse('custody-violation', `${r.detail}; and ${tampered}`);
+        return refuse(r.kind, r.detail);
+      }
+      if (tampered !== null) return refuse('custody-violation', tampered);
       const hv = validateHandoff(r.handoff);
       if (!hv.ok) {
         const issues = hv.issues
           .slice(0, 3)
           .map((i) => `${i.path || '(root)'}: ${i.message}`)
           .join('; ');
-        return { kind: 'protocol-error', detail: `invalid handoff record: ${issues}`, dispatch };
+        return refuse('protocol-error', `invalid handoff record: ${issues}`);
       }
       const h = hv.value;
       if (h.target !== dispatch.target || h.scope !== dispatch.scope || h.mode !== dispatch.mode) {
-        return {
-          kind: 'protocol-error',
-          detail: `the handoff does not echo the dispatched task (${dispatch.target}, ${dispatch.scope}, ${dispatch.mode})`,
-          dispatch,
-        };
+        return refuse(
+          'protocol-error',
+          `the handoff does not echo the dispatched task (${dispatch.target}, ${dispatch.scope}, ${dispatch.mode})`,
+        );
       }
       const ownedSet = [...new Set(h.files_owned)].sort().join('\n');
       if (ownedSet !== [...owned].sort().join('\n')) {
-        return {
-          kind: 'protocol-error',
-          detail: 'files_owned does not echo the dispatch owned_files',
-          dispatch,
-        };
+        return refuse('protocol-error', 'files_owned does not echo the dispatch owned_files');
       }
-      const violation = await postReturnViolation(h, fresh, owned, before, after);
-      if (violation !== null) return { kind: 'custody-violation', detail: violation, dispatch };
+      // the bytes read here are the ones verified against the returned baseline and the only
+      // ones a checkpoint may commit
+      const accepted = await captureOwned(owned);
+      const violation = postReturnViolation(h, fresh, owned, accepted);
+      if (violation !== null) return refuse('custody-violation', violation);
       const overSearch = searchViolation(h, { budget: input.searchBudget, ledger: input.searchLedger });
-      if (overSearch !== null)
-        return { kind: 'protocol-error', detail: `search budget: ${overSearch}`, dispatch };
+      if (overSearch !== null) return refuse('protocol-error', `search budget: ${overSearch}`);
       if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') {
         const detail = h.stop_detail ?? h.stop_reason;
-        return {
-          kind: /permission/i.test(detail) ? 'permission-denied' : h.stop_reason,
-          detail: `the worker stopped: ${detail}`,
-          dispatch,
-        };
+        return refuse(
+          /permission/i.test(detail) ? 'permission-denied' : h.stop_reason,
+          `the worker stopped: ${detail}`,
+        );
       }
       await o.onHandoff?.(h, dispatch);
+      keeper.accept(accepted, after, owned);
+      const text = (m: OwnedCapture, f: string) => m.get(f)?.bytes?.toString('utf8') ?? '';
       return {
         kind: 'handoff',
         dispatch,
@@ -179,10 +208,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         accepted: [...h.files_changed],
         baseline: ownedBaseline(h.file_baseline ?? fresh, owned),
         progressLines: r.progress.length,
-        importsChanged: await (async () => {
-          const textAfter = await texts(h.files_changed);
-          return h.files_changed.some((f) => importsChanged(textBefore.get(f) ?? '', textAfter.get(f) ?? ''));
-        })(),
+        importsChanged: h.files_changed.some((f) => importsChanged(text(captured, f), text(accepted, f))),
       };
     },
   };

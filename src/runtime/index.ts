@@ -14,13 +14,7 @@ export {
 } from './builtin-ports.js';
 export { splitCommand } from './command-line.js';
 export { commandDiagnostics, commandReviewer } from './command-ports.js';
-export {
-  postReturnViolation,
-  preDispatchDrift,
-  type Sentinel,
-  sentinelDiff,
-  sentinelSnapshot,
-} from './custody-guard.js';
+export { postReturnViolation, preDispatchDrift } from './custody-guard.js';
 export {
   type CycleFlags,
   MODE_DEFAULTS,
@@ -54,7 +48,9 @@ export {
 } from './delegating-worker.js';
 export { buildDispatch, buildRunDispatch, type RunDispatchInput } from './dispatch-builder.js';
 export {
+  commitExact,
   createGitCheckpointer,
+  type ExactEntry,
   git,
   isBlockedGit,
   isGitRepo,
@@ -67,6 +63,13 @@ export {
   splitTarget,
 } from './marker-diagnostics.js';
 export { type MarkerScan, scanMarkers } from './marker-scan.js';
+export {
+  capturedSha,
+  captureOwned,
+  type OwnedCapture,
+  ownedTypeViolation,
+  restoreOwned,
+} from './owned-files.js';
 export {
   createPersistRecorder,
   openRunStore,
@@ -126,6 +129,7 @@ export {
   tierPlan,
   type VerificationQuestion,
 } from './verification-ladder.js';
+export { createVerifiedCustody, type VerifiedCustody, type VerifiedFile } from './verified-custody.js';
 export {
   describeProgress,
   type FramedOutput,
@@ -133,3 +137,13 @@ export {
   parseWorkerOutput,
   WORKER_PROTOCOL_VERSION,
 } from './worker-framing.js';
+export {
+  describeWorkspaceChanges,
+  gitDirsOf,
+  snapshotWorkspace,
+  UNWATCHED_DIRS,
+  type WatchZones,
+  type WorkspaceChanges,
+  type WorkspaceSnapshot,
+  workspaceChanges,
+} from './workspace-watch.js';

@@ -115,6 +115,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       return runId;
     },
     storageRoot: root,
+    storeDir: o.store === undefined ? root : null,
     cites,
     statePath,
     async dispose() {

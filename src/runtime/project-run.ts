@@ -25,6 +25,8 @@ import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
 import { tierPlan } from './verification-ladder.js';
+import { createVerifiedCustody } from './verified-custody.js';
+import { gitDirsOf } from './workspace-watch.js';
 
 /** Options of {@link runProject}. */
 export interface ProjectRunOptions {
@@ -254,6 +256,14 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
           ...(o.env === undefined ? {} : { env: o.env }),
         })
       : inProcessTransport(o.worker.inProcess);
+  // custody of the whole run: what the workers may not touch (project outside the owned files,
+  // git control files, the run store) and the verified bytes a checkpoint commits
+  const storeDir = recorder.storeDir ?? null;
+  const custody = createVerifiedCustody({
+    projectRoot: root,
+    gitDirs: await gitDirsOf(root),
+    storeRoot: storeDir === null ? null : await realpath(storeDir).catch(() => storeDir),
+  });
   const planner = builtinPlanner();
   const reviewer =
     o.reviewer ?? (o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer());
@@ -271,6 +281,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
       transport,
       ...(o.inlineWorker ? { inline: inProcessTransport(o.inlineWorker) } : {}),
       scratch,
+      custody,
       onDispatch: async (d: Dispatch) => {
         if (started) await recorder.dispatch(d);
         else await recorder.start(d, null);
@@ -289,7 +300,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
         return r;
       },
     },
-    checkpointer: createGitCheckpointer(root),
+    checkpointer: createGitCheckpointer(root, custody),
     human,
   };
   const runId = o.runId ?? newRunId(clock());

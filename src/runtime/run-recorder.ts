@@ -13,6 +13,12 @@ export interface RunRecorder {
   /** The run id (null when nothing is persisted). */
   readonly runId: string | null;
   /**
+   * The directory the run store writes to, when it is one on this machine (the fs store): workers
+   * must not touch it, and the workspace watch treats any change to it across a dispatch as a
+   * custody violation. Absent or null for other stores.
+   */
+  readonly storeDir?: string | null;
+  /**
    * The first dispatch, before any edit; with a prior-run reuse, the prepared start (prior run,
    * source-note recorded as event #1).
    */

@@ -144,6 +144,7 @@ function eventsFor(s: Snap): AnyEventObject[] {
         done('worker', outcome('handoff')),
         done('worker', stuckOutcome),
         done('worker', outcome('custody-violation')),
+        done('worker', outcome('fence-violation')),
         done('worker', outcome('protocol-error')),
         done('worker', outcome('operational-error')),
         done('worker', outcome('permission-denied')),
@@ -164,6 +165,13 @@ function eventsFor(s: Snap): AnyEventObject[] {
     case 'checkpoint.commit':
       return [
         done('checkpointer', { now: 0, committed: true, commit: 'abc', message: 'checkpoint: x' }),
+        done('checkpointer', {
+          now: 0,
+          committed: false,
+          commit: null,
+          message: 'checkpoint refused',
+          refused: 'late write',
+        }),
         fail('checkpointer'),
       ];
     case 'review.reviewing':
@@ -275,7 +283,10 @@ const INVARIANTS: Record<string, Invariant> = {
     s.context.lastWork?.kind === 'handoff' &&
     (s.context.lastWork.accepted.length > 0 || s.context.lastWork.handoff.status === 'solved') &&
     s.context.current !== null,
-  'checkpoint.gate': (s) => s.context.lastWork?.kind === 'handoff',
+  'checkpoint.gate': (s) =>
+    s.context.lastWork?.kind === 'handoff' ||
+    // a refused statement change: stuck at once, nothing of that dispatch accepted
+    (s.context.lastWork?.kind === 'fence-violation' && s.context.stuck?.condition === 'fence-violation'),
   'checkpoint.route': neverStable,
   'checkpoint.confirm': (s) => s.context.options.commit === 'ask' && s.context.accepted.length > 0,
   'checkpoint.commit': (s) => s.context.accepted.length > 0 && s.context.options.commit !== 'never',

@@ -1,0 +1,170 @@
+/**
+ * The one way the runtime runs git (layer 3, effects). A worker may have written to the
+ * repository it works in, so git is run as if its configuration were hostile: argument arrays only
+ * (paths are data), hooks and fsmonitor off, no pager, no system configuration, no replace objects,
+ * no inherited `GIT_*` variables, optional locks off; diff-like commands get `--no-ext-diff
+ * --no-textconv` from the caller, and blobs are hashed with `--no-filters`. The seed's blocked
+ * commands (push, commit --amend, checkout --, restore, reset --hard, clean) are refused here.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { HandoffError, type HandoffErrorCode } from '../errors/index.js';
+
+/**
+ * Configuration every runtime git command runs under (`-c` pairs, before the subcommand). The
+ * values are the ones a planted `.git/config` or a configured hook path would otherwise choose.
+ */
+export const HARDENED_GIT_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.untrackedCache=false',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'protocol.allow=never',
+].flatMap((c) => ['-c', c]);
+
+/**
+ * True when `args` is one of the seed's blocked git commands: push, commit --amend,
+ * checkout --, restore, reset --hard, clean (and `gh pr create` is never run by this runtime).
+ *
+ * @example
+ * ```ts
+ * isBlockedGit(['commit', '--amend']); // true
+ * isBlockedGit(['commit', '-m', 'checkpoint: x']); // false
+ * ```
+ */
+export function isBlockedGit(args: readonly string[]): boolean {
+  const sub = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C');
+  if (sub === undefined) return false;
+  const after = args.slice(args.indexOf(sub) + 1);
+  switch (sub) {
+    case 'push':
+    case 'restore':
+    case 'clean':
+      return true;
+    case 'commit':
+      return after.includes('--amend');
+    case 'checkout':
+      return after.includes('--');
+    case 'reset':
+      return after.includes('--hard');
+    default:
+      return false;
+  }
+}
+
+/**
+ * The environment of a runtime git command: the process environment without any `GIT_*`
+ * variable, plus a fixed set (no system config, no prompt, no pager, no replace objects, C locale,
+ * no optional locks) and the caller's `extra` (e.g. `GIT_INDEX_FILE` for a private index).
+ *
+ * @example
+ * ```ts
+ * hardenedGitEnv({ GIT_INDEX_FILE: '/tmp/idx' }).GIT_CONFIG_NOSYSTEM; // '1'
+ * ```
+ */
+export function hardenedGitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && v !== undefined) env[k] = v;
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+    ...extra,
+  };
+}
+
+/** Options of {@link runGit}. */
+export interface RunGitOptions {
+  /** Bytes for git's stdin (e.g. `hash-object --stdin`). */
+  readonly input?: Buffer | string;
+  /** Extra environment (on top of {@link hardenedGitEnv}). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Error code of a failure (default `io_error`). */
+  readonly code?: HandoffErrorCode;
+  /** Extra details of a failure (e.g. `{ exit_code: 4 }`). */
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** Resolve to an empty buffer instead of rejecting when git fails. */
+  readonly allowFail?: boolean;
+}
+
+/**
+ * Runs `git <hardened config> <args>` in `cwd` and resolves to stdout as bytes.
+ *
+ * @example
+ * ```ts
+ * const out = (await runGit('/repo', ['status', '--porcelain', '-z'])).toString('utf8');
+ * ```
+ * @throws HandoffError `blocked_git` for a blocked command; `o.code` (default `io_error`) when git
+ * fails, with git's stderr and `details.args`.
+ */
+export function runGit(cwd: string, args: readonly string[], o: RunGitOptions = {}): Promise<Buffer> {
+  if (isBlockedGit(args)) {
+    return Promise.reject(
+      new HandoffError('blocked_git', `refusing blocked git command: git ${args.join(' ')}`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...HARDENED_GIT_CONFIG, ...args],
+      {
+        cwd,
+        encoding: 'buffer',
+        maxBuffer: 512 * 1024 * 1024,
+        timeout: 300_000,
+        env: hardenedGitEnv(o.env),
+      },
+      (err, stdout, stderr) => {
+        if (err === null) {
+          resolve(stdout);
+          return;
+        }
+        if (o.allowFail === true) {
+          resolve(Buffer.alloc(0));
+          return;
+        }
+        reject(
+          new HandoffError(
+            o.code ?? 'io_error',
+            `git ${args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || err.message}`,
+            { details: { args: [...args], cwd, ...(o.details ?? {}) }, cause: err },
+          ),
+        );
+      },
+    );
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(o.input ?? '');
+  });
+}
+
+/**
+ * The synchronous form of {@link runGit} for callers that cannot await (null when git fails or
+ * is absent).
+ *
+ * @example
+ * ```ts
+ * runGitSync('/repo', ['ls-files', '-z']); // Buffer | null
+ * ```
+ */
+export function runGitSync(cwd: string, args: readonly string[]): Buffer | null {
+  if (isBlockedGit(args)) return null;
+  try {
+    return execFileSync('git', [...HARDENED_GIT_CONFIG, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+      maxBuffer: 64 << 20,
+      env: hardenedGitEnv(),
+    });
+  } catch {
+    return null;
+  }
+}
