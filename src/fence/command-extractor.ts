@@ -13,7 +13,14 @@ import type { HeaderExtractor } from './extractor.js';
 import { validatedHeaders } from './extractor.js';
 import type { HeaderExtraction } from './header.js';
 
-/** Options of {@link commandHeaderExtractor}. */
+/**
+ * Options of {@link commandHeaderExtractor}.
+ *
+ * @example
+ * ```ts
+ * const o: CommandExtractorOptions = { cwd: '/project', timeoutMs: 10_000, maxOutputBytes: 1 << 20 };
+ * ```
+ */
 export interface CommandExtractorOptions {
   /** Working directory of the command. */
   readonly cwd: string;
@@ -25,7 +32,14 @@ export interface CommandExtractorOptions {
   readonly maxOutputBytes?: number;
 }
 
-/** Default bound of an extractor's stdout. */
+/**
+ * Default bound of an extractor's stdout, in characters.
+ *
+ * @example
+ * ```ts
+ * commandHeaderExtractor(argv, { cwd, timeoutMs, maxOutputBytes: DEFAULT_EXTRACTOR_OUTPUT_LIMIT / 8 });
+ * ```
+ */
 export const DEFAULT_EXTRACTOR_OUTPUT_LIMIT = 8 * 1024 * 1024;
 
 /** Longest piece of stderr quoted in an error. */

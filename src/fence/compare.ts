@@ -24,7 +24,14 @@ import { addedBinders } from './binders.js';
 import type { DeclarationHeader } from './header.js';
 import type { FenceViolation } from './violation.js';
 
-/** Kinds whose new occurrences change existing statements (Lean's `variable`, `include`, `omit`). */
+/**
+ * Kinds whose new occurrences change existing statements (Lean's `variable`, `include`, `omit`).
+ *
+ * @example
+ * ```ts
+ * CONTEXT_KINDS.has('variable'); // true: a new one is `added-context`
+ * ```
+ */
 export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['variable', 'include', 'omit']);
 
 /**

@@ -6,7 +6,14 @@
  */
 import type { FenceViolation } from './violation.js';
 
-/** Longest signature quoted in a description, in code points (longer ones end with `…`). */
+/**
+ * Longest signature quoted in a description, in code points (longer ones end with `…`).
+ *
+ * @example
+ * ```ts
+ * describeViolation('A.lean', v).length; // bounded: each quoted signature ≤ MAX_DESCRIBED_SIGNATURE
+ * ```
+ */
 export const MAX_DESCRIBED_SIGNATURE = 160;
 
 /**

@@ -5,9 +5,23 @@
 import { z } from 'zod';
 import { DeclarationHeaderSchema } from './header.js';
 
-/** Schema id of the request a command extractor reads on stdin. */
+/**
+ * Schema id of the request a command extractor reads on stdin.
+ *
+ * @example
+ * ```ts
+ * JSON.parse(headerExtractRequest('a.py', '')).schema === HEADER_EXTRACT_REQUEST_SCHEMA; // true
+ * ```
+ */
 export const HEADER_EXTRACT_REQUEST_SCHEMA = 'header-extract-request/v1';
-/** Schema id of the response a command extractor writes on stdout. */
+/**
+ * Schema id of the response a command extractor writes on stdout.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(JSON.stringify({ schema: HEADER_EXTRACT_RESPONSE_SCHEMA, headers: [] }));
+ * ```
+ */
 export const HEADER_EXTRACT_RESPONSE_SCHEMA = 'header-extract-response/v1';
 
 /**

@@ -33,7 +33,14 @@ import type { DeclarationHeader, HeaderExtraction } from './header.js';
 import { type LeanTokens, LINE_START, lexLean, TokenKind } from './lean-lexer.js';
 import { CLOSERS, OPENERS, renderSignature } from './lean-signature.js';
 
-/** The declaration keywords the Lean extractor recognizes. */
+/**
+ * The declaration keywords the Lean extractor recognizes.
+ *
+ * @example
+ * ```ts
+ * LEAN_DECLARATION_KEYWORDS.includes('theorem'); // true
+ * ```
+ */
 export const LEAN_DECLARATION_KEYWORDS: readonly string[] = [
   'theorem',
   'lemma',
@@ -49,10 +56,24 @@ export const LEAN_DECLARATION_KEYWORDS: readonly string[] = [
   'irreducible_def',
 ];
 
-/** Commands reported as anonymous headers because they change the statements that follow them. */
+/**
+ * Commands reported as anonymous headers because they change the statements that follow them.
+ *
+ * @example
+ * ```ts
+ * LEAN_CONTEXT_KEYWORDS; // ['variable', 'include', 'omit']
+ * ```
+ */
 export const LEAN_CONTEXT_KEYWORDS: readonly string[] = ['variable', 'include', 'omit'];
 
-/** Largest text accepted (characters); larger inputs are refused, not truncated. */
+/**
+ * Largest text accepted (characters); larger inputs are refused, not truncated.
+ *
+ * @example
+ * ```ts
+ * extractLeanHeaders('x'.repeat(MAX_LEAN_TEXT_LENGTH + 1)).ok; // false
+ * ```
+ */
 export const MAX_LEAN_TEXT_LENGTH = 64 * 1024 * 1024;
 
 const DECLARATIONS = new Set(LEAN_DECLARATION_KEYWORDS);

@@ -9,7 +9,14 @@
  * Tokens live in typed arrays so a multi-megabyte file stays cheap.
  */
 
-/** Token kinds of {@link LeanTokens}. */
+/**
+ * Token kinds of {@link LeanTokens}.
+ *
+ * @example
+ * ```ts
+ * const isDoc = tokens.kinds[i] === TokenKind.doc; // a /-- … -/ doc comment
+ * ```
+ */
 export const TokenKind = {
   ident: 0,
   symbol: 1,
@@ -22,9 +29,23 @@ export const TokenKind = {
   hashCommand: 8,
 } as const;
 
-/** Flag bit: no whitespace or comment between this token and the previous one. */
+/**
+ * Flag bit: no whitespace or comment between this token and the previous one.
+ *
+ * @example
+ * ```ts
+ * const glued = (tokens.flags[i] & GLUED) !== 0; // `(f x).1`: the `.1` is glued
+ * ```
+ */
 export const GLUED = 1;
-/** Flag bit: the first token on its line. */
+/**
+ * Flag bit: the first token on its line.
+ *
+ * @example
+ * ```ts
+ * const atLineStart = (tokens.flags[i] & LINE_START) !== 0;
+ * ```
+ */
 export const LINE_START = 2;
 
 /**
@@ -353,8 +374,10 @@ function lex(src: string): LeanTokens {
     }
     const startLine = line;
     if (c === 34) {
-      const prev = pos > 0 ? src.charCodeAt(pos - 1) : 0;
-      const end = scanString(pos, prev === 33 && !spaced, 0);
+      // s!"…", m!"…", f!"…": an identifier ending in `!` glued to the quote
+      const interpolated =
+        !spaced && pos >= 2 && src.charCodeAt(pos - 1) === 33 && isIdRest(cpAt(src, pos - 2));
+      const end = scanString(pos, interpolated, 0);
       emit(TokenKind.string, pos, end, startLine);
       pos = end;
       continue;

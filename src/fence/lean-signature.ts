@@ -7,9 +7,23 @@
  */
 import { GLUED, type LeanTokens, TokenKind } from './lean-lexer.js';
 
-/** Opening brackets (syntax quotation openers count too). */
+/**
+ * Opening brackets (syntax quotation openers count too).
+ *
+ * @example
+ * ```ts
+ * OPENERS.has('⦃'); // true
+ * ```
+ */
 export const OPENERS: ReadonlySet<string> = new Set(['(', '[', '{', '⦃', '⟨', '⟪', '@[', '‹']);
-/** Closing brackets. */
+/**
+ * Closing brackets.
+ *
+ * @example
+ * ```ts
+ * CLOSERS.has('⟩'); // true
+ * ```
+ */
 export const CLOSERS: ReadonlySet<string> = new Set([')', ']', '}', '⦄', '⟩', '⟫', '›']);
 
 const PREFIX = new Set(['¬', '↑', '⇑', '↥', '@', '!', '#']);

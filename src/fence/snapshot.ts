@@ -19,10 +19,25 @@ import type { HeaderExtraction } from './header.js';
  */
 export type HeaderSnapshot = ReadonlyMap<string, HeaderExtraction | null>;
 
-/** Largest file read (bytes); a larger one is a failed extraction, not a truncated one. */
+/**
+ * Largest file read (bytes); a larger one is a failed extraction, not a truncated one.
+ *
+ * @example
+ * ```ts
+ * // a worker that bloats A.lean past the bound gets an `unparseable` violation
+ * MAX_SNAPSHOT_FILE_BYTES; // 67108864
+ * ```
+ */
 export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1024 * 1024;
 
-/** How many files are read and extracted at once. */
+/**
+ * How many files are read and extracted at once (command extractors: processes at once).
+ *
+ * @example
+ * ```ts
+ * SNAPSHOT_CONCURRENCY; // 4
+ * ```
+ */
 export const SNAPSHOT_CONCURRENCY = 4;
 
 /**

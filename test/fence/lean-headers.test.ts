@@ -101,6 +101,10 @@ describe('extractLeanHeaders: comments, strings and chars', () => {
     ]);
   });
 
+  it('does not read a string after the `!` operator as interpolated', () => {
+    expect(names('def b : Bool := !"{".isEmpty\ntheorem after : True := trivial')).toEqual(['b', 'after']);
+  });
+
   it('reads char literals, including quotes and := lookalikes, and primes in names', () => {
     const text = [
       "theorem c' (h' : 'a' ≠ '\"') : ':' ≠ '=' := by decide",

@@ -169,3 +169,67 @@ describe('fence properties over generated Lean files', () => {
     );
   });
 });
+
+const SOUP = [
+  'theorem',
+  'lemma',
+  'def',
+  'instance',
+  'example',
+  'axiom',
+  'namespace',
+  'section',
+  'end',
+  'variable',
+  'where',
+  ':=',
+  ':',
+  '|',
+  '=>',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '@[',
+  '`(',
+  '"',
+  "'",
+  '/-',
+  '-/',
+  '--',
+  '/--',
+  '\n',
+  ' ',
+  'x',
+  'A.B',
+  '«a»',
+  's!"{',
+  '}"',
+  'r#"',
+  '"#',
+  '.1',
+  '.{u}',
+  '⟨',
+  '⟩',
+  '·',
+  '¬',
+  '-',
+];
+
+describe('the Lean extractor never throws', () => {
+  it('on arbitrary text and on Lean token soup', () => {
+    const soup = fc.array(fc.constantFrom(...SOUP), { maxLength: 60 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 200 }), soup), (text) => {
+        const r = extractLeanHeaders(text);
+        if (r.ok) {
+          expect(compareHeaders(r.headers, r.headers)).toEqual([]);
+          for (const h of r.headers) expect(h.line).toBeGreaterThanOrEqual(1);
+        } else expect(typeof r.error).toBe('string');
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+  });
+});
