@@ -16,7 +16,8 @@
  * The statement runs from after the name (after `(priority := …)` for instances) to the first of,
  * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement), `where`, a
  * `|` that starts pattern-matching alternatives, or the start of the next command (a command
- * keyword, a doc comment, `@[`, a `#command`, or a line-initial `local`/`scoped`) at any depth;
+ * keyword, a doc comment, `@[`, a known `#command` or any `#word` in column 0 — Mathlib's `#s` is
+ * a term — or a line-initial `local`/`scoped`) at any depth;
  * statements that have no `:=` (`axiom`, `opaque`, `variable`, `include`, `omit`) also end at an
  * identifier in column 0 (an unknown command, e.g. Mathlib's).
  * A `|` starts alternatives when it is an inductive's, or when it follows the end of an expression
@@ -125,6 +126,35 @@ const COMMAND_WORDS = new Set([
   'register_simp_attr',
   'initialize_simps_projections',
   'compile_inductive',
+]);
+
+/**
+ * `#commands` that end a statement wherever they stand; any other `#word` does so only in
+ * column 0, since Mathlib's `#s` (cardinality) is a term that statements contain.
+ */
+const HASH_COMMANDS = new Set([
+  '#check',
+  '#check_failure',
+  '#eval',
+  '#print',
+  '#reduce',
+  '#exit',
+  '#synth',
+  '#guard',
+  '#guard_msgs',
+  '#lint',
+  '#help',
+  '#align',
+  '#align_import',
+  '#noalign',
+  '#find',
+  '#simp',
+  '#norm_num',
+  '#conv',
+  '#where',
+  '#time',
+  '#adaptation_note',
+  '#min_imports',
 ]);
 
 /** Kinds whose statement has no `:=` to end it; an identifier at column 0 also ends theirs. */
@@ -350,7 +380,8 @@ class HeaderParser {
   private commandStart(k: number): boolean {
     const t = this.t;
     const kind = t.kinds[k];
-    if (kind === TokenKind.doc || kind === TokenKind.hashCommand) return true;
+    if (kind === TokenKind.doc) return true;
+    if (kind === TokenKind.hashCommand) return HASH_COMMANDS.has(t.text(k)) || this.columnZero(k);
     if (kind === TokenKind.symbol) return t.text(k) === '@[';
     if (kind !== TokenKind.ident) return false;
     const s = t.text(k);
@@ -363,9 +394,13 @@ class HeaderParser {
    * start of some command this extractor does not know (Mathlib's and user-defined commands).
    */
   private columnZeroName(k: number): boolean {
-    const t = this.t;
-    if (t.kinds[k] !== TokenKind.ident || ((t.flags[k] as number) & LINE_START) === 0) return false;
-    const start = t.starts[k] as number;
+    return this.t.kinds[k] === TokenKind.ident && this.columnZero(k);
+  }
+
+  /** Whether the token at `k` starts in column 0. */
+  private columnZero(k: number): boolean {
+    if (((this.t.flags[k] as number) & LINE_START) === 0) return false;
+    const start = this.t.starts[k] as number;
     return start === 0 || this.source.charCodeAt(start - 1) === 10;
   }
 
@@ -407,7 +442,7 @@ class HeaderParser {
     const kind = this.t.kinds[i];
     if (kind === TokenKind.ident) return !KEYWORDS.has(this.t.text(i));
     if (kind === TokenKind.symbol) return CLOSERS.has(this.t.text(i));
-    return kind !== TokenKind.quoteOpen && kind !== TokenKind.doc && kind !== TokenKind.hashCommand;
+    return kind !== TokenKind.quoteOpen && kind !== TokenKind.doc;
   }
 
   /**

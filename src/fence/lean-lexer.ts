@@ -5,7 +5,7 @@
  * (escapes, raw `r#"…"#`, interpolated `s!"…{e}…"` with nested strings), char literals,
  * identifiers (dotted, `«escaped»`, Lean's letter-like Unicode ranges, trailing `'`/`!`/`?` and
  * subscripts), numbers, syntax quotation openers (`` `( `` and `` `(tactic| ``), name literals,
- * `#commands` and symbols (a small maximal-munch table, otherwise one code point per token).
+ * `#words` and symbols (a small maximal-munch table, otherwise one code point per token).
  * Tokens live in typed arrays so a multi-megabyte file stays cheap.
  */
 

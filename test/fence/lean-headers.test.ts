@@ -297,6 +297,22 @@ describe('extractLeanHeaders: statement boundaries', () => {
     ]);
   });
 
+  it("keeps Mathlib's #s cardinality in the statement, ends at #check and column-0 #commands", () => {
+    const text = [
+      'theorem card_le (s : Finset Nat) :',
+      '    #s ≤ #s + 1 := by omega',
+      'axiom ax : #t = 0',
+      '#check ax',
+      'axiom ay : True',
+      '#my_command',
+    ].join('\n');
+    expect(headers(text).map((h) => [h.name, h.signature])).toEqual([
+      ['card_le', '(s : Finset Nat) : #s ≤ #s + 1'],
+      ['ax', ': #t = 0'],
+      ['ay', ': True'],
+    ]);
+  });
+
   it('keeps universe parameters and projections glued', () => {
     expect(headers('theorem u.{v} (α : Sort v) (p : α × α) : p.1 = (id p).1 := rfl')[0]).toMatchObject({
       name: 'u',
