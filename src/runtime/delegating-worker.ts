@@ -17,8 +17,10 @@ import { grantCapabilities, searchViolation } from './search-budget.js';
 import { importsChanged } from './verification-ladder.js';
 import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
 import {
+  captureZoneBytes,
   describeWorkspaceChanges,
   gitDirsOf,
+  restoreZones,
   snapshotWorkspace,
   workspaceChanges,
 } from './workspace-watch.js';
@@ -120,6 +122,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       // the workspace is snapshotted after the runtime's own journal write for this dispatch: from
       // here until the worker returns, nothing but the worker writes to the project, git or store
       const before = await snapshotWorkspace(keeper.zones, owned);
+      const kept = await captureZoneBytes(keeper.zones);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();
@@ -136,22 +139,28 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const r = await transport.run(dispatch, signal, sink);
       await progressChain;
       const after = await snapshotWorkspace(keeper.zones, owned);
-      // every refusal puts the owned files back to their pre-dispatch bytes and says so
+      const changes = workspaceChanges(before, after);
+      // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
+      // files and the run store back to theirs, and says so
       const refuse = async (
         kind: Exclude<WorkOutcome['kind'], 'handoff'>,
         detail: string,
       ): Promise<Unstamped<WorkOutcome>> => {
         const back = await restoreOwned(captured);
-        const note =
-          back.failed.length > 0
-            ? `; could not restore ${back.failed.join(', ')}`
-            : back.restored.length > 0
-              ? '; owned files restored to their pre-dispatch bytes'
-              : '';
-        return { kind, detail: `${detail}${note}`, dispatch };
+        const notes: string[] = [];
+        if (back.restored.length > 0) notes.push('owned files restored to their pre-dispatch bytes');
+        if (changes.git.length > 0 || changes.store.length > 0) {
+          const failed = await restoreZones(keeper.zones, kept, changes);
+          notes.push(
+            failed.length > 0
+              ? `could not restore ${failed.join(', ')}`
+              : 'git control files and run store restored to their pre-dispatch bytes',
+          );
+        }
+        if (back.failed.length > 0) notes.push(`could not restore ${back.failed.join(', ')}`);
+        return { kind, detail: [detail, ...notes].join('; '), dispatch };
       };
-      const tampered =
-        (await ownedTypeViolation(owned)) ?? describeWorkspaceChanges(workspaceChanges(before, after));
+      const tampered = (await ownedTypeViolation(owned)) ?? describeWorkspaceChanges(changes);
       if (progressError !== null) {
         if ((progressError as { code?: unknown }).code !== 'invalid_progress') {
           await restoreOwned(captured);

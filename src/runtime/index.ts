@@ -138,12 +138,15 @@ export {
   WORKER_PROTOCOL_VERSION,
 } from './worker-framing.js';
 export {
+  captureZoneBytes,
   describeWorkspaceChanges,
   gitDirsOf,
+  restoreZones,
   snapshotWorkspace,
   UNWATCHED_DIRS,
   type WatchZones,
   type WorkspaceChanges,
   type WorkspaceSnapshot,
   workspaceChanges,
+  type ZoneBytes,
 } from './workspace-watch.js';

@@ -10,9 +10,9 @@
  * - `store` — every file under the run store's root (the runtime writes nothing there while a
  *   worker runs: progress goes to the invocation state file).
  */
-import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, lstat, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { runGit } from '../git/index.js';
 
 /** Project folders a worker's toolchain may write (dependencies, build output); never committed by the runtime. */
@@ -176,4 +176,110 @@ export function describeWorkspaceChanges(c: WorkspaceChanges): string | null {
   if (c.git.length > 0) parts.push(`the worker changed git state: ${list(c.git)}`);
   if (c.store.length > 0) parts.push(`the worker wrote into the run store: ${list(c.store)}`);
   return parts.length === 0 ? null : parts.join('; ');
+}
+
+/** The bytes of the runtime's own zones (git control files, run store) at one moment. */
+export type ZoneBytes = ReadonlyMap<
+  string,
+  | { readonly kind: 'file'; readonly bytes: Buffer; readonly mode: number }
+  | { readonly kind: 'link'; readonly to: string }
+  /** Existed, but over the size limit: watched by hash only. */
+  | { readonly kind: 'large' }
+>;
+
+/** Files larger than this are watched by hash only and cannot be put back. */
+const MAX_KEPT = 4 * 1024 * 1024;
+
+/**
+ * Keeps the bytes of every file of the git and store zones (keys as in {@link snapshotWorkspace}),
+ * so a worker's change to them can be undone exactly.
+ *
+ * @example
+ * ```ts
+ * const kept = await captureZoneBytes(zones);
+ * ```
+ */
+export async function captureZoneBytes(zones: WatchZones): Promise<ZoneBytes> {
+  const out = new Map<
+    string,
+    { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'link'; to: string } | { kind: 'large' }
+  >();
+  const keep = async (key: string, abs: string) => {
+    const st = await lstat(abs).catch(() => null);
+    if (st === null) return;
+    if (st.isSymbolicLink()) out.set(key, { kind: 'link', to: await readlink(abs) });
+    else if (st.isFile() && st.size <= MAX_KEPT) {
+      out.set(key, { kind: 'file', bytes: await readFile(abs), mode: st.mode & 0o7777 });
+    } else out.set(key, { kind: 'large' });
+  };
+  for (const g of zones.gitDirs) {
+    const pending: Promise<void>[] = [];
+    await walk(
+      g,
+      (rel, isDir) => rel !== 'objects' && GIT_TRANSIENT.test(isDir ? `${rel}/` : rel),
+      (rel) => pending.push(keep(`git:${join(g, rel)}`, join(g, rel))),
+    );
+    await Promise.all(pending);
+  }
+  if (zones.storeRoot !== null) {
+    const root = zones.storeRoot;
+    const pending: Promise<void>[] = [];
+    await walk(
+      root,
+      () => false,
+      (rel) => pending.push(keep(`store:${rel}`, join(root, rel))),
+    );
+    await Promise.all(pending);
+  }
+  return out;
+}
+
+/**
+ * Undoes the changes to the git and store zones: a changed file gets its kept bytes back (written
+ * beside it and renamed over it), a created one is removed. Resolves to the keys it could not
+ * restore (a file over the size limit, or a failed write).
+ *
+ * @example
+ * ```ts
+ * await restoreZones(zones, kept, workspaceChanges(before, after)); // []
+ * ```
+ */
+export async function restoreZones(
+  zones: WatchZones,
+  kept: ZoneBytes,
+  changes: WorkspaceChanges,
+): Promise<string[]> {
+  const failed: string[] = [];
+  const targets = [
+    ...changes.git.map((p) => ({ key: `git:${p}`, abs: p })),
+    ...(zones.storeRoot === null
+      ? []
+      : changes.store.map((p) => ({ key: `store:${p}`, abs: join(zones.storeRoot as string, p) }))),
+  ];
+  for (const { key, abs } of targets) {
+    const want = kept.get(key);
+    try {
+      const st = await lstat(abs).catch(() => null);
+      if (want === undefined) {
+        // created by the worker
+        if (st !== null) await rm(abs, { recursive: true, force: true });
+        continue;
+      }
+      if (want.kind === 'large') {
+        failed.push(key);
+        continue;
+      }
+      if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
+      const tmp = join(dirname(abs), `.${basename(abs)}.handoff-restore-${randomBytes(4).toString('hex')}`);
+      if (want.kind === 'link') await symlink(want.to, tmp);
+      else {
+        await writeFile(tmp, want.bytes, { flag: 'wx', mode: want.mode });
+        await chmod(tmp, want.mode);
+      }
+      await rename(tmp, abs);
+    } catch {
+      failed.push(key);
+    }
+  }
+  return failed;
 }

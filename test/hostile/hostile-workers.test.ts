@@ -1,0 +1,211 @@
+/**
+ * Hostile workers against `handoff run` (real child processes, real git): each attack of the
+ * "untrusted workers" threat model (docs/worker-protocol.md § Threat model) is contained — no
+ * commit of unverified bytes, the exact stop or stuck reason, owned files (and git control files,
+ * and the run store) restored, nothing left running.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type Handoff, validateHandoff } from '../../src/contract/index.js';
+import { createFsStore } from '../../src/store/index.js';
+import { gitLog, withGitProject } from '../e2e/helpers.js';
+import { runCli } from '../helpers/cli.js';
+
+const HOSTILE = fileURLToPath(new URL('./fixtures/hostile.mjs', import.meta.url));
+const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
+const PROJECT = { 'T.lean': THEOREM, 'notes.txt': 'unrelated\n' };
+
+function handoffOf(stdout: string): Handoff {
+  const v = validateHandoff(JSON.parse(stdout) as unknown);
+  if (!v.ok) throw new Error(`invalid final handoff: ${JSON.stringify(v.issues)}`);
+  return v.value;
+}
+
+const run = (dir: string, attack: string, ...more: string[]) =>
+  runCli([
+    'run',
+    '--project',
+    dir,
+    '--target',
+    '.',
+    '--scope',
+    'project',
+    '--mode',
+    'autoprove',
+    '--worker',
+    `node ${HOSTILE} ${attack} ${join(dir, '..', `${dir.split('/').pop()}-marker`)}`,
+    '--json',
+    ...more,
+  ]);
+const markerOf = (dir: string) => join(dir, '..', `${dir.split('/').pop()}-marker`);
+
+/** Running (a killed, unreaped process is a zombie: not running). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+const pidOf = (dir: string) => Number(readFileSync(`${markerOf(dir)}.pid`, 'utf8'));
+const headFile = (dir: string, rel: string) =>
+  execFileSync('git', ['show', `HEAD:${rel}`], { cwd: dir, encoding: 'utf8' });
+const checkpoints = (dir: string) => gitLog(dir).filter((l) => l.startsWith('checkpoint: '));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('hostile workers: process containment', () => {
+  it('a detached late writer (setsid) is swept; the commit holds exactly the verified bytes', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await run(p.dir, 'late-writer');
+      expect(r.code, r.stderr).toBe(0);
+      expect(handoffOf(r.stdout).status).toBe('solved');
+      expect(running(pidOf(p.dir))).toBe(false);
+      await sleep(2000); // past the moment the writer would have written
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(headFile(p.dir, 'T.lean'));
+      expect(headFile(p.dir, 'T.lean')).toBe('theorem t (n : Nat) : n + 0 = n := by\n  rfl\n');
+      expect(checkpoints(p.dir)).toHaveLength(1);
+    });
+  });
+
+  it('a late writer that escapes the sweep (wiped environment) never gets its bytes committed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await run(p.dir, 'late-writer-no-env');
+      expect(r.code, r.stderr).toBe(0);
+      expect(headFile(p.dir, 'T.lean')).toBe('theorem t (n : Nat) : n + 0 = n := by\n  rfl\n');
+      await sleep(2000);
+      // the write lands after the run (it is outside the worker's tree and session); it is not committed
+      expect(headFile(p.dir, 'T.lean')).not.toContain('LATE');
+      try {
+        process.kill(pidOf(p.dir), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    });
+  });
+
+  it('a descendant holding stdout neither delays the run nor outlives it', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const t0 = Date.now();
+      const r = await run(p.dir, 'hold-stdout', '--worker-timeout', '3s');
+      const elapsed = Date.now() - t0;
+      expect(r.code, r.stderr).toBe(0);
+      expect(handoffOf(r.stdout).status).toBe('solved');
+      expect(elapsed).toBeLessThan(20_000); // the descendant sleeps 60 s
+      expect(running(pidOf(p.dir))).toBe(false);
+    });
+  });
+
+  it('a hung worker whose descendant holds stdout ends at --worker-timeout, reported as a timeout', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const t0 = Date.now();
+      const r = await run(p.dir, 'hang-hold-stdout', '--worker-timeout', '3s');
+      const elapsed = Date.now() - t0;
+      const h = handoffOf(r.stdout);
+      expect(h.status).toBe('stopped');
+      expect(h.stop_reason).toBe('operational-error');
+      expect(h.stop_detail).toMatch(/exceeded its 3s budget and was killed/);
+      expect(elapsed).toBeLessThan(20_000);
+      expect(running(pidOf(p.dir))).toBe(false);
+      expect(checkpoints(p.dir)).toEqual([]);
+    });
+  });
+});
+
+describe('hostile workers: git as an escape hatch', () => {
+  it('a planted pre-commit hook is a custody violation, never runs, and is removed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await run(p.dir, 'hook');
+      const h = handoffOf(r.stdout);
+      expect(h.stop_reason).toBe('protocol-error');
+      expect(h.stop_detail).toMatch(
+        /custody violation: the worker changed git state: .*\.git\/hooks\/pre-commit/,
+      );
+      expect(h.stop_detail).toMatch(/owned files restored to their pre-dispatch bytes/);
+      expect(h.stop_detail).toMatch(/git control files and run store restored/);
+      expect(existsSync(markerOf(p.dir))).toBe(false);
+      expect(existsSync(join(p.dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      expect(checkpoints(p.dir)).toEqual([]);
+    });
+  });
+
+  it('a planted core.fsmonitor never runs under the runtime’s git and the config is restored', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const config = await readFile(join(p.dir, '.git', 'config'), 'utf8');
+      const r = await run(p.dir, 'fsmonitor');
+      const h = handoffOf(r.stdout);
+      expect(h.stop_detail).toMatch(/the worker changed git state: .*\.git\/config/);
+      expect(existsSync(markerOf(p.dir))).toBe(false);
+      expect(await readFile(join(p.dir, '.git', 'config'), 'utf8')).toBe(config);
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      expect(checkpoints(p.dir)).toEqual([]);
+    });
+  });
+
+  it('even with a hook already installed by the user, a checkpoint runs no hook', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const hook = join(p.dir, '.git', 'hooks', 'post-commit');
+      execFileSync('sh', [
+        '-c',
+        `printf '#!/bin/sh\\ntouch "%s"\\n' '${markerOf(p.dir)}' > '${hook}' && chmod +x '${hook}'`,
+      ]);
+      const r = await run(p.dir, 'honest');
+      expect(r.code, r.stderr).toBe(0);
+      expect(checkpoints(p.dir)).toHaveLength(1);
+      expect(existsSync(markerOf(p.dir))).toBe(false);
+    });
+  });
+});
+
+describe('hostile workers: symlink swaps', () => {
+  it('an owned file swapped for a link outside the project is refused, never read through, and restored', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await run(p.dir, 'symlink');
+      const h = handoffOf(r.stdout);
+      expect(h.stop_reason).toBe('protocol-error');
+      expect(h.stop_detail).toMatch(
+        new RegExp(
+          `owned file ${await realpath(p.dir)}/T\\.lean was replaced by a symbolic link to /etc/passwd`,
+        ),
+      );
+      expect(readFileSync(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      expect(execFileSync('stat', ['-c', '%F', join(p.dir, 'T.lean')], { encoding: 'utf8' }).trim()).toBe(
+        'regular file',
+      );
+      expect(checkpoints(p.dir)).toEqual([]);
+    });
+  });
+});
+
+describe('hostile workers: the run store', () => {
+  for (const attack of ['store-forge', 'store-lock'] as const) {
+    it(`${attack}: a write into .handoff/ is a violation; the store is restored and the final record stored`, async () => {
+      await withGitProject(PROJECT, async (p) => {
+        const r = await run(p.dir, attack, '--persist');
+        const h = handoffOf(r.stdout);
+        expect(h.stop_reason).toBe('protocol-error');
+        expect(h.stop_detail).toMatch(
+          /the worker wrote into the run store: runs\/[^/]+\/(events\.jsonl|\.lock)/,
+        );
+        expect(h.stop_detail).toMatch(/git control files and run store restored/);
+        const store = createFsStore({ root: join(p.dir, '.handoff') });
+        const runs = await store.listRuns();
+        expect(runs).toHaveLength(1);
+        const loaded = await store.load(runs[0] as string);
+        if (!loaded.ok) throw new Error(loaded.detail);
+        expect(loaded.value.damaged).toBeNull();
+        expect(JSON.stringify(loaded.value.events)).not.toContain('forged');
+        expect((loaded.value.effective_handoff?.payload as Handoff | undefined)?.stop_detail).toBe(
+          h.stop_detail,
+        );
+        expect(existsSync(join(p.dir, '.handoff', 'runs', runs[0] as string, '.lock'))).toBe(false);
+        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+        expect(checkpoints(p.dir)).toEqual([]);
+      });
+    });
+  }
+});
