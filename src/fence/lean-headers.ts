@@ -14,16 +14,17 @@
  * `instance` and `example`, which may be anonymous) is not a declaration.
  *
  * The statement runs from after the name (after `(priority := …)` for instances) to the first of,
- * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement), `where`, a
- * `|` that starts pattern-matching alternatives, or the start of the next command (a command
- * keyword, a doc comment, `@[`, a known `#command` or any `#word` in column 0 — Mathlib's `#s` is
- * a term — or a line-initial `local`/`scoped`) at any depth;
- * statements that have no `:=` (`axiom`, `opaque`, `variable`, `include`, `omit`) also end at an
- * identifier in column 0 (an unknown command, e.g. Mathlib's).
- * A `|` starts alternatives when it is an inductive's, or when it follows the end of an expression
- * (a name, literal or closing bracket) and a `=>` comes before the statement could end; any other
- * `|` opens an absolute value `|a|`, which stays in the statement with its closing `|` (also when
- * it starts a line, as in Mathlib's `theorem abs_add (a b : α) :\n    |a + b| ≤ |a| + |b|`).
+ * at bracket depth 0: `:=` (not one belonging to a `let`/`have` inside the statement — a
+ * `let x ← e` has none), `where`, a `|` that starts pattern-matching alternatives, or the start of
+ * the next command at any depth (a command keyword, a doc comment, `@[`, a known `#command` or any
+ * `#word` in column 0 — Mathlib's `#s` is a term — or a line-initial `local`/`scoped`).
+ * Statements that have no `:=` (`axiom`, `opaque`, `variable`, `include`, `omit`) also end at an
+ * identifier in column 0 (an unknown command, e.g. Mathlib's). A `|` starts alternatives when it
+ * is an inductive's, or when it follows the end of an expression (a name, literal or closing
+ * bracket) and a `=>` comes before the statement could end; the alternatives of a `match … with`
+ * or `fun |` inside the statement stay in it; any other `|` opens an absolute value `|a|`, which
+ * stays in the statement with its closing `|` (also when it starts a line, as in Mathlib's
+ * `theorem abs_add (a b : α) :\n    |a + b| ≤ |a| + |b|`). Syntax quotations are skipped whole.
  *
  * Scopes: `namespace A.B` / `section [S]` / `mutual` open scopes, `end [X]` closes as many as `X`
  * has components (one without a name); names are qualified with the open namespaces, `_root_.`
@@ -186,7 +187,7 @@ const KEYWORDS = new Set([
   'decreasing_by',
 ]);
 
-/** Words inside a statement whose own `:=` does not end it. */
+/** Words inside a statement whose own `:=` (or `←`, in `do` notation) does not end it. */
 const LOCAL_BINDERS = new Set(['let', 'have', 'letI', 'haveI']);
 
 class HeaderError {
@@ -282,6 +283,23 @@ class HeaderParser {
   /** A name on the same line as the token before it (for `section`/`end`), or null. */
   private sameLineName(i: number): string | null {
     return i < this.t.count && this.t.lines[i] === this.t.lines[i - 1] ? this.nameAt(i) : null;
+  }
+
+  /**
+   * Index of the closer that ends the syntax quotation opened at `i` (its contents are syntax,
+   * not this statement's), or the last index when it never closes.
+   */
+  private quotationEnd(i: number): number {
+    const t = this.t;
+    let depth = 0;
+    for (let k = i; k < t.count; k++) {
+      if (OPENERS.has(t.text(k)) || t.kinds[k] === TokenKind.quoteOpen) depth++;
+      else if (CLOSERS.has(t.text(k))) {
+        depth--;
+        if (depth === 0) return k;
+      }
+    }
+    return t.count - 1;
   }
 
   /** Skips from an opener at `i` to after its matching closer. */
@@ -411,21 +429,31 @@ class HeaderParser {
     let depth = 0;
     let pendingBinders = 0;
     let ahead = { to: -1, arrow: false };
+    let matchAlternatives = false;
     let k = j;
     const openEnded = OPEN_ENDED.has(kind);
     for (; k < t.count; k++) {
       if (this.commandStart(k) || (openEnded && k > j && this.columnZeroName(k))) break;
+      if (t.kinds[k] === TokenKind.quoteOpen) {
+        k = this.quotationEnd(k);
+        continue;
+      }
       const s = t.text(k);
-      if (OPENERS.has(s) || t.kinds[k] === TokenKind.quoteOpen) depth++;
+      const ident = t.kinds[k] === TokenKind.ident;
+      if (OPENERS.has(s)) depth++;
       else if (CLOSERS.has(s)) depth = Math.max(0, depth - 1);
       else if (depth > 0) continue;
       else if (s === ':=') {
         if (pendingBinders === 0) break;
         pendingBinders--;
-      } else if (t.kinds[k] === TokenKind.ident && s === 'where') break;
-      else if (t.kinds[k] === TokenKind.ident && LOCAL_BINDERS.has(s)) pendingBinders++;
+      } else if (ident && s === 'where') break;
+      else if (ident && LOCAL_BINDERS.has(s)) pendingBinders++;
+      else if ((s === '←' || s === '<-') && pendingBinders > 0)
+        pendingBinders--; // `do let x ← e`
+      else if (ident && (s === 'with' || (s === 'fun' && this.is(k + 1, '|')))) matchAlternatives = true;
       else if (s === '|' && t.kinds[k] === TokenKind.symbol) {
         if (inductive) break;
+        if (matchAlternatives) continue;
         if (k > j && this.endsExpression(k - 1)) {
           if (k >= ahead.to) ahead = this.arrowAhead(k);
           if (ahead.arrow) break;
@@ -455,8 +483,12 @@ class HeaderParser {
     let depth = 0;
     for (let q = k + 1; q < t.count; q++) {
       if (this.commandStart(q)) return { to: q, arrow: false };
+      if (t.kinds[q] === TokenKind.quoteOpen) {
+        q = this.quotationEnd(q);
+        continue;
+      }
       const s = t.text(q);
-      if (OPENERS.has(s) || t.kinds[q] === TokenKind.quoteOpen) depth++;
+      if (OPENERS.has(s)) depth++;
       else if (CLOSERS.has(s)) depth = Math.max(0, depth - 1);
       else if (depth === 0) {
         if (s === '=>') return { to: q, arrow: true };
@@ -475,8 +507,12 @@ class HeaderParser {
     let depth = 0;
     for (let q = k + 1; q < t.count; q++) {
       if (this.commandStart(q)) return null;
+      if (t.kinds[q] === TokenKind.quoteOpen) {
+        q = this.quotationEnd(q);
+        continue;
+      }
       const s = t.text(q);
-      if (OPENERS.has(s) || t.kinds[q] === TokenKind.quoteOpen) depth++;
+      if (OPENERS.has(s)) depth++;
       else if (CLOSERS.has(s)) {
         if (depth === 0) return null;
         depth--;

@@ -257,9 +257,49 @@ describe('extractLeanHeaders: statement boundaries', () => {
     ]);
   });
 
+  it('keeps a match with its alternatives inside a statement', () => {
+    const text = [
+      'theorem run_bind (x : M) : (x >>= f).run s = match x.run s with',
+      '    | .ok a s => (f a).run s',
+      '    | .error e s => .error e s',
+      '    | .other => none := by',
+      '  cases x <;> rfl',
+    ].join('\n');
+    expect(headers(text)[0]?.signature).toBe(
+      '(x : M) : (x >>= f).run s = match x.run s with | .ok a s => (f a).run s | .error e s => .error e s | .other => none',
+    );
+  });
+
+  it('reads a pattern-matching def whose alternatives are syntax quotations', () => {
+    const text = [
+      '@[command_elab openPrivate] def elabOpenPrivate : CommandElab',
+      '| `(open private $ids* $[in $tgts*]?) => pure ()',
+      '| _ => throwUnsupportedSyntax',
+      'theorem after : True := trivial',
+    ].join('\n');
+    expect(headers(text).map((h) => [h.name, h.signature])).toEqual([
+      ['elabOpenPrivate', ': CommandElab'],
+      ['after', ': True'],
+    ]);
+  });
+
+  it('renders indexing, Lean operators and prefix ! faithfully', () => {
+    const text = [
+      'theorem a (xs : Array Nat) : xs[i]? = xs [i] ∧ xs[0]! = !b := sorry',
+      'theorem b (x y : Nat) : x ||| y = y ||| x ∧ (f <$> x) = (g <*> x) := sorry',
+    ].join('\n');
+    expect(headers(text).map((h) => h.signature)).toEqual([
+      '(xs : Array Nat) : xs[i]? = xs [i] ∧ xs[0]! = !b',
+      '(x y : Nat) : x ||| y = y ||| x ∧ (f <$> x) = (g <*> x)',
+    ]);
+  });
+
   it('keeps a let/have := inside the statement, and default arguments', () => {
     expect(headers('theorem t : let x := 1; x = 1 := rfl')[0]?.signature).toBe(': let x := 1; x = 1');
     expect(headers('def d (x : Nat := 3) : Nat := x')[0]?.signature).toBe('(x : Nat := 3) : Nat');
+    expect(headers('theorem m : g = do let s ← get; return s := by rfl')[0]?.signature).toBe(
+      ': g = do let s ← get; return s',
+    );
   });
 
   it('ends statements without := at the next command', () => {
