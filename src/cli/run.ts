@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Handoff, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } from '../fence/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
 import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
@@ -54,6 +55,8 @@ options:
   --deep-rollback MODE    --deep-regression-gate strict|off   --no-checkpoint
   --stall-minutes N       no-progress stuck threshold (default 10)
   --worker-timeout D      kill a worker after D (default 10m)
+  --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
+                          header-extract/v1 (docs/fence.md; repeatable; .lean has a built-in one)
   --answers FILE          scripted human answers for prove, one per line
                           (approve|decline|continue|commit|skip|stop|formalize|review-stuck|
                            continue-with-evidence: TEXT); without it prove asks on the terminal
@@ -97,6 +100,7 @@ const OPTIONS = {
   'no-checkpoint': { type: 'boolean' },
   'stall-minutes': { type: 'string' },
   'worker-timeout': { type: 'string' },
+  'header-extractor': { type: 'string', multiple: true },
   answers: { type: 'string' },
   'prior-handoff': { type: 'string' },
   evidence: { type: 'string', multiple: true },
@@ -121,6 +125,25 @@ export function exitCodeFor(h: Pick<Handoff, 'status' | 'stop_reason'>): number 
   if (h.status === 'stuck' || h.stop_reason === 'max-stuck') return RUN_EXIT.blocker;
   if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') return RUN_EXIT.error;
   return RUN_EXIT.budget;
+}
+
+/** `--header-extractor EXT=CMD` entries as an extension → command-extractor table. */
+function extractorTable(specs: readonly string[], cwd: string, timeoutMs: number): ExtractorTable {
+  const out: Record<string, HeaderExtractor> = {};
+  for (const spec of specs) {
+    const m = /^(\.[^=\s/]+)=(.+)$/s.exec(spec);
+    if (m === null) {
+      throw new HandoffError(
+        'usage',
+        `--header-extractor wants EXT='CMD …' (e.g. .py='python3 sig.py'), got '${spec}'`,
+      );
+    }
+    out[(m[1] as string).toLowerCase()] = commandHeaderExtractor(splitCommand(m[2] as string), {
+      cwd,
+      timeoutMs,
+    });
+  }
+  return out;
 }
 
 function str(values: Record<string, unknown>, ...names: string[]): string | undefined {
@@ -288,6 +311,11 @@ export async function runCommand(
   const diagnostics = str(values, 'diagnostics');
   const marker = str(values, 'marker');
   const evidence = (values.evidence as string[] | undefined) ?? [];
+  const headerExtractors = extractorTable(
+    (values['header-extractor'] as string[] | undefined) ?? [],
+    project,
+    Math.min(timeoutS * 1000, 60_000),
+  );
   const inv: RunInvocation = {
     project,
     json,
@@ -318,6 +346,7 @@ export async function runCommand(
       ...(marker === undefined ? {} : { marker }),
       human,
       workerTimeoutMs: timeoutS * 1000,
+      headerExtractors,
       priorHandoff,
       evidence,
       env: io.env,

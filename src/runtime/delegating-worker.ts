@@ -14,6 +14,13 @@ import { buildDispatch } from './dispatch-builder.js';
 import { captureOwned, type OwnedCapture, ownedTypeViolation, restoreOwned } from './owned-files.js';
 import type { Unstamped, WorkerPort } from './ports.js';
 import { grantCapabilities, searchViolation } from './search-budget.js';
+import {
+  defaultFenceResolver,
+  type FenceResolver,
+  fenceVerdict,
+  headersOfCapture,
+  unfenceable,
+} from './statement-fence.js';
 import { importsChanged } from './verification-ladder.js';
 import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
 import {
@@ -69,6 +76,11 @@ export interface DelegatingWorkerOptions {
    * project and its git directories, no store.
    */
   readonly custody?: VerifiedCustody;
+  /**
+   * The statement fence's header extractor per file (default: Lean for `.lean`, nothing else);
+   * a file it maps to null is not fenced.
+   */
+  readonly fence?: FenceResolver;
 }
 
 function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline {
@@ -104,6 +116,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       // fresh custody baseline of a prior-run reuse reaches the first dispatch unchanged)
       const fresh = held.files.length === owned.length ? held : await recordBaseline(owned);
       const captured = await captureOwned(owned);
+      const fence = o.fence ?? defaultFenceResolver;
+      const headersBefore = await headersOfCapture(captured, fence);
+      const blind = unfenceable(o.projectRoot, headersBefore);
+      if (blind !== null) return { kind: 'operational-error', detail: blind, dispatch: null };
       const capabilities = [
         ...(o.capabilities ?? ['marker-diagnostics']),
         ...grantCapabilities(input.searchBudget, input.searchLedger),
@@ -198,6 +214,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const accepted = await captureOwned(owned);
       const violation = postReturnViolation(h, fresh, owned, accepted);
       if (violation !== null) return refuse('custody-violation', violation);
+      // the statement fence, on the accepted bytes: a changed, renamed, strengthened-by-hypothesis
+      // or deleted declaration (or a new axiom) refuses the edit and makes the target stuck
+      const breach = await fenceVerdict(o.projectRoot, headersBefore, accepted, fence);
+      if (breach !== null) return refuse('fence-violation', breach);
       const overSearch = searchViolation(h, { budget: input.searchBudget, ledger: input.searchLedger });
       if (overSearch !== null) return refuse('protocol-error', `search budget: ${overSearch}`);
       if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') {
@@ -208,7 +228,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         );
       }
       await o.onHandoff?.(h, dispatch);
-      keeper.accept(accepted, after, owned);
+      keeper.accept(accepted, after, owned, headersBefore);
       const text = (m: OwnedCapture, f: string) => m.get(f)?.bytes?.toString('utf8') ?? '';
       return {
         kind: 'handoff',

@@ -12,6 +12,7 @@ import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, rerunGuard } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import { type ExtractorTable, extractorForFile } from '../fence/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
@@ -23,6 +24,7 @@ import type { Clock, CyclePorts, DiagnosticsPort, HumanPort, ReviewerPort } from
 import { type PriorRunReuse, reuseStartup } from './prior-run.js';
 import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
+import type { FenceResolver } from './statement-fence.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
 import { tierPlan } from './verification-ladder.js';
 import { createVerifiedCustody } from './verified-custody.js';
@@ -63,6 +65,11 @@ export interface ProjectRunOptions {
   /** Each worker progress object as it arrives, with the dispatch it belongs to. */
   readonly onWorkerProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Header extractors of the statement fence by file extension (`.py` → a command extractor);
+   * `.lean` files use the built-in Lean extractor unless overridden here.
+   */
+  readonly headerExtractors?: ExtractorTable;
 }
 
 /** What {@link runProject} returns. */
@@ -259,11 +266,15 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   // custody of the whole run: what the workers may not touch (project outside the owned files,
   // git control files, the run store) and the verified bytes a checkpoint commits
   const storeDir = recorder.storeDir ?? null;
-  const custody = createVerifiedCustody({
-    projectRoot: root,
-    gitDirs: await gitDirsOf(root),
-    storeRoot: storeDir === null ? null : await realpath(storeDir).catch(() => storeDir),
-  });
+  const fence: FenceResolver = (file) => extractorForFile(file, o.headerExtractors ?? {});
+  const custody = createVerifiedCustody(
+    {
+      projectRoot: root,
+      gitDirs: await gitDirsOf(root),
+      storeRoot: storeDir === null ? null : await realpath(storeDir).catch(() => storeDir),
+    },
+    fence,
+  );
   const planner = builtinPlanner();
   const reviewer =
     o.reviewer ?? (o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer());
@@ -282,6 +293,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
       ...(o.inlineWorker ? { inline: inProcessTransport(o.inlineWorker) } : {}),
       scratch,
       custody,
+      fence,
       onDispatch: async (d: Dispatch) => {
         if (started) await recorder.dispatch(d);
         else await recorder.start(d, null);

@@ -3,10 +3,18 @@
  * owned file the runtime accepted, and the workspace as it was when it accepted them. The
  * checkpoint commits exactly these bytes (never what happens to be on disk by then) and re-checks
  * the disk first: a late write by a leftover process — to an owned file or anywhere else — is a
- * custody violation, and the owned files are put back to the verified bytes.
+ * custody violation, and the owned files are put back to the verified bytes. The statement fence is
+ * checked again there, between the run's first view of each file's headers and the verified bytes.
  */
 import { lstat, readFile } from 'node:fs/promises';
+import { fenceCheck, type HeaderExtraction, type HeaderSnapshot } from '../fence/index.js';
 import { type OwnedCapture, restoreOwned } from './owned-files.js';
+import {
+  defaultFenceResolver,
+  type FenceResolver,
+  fenceBreach,
+  headersOfCapture,
+} from './statement-fence.js';
 import {
   describeWorkspaceChanges,
   snapshotWorkspace,
@@ -25,8 +33,17 @@ export interface VerifiedFile {
 export interface VerifiedCustody {
   /** The zones this custody watches. */
   readonly zones: WatchZones;
-  /** Records what the runtime accepted after a dispatch (the owned files and the workspace then). */
-  accept(files: OwnedCapture, snapshot: WorkspaceSnapshot, owned: readonly string[]): void;
+  /**
+   * Records what the runtime accepted after a dispatch: the owned files, the workspace then, and
+   * the files' declaration headers before that dispatch (the first ones seen of a file are the
+   * run's statement baseline, re-checked at the checkpoint).
+   */
+  accept(
+    files: OwnedCapture,
+    snapshot: WorkspaceSnapshot,
+    owned: readonly string[],
+    headers?: HeaderSnapshot,
+  ): void;
   /** The verified bytes of an accepted file (undefined when none was accepted). */
   verified(file: string): VerifiedFile | undefined;
   /** Null when the disk still holds what was accepted, else the late change. */
@@ -46,14 +63,19 @@ const projectAndGit = (s: WorkspaceSnapshot): WorkspaceSnapshot =>
  * const custody = createVerifiedCustody({ projectRoot: '/repo', gitDirs: ['/repo/.git'], storeRoot: null });
  * ```
  */
-export function createVerifiedCustody(zones: WatchZones): VerifiedCustody {
+export function createVerifiedCustody(
+  zones: WatchZones,
+  fence: FenceResolver = defaultFenceResolver,
+): VerifiedCustody {
   const files = new Map<string, VerifiedFile>();
+  const statements = new Map<string, HeaderExtraction | null>();
   let snapshot: WorkspaceSnapshot | null = null;
   let watched: readonly string[] = [];
   return {
     zones,
-    accept(capture, snap, owned) {
+    accept(capture, snap, owned, headers) {
       for (const [p, v] of capture) files.set(p, v);
+      for (const [p, h] of headers ?? []) if (!statements.has(p)) statements.set(p, h);
       snapshot = snap;
       watched = owned;
     },
@@ -71,6 +93,15 @@ export function createVerifiedCustody(zones: WatchZones): VerifiedCustody {
         const now = await readFile(f);
         if (!now.equals(want.bytes)) return `${f} changed after it was verified (a late write)`;
       }
+      const held = new Map([...statements].filter(([p]) => list.includes(p)));
+      const verified = new Map(
+        list.flatMap((f) => (files.has(f) ? [[f, files.get(f) as VerifiedFile]] : [])),
+      );
+      const breach = fenceBreach(
+        zones.projectRoot,
+        fenceCheck(held, await headersOfCapture(verified, fence)),
+      );
+      if (breach !== null) return breach;
       if (snapshot === null) return null;
       const now = await snapshotWorkspace(zones, watched);
       return describeWorkspaceChanges(workspaceChanges(projectAndGit(snapshot), projectAndGit(now)));

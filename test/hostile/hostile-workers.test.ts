@@ -209,3 +209,39 @@ describe('hostile workers: the run store', () => {
     });
   }
 });
+
+describe('hostile workers: the statement fence', () => {
+  const cheats = {
+    weaken:
+      /header fence: T\.lean: theorem t: statement changed \(`\(n : Nat\) : n \+ 0 = n` → `\(n : Nat\) : True`\)/,
+    rename: /header fence: T\.lean: theorem t: renamed to t_easy/,
+    'add-hypothesis': /header fence: T\.lean: theorem t: hypothesis added/,
+    delete: /header fence: T\.lean: theorem t: declaration deleted \(was `\(n : Nat\) : n \+ 0 = n`\)/,
+    'add-axiom': /header fence: T\.lean: axiom cheat: axiom added/,
+  } as const;
+  for (const [attack, reason] of Object.entries(cheats)) {
+    it(`${attack}: the edit is refused and restored, nothing is committed, the target is stuck (redraft)`, async () => {
+      await withGitProject(PROJECT, async (p) => {
+        const r = await run(p.dir, attack, '--persist');
+        expect(r.code, r.stderr).toBe(3);
+        const h = handoffOf(r.stdout);
+        expect(h.status).toBe('stuck');
+        expect(h.next_action).toBe('redraft');
+        expect(h.blocker_kind).toBe('safety-guard');
+        expect(h.blocker_signature).toBe('T.lean:2:header fence');
+        expect(h.failed_avenues.join('\n')).toMatch(reason);
+        expect(h.failed_avenues.join('\n')).toMatch(/owned files restored to their pre-dispatch bytes/);
+        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+        expect(checkpoints(p.dir)).toEqual([]);
+      });
+    });
+  }
+
+  it('an honest proof edit passes the fence and is committed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await run(p.dir, 'honest');
+      expect(r.code, r.stderr).toBe(0);
+      expect(checkpoints(p.dir)).toHaveLength(1);
+    });
+  });
+});
