@@ -16,6 +16,7 @@ import {
 import { ConformanceReportSchema } from './conformance/report-schema.js';
 import { DispatchSchema, HandoffSchema } from './contract/index.js';
 import { DevLoopsSettingsSchema, HandoffEnvelopeSchema, SanctionedCommandsSchema } from './envelope/index.js';
+import { HeaderExtractRequestSchema, HeaderExtractResponseSchema } from './fence/index.js';
 import {
   AssessmentSchema,
   AuthoritySchema,
@@ -72,6 +73,8 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'chain-stage-delta.v1': StageDeltaSchema,
   'cycle-tracker.v1': TrackerStateSchema,
   'conformance-report.v1': ConformanceReportSchema,
+  'header-extract-request.v1': HeaderExtractRequestSchema,
+  'header-extract-response.v1': HeaderExtractResponseSchema,
   'gate-task.v1': TaskContractSchema,
   'gate-directive.v1': DirectiveSchema,
   'gate-evidence.v1': EvidencePacketSchema,

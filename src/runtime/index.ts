@@ -3,7 +3,6 @@
  * diagnostics, the git checkpointer, and the host that drives machines/cycle.
  */
 
-export { type ContainedOptions, type ContainedResult, runContained } from '../process/index.js';
 export {
   builtinPlanner,
   builtinReviewer,
