@@ -1,2 +1,3 @@
-export type { ValidationIssue, ValidationResult } from './result.js';
+export { depthIssue, MAX_RECORD_DEPTH, memberDepthIssue, nestingDepth, TOO_DEEP } from './depth.js';
+export type { SafeValidateOptions, ValidationIssue, ValidationResult } from './result.js';
 export { formatPath, safeValidate } from './result.js';
