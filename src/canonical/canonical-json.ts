@@ -7,6 +7,9 @@
  * `canonical_unsupported`, never silently dropped: `undefined` (as a value, array element or
  * property), non-finite numbers, bigint, functions, symbols, and non-plain objects (Date, Map,
  * class instances…). `-0` is written as `0`.
+ *
+ * The writer keeps its own stack instead of recursing, so a value nested 100,000 deep is written
+ * like any other (no `RangeError`); holding records to a depth limit is validation's job.
  */
 import { HandoffError } from '../errors/index.js';
 
@@ -48,39 +51,90 @@ function fail(path: string, what: string): never {
   });
 }
 
-function write(value: unknown, path: string, seen: Set<object>): string {
-  switch (typeof value) {
-    case 'string':
-      return quote(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      if (!Number.isFinite(value)) return fail(path, `non-finite number ${value}`);
-      return Object.is(value, -0) ? '0' : JSON.stringify(value);
-    case 'object': {
-      if (value === null) return 'null';
-      if (seen.has(value)) return fail(path, 'a cycle');
-      seen.add(value);
-      try {
+/** An array or plain object being written: its members and the index of the next one. */
+interface Frame {
+  readonly value: object;
+  /** Sorted keys of an object; null for an array. */
+  readonly keys: string[] | null;
+  readonly length: number;
+  next: number;
+}
+
+/** The `$`-rooted path of the member being written (`$.a[0].b`), rebuilt only for an error. */
+function pathOf(stack: readonly Frame[]): string {
+  let path = '$';
+  for (const f of stack) {
+    const i = f.next - 1;
+    path += f.keys === null ? `[${i}]` : `.${f.keys[i]}`;
+  }
+  return path;
+}
+
+/**
+ * Writes `value` without recursion: an explicit stack of open arrays and objects, so any depth is
+ * written (a deep value is not an error here; records are held to their depth limit elsewhere).
+ */
+function write(root: unknown): string {
+  const stack: Frame[] = [];
+  const open = new Set<object>(); // the arrays and objects on the current path (cycle check)
+  let out = '';
+  let value = root;
+  for (;;) {
+    // write `value`: a scalar completely, an array or object by opening it
+    switch (typeof value) {
+      case 'string':
+        out += quote(value);
+        break;
+      case 'boolean':
+        out += value ? 'true' : 'false';
+        break;
+      case 'number':
+        if (!Number.isFinite(value)) fail(pathOf(stack), `non-finite number ${value}`);
+        out += Object.is(value, -0) ? '0' : JSON.stringify(value);
+        break;
+      case 'object': {
+        if (value === null) {
+          out += 'null';
+          break;
+        }
+        if (open.has(value)) fail(pathOf(stack), 'a cycle');
         if (Array.isArray(value)) {
-          const parts: string[] = [];
-          for (let i = 0; i < value.length; i++) parts.push(write(value[i], `${path}[${i}]`, seen));
-          return `[${parts.join(',')}]`;
+          open.add(value);
+          stack.push({ value, keys: null, length: value.length, next: 0 });
+          out += '[';
+          break;
         }
         if (!isPlainObject(value))
-          return fail(path, `a non-plain object (${value.constructor?.name ?? '?'})`);
+          fail(pathOf(stack), `a non-plain object (${value.constructor?.name ?? '?'})`);
         const keys = Object.keys(value).sort(compareCodePoints);
-        const parts: string[] = [];
-        for (const k of keys) {
-          parts.push(`${quote(k)}:${write((value as Record<string, unknown>)[k], `${path}.${k}`, seen)}`);
-        }
-        return `{${parts.join(',')}}`;
-      } finally {
-        seen.delete(value);
+        open.add(value);
+        stack.push({ value, keys, length: keys.length, next: 0 });
+        out += '{';
+        break;
       }
+      default:
+        fail(pathOf(stack), typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`);
     }
-    default:
-      return fail(path, typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`);
+    // move to the next member, closing every array and object that is complete
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return out;
+      if (top.next < top.length) {
+        const i = top.next++;
+        if (top.keys === null) {
+          if (i > 0) out += ',';
+          value = (top.value as unknown[])[i];
+        } else {
+          const k = top.keys[i] as string;
+          out += `${i > 0 ? ',' : ''}${quote(k)}:`;
+          value = (top.value as Record<string, unknown>)[k];
+        }
+        break;
+      }
+      out += top.keys === null ? ']' : '}';
+      open.delete(top.value);
+      stack.pop();
+    }
   }
 }
 
@@ -95,7 +149,7 @@ function write(value: unknown, path: string, seen: Set<object>): string {
  * functions, symbols, cycles and non-plain objects.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, '$', new Set());
+  return write(value);
 }
 
 /**

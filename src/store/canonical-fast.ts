@@ -3,7 +3,8 @@
  * payload and checking that a journal line is canonical. Both agree exactly with
  * `canonicalJson` (keys sorted by code point, compact, every character ≥ U+007F escaped): they
  * let V8's `JSON.stringify` do the work when the value's keys are already in canonical order and
- * fall back to `canonicalJson` otherwise.
+ * fall back to `canonicalJson` otherwise. The fast paths recurse, so they are only taken up to a
+ * fixed depth ({@link FAST_CANONICAL_DEPTH}); deeper values go to `canonicalJson`, which does not recurse.
  */
 import { canonicalJson } from '../canonical/index.js';
 
@@ -28,17 +29,32 @@ function keyLess(prev: string, k: string): boolean {
   return BELOW_SURROGATES.test(prev) && BELOW_SURROGATES.test(k) ? prev < k : codePointLess(prev, k);
 }
 
-/** True when every object in parsed JSON `v` lists its keys in strictly increasing code point order. */
-function keysSorted(v: unknown): boolean {
+/**
+ * Values nested deeper than this skip the fast paths (which recurse, as V8's `JSON.stringify`
+ * does) and are written or checked by `canonicalJson`, which does not recurse.
+ *
+ * @example
+ * ```ts
+ * fastCanonicalJson(deeperValue); // same text as canonicalJson(deeperValue), without recursion
+ * ```
+ */
+export const FAST_CANONICAL_DEPTH = 200;
+
+/**
+ * True when every object in parsed JSON `v` lists its keys in strictly increasing code point
+ * order; false too when `v` nests deeper than {@link FAST_CANONICAL_DEPTH} (left to the exact path).
+ */
+function keysSorted(v: unknown, depth: number): boolean {
   if (typeof v !== 'object' || v === null) return true;
+  if (depth > FAST_CANONICAL_DEPTH) return false;
   if (Array.isArray(v)) {
-    for (const x of v) if (!keysSorted(x)) return false;
+    for (const x of v) if (!keysSorted(x, depth + 1)) return false;
     return true;
   }
   let prev: string | null = null;
   for (const k of Object.keys(v)) {
     if (prev !== null && !keyLess(prev, k)) return false;
-    if (!keysSorted((v as Record<string, unknown>)[k])) return false;
+    if (!keysSorted((v as Record<string, unknown>)[k], depth + 1)) return false;
     prev = k;
   }
   return true;
@@ -58,7 +74,7 @@ function plainSorted(v: unknown, depth: number): boolean {
       return Number.isFinite(v);
     case 'object': {
       if (v === null) return true;
-      if (depth > 200) return false; // deep or cyclic: let canonicalJson decide
+      if (depth > FAST_CANONICAL_DEPTH) return false; // deep or cyclic: let canonicalJson decide
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           if (!(i in v) || !plainSorted(v[i], depth + 1)) return false;
@@ -112,7 +128,7 @@ function writeFast(v: unknown, depth: number): string | null {
       return Number.isFinite(v) ? JSON.stringify(v) : null; // JSON.stringify(-0) is '0'
     case 'object': {
       if (v === null) return 'null';
-      if (depth > 200) return null;
+      if (depth > FAST_CANONICAL_DEPTH) return null;
       if (Array.isArray(v)) {
         let out = '[';
         for (let i = 0; i < v.length; i++) {
@@ -160,7 +176,9 @@ export function fastCanonicalJson(value: unknown): string {
 /**
  * True when `text` is exactly the canonical JSON of `value` (as parsed from `text`): keys sorted
  * by code point at every level, compact, every non-ASCII character escaped. Equivalent to
- * `canonicalJson(value) === text` for parsed JSON, several times faster on the load path.
+ * `canonicalJson(value) === text` for parsed JSON, several times faster on the load path. Any
+ * depth: values nested deeper than the fast path allows go to `canonicalJson`, which does not
+ * recurse, so this never throws on parsed JSON.
  *
  * @example
  * ```ts
@@ -170,7 +188,7 @@ export function fastCanonicalJson(value: unknown): string {
  */
 export function isCanonicalText(text: string, value: unknown): boolean {
   // fast path: V8's stringify follows Object.keys order, so equality plus sorted keys is canonical
-  if (keysSorted(value) && escapeNonAscii(JSON.stringify(value)) === text) return true;
+  if (keysSorted(value, 0) && escapeNonAscii(JSON.stringify(value)) === text) return true;
   // exact path (integer-like keys are reordered by JS objects, so the fast path can miss)
   return canonicalJson(value) === text; // parsed JSON is always representable
 }

@@ -8,6 +8,9 @@ import {
   tryCanonicalJson,
 } from '../../src/canonical/index.js';
 import { isHandoffError } from '../../src/errors/index.js';
+import { FAST_CANONICAL_DEPTH } from '../../src/store/canonical-fast.js';
+import { MAX_RECORD_DEPTH, nestingDepth } from '../../src/validation/index.js';
+import { arbDepthAround, arbShape, DEEP_RUNS, nest } from './deep.js';
 
 describe('canonicalJson', () => {
   it('sorts keys recursively and uses compact separators', () => {
@@ -91,5 +94,123 @@ describe('digests', () => {
     expect(digestOf({ b: 1, a: 2 })).toBe(sha256Hex('{"a":2,"b":1}'));
     expect(fingerprintOf({ a: 2, b: 1 })).toBe(sha256Hex('{"a":2,"b":1}').slice(0, 16));
     expect(fingerprintOf({ a: 2, b: 2 })).not.toBe(fingerprintOf({ a: 2, b: 1 }));
+  });
+});
+
+/**
+ * The recursive writer canonicalJson had before it kept its own stack: the oracle for the
+ * iterative one on shallow values (same text, same error message and path).
+ */
+function recursiveCanonical(value: unknown): string {
+  const quote = (s: string): string =>
+    JSON.stringify(s).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  const byCodePoint = (a: string, b: string): number => {
+    const x = [...a].map((c) => c.codePointAt(0) as number);
+    const y = [...b].map((c) => c.codePointAt(0) as number);
+    for (let i = 0; i < Math.min(x.length, y.length); i++)
+      if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return x.length - y.length;
+  };
+  const fail = (path: string, what: string): never => {
+    throw new Error(`canonical JSON cannot represent ${what} at ${path}`);
+  };
+  const write = (v: unknown, path: string, seen: Set<object>): string => {
+    switch (typeof v) {
+      case 'string':
+        return quote(v);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'number':
+        if (!Number.isFinite(v)) return fail(path, `non-finite number ${v}`);
+        return Object.is(v, -0) ? '0' : JSON.stringify(v);
+      case 'object': {
+        if (v === null) return 'null';
+        if (seen.has(v)) return fail(path, 'a cycle');
+        seen.add(v);
+        try {
+          if (Array.isArray(v)) {
+            const parts: string[] = [];
+            for (let i = 0; i < v.length; i++) parts.push(write(v[i], `${path}[${i}]`, seen));
+            return `[${parts.join(',')}]`;
+          }
+          const proto = Object.getPrototypeOf(v);
+          if (proto !== Object.prototype && proto !== null)
+            return fail(path, `a non-plain object (${v.constructor?.name ?? '?'})`);
+          const keys = Object.keys(v).sort(byCodePoint);
+          const parts = keys.map(
+            (k) => `${quote(k)}:${write((v as Record<string, unknown>)[k], `${path}.${k}`, seen)}`,
+          );
+          return `{${parts.join(',')}}`;
+        } finally {
+          seen.delete(v);
+        }
+      }
+      default:
+        return fail(path, typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`);
+    }
+  };
+  return write(value, '$', new Set());
+}
+
+const outcomeOf = (f: () => string): string => {
+  try {
+    return f();
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+};
+
+describe('canonicalJson keeps its own stack (any depth, no RangeError)', () => {
+  it('writes exactly what the recursive writer wrote, errors and paths included (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.anything({ withNullPrototype: true, withSparseArray: true, withBoxedValues: true }),
+        ),
+        (v) => {
+          expect(outcomeOf(() => canonicalJson(v))).toBe(outcomeOf(() => recursiveCanonical(v)));
+        },
+      ),
+      { seed: 0x0c4a_0041, numRuns: 500 },
+    );
+  });
+
+  it('writes values nested around MAX_RECORD_DEPTH, the fast-path depth (200) and 100,000 deep, and reads them back (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(arbDepthAround(MAX_RECORD_DEPTH), arbDepthAround(FAST_CANONICAL_DEPTH)),
+        arbShape,
+        (depth, shape) => {
+          const text = canonicalJson(nest(depth, shape));
+          const back = JSON.parse(text) as unknown;
+          expect(nestingDepth(back, depth + 1)).toBe(depth);
+          expect(canonicalJson(back)).toBe(text);
+          expect(digestOf(back)).toBe(sha256Hex(text));
+        },
+      ),
+      { ...DEEP_RUNS, numRuns: 24 },
+    );
+  });
+
+  it('refuses what it cannot represent 100,000 levels down with canonical_unsupported and the path', () => {
+    const deepUndefined = nest(100_000, { arrays: [false], key: 'a' }) as Record<string, unknown>;
+    let leaf = deepUndefined;
+    for (let i = 0; i < 99_998; i++) leaf = leaf.a as Record<string, unknown>;
+    leaf.a = { b: undefined };
+    const r = tryCanonicalJson(deepUndefined);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(isHandoffError(r.error) && r.error.code).toBe('canonical_unsupported');
+    expect(r.error.details.path).toBe(`$${'.a'.repeat(99_999)}.b`);
+    const cyclic = nest(100_000, { arrays: [true], key: 'a' }) as unknown[];
+    let last = cyclic;
+    while (last.length > 0) last = last[0] as unknown[];
+    last.push(cyclic);
+    const c = tryCanonicalJson(cyclic);
+    expect(!c.ok && isHandoffError(c.error) && c.error.details.what).toBe('a cycle');
   });
 });
