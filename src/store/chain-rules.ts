@@ -6,7 +6,7 @@
 import { fingerprintOf, sha256Hex } from '../canonical/index.js';
 import type { Baton } from '../chain/baton.js';
 import { ChainTaskContractSchema, contractDigest } from '../chain/task-contract.js';
-import { safeValidate } from '../validation/index.js';
+import { MAX_RECORD_DEPTH, memberDepthIssue, safeValidate } from '../validation/index.js';
 import {
   BATON_COMMIT_KIND,
   type BatonCommitPayload,
@@ -18,6 +18,7 @@ import {
   type ChainStoreEvent,
 } from './chain-schema.js';
 import { isCanonicalText, type ParsedJournal, scanLines } from './journal-parse.js';
+import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp } from './run-id.js';
 import { TIMESTAMP_PATTERN } from './schema.js';
 import type { StoreCode } from './store.js';
@@ -110,13 +111,13 @@ export function buildChainManifest(
   if (typeof input !== 'object' || input === null) return fail('invalid_payload', 'no chain run input');
   const created = input.now ?? formatTimestamp(env.now());
   if (typeof created !== 'string' || !isTimestamp(created))
-    return fail('bad_timestamp', `not YYYY-MM-DDTHH:MM:SSZ: ${JSON.stringify(created)}`);
+    return fail('bad_timestamp', `not YYYY-MM-DDTHH:MM:SSZ: ${quoteValue(created)}`);
   const prior = input.priorRun ?? null;
   if (prior !== null && !isRunId(prior))
-    return fail('bad_run_id', `prior run is not a run id: ${JSON.stringify(prior)}`);
+    return fail('bad_run_id', `prior run is not a run id: ${quoteValue(prior)}`);
   if (typeof input.chainId !== 'string' || input.chainId.trim() === '')
     return fail('invalid_payload', 'chain id must be a non-empty string');
-  const c = safeValidate(ChainTaskContractSchema, input.contract);
+  const c = safeValidate(ChainTaskContractSchema, input.contract, { maxDepth: MAX_RECORD_DEPTH });
   if (!c.ok) return fail('invalid_payload', `invalid contract: ${describeIssues(c.issues)}`);
   const startBaton = input.startBaton as Partial<Baton> | null;
   const batonId = typeof startBaton?.baton_id === 'string' ? startBaton.baton_id : '';
@@ -138,6 +139,9 @@ export function buildChainManifest(
     start_baton: input.startBaton,
     event_schema: CHAIN_EVENT_SCHEMA,
   };
+  // the manifest wraps the start baton: one level more than a record (see validateStoredManifest)
+  const deep = memberDepthIssue(candidate);
+  if (deep !== null) return fail('invalid_payload', describeIssues([deep]));
   const m = safeValidate(ChainManifestSchema, candidate);
   if (!m.ok) return { ok: false, code: 'invalid_payload', run_id: null, detail: describeIssues(m.issues) };
   return { ok: true, manifest: m.value };
@@ -203,7 +207,8 @@ export function batonCommitProblem(
 }
 
 /**
- * Validates a `baton-commit` payload's shape (no journal context). Never throws.
+ * Validates a `baton-commit` payload's shape (no journal context); a payload nested deeper than
+ * `MAX_RECORD_DEPTH` is refused (`too_deep`) before anything walks it. Never throws.
  *
  * @example
  * ```ts
@@ -213,7 +218,7 @@ export function batonCommitProblem(
 export function checkBatonCommit(
   payload: unknown,
 ): { ok: true; value: BatonCommitPayload } | { ok: false; detail: string } {
-  const r = safeValidate(BatonCommitPayloadSchema, payload);
+  const r = safeValidate(BatonCommitPayloadSchema, payload, { maxDepth: MAX_RECORD_DEPTH });
   return r.ok
     ? { ok: true, value: r.value }
     : { ok: false, detail: `invalid baton-commit payload: ${describeIssues(r.issues)}` };
@@ -250,7 +255,7 @@ export function checkChainEventLine(
   if (e.schema !== CHAIN_EVENT_SCHEMA)
     return {
       ok: false,
-      detail: `schema ${JSON.stringify(e.schema)} is not this run's ${CHAIN_EVENT_SCHEMA}`,
+      detail: `schema ${quoteValue(e.schema)} is not this run's ${CHAIN_EVENT_SCHEMA}`,
     };
   if (typeof e.seq !== 'number' || !Number.isInteger(e.seq))
     return { ok: false, detail: 'seq is not an integer' };
@@ -264,8 +269,7 @@ export function checkChainEventLine(
     };
   if (typeof e.ts !== 'string' || !TIMESTAMP_PATTERN.test(e.ts))
     return { ok: false, detail: 'ts is not a timestamp' };
-  if (e.kind !== BATON_COMMIT_KIND)
-    return { ok: false, detail: `kind ${JSON.stringify(e.kind)} not allowed` };
+  if (e.kind !== BATON_COMMIT_KIND) return { ok: false, detail: `kind ${quoteValue(e.kind)} not allowed` };
   const p = checkBatonCommit(e.payload);
   if (!p.ok) return { ok: false, detail: p.detail };
   const problem = batonCommitProblem(manifest, prev, p.value);

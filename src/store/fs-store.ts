@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
-import { safeValidate } from '../validation/index.js';
 import {
   type AppendEventSchema,
   appendEventSchema,
@@ -28,12 +27,7 @@ import {
   startTail,
   tailOf,
 } from './chain-rules.js';
-import {
-  type BatonCommitPayload,
-  isChainManifest,
-  type StoredManifest,
-  StoredManifestSchema,
-} from './chain-schema.js';
+import { type BatonCommitPayload, isChainManifest, type StoredManifest } from './chain-schema.js';
 import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeFully } from './fs-io.js';
 import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
 import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
@@ -41,9 +35,10 @@ import { acquireLock, releaseLock } from './fs-lock.js';
 import { gitTrackedUnder } from './git-index.js';
 import { parseJournal } from './journal-parse.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
-import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache, HandoffCacheSchema } from './schema.js';
+import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache } from './schema.js';
 import {
   type AnyLoadResult,
   type ChainRunStore,
@@ -55,6 +50,7 @@ import {
   type StoreResult,
   storeResult,
 } from './store.js';
+import { validateHandoffCache, validateStoredManifest } from './validate-payload.js';
 
 /** Options of {@link createFsStore}. Root precedence: `root` → `$HANDOFF_RUN_STORE` → `<projectRoot>/.handoff`. */
 export interface FsStoreOptions extends StoreRootInput {
@@ -262,7 +258,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     runId: string,
   ): { ok: true; paths: RunPaths } | { ok: false; code: StoreCode; detail: string } {
     if (!isRunId(runId))
-      return { ok: false, code: 'bad_run_id', detail: `not a run id: ${JSON.stringify(runId)}` };
+      return { ok: false, code: 'bad_run_id', detail: `not a run id: ${quoteValue(runId)}` };
     const p = pathsOf(runId);
     const stat = (file: string): FsStat | 'absent' | 'error' => {
       try {
@@ -346,7 +342,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     } catch {
       return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not JSON' };
     }
-    const m = safeValidate(StoredManifestSchema, value);
+    const m = validateStoredManifest(value);
     if (!m.ok) {
       return {
         ok: false,
@@ -684,7 +680,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     payload: unknown,
     withCache: boolean,
   ): StoreResult {
-    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
     // shape first, before touching the store (cites and the baton sequence again under the lock)
     const prepared = prepareAppend(runId, kind, payload);
     if (!prepared.ok) return prepared.result;
@@ -801,7 +797,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         ok: false,
         code: 'bad_run_id',
         run_id: null,
-        detail: `not a run id: ${JSON.stringify(runId)}`,
+        detail: `not a run id: ${quoteValue(runId)}`,
       };
     const loc = locate(runId);
     if (!loc.ok) return { ok: false, code: loc.code, run_id: runId, detail: loc.detail };
@@ -861,7 +857,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     try {
       const c = readFileNoFollow(fsl, p.cache);
       if (c !== null) {
-        const v = safeValidate(HandoffCacheSchema, JSON.parse(c.toString('utf8')));
+        const v = validateHandoffCache(JSON.parse(c.toString('utf8')));
         cache = v.ok ? v.value : 'invalid';
       }
     } catch {

@@ -80,5 +80,7 @@ export {
   describeIssues,
   RECORD_KINDS,
   validateEventPayload,
+  validateHandoffCache,
   validateRecord,
+  validateStoredManifest,
 } from './validate-payload.js';

@@ -2,9 +2,11 @@
  * Parsing and validating `events.jsonl` bytes (pure): one canonical JSON line per event, exact
  * envelope keys, the run's event schema, dense seqs from 1, each payload valid for its kind.
  * The valid prefix is returned with the first defect: an unterminated last line is
- * `truncated_tail`; any other defect is `corrupt` with its 1-based line number.
+ * `truncated_tail`; any other defect is `corrupt` with its 1-based line number — a payload nested
+ * deeper than `MAX_RECORD_DEPTH` included (`too_deep`, the same rule as on append).
  */
 import { isCanonicalText } from './canonical-fast.js';
+import { quoteValue } from './quote-value.js';
 import {
   EVENT_KINDS_V1,
   EVENT_KINDS_V2,
@@ -35,7 +37,7 @@ function envelopeDefect(v: unknown, eventSchema: EventSchemaId, expectedSeq: num
   if (keys.length !== 5 || keys.some((k, i) => k !== ENVELOPE_KEYS[i]))
     return `keys must be exactly ${ENVELOPE_KEYS.join(',')}`;
   const e = v as Record<string, unknown>;
-  if (e.schema !== eventSchema) return `schema ${JSON.stringify(e.schema)} is not this run's ${eventSchema}`;
+  if (e.schema !== eventSchema) return `schema ${quoteValue(e.schema)} is not this run's ${eventSchema}`;
   if (typeof e.seq !== 'number' || !Number.isInteger(e.seq)) return 'seq is not an integer';
   if (e.seq !== expectedSeq)
     return e.seq < expectedSeq
@@ -43,8 +45,7 @@ function envelopeDefect(v: unknown, eventSchema: EventSchemaId, expectedSeq: num
       : `seq gap: ${e.seq} (expected ${expectedSeq})`;
   if (typeof e.ts !== 'string' || !TIMESTAMP_PATTERN.test(e.ts)) return 'ts is not a timestamp';
   const kinds: readonly string[] = eventSchema === 'run-store-event/v2' ? EVENT_KINDS_V2 : EVENT_KINDS_V1;
-  if (typeof e.kind !== 'string' || !kinds.includes(e.kind))
-    return `kind ${JSON.stringify(e.kind)} not allowed`;
+  if (typeof e.kind !== 'string' || !kinds.includes(e.kind)) return `kind ${quoteValue(e.kind)} not allowed`;
   return null;
 }
 
@@ -81,7 +82,8 @@ export function checkEventLine(
 /**
  * Walks newline-terminated lines of journal bytes, calling `check(text, index)` for each complete
  * line until it returns a defect text. An unterminated last line is `truncated_tail`; a defect is
- * `corrupt` with its 1-based line number (counted from `startLine`).
+ * `corrupt` with its 1-based line number (counted from `startLine`), and so is a line whose check
+ * throws: one bad line never makes the valid prefix before it unreadable.
  *
  * @example
  * ```ts
@@ -112,7 +114,13 @@ export function scanLines(
         },
       };
     }
-    const defect = check(all.slice(pos, nl), index);
+    let defect: string | null;
+    try {
+      defect = check(all.slice(pos, nl), index);
+    } catch (e) {
+      // a line that breaks its checker is a bad line, never a reason to lose the whole journal
+      defect = `the line could not be checked: ${String((e as Error)?.message ?? e)}`;
+    }
     if (defect !== null)
       return { validBytes: pos, damage: { code: 'corrupt', line, detail: `line ${line}: ${defect}` } };
     pos = nl + 1;

@@ -1,8 +1,11 @@
 /**
- * Building a run's manifest from a create request (pure): dispatch validation, timestamp and
- * prior-run checks, run-id derivation, v1/v2 selection.
+ * Building a run's manifest from a create request (pure): dispatch validation (depth first),
+ * timestamp and prior-run checks, run-id derivation, v1/v2 selection.
  */
+import type { Dispatch } from '../contract/dispatch-schema.js';
 import { validateDispatch } from '../contract/validate.js';
+import { depthIssue, type ValidationResult } from '../validation/index.js';
+import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { EVENT_V2_SCHEMA, MANIFEST_V1_SCHEMA, MANIFEST_V2_SCHEMA, type Manifest } from './schema.js';
 import type { CreateRunInput, StoreCode } from './store.js';
@@ -27,7 +30,8 @@ export type ManifestBuild =
   | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
 
 /**
- * Validates a create request and builds the manifest it would publish. Never throws.
+ * Validates a create request and builds the manifest it would publish. A dispatch nested deeper
+ * than `MAX_RECORD_DEPTH` is `invalid_dispatch` (`too_deep`). Never throws.
  *
  * @example
  * ```ts
@@ -42,7 +46,7 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
       ok: false,
       code: 'bad_event_schema',
       run_id: null,
-      detail: `unknown event schema ${JSON.stringify(version)}`,
+      detail: `unknown event schema ${quoteValue(version)}`,
     };
   }
   const created = input.now ?? formatTimestamp(env.now());
@@ -51,7 +55,7 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
       ok: false,
       code: 'bad_timestamp',
       run_id: null,
-      detail: `not YYYY-MM-DDTHH:MM:SSZ: ${JSON.stringify(created)}`,
+      detail: `not YYYY-MM-DDTHH:MM:SSZ: ${quoteValue(created)}`,
     };
   }
   const tsid = input.trackerSessionId ?? null;
@@ -69,10 +73,12 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
       ok: false,
       code: 'bad_run_id',
       run_id: null,
-      detail: `prior run is not a run id: ${JSON.stringify(prior)}`,
+      detail: `prior run is not a run id: ${quoteValue(prior)}`,
     };
   }
-  const d = validateDispatch(input.dispatch);
+  const deep = depthIssue(input.dispatch);
+  const d: ValidationResult<Dispatch> =
+    deep === null ? validateDispatch(input.dispatch) : { ok: false, issues: [deep] };
   if (!d.ok) {
     return {
       ok: false,

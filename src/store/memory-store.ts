@@ -19,6 +19,7 @@ import {
   type StoredManifest,
 } from './chain-schema.js';
 import { buildManifest, type ManifestBuild, RUNTIME_VERSION } from './manifest.js';
+import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
 import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
@@ -156,7 +157,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
 
   function doAppend(runId: string, kind: StoreEventKind, payload: unknown, cache: boolean): StoreResult {
-    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
     const run = runs.get(runId);
     if (run === undefined) return refused(runId, 'no_such_run', `no run ${runId}`);
     if (kind === BATON_COMMIT_KIND) return doChainAppend(runId, run, payload);

@@ -13,11 +13,10 @@ import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
-import { safeValidate } from '../validation/index.js';
 import { appendEventSchema, eventLine, lockedAppendRefusal, prepareAppend } from './append-rules.js';
 import { isCanonicalText } from './canonical-fast.js';
 import { buildChainManifest, type ChainTail, startTail, tailOf } from './chain-rules.js';
-import { isChainManifest, type StoredManifest, StoredManifestSchema } from './chain-schema.js';
+import { isChainManifest, type StoredManifest } from './chain-schema.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
 import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
@@ -28,9 +27,10 @@ import {
   pgAdvisoryKey,
   pgStoreDdl,
 } from './pg-schema.js';
+import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
-import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache, HandoffCacheSchema } from './schema.js';
+import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache } from './schema.js';
 import {
   type AnyLoadResult,
   type ChainRunStore,
@@ -42,6 +42,7 @@ import {
   type StoreResult,
   storeResult,
 } from './store.js';
+import { validateHandoffCache, validateStoredManifest } from './validate-payload.js';
 
 /** Environment variable naming the run store's PostgreSQL connection string (CLI). */
 export const PG_URL_ENV = 'HANDOFF_PG_URL';
@@ -226,7 +227,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     } catch {
       return { ok: false, detail: 'the manifest row is not JSON' };
     }
-    const m = safeValidate(StoredManifestSchema, v);
+    const m = validateStoredManifest(v);
     if (!m.ok)
       return {
         ok: false,
@@ -346,7 +347,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     payload: unknown,
     withCache: boolean,
   ): Promise<StoreResult> {
-    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${JSON.stringify(runId)}`);
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
     // shape first, before touching the database (cites and the baton sequence again under the lock)
     const prepared = prepareAppend(runId, kind, payload);
     if (!prepared.ok) return prepared.result;
@@ -440,7 +441,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         ok: false,
         code: 'bad_run_id',
         run_id: null,
-        detail: `not a run id: ${JSON.stringify(runId)}`,
+        detail: `not a run id: ${quoteValue(runId)}`,
       };
     const fail = (code: StoreCode, detail: string): AnyLoadResult => ({
       ok: false,
@@ -490,7 +491,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       const body = crow.rows[0]?.body;
       if (body !== undefined) {
         try {
-          const v = safeValidate(HandoffCacheSchema, JSON.parse(body));
+          const v = validateHandoffCache(JSON.parse(body));
           cache = v.ok ? v.value : 'invalid';
         } catch {
           cache = 'invalid';

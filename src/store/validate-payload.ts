@@ -2,17 +2,37 @@
  * Payload validation before any write (pure): each event kind's payload against its record, the
  * run's event schema (a v2 kind in a v1 run is `kind_unsupported`), and the replan rule that every
  * cite names this run and a seq earlier than the new event's.
+ *
+ * Depth: every record (each payload kind, a dispatch, a baton commit) nests at most
+ * `MAX_RECORD_DEPTH` levels and the envelopes that wrap one (an event line, a manifest, the handoff
+ * cache) one more, so the record inside keeps the whole limit. The check is the same on validate,
+ * append and load, and it runs first, before anything walks the value (`too_deep`).
  */
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
-import { safeValidate, type ValidationIssue } from '../validation/index.js';
-import { BatonCommitPayloadSchema, ChainEventLineSchema, ChainManifestSchema } from './chain-schema.js';
+import {
+  depthIssue,
+  memberDepthIssue,
+  safeValidate,
+  type ValidationIssue,
+  type ValidationResult,
+} from '../validation/index.js';
+import {
+  BatonCommitPayloadSchema,
+  ChainEventLineSchema,
+  ChainManifestSchema,
+  type StoredManifest,
+  StoredManifestSchema,
+} from './chain-schema.js';
 import { parseCite } from './cite.js';
+import { quoteValue } from './quote-value.js';
 import {
   EVENT_KINDS_V1,
   EVENT_V1_SCHEMA,
+  type EventKind,
   EventKindSchema,
   EventLineSchema,
   type EventSchemaId,
+  type HandoffCache,
   HandoffCacheSchema,
   ManifestSchema,
   NoteKindSchema,
@@ -98,8 +118,36 @@ export interface AppendContext {
   readonly nextSeq: number;
 }
 
+/** The issues of `payload` as the record of event kind `kind` (its depth already checked). */
+function kindIssues(kind: EventKind, payload: unknown, ctx: AppendContext): readonly ValidationIssue[] {
+  switch (kind) {
+    case 'dispatch': {
+      const r = validateDispatch(payload);
+      return r.ok ? [] : r.issues;
+    }
+    case 'handoff': {
+      const r = validateHandoff(payload);
+      return r.ok ? [] : r.issues;
+    }
+    case 'note': {
+      const r = safeValidate(NotePayloadSchema, payload);
+      return r.ok ? [] : r.issues;
+    }
+    case 'review': {
+      const r = safeValidate(ReviewRecordSchema, payload);
+      return r.ok ? [] : r.issues;
+    }
+    case 'replan': {
+      const r = safeValidate(ReplanSummarySchema, payload);
+      return r.ok ? checkReplanCites(r.value.cites, ctx.runId, ctx.nextSeq) : r.issues;
+    }
+  }
+}
+
 /**
- * Validates an event kind and payload for appending to a run. Never throws.
+ * Validates an event kind and payload for appending to a run. A payload nested deeper than
+ * `MAX_RECORD_DEPTH` is `invalid_payload` with a `too_deep` issue, found before anything walks it.
+ * Never throws.
  *
  * @example
  * ```ts
@@ -113,7 +161,7 @@ export function validateEventPayload(kind: unknown, payload: unknown, ctx: Appen
     return {
       ok: false,
       code: 'kind_unsupported',
-      detail: `unknown event kind ${JSON.stringify(kind)}`,
+      detail: `unknown event kind ${quoteValue(kind)}`,
       issues: [{ path: 'kind', code: 'kind_unsupported', message: 'unknown event kind' }],
     };
   }
@@ -125,36 +173,9 @@ export function validateEventPayload(kind: unknown, payload: unknown, ctx: Appen
       issues: [{ path: 'kind', code: 'kind_unsupported', message: 'kind not supported by a v1 run' }],
     };
   }
-  let issues: readonly ValidationIssue[] = [];
-  switch (k.data) {
-    case 'dispatch': {
-      const r = validateDispatch(payload);
-      if (!r.ok) issues = r.issues;
-      break;
-    }
-    case 'handoff': {
-      const r = validateHandoff(payload);
-      if (!r.ok) issues = r.issues;
-      break;
-    }
-    case 'note': {
-      if (isPlainNote(payload)) break; // fast path of the load loop; zod explains failures
-      const r = safeValidate(NotePayloadSchema, payload);
-      if (!r.ok) issues = r.issues;
-      break;
-    }
-    case 'review': {
-      const r = safeValidate(ReviewRecordSchema, payload);
-      if (!r.ok) issues = r.issues;
-      break;
-    }
-    case 'replan': {
-      const r = safeValidate(ReplanSummarySchema, payload);
-      if (!r.ok) issues = r.issues;
-      else issues = checkReplanCites(r.value.cites, ctx.runId, ctx.nextSeq);
-      break;
-    }
-  }
+  if (k.data === 'note' && isPlainNote(payload)) return { ok: true }; // the load loop's fast path
+  const deep = depthIssue(payload);
+  const issues = deep === null ? kindIssues(k.data, payload, ctx) : [deep];
   if (issues.length === 0) return { ok: true };
   return {
     ok: false,
@@ -179,11 +200,45 @@ export const RECORD_KINDS = [
 /** A record kind of {@link validateRecord}. */
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
+/** Record kinds that wrap records (one level more than `MAX_RECORD_DEPTH` allowed). */
+const ENVELOPE_KINDS: ReadonlySet<RecordKind> = new Set(['manifest', 'event', 'cache']);
+
+/**
+ * Validates a stored manifest of any kind (run-contract v1/v2, chain-v1) as the backends read it:
+ * its members (the dispatch, the contract, the start baton) within `MAX_RECORD_DEPTH`, then the
+ * schema. Never throws.
+ *
+ * @example
+ * ```ts
+ * const m = validateStoredManifest(JSON.parse(text)); if (!m.ok) refuse(describeIssues(m.issues));
+ * ```
+ */
+export function validateStoredManifest(value: unknown): ValidationResult<StoredManifest> {
+  const deep = memberDepthIssue(value);
+  return deep === null ? safeValidate(StoredManifestSchema, value) : { ok: false, issues: [deep] };
+}
+
+/**
+ * Validates a handoff cache record as the backends read it: its payload within
+ * `MAX_RECORD_DEPTH`, then the schema. Never throws.
+ *
+ * @example
+ * ```ts
+ * const c = validateHandoffCache(JSON.parse(text)); const cache = c.ok ? c.value : 'invalid';
+ * ```
+ */
+export function validateHandoffCache(value: unknown): ValidationResult<HandoffCache> {
+  const deep = memberDepthIssue(value);
+  return deep === null ? safeValidate(HandoffCacheSchema, value) : { ok: false, issues: [deep] };
+}
+
 /**
  * Validates a standalone record of the store (`handoff store validate`). For `event`, the line's
  * payload is checked against its kind; for `replan`, only the shape (the same-run rule needs a
  * journal; for `baton-commit` and chain event lines, only the payload's own rules — the sequence needs
- * the journal). Manifests and event lines of chain runs are recognised by their `schema`. Never throws.
+ * the journal). Manifests and event lines of chain runs are recognised by their `schema`. Depth is
+ * checked first: a record deeper than `MAX_RECORD_DEPTH`, or an envelope (`manifest`, `event`,
+ * `cache`) with a member deeper than that, has the one issue `too_deep`. Never throws.
  *
  * @example
  * ```ts
@@ -191,6 +246,8 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
  * ```
  */
 export function validateRecord(kind: RecordKind, value: unknown): ValidationIssue[] {
+  const deep = ENVELOPE_KINDS.has(kind) ? memberDepthIssue(value) : depthIssue(value);
+  if (deep !== null) return [deep];
   switch (kind) {
     case 'manifest': {
       if ((value as { schema?: unknown } | null)?.schema === 'run-store-manifest/chain-v1') {

@@ -5,6 +5,7 @@
  */
 import { type Baton, stageDelta } from '../../src/chain/index.js';
 import type { CreateChainRunInput } from '../../src/store/index.js';
+import { type NestShape, nest } from '../canonical/deep.js';
 import { goodStages, tripBaton, tripChain, tripContract } from '../chain/trip-fixture.js';
 import { stuckHandoff } from '../contract/fixtures.js';
 
@@ -59,6 +60,17 @@ export function batchReview(): Record<string, unknown> {
     triage: null,
     mapped_handoff: null,
     detail: null,
+  };
+}
+
+/**
+ * A valid completed batch review whose own nesting depth is exactly `depth` (at least 2): its
+ * output carries a value nested `depth - 2` deep (shaped by `shape`).
+ */
+export function reviewOfDepth(depth: number, shape?: NestShape): Record<string, unknown> {
+  return {
+    ...batchReview(),
+    output: { schema: 'lean4-review-output/v2', error: null, deep: nest(Math.max(depth, 2) - 2, shape) },
   };
 }
 

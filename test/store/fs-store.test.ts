@@ -13,7 +13,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
 import { createFsStore, resolveCite, resolveStoreRoot } from '../../src/store/index.js';
-import { batchReview, dispatch, fixedClock, note, replan, solvedHandoff, stuckHandoff } from './fixtures.js';
+import { MAX_RECORD_DEPTH } from '../../src/validation/index.js';
+import { nest } from '../canonical/deep.js';
+import {
+  batchReview,
+  dispatch,
+  fixedClock,
+  note,
+  replan,
+  reviewOfDepth,
+  solvedHandoff,
+  stuckHandoff,
+} from './fixtures.js';
 import { tempDir } from './tmp.js';
 
 async function newRun(eventSchema: 'v1' | 'v2' = 'v2') {
@@ -192,6 +203,45 @@ describe('integrity', () => {
       expect(l.value.damaged?.detail).toMatch(why);
       expect(await store.append(id, 'note', note())).toMatchObject({ code: 'journal_damaged' });
     }
+  });
+  it('an over-deep line written behind the store (by an older version) is corrupt at its line; the prefix stays readable', async () => {
+    const { store, id, dir } = await newRun();
+    await store.append(id, 'note', note('a'));
+    const file = join(dir, 'events.jsonl');
+    const first = readFileSync(file, 'utf8');
+    for (const depth of [MAX_RECORD_DEPTH + 1, 4_200, 100_000]) {
+      const deep = canonicalJson({
+        kind: 'review',
+        payload: reviewOfDepth(depth),
+        schema: 'run-store-event/v2',
+        seq: 2,
+        ts: '2026-11-30T10:00:00Z',
+      });
+      writeFileSync(file, `${first}${deep}\n`);
+      for (let i = 0; i < 2; i++) {
+        const l = await store.load(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.events.map((e) => e.payload)).toEqual([note('a')]);
+        expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+        expect(l.value.damaged?.detail).toMatch(/nests deeper than 64/);
+        // appends are refused as for any damage (never journal_unreadable), and write nothing
+        expect(await store.append(id, 'note', note('b'))).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'journal_damaged',
+        });
+      }
+    }
+    // a manifest whose dispatch nests too deep is an invalid manifest, not an unreadable store
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      canonicalJson({ ...manifest, dispatch: { ...manifest.dispatch, parameters: nest(100_000) } }),
+    );
+    expect(await store.load(id)).toMatchObject({
+      ok: false,
+      code: 'incomplete_run',
+      detail: expect.stringMatching(/dispatch: nests deeper than 64/),
+    });
   });
   it('incomplete_run and integrity_failure', async () => {
     const { store, id, dir } = await newRun();

@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/canonical/index.js';
 import { createPgStore, type PgStore } from '../../src/store/index.js';
 import { type ChildResult, spawnChild } from '../helpers/child.js';
 import { usePostgres } from '../setup/postgres.js';
-import { dispatch, fixedClock, note, solvedHandoff } from './fixtures.js';
+import { dispatch, fixedClock, note, reviewOfDepth, solvedHandoff } from './fixtures.js';
 
 const CHILD = fileURLToPath(new URL('./pg-child.mjs', import.meta.url));
 const db = usePostgres();
@@ -158,6 +159,32 @@ describe('integrity on load: rows written behind the store are found', () => {
     const l = await store2.load(id2);
     expect(l.ok && l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
     expect(l.ok && l.value.damaged?.detail).toMatch(/seq gap: 7/);
+  });
+
+  it('an over-deep line inserted behind the store is corrupt at its seq; the prefix stays readable', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 1);
+    const c = await sql();
+    // no trigger refuses it: the seq is the next one, and the database does not read the line
+    const line = canonicalJson({
+      kind: 'review',
+      payload: reviewOfDepth(100_000),
+      schema: 'run-store-event/v2',
+      seq: 2,
+      ts: '2026-11-30T10:00:00Z',
+    });
+    await c.query(`INSERT INTO "${store.schema}".events (run_id, seq, line) VALUES ($1, 2, $2)`, [id, line]);
+    for (const s of [store, fresh({ schema: store.schema })]) {
+      const l = await s.load(id);
+      if (!l.ok) throw new Error(l.detail);
+      expect(l.value.events.map((e) => e.seq)).toEqual([1]);
+      expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+      expect(l.value.damaged?.detail).toMatch(/nests deeper than 64/);
+      expect(await s.append(id, 'note', note())).toMatchObject({
+        outcome: 'nothing_written',
+        code: 'journal_damaged',
+      });
+    }
   });
 
   it('a manifest row that is not the canonical manifest is integrity_failure', async () => {

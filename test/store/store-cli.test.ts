@@ -5,9 +5,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/canonical/index.js';
 import { type RunLoad, resolveCite, type StoreResult } from '../../src/store/index.js';
+import { MAX_RECORD_DEPTH } from '../../src/validation/index.js';
 import { runCli, stdoutJson } from '../helpers/cli.js';
-import { batchReview, dispatch, note, replan, solvedHandoff, stuckHandoff, stuckReview } from './fixtures.js';
+import {
+  batchReview,
+  dispatch,
+  note,
+  replan,
+  reviewOfDepth,
+  solvedHandoff,
+  stuckHandoff,
+  stuckReview,
+} from './fixtures.js';
 import { tempDir } from './tmp.js';
 
 const NOW = '2026-11-30T10:00:00Z';
@@ -226,4 +237,42 @@ describe('handoff store CLI', () => {
     );
     expect(manifest.code, manifest.stdout).toBe(0);
   }, 120_000); // ~25 CLI processes: seconds when idle, far more on a shared 2-core machine
+
+  it('validate --kind review refuses a review nested 100,000 deep (exit 3, too_deep); append refuses it without writing', async () => {
+    const project = tempDir('store-cli-deep-');
+    const opts = { cwd: project, env: { HANDOFF_RUN_STORE: '' } };
+    const deep = canonicalJson(reviewOfDepth(100_000)); // JSON.stringify recurses and overflows at this depth
+    const v = await runCli(['store', 'validate', '--kind', 'review', '-'], { ...opts, input: deep });
+    expect(v.code, v.stderr).toBe(3);
+    expect(stdoutJson(v)).toEqual({
+      schema: 'run-store-result/v1',
+      outcome: 'invalid',
+      kind: 'review',
+      errors: [{ path: 'output', code: 'too_deep', message: expect.stringMatching(/nests deeper than 64/) }],
+    });
+    const atLimit = await runCli(['store', 'validate', '--kind', 'review', '-'], {
+      ...opts,
+      input: JSON.stringify(reviewOfDepth(MAX_RECORD_DEPTH)),
+    });
+    expect(atLimit.code, atLimit.stdout).toBe(0);
+    files(project, { 'dispatch.json': dispatch() });
+    const root = ['--project-root', project];
+    const created = await runCli(
+      ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--now', NOW],
+      opts,
+    );
+    const id = stdoutJson<StoreResult>(created).run_id as string;
+    const appended = await runCli(
+      ['store', 'append', ...root, '--run-id', id, '--kind', 'review', '--payload', '-'],
+      {
+        ...opts,
+        input: deep,
+      },
+    );
+    expect(appended.code, appended.stderr).toBe(3);
+    expect(stdoutJson(appended)).toMatchObject({ outcome: 'nothing_written', code: 'invalid_payload' });
+    const loaded = await runCli(['store', 'load', ...root, '--run-id', id], opts);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(stdoutJson<RunLoad>(loaded)).toMatchObject({ events: [], damaged: null });
+  }, 60_000);
 });

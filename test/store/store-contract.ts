@@ -3,8 +3,17 @@
  * show through the `Store` interface alone. A backend registers with `describeStoreContract`.
  */
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/canonical/index.js';
 import type { Baton, StageReceipt } from '../../src/chain/index.js';
-import { type ChainRunStore, isChainRunStore, resolveCite, type Store } from '../../src/store/index.js';
+import {
+  type ChainRunStore,
+  fastCanonicalJson,
+  isChainRunStore,
+  resolveCite,
+  type Store,
+} from '../../src/store/index.js';
+import { MAX_RECORD_DEPTH } from '../../src/validation/index.js';
+import { nest } from '../canonical/deep.js';
 import {
   batchReview,
   chainCommits,
@@ -12,6 +21,7 @@ import {
   dispatch,
   note,
   replan,
+  reviewOfDepth,
   solvedHandoff,
   stuckHandoff,
   stuckReview,
@@ -112,6 +122,51 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
         const l = await store.load(id);
         expect(l.ok && l.value.events.length).toBe(0);
       }
+    });
+
+    it('refuses records nested deeper than MAX_RECORD_DEPTH on every write and is never poisoned by them', async () => {
+      // the process has serialized deep values before (warm, optimized writers go deeper)
+      for (let i = 0; i < 3; i++) {
+        canonicalJson(reviewOfDepth(4_200));
+        fastCanonicalJson(reviewOfDepth(4_200));
+      }
+      const store = await h.make();
+      const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+      expect(await store.append(id, 'note', note('before'))).toMatchObject({ outcome: 'committed', seq: 1 });
+      const tooDeep = {
+        outcome: 'nothing_written',
+        code: 'invalid_payload',
+        detail: expect.stringMatching(/nests deeper than 64/),
+      };
+      for (const depth of [MAX_RECORD_DEPTH + 1, 4_200, 100_000]) {
+        expect(await store.append(id, 'review', reviewOfDepth(depth))).toMatchObject(tooDeep);
+      }
+      expect(await store.append(id, 'dispatch', { ...dispatch(), parameters: nest(100_000) })).toMatchObject(
+        tooDeep,
+      );
+      expect(await store.setHandoff(id, { ...solvedHandoff(), stop_detail: nest(100_000) })).toMatchObject(
+        tooDeep,
+      );
+      expect(
+        await store.createRun({
+          dispatch: { ...dispatch(), parameters: nest(100_000) },
+          trackerSessionId: 'deep',
+        }),
+      ).toMatchObject({
+        outcome: 'nothing_written',
+        code: 'invalid_dispatch',
+        detail: expect.stringMatching(/nests deeper/),
+      });
+      // a review exactly at the limit is committed and reads back whole
+      const atLimit = reviewOfDepth(MAX_RECORD_DEPTH);
+      expect(await store.append(id, 'review', atLimit)).toMatchObject({ outcome: 'committed', seq: 2 });
+      expect(await store.append(id, 'note', note('after'))).toMatchObject({ outcome: 'committed', seq: 3 });
+      const l = await store.load(id);
+      if (!l.ok) throw new Error(l.detail);
+      expect(l.value.damaged).toBeNull();
+      expect(l.value.events.map((e) => e.kind)).toEqual(['note', 'review', 'note']);
+      expect(canonicalJson(l.value.events[1]?.payload)).toBe(canonicalJson(atLimit));
+      expect(await store.listRuns()).toEqual([id]);
     });
 
     it('a held lock is busy for mutations, visible to isLocked, and invisible to readers', async () => {
@@ -271,6 +326,38 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
         const l = await store.loadRun(id);
         expect(l.ok && l.value.events.length).toBe(2);
         expect((await store.loadRun(contractRun)).ok && (await store.load(contractRun)).ok).toBe(true);
+      });
+
+      it('refuses baton commits and chain runs nested deeper than MAX_RECORD_DEPTH; the run stays usable', async () => {
+        const store = await chainStore();
+        const { batons } = await chainCommits();
+        const b0 = batons[0] as Baton;
+        const b1 = batons[1] as Baton;
+        const id = (await store.createChainRun(chainRunInput(b0))).run_id as string;
+        const deepB1 = { ...b1, records: [{ ...(b1.records[0] as object), value: nest(100_000) }] };
+        expect(await store.append(id, 'baton-commit', { ...commit(b1), baton: deepB1 })).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'invalid_payload',
+          detail: expect.stringMatching(/baton: nests deeper than 64/),
+        });
+        const input = chainRunInput(b0);
+        expect(
+          await store.createChainRun({
+            ...input,
+            startBaton: { ...b0, intent: nest(100_000) },
+            now: '2026-11-30T10:01:00Z',
+          }),
+        ).toMatchObject({ code: 'invalid_payload', detail: expect.stringMatching(/nests deeper/) });
+        expect(
+          await store.createChainRun({ ...input, contract: nest(100_000), now: '2026-11-30T10:02:00Z' }),
+        ).toMatchObject({ code: 'invalid_payload', detail: expect.stringMatching(/nests deeper/) });
+        expect(await store.append(id, 'baton-commit', commit(b1))).toMatchObject({
+          outcome: 'committed',
+          seq: 1,
+        });
+        const l = await store.loadRun(id);
+        expect(l.ok && l.value.damaged).toBeNull();
+        expect(l.ok && l.value.events.length).toBe(1);
       });
 
       it('a held lock makes baton commits busy; the lock is never broken', async () => {
