@@ -2,9 +2,16 @@
  * Dev-loop settings (pure part): the built-in and extension defaults, layer merging with the
  * documented precedence, and parsing of one settings text (YAML, JSON, or a bare file tried as
  * YAML first, then JSON).
+ *
+ * A settings text is bounded before it is parsed: at most {@link MAX_SETTINGS_TEXT_LENGTH}
+ * characters, and nested at most `MAX_RECORD_DEPTH` levels — for YAML measured on yaml's own
+ * tokens and concrete syntax tree (both built without recursion) before its recursive composer
+ * runs, for JSON and for the parsed value (aliases included) measured on the value. The YAML
+ * parser's warnings are dropped, never printed.
  */
-import { parse as parseYaml } from 'yaml';
+import { Composer, CST, Lexer, Parser } from 'yaml';
 import { HandoffError } from '../errors/index.js';
+import { MAX_RECORD_DEPTH, nestingDepth } from '../validation/index.js';
 import { deepFreeze } from './deep-freeze.js';
 import { isRecord } from './guards.js';
 import { type DevLoopsSettings, DevLoopsSettingsSchema } from './schema.js';
@@ -159,24 +166,110 @@ export function settingsFormatOf(fileName: string): SettingsFormat {
   return 'auto';
 }
 
-function invalid(source: string, reason: string): HandoffError {
+/**
+ * The longest settings text parsed (256 KiB of characters; real settings files are a few KB):
+ * longer texts are `settings_invalid` with `details.code` `too_large`, before any parsing.
+ *
+ * @example
+ * ```ts
+ * parseSettingsText('#'.repeat(MAX_SETTINGS_TEXT_LENGTH + 1), 'yaml', 'x.yaml'); // throws settings_invalid
+ * ```
+ */
+export const MAX_SETTINGS_TEXT_LENGTH = 256 * 1024;
+
+function invalid(source: string, reason: string, code?: 'too_deep' | 'too_large'): HandoffError {
   return new HandoffError('settings_invalid', `devloops-settings: ${source}: ${reason}`, {
-    details: { file: source, reason },
+    details: code === undefined ? { file: source, reason } : { file: source, reason, code },
   });
 }
 
+/** Thrown inside the YAML attempt when the text nests deeper than the limit. */
+class TooDeep extends Error {}
+
+const COLLECTIONS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection']);
+
+/** True when the concrete syntax tree nests collections deeper than `limit` (an explicit stack). */
+function cstTooDeep(tokens: readonly CST.Token[], limit: number): boolean {
+  const nodes: (CST.Token | null | undefined)[] = [...tokens];
+  const levels: number[] = tokens.map(() => 0);
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const level = levels.pop() as number;
+    if (node === null || node === undefined) continue;
+    if (node.type === 'document') {
+      nodes.push(node.value);
+      levels.push(level);
+    } else if (COLLECTIONS.has(node.type) && 'items' in node) {
+      if (level + 1 > limit) return true;
+      for (const item of node.items) {
+        nodes.push(item.key, item.value);
+        levels.push(level + 1, level + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** `line L, column C` (1-based) of a character offset. */
+function positionOf(text: string, offset: number): string {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `line ${line}, column ${offset - start + 1}`;
+}
+
 /**
- * Parses one settings text into a mapping (an empty document is `{}`).
+ * Parses one YAML document with its nesting bounded before yaml's recursive composer sees it: the
+ * flow brackets are counted on the lexer's tokens (so quoted brackets do not count), and the
+ * concrete syntax tree — built by yaml's non-recursive parser — is measured with an explicit
+ * stack. Warnings are dropped (yaml would print them, with raw input, to stderr).
+ */
+function parseYamlBounded(text: string, limit: number): unknown {
+  const parser = new Parser();
+  const tokens: CST.Token[] = [];
+  let flow = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    const type = CST.tokenType(lexeme);
+    if (type === 'flow-map-start' || type === 'flow-seq-start') {
+      if (++flow > limit) throw new TooDeep();
+    } else if ((type === 'flow-map-end' || type === 'flow-seq-end') && flow > 0) flow--;
+    for (const token of parser.next(lexeme)) tokens.push(token);
+  }
+  for (const token of parser.end()) tokens.push(token);
+  if (cstTooDeep(tokens, limit)) throw new TooDeep();
+  const docs = [...new Composer({ logLevel: 'error' }).compose(tokens, true, text.length)];
+  const doc = docs[0];
+  if (doc === undefined) return null;
+  if (docs.length > 1) throw new Error('Source contains multiple documents');
+  const error = doc.errors[0];
+  if (error !== undefined) throw new Error(`${error.message} at ${positionOf(text, error.pos[0])}`);
+  return doc.toJS();
+}
+
+/**
+ * Parses one settings text into a mapping (an empty document is `{}`). The text is bounded first:
+ * longer than {@link MAX_SETTINGS_TEXT_LENGTH} is `too_large`, nested deeper than
+ * `MAX_RECORD_DEPTH` is `too_deep` (both `settings_invalid`, the reason in `details.code`), checked
+ * without recursion before any recursive parser or walker sees the text. YAML warnings are
+ * dropped, never printed.
  *
  * @example
  * ```ts
  * parseSettingsText('autonomy:\n  humanMergeOnly: true\n', 'auto', '.devloops');
  * ```
- * @throws HandoffError `settings_invalid` when the text parses in no allowed format or is not a mapping.
+ * @throws HandoffError `settings_invalid` when the text is too large or too deep, parses in no
+ * allowed format, or is not a mapping.
  */
 export function parseSettingsText(text: string, format: SettingsFormat, source: string): Rec {
+  if (text.length > MAX_SETTINGS_TEXT_LENGTH)
+    throw invalid(source, `longer than ${MAX_SETTINGS_TEXT_LENGTH} characters`, 'too_large');
+  const tooDeep = (): HandoffError =>
+    invalid(source, `nests deeper than ${MAX_RECORD_DEPTH} levels (MAX_RECORD_DEPTH)`, 'too_deep');
   const attempts: Array<[string, (t: string) => unknown]> = [];
-  if (format !== 'json') attempts.push(['YAML', (t) => parseYaml(t) as unknown]);
+  if (format !== 'json') attempts.push(['YAML', (t) => parseYamlBounded(t, MAX_RECORD_DEPTH)]);
   if (format !== 'yaml') attempts.push(['JSON', (t) => JSON.parse(t) as unknown]);
   const failures: string[] = [];
   for (const [name, parse] of attempts) {
@@ -184,7 +277,8 @@ export function parseSettingsText(text: string, format: SettingsFormat, source: 
     try {
       value = parse(text);
     } catch (e) {
-      failures.push(`${name}: ${(e as Error).message.split('\n')[0]}`);
+      if (e instanceof TooDeep) throw tooDeep();
+      failures.push(`${name}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
       continue;
     }
     if (value === null || value === undefined) return {};
@@ -193,6 +287,8 @@ export function parseSettingsText(text: string, format: SettingsFormat, source: 
         source,
         `top level must be a mapping, got ${Array.isArray(value) ? 'a list' : typeof value}`,
       );
+    // JSON (parsed without recursion by V8) and YAML aliases are measured on the value itself
+    if (nestingDepth(value, MAX_RECORD_DEPTH) > MAX_RECORD_DEPTH) throw tooDeep();
     return cloneJson(value) as Rec;
   }
   throw invalid(source, `not parseable (${failures.join('; ')})`);
