@@ -293,7 +293,7 @@ export async function runCommand(
       for (const w of waiters.splice(0)) w(null);
     });
     closeRl = () => rl.close();
-    human = lineHuman(
+    const asker = lineHuman(
       () =>
         lines.length > 0
           ? Promise.resolve(lines.shift() ?? null)
@@ -302,6 +302,8 @@ export async function runCommand(
             : new Promise((r) => waiters.push(r)),
       (t) => io.err(t),
     );
+    // a summary carries worker strings (a stuck handoff's blocker): one line, controls escaped
+    human = { ask: (input) => asker.ask({ ...input, summary: escapeLine(input.summary) }) };
   }
   const json = values.json === true;
   // on a TTY the status line needs its own control sequence: the raw writer, text escaped inside
