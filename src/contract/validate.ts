@@ -2,7 +2,7 @@
  * Validators of the run-contract/v1 records. They never throw, whatever the input.
  */
 import { type FileBaseline, FileBaselineSchema } from '../baseline/schema.js';
-import { safeValidate, type ValidationResult } from '../validation/index.js';
+import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 import { type Dispatch, DispatchSchema } from './dispatch-schema.js';
 import { type Handoff, HandoffSchema } from './handoff-schema.js';
 
@@ -22,7 +22,7 @@ export function validateDispatch(input: unknown): ValidationResult<Dispatch> {
       issues: [{ path: '', code: 'not_an_object', message: 'a dispatch record is a JSON object' }],
     };
   }
-  return safeValidate(DispatchSchema, input);
+  return safeValidate(DispatchSchema, input, { maxDepth: MAX_RECORD_DEPTH });
 }
 
 /**
@@ -40,7 +40,7 @@ export function validateHandoff(input: unknown): ValidationResult<Handoff> {
       issues: [{ path: '', code: 'not_an_object', message: 'a handoff record is a JSON object' }],
     };
   }
-  return safeValidate(HandoffSchema, input);
+  return safeValidate(HandoffSchema, input, { maxDepth: MAX_RECORD_DEPTH });
 }
 
 /**
@@ -58,5 +58,5 @@ export function validateBaseline(input: unknown): ValidationResult<FileBaseline>
       issues: [{ path: '', code: 'not_an_object', message: 'a baseline record is a JSON object' }],
     };
   }
-  return safeValidate(FileBaselineSchema, input);
+  return safeValidate(FileBaselineSchema, input, { maxDepth: MAX_RECORD_DEPTH });
 }

@@ -39,6 +39,7 @@ export {
   BUILT_IN_SETTINGS,
   checkSettings,
   EXTENSION_DEFAULT_SETTINGS,
+  MAX_SETTINGS_TEXT_LENGTH,
   mergeSettingsLayers,
   parseSettingsText,
   settingsFormatOf,

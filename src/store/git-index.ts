@@ -5,20 +5,13 @@
  * runs directory (whichever one that is, not necessarily the project's) for indexed paths under
  * it. No Git, no repository, or a runs directory outside the work tree: nothing is tracked.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { runGitSync } from '../git/index.js';
 
+/** Hardened git; null when git is absent, not a repository, or failed: nothing provably tracked. */
 function git(args: readonly string[]): Buffer | null {
-  try {
-    return execFileSync('git', args, {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 30_000,
-      maxBuffer: 64 << 20,
-    });
-  } catch {
-    return null; // git absent, not a repository, or it failed: nothing provably tracked
-  }
+  return runGitSync(process.cwd(), args);
 }
 
 /**
