@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Handoff, validateHandoff } from '../../src/contract/index.js';
 
 export const TS_WORKER = fileURLToPath(
   new URL('../../dist/examples/workers/solver-worker.js', import.meta.url),
@@ -60,3 +61,26 @@ export const EASY = {
     'theorem b : 2 = 2 := by\n  sorry -- hint: rfl\n\ntheorem c : True := by\n  sorry -- hint: trivial\n',
 };
 export const HARD = { 'H.lean': 'theorem h (n : Nat) : n ^ n ≥ 2 ^ n := by\n  sorry\n' };
+
+/** The final handoff a `handoff run --json` printed, validated (throws with the issues otherwise). */
+export function handoffOf(stdout: string): Handoff {
+  const v = validateHandoff(JSON.parse(stdout) as unknown);
+  if (!v.ok) throw new Error(`invalid final handoff: ${JSON.stringify(v.issues)}`);
+  return v.value;
+}
+
+/** `handoff run` arguments for the whole project of `dir` with `worker` (a command line). */
+export const runArgs = (dir: string, worker: string, ...more: string[]): string[] => [
+  'run',
+  '--project',
+  dir,
+  '--target',
+  '.',
+  '--scope',
+  'project',
+  '--mode',
+  'autoprove',
+  '--worker',
+  worker,
+  ...more,
+];

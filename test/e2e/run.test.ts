@@ -2,9 +2,19 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Handoff, validateHandoff } from '../../src/contract/index.js';
 import { runCli } from '../helpers/cli.js';
-import { EASY, fixture, gitLog, gitProject, HARD, PY_WORKER, TS_WORKER, withGitProject } from './helpers.js';
+import {
+  EASY,
+  fixture,
+  gitLog,
+  gitProject,
+  HARD,
+  handoffOf,
+  PY_WORKER,
+  runArgs,
+  TS_WORKER,
+  withGitProject,
+} from './helpers.js';
 
 const HAS_PYTHON = (() => {
   try {
@@ -15,27 +25,7 @@ const HAS_PYTHON = (() => {
   }
 })();
 
-function handoffOf(stdout: string): Handoff {
-  const h = JSON.parse(stdout) as unknown;
-  const v = validateHandoff(h);
-  if (!v.ok) throw new Error(`invalid final handoff: ${JSON.stringify(v.issues)}`);
-  return v.value;
-}
-
-const base = (dir: string, worker: string, ...more: string[]) => [
-  'run',
-  '--project',
-  dir,
-  '--target',
-  '.',
-  '--scope',
-  'project',
-  '--mode',
-  'autoprove',
-  '--worker',
-  worker,
-  ...more,
-];
+const base = runArgs;
 
 describe('handoff run with real child-process workers', () => {
   it('solves every target with the TypeScript worker and commits checkpoints', async () => {

@@ -10,37 +10,17 @@ import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Handoff, validateHandoff } from '../../src/contract/index.js';
+import type { Handoff } from '../../src/contract/index.js';
 import { createFsStore } from '../../src/store/index.js';
-import { gitLog, withGitProject } from '../e2e/helpers.js';
+import { gitLog, handoffOf, runArgs, withGitProject } from '../e2e/helpers.js';
 import { runCli } from '../helpers/cli.js';
 
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile.mjs', import.meta.url));
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
 const PROJECT = { 'T.lean': THEOREM, 'notes.txt': 'unrelated\n' };
 
-function handoffOf(stdout: string): Handoff {
-  const v = validateHandoff(JSON.parse(stdout) as unknown);
-  if (!v.ok) throw new Error(`invalid final handoff: ${JSON.stringify(v.issues)}`);
-  return v.value;
-}
-
 const run = (dir: string, attack: string, ...more: string[]) =>
-  runCli([
-    'run',
-    '--project',
-    dir,
-    '--target',
-    '.',
-    '--scope',
-    'project',
-    '--mode',
-    'autoprove',
-    '--worker',
-    `node ${HOSTILE} ${attack} ${join(dir, '..', `${dir.split('/').pop()}-marker`)}`,
-    '--json',
-    ...more,
-  ]);
+  runCli(runArgs(dir, `node ${HOSTILE} ${attack} ${markerOf(dir)}`, '--json', ...more));
 const markerOf = (dir: string) => join(dir, '..', `${dir.split('/').pop()}-marker`);
 
 /** Running (a killed, unreaped process is a zombie: not running). */
