@@ -225,3 +225,34 @@ describe('hostile workers: the statement fence', () => {
     });
   });
 });
+
+describe('hostile workers: a statement fence for another language (--header-extractor)', () => {
+  const PY = { 'calc.py': 'def add(a, b):\n    return a + b  # sorry\n' };
+  const cheat = `node ${fileURLToPath(new URL('./fixtures/py-cheat.mjs', import.meta.url))}`;
+  const extractor = fileURLToPath(new URL('../../examples/extractors/python-signatures.py', import.meta.url));
+
+  it('with a Python extractor the changed signature is refused; without one only custody applies', async () => {
+    await withGitProject(PY, async (p) => {
+      const fenced = await runCli(
+        runArgs(p.dir, cheat, '--json', '--header-extractor', `.py=python3 ${extractor}`),
+      );
+      const h = handoffOf(fenced.stdout);
+      expect(h.status).toBe('stuck');
+      expect(h.next_action).toBe('redraft');
+      expect(h.failed_avenues.join('\n')).toMatch(/header fence: calc\.py: def add: statement changed \(`\(a, b\)` → `\(a\)`\)/);
+      expect(await readFile(join(p.dir, 'calc.py'), 'utf8')).toBe(PY['calc.py']);
+      expect(checkpoints(p.dir)).toEqual([]);
+      const open = await runCli(runArgs(p.dir, cheat, '--json'));
+      expect(handoffOf(open.stdout).status).toBe('solved');
+      expect(checkpoints(p.dir)).toHaveLength(1);
+    });
+  });
+
+  it('a malformed --header-extractor is a usage error', async () => {
+    await withGitProject(PY, async (p) => {
+      const r = await runCli(runArgs(p.dir, cheat, '--header-extractor', 'python3 x.py'));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--header-extractor wants EXT=/);
+    });
+  });
+});
