@@ -4,6 +4,10 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { HandoffError } from '../errors/index.js';
+import { HelpRequest } from './help-request.js';
+
+/** The help option every verb accepts (unless its own table defines `help`). */
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 
 /** Option table accepted by {@link parseVerbArgs}. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -17,13 +21,16 @@ export interface ParsedArgs {
 
 /**
  * Parses `argv` strictly against `options`. Arguments after `--` are returned untouched in `rest`
- * (they are data: file names with leading dashes, spaces, quotes…).
+ * (they are data: file names with leading dashes, spaces, quotes…). `--help`/`-h` is parsed like
+ * any option and raises {@link HelpRequest} (answered by `main` with the help text, exit 0),
+ * unless `options` defines `help` itself (then the caller reads `values.help`).
  *
  * @example
  * ```ts
  * const { values, rest } = parseVerbArgs(argv, { baseline: { type: 'string' } });
  * ```
  * @throws HandoffError `usage` for unknown options or missing option values.
+ * @throws HelpRequest when `--help`/`-h` is given and `options` has no `help` of its own.
  */
 export function parseVerbArgs(
   argv: readonly string[],
@@ -33,16 +40,24 @@ export function parseVerbArgs(
   const dd = argv.indexOf('--');
   const head = dd === -1 ? argv : argv.slice(0, dd);
   const rest = dd === -1 ? [] : argv.slice(dd + 1);
+  const ownHelp = Object.hasOwn(options, 'help');
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    const parsed = parseArgs({ args: [...head], options, allowPositionals, strict: true });
-    return {
-      values: parsed.values as ParsedArgs['values'],
-      positionals: parsed.positionals,
-      rest: [...rest],
-    };
+    parsed = parseArgs({
+      args: [...head],
+      options: ownHelp ? options : { ...options, ...HELP_OPTION },
+      allowPositionals,
+      strict: true,
+    });
   } catch (e) {
     throw new HandoffError('usage', (e as Error).message, { cause: e });
   }
+  if (!ownHelp && parsed.values.help === true) throw new HelpRequest();
+  return {
+    values: parsed.values as ParsedArgs['values'],
+    positionals: parsed.positionals,
+    rest: [...rest],
+  };
 }
 
 /**

@@ -6,39 +6,120 @@
 import { readFileSync } from 'node:fs';
 import { isHandoffError } from '../errors/index.js';
 import { type CliCommand, EXIT_USAGE } from './command.js';
+import { HelpRequest } from './help-request.js';
 import { type CliIo, escapingIo } from './io.js';
 import { toTerminalJson } from './terminal-text.js';
 
-/** One entry of the verb table: the group's module file (without extension) and its summary. */
+/**
+ * One entry of the verb table: the group's module file (without extension), its summary, and
+ * its sub-verbs (`handoff <group> <verb> …`; empty for a group without verbs). Every group and
+ * every sub-verb answers `--help` with its help text and exit 0.
+ */
 interface GroupEntry {
   readonly file: string;
   readonly summary: string;
+  readonly verbs: readonly string[];
 }
 
 /**
  * The verb groups. Modules load on demand so `handoff validate` never pays for xstate or pg.
  * A group whose module is not part of this build answers with a usage error.
+ *
+ * @example
+ * ```ts
+ * GROUPS.gate?.verbs; // ['bind', 'collect', 'evaluate', …]
+ * ```
  */
 export const GROUPS: Readonly<Record<string, GroupEntry>> = {
-  validate: { file: 'validate', summary: 'validate a dispatch, handoff or baseline record' },
-  dispatch: { file: 'dispatch', summary: 'worker-side entry check of a dispatch record' },
-  guard: { file: 'guard', summary: 'evaluate the rerun guard for a relaunch' },
-  baseline: { file: 'baseline', summary: 'record, check and advance file-baseline/v1 custody' },
-  store: { file: 'store', summary: 'run-store/v1 journal: create, append, set-handoff, load, validate' },
-  persist: { file: 'persist', summary: 'run persistence controller (start … finish, reuse, custody)' },
-  tracker: { file: 'tracker', summary: 'cycle budgets: init, tick, can-deep, status, stop …' },
-  run: { file: 'run', summary: 'run the six-phase cycle with a worker command' },
-  chain: { file: 'chain', summary: 'handoff chain: batons, seams, receipts, examples' },
-  gate: { file: 'gate', summary: 'gate protocol: collect, evaluate, route, ledger, run' },
-  envelope: { file: 'envelope', summary: 'dev-loop handoff envelope: build, validate, prefix' },
-  viz: { file: 'viz', summary: 'draw a protocol machine: mermaid, dot, json, html/svg' },
-  inspect: { file: 'inspect', summary: "draw a stored run's path over its machine" },
+  validate: { file: 'validate', summary: 'validate a dispatch, handoff or baseline record', verbs: [] },
+  dispatch: { file: 'dispatch', summary: 'worker-side entry check of a dispatch record', verbs: ['check'] },
+  guard: { file: 'guard', summary: 'evaluate the rerun guard for a relaunch', verbs: [] },
+  baseline: {
+    file: 'baseline',
+    summary: 'record, check and advance file-baseline/v1 custody',
+    verbs: ['record', 'check', 'advance'],
+  },
+  store: {
+    file: 'store',
+    summary: 'run-store/v1 journal: create, append, set-handoff, load, validate',
+    verbs: ['create', 'append', 'set-handoff', 'load', 'list', 'validate'],
+  },
+  persist: {
+    file: 'persist',
+    summary: 'run persistence controller (start … finish, reuse, custody)',
+    verbs: [
+      'start',
+      'note',
+      'review',
+      'replan',
+      'dispatch',
+      'handoff',
+      'progress',
+      'finish',
+      'status',
+      'reuse',
+      'custody',
+    ],
+  },
+  tracker: {
+    file: 'tracker',
+    summary: 'cycle budgets: init, tick, can-deep, status, stop …',
+    verbs: [
+      'init',
+      'tick',
+      'can-deep',
+      'deep',
+      'kw-search-can',
+      'kw-search',
+      'start-claim',
+      'reset-claim',
+      'status',
+      'stop',
+    ],
+  },
+  run: { file: 'run', summary: 'run the six-phase cycle with a worker command', verbs: [] },
+  chain: { file: 'chain', summary: 'handoff chain: batons, seams, receipts, examples', verbs: ['example'] },
+  gate: {
+    file: 'gate',
+    summary: 'gate protocol: collect, evaluate, route, ledger, run',
+    verbs: [
+      'bind',
+      'collect',
+      'evaluate',
+      'route',
+      'register',
+      'directive',
+      'reserve',
+      'start',
+      'consume',
+      'release',
+      'reconcile',
+      'status',
+      'run',
+    ],
+  },
+  envelope: {
+    file: 'envelope',
+    summary: 'dev-loop handoff envelope: build, validate, prefix',
+    verbs: ['build', 'validate', 'prefix'],
+  },
+  viz: {
+    file: 'viz',
+    summary: 'draw a protocol machine: mermaid, dot, json, html/svg',
+    verbs: ['cycle', 'chain', 'gate'],
+  },
+  inspect: { file: 'inspect', summary: "draw a stored run's path over its machine", verbs: [] },
   conformance: {
     file: 'conformance',
     summary: 'throw generated dispatches at a worker and check every handoff',
+    verbs: ['worker'],
   },
-  schemas: { file: 'schemas', summary: 'write or check the generated JSON Schema files' },
-  demo: { file: 'demo', summary: 'the demonstration run by `npm start`' },
+  schemas: {
+    file: 'schemas',
+    summary: 'write or check the generated JSON Schema files',
+    verbs: ['write', 'check'],
+  },
+  demo: { file: 'demo', summary: 'the demonstration run by `npm start`', verbs: [] },
 };
 
 function packageVersion(): string {
@@ -118,6 +199,11 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
   try {
     return await command.run(rest, io);
   } catch (e) {
+    // `--help`/`-h` parsed as an option of a verb (`handoff gate collect --help`)
+    if (e instanceof HelpRequest) {
+      io.out(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+      return 0;
+    }
     if (isHandoffError(e)) {
       io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
       return e.code === 'usage' ? EXIT_USAGE : ((e.details.exit_code as number | undefined) ?? 4);
