@@ -55,8 +55,13 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
+/** Whitespace runs (newlines included) as one space: a stored string never starts a line of its own. */
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
 function clip(s: string, n = 72): string {
-  const one = s.replace(/\s+/g, ' ').trim();
+  const one = oneLine(s);
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 }
 
@@ -204,8 +209,8 @@ export function inspectText(r: InspectReport, cycle: MachineGraph): string {
       : `effective handoff: ${h.cite} ${h.status ?? '?'}${h.stop_reason ? ` (${h.stop_reason})` : ''} next ${h.next_action ?? '?'} (cache ${r.handoff_cache})`,
   );
   if (r.damaged !== null)
-    lines.push(`journal damage: ${r.damaged.code} at line ${r.damaged.line}: ${r.damaged.detail}`);
-  if (r.warnings.length > 0) lines.push(`warnings: ${r.warnings.join(', ')}`);
+    lines.push(`journal damage: ${r.damaged.code} at line ${r.damaged.line}: ${oneLine(r.damaged.detail)}`);
+  if (r.warnings.length > 0) lines.push(`warnings: ${r.warnings.map(oneLine).join(', ')}`);
   lines.push('');
   lines.push(`path over the ${cycle.id} machine (${r.path.finished ? 'finished' : 'unfinished'}):`);
   r.overlay.steps.forEach((s, i) => {
