@@ -3,10 +3,10 @@
  * {@link HandoffError} code; messages start with `handoff-envelope:` (builder) or
  * `devloops-settings:` (loader), and `details` name the field and the observed value.
  */
-import { HandoffError } from '../errors/index.js';
+import { type ENVELOPE_CODES, HandoffError } from '../errors/index.js';
 
 /**
- * Codes thrown by the envelope layer.
+ * Codes thrown by the envelope layer: the catalogue's envelope list ({@link ENVELOPE_CODES}).
  *
  * - `envelope_invalid_input`: the resolver output is not an object.
  * - `envelope_missing_field`: `selectedStrategy`, `executionMode` or `nextAction` is not a non-empty string.
@@ -20,18 +20,7 @@ import { HandoffError } from '../errors/index.js';
  * - `settings_unreadable`: a settings file exists but cannot be read.
  * - `settings_invalid`: a settings file that parses as neither YAML nor JSON, or is not a mapping.
  */
-export type EnvelopeErrorCode =
-  | 'envelope_invalid_input'
-  | 'envelope_missing_field'
-  | 'envelope_invalid_repo'
-  | 'envelope_invalid_target'
-  | 'envelope_unknown_template'
-  | 'envelope_reconcile_tuple'
-  | 'envelope_invalid_option'
-  | 'envelope_invalid_settings'
-  | 'envelope_prefix_drift'
-  | 'settings_unreadable'
-  | 'settings_invalid';
+export type EnvelopeErrorCode = (typeof ENVELOPE_CODES)[number];
 
 /**
  * Builds the builder's {@link HandoffError}: message prefixed `handoff-envelope:`.

@@ -1,39 +1,14 @@
 /**
  * The one error type of handoff-runtime. Every refusal that is thrown (rather than returned as a
- * result record) is a {@link HandoffError} with a machine-readable `code` from the specs.
+ * result record) is a {@link HandoffError} with a machine-readable `code` from the closed
+ * catalogue in `error-codes.ts`; failure classes (`SeamError`, `EvaluatorFailure`, `StepFailure`)
+ * extend it. A library error never names a process exit code: mapping codes to exit statuses is
+ * the CLI's concern (src/cli/exit-codes.ts).
  */
+import type { HandoffErrorCode } from './error-codes.js';
 
 /** Brand used by {@link isHandoffError}; survives duplicated module copies via the global symbol registry. */
 export const HANDOFF_ERROR_BRAND: unique symbol = Symbol.for('handoff-runtime.HandoffError') as never;
-
-/**
- * Error codes used across the runtime. Each code is taken from a spec (store refusals, persist
- * startup codes, seam codes, …) or names a generic failure class of this runtime.
- */
-export type HandoffErrorCode =
-  // generic
-  | 'usage'
-  | 'invalid_input'
-  | 'invalid_record'
-  | 'canonical_unsupported'
-  | 'internal'
-  | 'io_error'
-  // run-contract
-  | 'rerun_forbidden'
-  | 'protocol_error'
-  // custody
-  | 'custody_violation'
-  | 'drift'
-  | 'unknown_path'
-  | 'duplicate_path'
-  // store
-  | 'busy'
-  | 'journal_damaged'
-  | 'containment'
-  | 'bad_run_id'
-  | 'no_such_run'
-  // open for other modules' spec codes
-  | (string & {});
 
 /** Options for constructing a {@link HandoffError}. */
 export interface HandoffErrorOptions {

@@ -3,6 +3,7 @@
  * deadline. Every way of not getting an answer is recorded as an assessment (NOT_EVALUATED or
  * INVALID) — the runner never throws for an evaluator's failure and never waits forever.
  */
+import { HandoffError } from '../errors/index.js';
 import type { Assessment, AssessmentFailure } from './assessment-schema.js';
 import {
   assessmentFromResponse,
@@ -12,18 +13,19 @@ import {
 } from './evaluator-protocol.js';
 
 /**
- * An evaluator failure raised by a port; its `kind` is recorded in the assessment.
+ * An evaluator failure raised by a port: a {@link HandoffError} with code `evaluator_failed` and
+ * `details.kind`; its `kind` is recorded in the assessment.
  *
  * @example
  * ```ts
  * throw new EvaluatorFailure('invalid-data', 'the evaluator answered without claims');
  * ```
  */
-export class EvaluatorFailure extends Error {
+export class EvaluatorFailure extends HandoffError {
   /** What went wrong. */
   readonly kind: AssessmentFailure['kind'];
   constructor(kind: AssessmentFailure['kind'], message: string) {
-    super(message);
+    super('evaluator_failed', message, { details: { kind } });
     this.name = 'EvaluatorFailure';
     this.kind = kind;
   }

@@ -28,7 +28,14 @@ export type { Progress, ProgressCheck } from './progress.js';
 export { checkProgress, PROGRESS_SCHEMA, ProgressSchema } from './progress.js';
 export type { PersistAction, PersistResult } from './result.js';
 export { persistResult, RESULT_SCHEMA } from './result.js';
-export type { CustodyDerivation, ReuseEnv, ReuseInvocation, ReuseOutcome, ReuseRefusal } from './reuse.js';
+export type {
+  CustodyDerivation,
+  ReuseEnv,
+  ReuseInvocation,
+  ReuseOutcome,
+  ReuseRefusal,
+  ReuseRefusalCode,
+} from './reuse.js';
 export { deriveCustody, preparePriorStart, reusePreview, specificJustification } from './reuse.js';
 export { compatibleTarget, isInside, modeFamily, normalizeOwned, targetFile } from './reuse-compat.js';
 export { operationalErrorHandoffForTask } from './reuse-handoff.js';

@@ -11,8 +11,9 @@ import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch } from '../contract/dispatch-schema.js';
 import type { Handoff } from '../contract/handoff-schema.js';
 import { rerunGuard } from '../contract/rerun-guard.js';
+import type { PERSIST_CODES } from '../errors/error-codes.js';
 import { RUN_ID_PATTERN } from '../store/schema.js';
-import type { RunLoad, Store } from '../store/store.js';
+import type { RunLoad, Store, StoreCode } from '../store/store.js';
 import { safeValidate } from '../validation/index.js';
 import type { PreparedPriorRun } from './controller.js';
 import { buildDriftReport, type DriftReport, sameBaselineIdentity } from './drift-report.js';
@@ -28,10 +29,16 @@ import {
 import { baselineOrigins, type PriorSelection, prefixDigest, selectPrior } from './reuse-selection.js';
 import { SOURCE_NOTE_SCHEMA, type SourceNote } from './source-note.js';
 
-/** A reuse refusal (startup-error, exit 3). */
+/**
+ * The code of a reuse refusal: a persist startup code, or the store's `incomplete_run` /
+ * `integrity_failure` passed through.
+ */
+export type ReuseRefusalCode = (typeof PERSIST_CODES)[number] | StoreCode;
+
+/** A reuse refusal (a startup-error of `handoff persist`). */
 export interface ReuseRefusal {
   readonly ok: false;
-  readonly code: string;
+  readonly code: ReuseRefusalCode;
   readonly message: string;
   readonly details?: Record<string, unknown>;
   /** For autonomous drift: the operational-error handoff naming what needs reconciliation. */
@@ -56,7 +63,11 @@ export interface ReuseInvocation {
   readonly ownedFiles: readonly string[];
 }
 
-const refuse = (code: string, message: string, details?: Record<string, unknown>): ReuseRefusal => ({
+const refuse = (
+  code: ReuseRefusalCode,
+  message: string,
+  details?: Record<string, unknown>,
+): ReuseRefusal => ({
   ok: false,
   code,
   message,

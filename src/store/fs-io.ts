@@ -4,23 +4,28 @@
  * and publish a whole file with temp + fsync + rename + directory fsync.
  */
 import * as path from 'node:path';
+import { HandoffError } from '../errors/index.js';
 import { errnoOf, type FsLayer, O } from './fs-layer.js';
 
 /**
- * A failed step: its name, how many bytes of the target reached the file, and the cause.
+ * A failed step: a {@link HandoffError} with code `io_error`, the step's name, how many bytes of
+ * the target reached the file, and the cause (`details.step`, `details.bytes_written`).
  *
  * @example
  * ```ts
  * throw new StepFailure('fsync', err, written);
  * ```
  */
-export class StepFailure extends Error {
+export class StepFailure extends HandoffError {
   constructor(
     readonly step: string,
     override readonly cause: unknown,
     readonly bytesWritten = 0,
   ) {
-    super(`${step} failed: ${errnoOf(cause) || String((cause as Error)?.message ?? cause)}`);
+    super('io_error', `${step} failed: ${errnoOf(cause) || String((cause as Error)?.message ?? cause)}`, {
+      details: { step, bytes_written: bytesWritten },
+      cause,
+    });
     this.name = 'StepFailure';
   }
 }

@@ -14,6 +14,7 @@
  * - Seqs are dense from 1; events are never rewritten; the manifest is immutable.
  * - Readers (`load`, `listRuns`, `isLocked`) take no lock.
  */
+import { STORE_CODES } from '../errors/error-codes.js';
 import type { CreateChainRunInput } from './chain-rules.js';
 import type { CHAIN_EVENT_SCHEMA, ChainEventKind, ChainManifest, ChainStoreEvent } from './chain-schema.js';
 import type { EventKind, EventSchemaId, EventSchemaVersion, Manifest, StoreEvent } from './schema.js';
@@ -21,68 +22,14 @@ import type { EventKind, EventSchemaId, EventSchemaVersion, Manifest, StoreEvent
 /** The four outcomes of a mutation. */
 export type StoreOutcome = 'committed' | 'nothing_written' | 'journal_only' | 'indeterminate';
 
-/** Refusal codes (outcome `nothing_written`) and load failure codes. */
-export type StoreCode =
-  | 'unsupported_platform'
-  | 'bad_event_schema'
-  | 'invalid_dispatch'
-  | 'invalid_payload'
-  | 'kind_unsupported'
-  | 'bad_run_id'
-  | 'bad_timestamp'
-  | 'git_tracked'
-  | 'run_exists'
-  | 'busy'
-  | 'lock_unavailable'
-  | 'lock_init_failed'
-  | 'journal_damaged'
-  | 'journal_unreadable'
-  | 'publish_unsynced'
-  | 'store_init_unsynced'
-  | 'gitignore_write_failed'
-  | 'temp_unavailable'
-  | 'write_failed'
-  | 'containment'
-  | 'no_parent_anchor'
-  | 'no_storage_root'
-  | 'no_runs_dir'
-  | 'no_such_run'
-  | 'incomplete_run'
-  | 'integrity_failure'
-  | 'payload_unreadable'
-  | 'baton_out_of_sequence';
+/**
+ * Refusal codes (outcome `nothing_written`) and load failure codes: the store's list of the
+ * error-code catalogue, {@link STORE_CODES}.
+ */
+export type StoreCode = (typeof STORE_CODES)[number];
 
-/** Every {@link StoreCode}, for validation of foreign results. */
-export const STORE_CODES: readonly StoreCode[] = [
-  'unsupported_platform',
-  'bad_event_schema',
-  'invalid_dispatch',
-  'invalid_payload',
-  'kind_unsupported',
-  'bad_run_id',
-  'bad_timestamp',
-  'git_tracked',
-  'run_exists',
-  'busy',
-  'lock_unavailable',
-  'lock_init_failed',
-  'journal_damaged',
-  'journal_unreadable',
-  'publish_unsynced',
-  'store_init_unsynced',
-  'gitignore_write_failed',
-  'temp_unavailable',
-  'write_failed',
-  'containment',
-  'no_parent_anchor',
-  'no_storage_root',
-  'no_runs_dir',
-  'no_such_run',
-  'incomplete_run',
-  'integrity_failure',
-  'payload_unreadable',
-  'baton_out_of_sequence',
-];
+/** Every {@link StoreCode}, for validation of foreign results (the catalogue's store list). */
+export { STORE_CODES };
 
 /** Every event kind a store accepts: the run-contract kinds and the chain kind `baton-commit`. */
 export type StoreEventKind = EventKind | ChainEventKind;
