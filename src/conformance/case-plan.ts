@@ -9,6 +9,17 @@ import { HandoffError } from '../errors/index.js';
 import { arbDispatch } from './arbitraries.js';
 import { DEFECTS, type Defect } from './report-schema.js';
 
+/**
+ * The declaration header every case's first owned file starts with, so the statement fence
+ * (`headers-unchanged`) always has a statement to protect.
+ *
+ * @example
+ * ```ts
+ * planCases({ runs: 1, seed: 0 })[0]?.files[0]?.content.startsWith(`${FENCED_HEADER}\n`); // true
+ * ```
+ */
+export const FENCED_HEADER = 'theorem t (n : Nat) : n + 0 = n := by';
+
 /** One owned file of a case, relative to the case's project directory. */
 export interface PlannedFile {
   /** Project-relative path (`f0/…`): each owned file lives in its own numbered folder. */
@@ -40,7 +51,7 @@ export interface PlanOptions {
 }
 
 const LINES = [
-  'theorem t (n : Nat) : n + 0 = n := by',
+  FENCED_HEADER,
   '  sorry -- hint: simp',
   '  sorry -- hint: rfl',
   '  sorry -- hint: omega',
@@ -61,7 +72,8 @@ const arbCase = fc.record({
 /**
  * Plans `runs` cases deterministically from `seed` (fast-check `fc.sample`; no other randomness).
  * Even-numbered cases (0, 2, …) are valid; odd-numbered ones are malformed and cycle through the
- * defect list in catalogue order.
+ * defect list in catalogue order. The first owned file always exists and starts with
+ * {@link FENCED_HEADER}; the others hold a few generated Lean-like lines when they exist.
  *
  * @example
  * ```ts
@@ -84,7 +96,8 @@ export function planCases(o: PlanOptions): CasePlan[] {
   return samples.map((s, i): CasePlan => {
     const case_id = `case-${String(i + 1).padStart(width, '0')}`;
     const files = s.dispatch.owned_files.map((abs, k): PlannedFile => {
-      const lines = s.contents[k % s.contents.length] ?? ['sorry'];
+      const generated = s.contents[k % s.contents.length] ?? ['sorry'];
+      const lines = k === 0 ? [FENCED_HEADER, ...generated] : generated;
       const entry = s.dispatch.file_baseline.files.find((f) => f.path === abs);
       return {
         rel: `f${k}${abs}`,

@@ -1,22 +1,49 @@
 /**
  * The conformance checks (layer 1, pure): given what was sent, what the worker process did, which
- * paths changed on disk and (for valid cases) the custody check of the returned baseline, the
- * findings of one case. A failed gate check (spawn, timeout, framing, handoff-valid) ends the case:
- * the checks after it have nothing to inspect.
+ * paths changed on disk, what the harness observed of its containment (processes left behind, git
+ * control files, the run store, owned-file types, declaration headers) and (for valid cases) the
+ * custody check of the returned baseline, the findings of one case. A failed gate check (spawn,
+ * timeout, framing, handoff-valid) ends the case: the checks after it have nothing to inspect.
  */
 import { canonicalJson } from '../canonical/index.js';
 import { type Dispatch, type Handoff, validateHandoff } from '../contract/index.js';
+import { describeViolation } from '../fence/describe.js';
+import { fenceCheck } from '../fence/fence-check.js';
+import type { HeaderSnapshot } from '../fence/snapshot.js';
 import { ProgressSchema } from '../persist/progress.js';
-import { parseWorkerOutput } from '../runtime/worker-framing.js';
 import type { ContainedResult } from '../process/index.js';
+import { parseWorkerOutput } from '../runtime/worker-framing.js';
 import { safeValidate } from '../validation/index.js';
 import type { CheckId, Defect, Finding } from './report-schema.js';
+import { unsafeStrings } from './terminal-safety.js';
 
 /** The custody check of a returned baseline, reduced to what the findings need. */
 export interface ReturnedBaselineCheck {
   readonly result: 'match' | 'drift' | 'error';
   /** `path: status` of every entry that is not unchanged, or the refusal message. */
   readonly detail: string;
+}
+
+/**
+ * What the harness observed around the worker process, beyond its output and the project tree:
+ * the "untrusted workers" threat model (docs/worker-protocol.md) as observations.
+ */
+export interface ContainmentObservation {
+  /**
+   * Processes the session sweep missed that still ran in the project (cwd or an open file inside
+   * it) after the worker exited; the harness killed them.
+   */
+  readonly lingering: number;
+  /** Git control files created, removed or changed (absolute paths; the workspace watch's git zone). */
+  readonly gitChanged: readonly string[];
+  /** Run-store files created, removed or changed (paths relative to the store root). */
+  readonly storeChanged: readonly string[];
+  /** `ownedTypeViolation` after the worker: null when every owned path is a regular file (or absent) at its own location. */
+  readonly ownedSwap: string | null;
+  /** Declaration headers of the owned files before dispatch. */
+  readonly headersBefore: HeaderSnapshot;
+  /** The same files' headers after the worker (only read, and only judged, when `ownedSwap` is null). */
+  readonly headersAfter: HeaderSnapshot;
 }
 
 /** Everything {@link evaluateCase} inspects. */
@@ -28,8 +55,9 @@ export interface CaseObservation {
   readonly dispatch: Dispatch;
   readonly process: ContainedResult;
   readonly timeoutMs: number;
-  /** Absolute paths created, removed or modified under the project while the worker ran. */
+  /** Absolute paths created, removed or modified under the project (but `.git` and `.handoff`) while the worker ran. */
   readonly changed: readonly string[];
+  readonly containment: ContainmentObservation;
   /** Custody check of the handoff's file_baseline (valid cases with a valid handoff only). */
   readonly baselineCheck?: ReturnedBaselineCheck;
 }
@@ -41,8 +69,8 @@ export interface CaseEvaluation {
   readonly handoff: Handoff | null;
 }
 
-const list = (xs: readonly string[], max = 3): string =>
-  xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`;
+const list = (xs: readonly string[], max = 3, sep = ', '): string =>
+  xs.length <= max ? xs.join(sep) : `${xs.slice(0, max).join(sep)} and ${xs.length - max} more`;
 
 function tail(text: string): string {
   const t = text.trim().split('\n').slice(-2).join(' | ');
@@ -81,7 +109,7 @@ export function handoffOf(stdout: string): Handoff | null {
  *
  * @example
  * ```ts
- * const { findings } = evaluateCase({ case_id: 'case-01', kind: 'valid', dispatch, process, timeoutMs, changed: [] });
+ * const { findings } = evaluateCase({ case_id: 'case-01', kind: 'valid', dispatch, process, timeoutMs, changed: [], containment });
  * findings.every((f) => f.passed);
  * ```
  */
@@ -112,6 +140,55 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     )
   )
     return done();
+
+  const c = o.containment;
+  const lingered: string[] = [];
+  if (p.swept > 0)
+    lingered.push(`${p.swept} process(es) still ran after the worker exited (killed by the session sweep)`);
+  if (p.pipesHeld)
+    lingered.push('a descendant held stdout/stderr open after the worker exited (the pipes were cut)');
+  if (c.lingering > 0)
+    lingered.push(
+      `${c.lingering} process(es) outside the worker's session still ran in the project (killed by the harness)`,
+    );
+  add(
+    'no-lingering-process',
+    lingered.length === 0,
+    lingered.length === 0 ? 'nothing the worker started outlived it' : lingered.join('; '),
+  );
+  add(
+    'git-unchanged',
+    c.gitChanged.length === 0,
+    c.gitChanged.length === 0
+      ? 'no git control file changed'
+      : `git control files changed: ${list(c.gitChanged)}`,
+  );
+  add(
+    'store-untouched',
+    c.storeChanged.length === 0,
+    c.storeChanged.length === 0
+      ? 'the run store is untouched'
+      : `the worker wrote into the run store: ${list(c.storeChanged)}`,
+  );
+  add(
+    'no-symlink-swap',
+    c.ownedSwap === null,
+    c.ownedSwap ?? 'every owned path is a regular file (or absent) at its own location',
+  );
+  if (c.ownedSwap === null) {
+    const breaches = fenceCheck(c.headersBefore, c.headersAfter).flatMap(({ file, violations }) =>
+      violations.map((v) => describeViolation(file, v)),
+    );
+    let headers = 0;
+    for (const x of c.headersBefore.values()) if (x?.ok) headers += x.headers.length;
+    add(
+      'headers-unchanged',
+      breaches.length === 0,
+      breaches.length === 0
+        ? `${headers} declaration header(s) of the owned files intact`
+        : list(breaches, 3, '; '),
+    );
+  }
 
   const framed = parseWorkerOutput(p.stdout);
   const exit = p.code === null ? `signal ${p.signal ?? '?'}` : `exit ${p.code}`;
@@ -160,6 +237,17 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     'handoff-valid',
     true,
     `valid handoff: status ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}`,
+  );
+  const unsafe = [
+    ...framed.progress.flatMap((line, i) => unsafeStrings(line, `progress[${i}]`)),
+    ...unsafeStrings(framed.handoff, 'handoff'),
+  ];
+  add(
+    'terminal-safe',
+    unsafe.length === 0,
+    unsafe.length === 0
+      ? 'no terminal control characters in the handoff or progress lines'
+      : `terminal control characters in ${list(unsafe.map((u) => `${u.path} (${u.codePoint})`))}`,
   );
 
   if (o.kind === 'malformed') {

@@ -1,25 +1,23 @@
 /**
- * The worker conformance harness (layer 3: temp projects, child processes): throws generated
- * valid and malformed dispatches at a worker command and checks every handoff it returns.
+ * The worker conformance harness (layer 3: temp projects, git, child processes): throws generated
+ * valid and malformed dispatches at a worker command, each in a fresh case project (owned and
+ * bystander files committed to a git repository, a small run store), and checks every handoff it
+ * returns and everything the worker did around it.
  */
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkBaseline, recordBaseline } from '../baseline/index.js';
 import { type Dispatch, validateDispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
-import { WORKER_PROTOCOL_VERSION } from '../runtime/worker-framing.js';
 import { runContained } from '../process/index.js';
+import { WORKER_PROTOCOL_VERSION } from '../runtime/worker-framing.js';
 import { type CasePlan, planCases } from './case-plan.js';
+import { commitCaseRepository } from './case-repository.js';
+import { plantRunStore } from './case-store.js';
+import { endWatch, startWatch } from './case-watch.js';
 import { evaluateCase, handoffOf, needsBaselineCheck, type ReturnedBaselineCheck } from './checks.js';
 import { malformedInput } from './defects.js';
-import {
-  BYSTANDER_FILES,
-  type CaseDirectory,
-  changedPaths,
-  layOutProject,
-  snapshotTree,
-  tempCaseDirectory,
-} from './project.js';
+import { BYSTANDER_FILES, type CaseDirectory, layOutProject, tempCaseDirectory } from './project.js';
 import {
   type CaseSummary,
   CONFORMANCE_REPORT_SCHEMA,
@@ -81,8 +79,17 @@ function sanitizer(roots: readonly string[]): (s: string) => string {
   return (s) => rs.reduce((acc, r) => acc.split(r).join('<project>'), s);
 }
 
-async function buildDispatch(plan: CasePlan, root: string): Promise<{ dispatch: Dispatch; foreign: string }> {
+/** A laid-out case project: the dispatch to send and where its git directory and run store are. */
+interface PreparedCase {
+  readonly dispatch: Dispatch;
+  readonly foreign: string;
+  readonly gitDirs: readonly string[];
+  readonly storeRoot: string;
+}
+
+async function prepareCase(plan: CasePlan, root: string): Promise<PreparedCase> {
   const owned = await layOutProject(root, plan.files);
+  const gitDirs = await commitCaseRepository(root);
   const baseline = await recordBaseline(owned);
   const dispatch: Dispatch = {
     ...plan.template,
@@ -96,7 +103,8 @@ async function buildDispatch(plan: CasePlan, root: string): Promise<{ dispatch: 
       details: { issues: v.issues },
     });
   }
-  return { dispatch, foreign: join(root, Object.keys(BYSTANDER_FILES)[0] as string) };
+  const storeRoot = await plantRunStore(root, dispatch);
+  return { dispatch, foreign: join(root, Object.keys(BYSTANDER_FILES)[0] as string), gitDirs, storeRoot };
 }
 
 async function runCase(
@@ -106,19 +114,20 @@ async function runCase(
 ): Promise<{ summary: CaseSummary; findings: Finding[] }> {
   const place = await o.cwdFactory(plan.case_id);
   try {
-    const root = place.dir;
-    const clean = sanitizer([root, await realpath(root).catch(() => root)]);
-    const { dispatch, foreign } = await buildDispatch(plan, root);
+    // the real path: owned paths are checked for links on their way (no-symlink-swap)
+    const root = await realpath(place.dir).catch(() => place.dir);
+    const clean = sanitizer([place.dir, root]);
+    const { dispatch, foreign, gitDirs, storeRoot } = await prepareCase(plan, root);
     const stdin = malformedInput(plan.defect ?? null, dispatch, {
       foreignBaseline: await recordBaseline([foreign]),
     });
-    const before = await snapshotTree(root);
+    const watch = await startWatch({ projectRoot: root, gitDirs, storeRoot }, dispatch.owned_files);
     const process = await runContained(o.command, stdin, {
       cwd: root,
       timeoutMs: o.timeoutMs,
       env: { ...(o.env ?? {}), HANDOFF_WORKER_PROTOCOL: WORKER_PROTOCOL_VERSION, HANDOFF_PROJECT_ROOT: root },
     });
-    const changed = changedPaths(before, await snapshotTree(root));
+    const { changed, containment } = await endWatch(watch);
     const handoff = process.timedOut || process.spawnError !== null ? null : handoffOf(process.stdout);
     let baselineCheck: ReturnedBaselineCheck | undefined;
     if (needsBaselineCheck(plan.kind, handoff) && handoff?.file_baseline) {
@@ -143,6 +152,7 @@ async function runCase(
       process,
       timeoutMs: o.timeoutMs,
       changed,
+      containment,
       ...(baselineCheck === undefined ? {} : { baselineCheck }),
     });
     const findings = evaluation.findings.map((f) => ({ ...f, detail: clean(f.detail) }));

@@ -1,8 +1,12 @@
 export { arbAbsolutePaths, arbBaselineFor, arbDispatch, arbFileBaseline, arbHandoff } from './arbitraries.js';
-export { type CasePlan, type PlannedFile, type PlanOptions, planCases } from './case-plan.js';
+export { type CasePlan, FENCED_HEADER, type PlannedFile, type PlanOptions, planCases } from './case-plan.js';
+export { CASE_GIT_IDENTITY, commitCaseRepository } from './case-repository.js';
+export { CASE_RUN_ID, plantRunStore } from './case-store.js';
+export { type CaseWatch, type CaseWatchResult, endWatch, startWatch } from './case-watch.js';
 export {
   type CaseEvaluation,
   type CaseObservation,
+  type ContainmentObservation,
   evaluateCase,
   handoffOf,
   type ReturnedBaselineCheck,
@@ -18,9 +22,11 @@ export {
 } from './harness.js';
 export {
   BYSTANDER_FILES,
+  CASE_CONTROL_DIRS,
   type CaseDirectory,
   changedPaths,
   layOutProject,
+  type SnapshotTreeOptions,
   snapshotTree,
   type TreeSnapshot,
   tempCaseDirectory,
@@ -40,3 +46,4 @@ export {
   type Finding,
   FindingSchema,
 } from './report-schema.js';
+export { type UnsafeString, unsafeStrings } from './terminal-safety.js';

@@ -1,7 +1,8 @@
 /**
  * Case projects (layer 3, file system): lays out a planned case's owned files and bystander files
  * in a fresh directory, and snapshots a directory tree by sha256 so the harness can tell exactly
- * which paths a worker touched.
+ * which paths a worker touched. The case's git repository and run store are added by
+ * case-repository.ts and case-store.ts.
  */
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,23 +67,44 @@ export async function layOutProject(root: string, files: readonly PlannedFile[])
   return owned;
 }
 
-/** A tree snapshot: absolute path → `file:<sha256>`, `dir`, `link:<target>` or `other`. */
-export type TreeSnapshot = ReadonlyMap<string, string>;
-
 /**
- * Snapshots every entry under `root` (recursively, symlinks not followed).
+ * Top-level folders of a case project that the tree snapshot leaves out: the git directory and
+ * the run store. They have checks of their own (`git-unchanged`, `store-untouched`), so a planted
+ * hook is one finding, not also an `unowned-unchanged` one.
  *
  * @example
  * ```ts
- * const before = await snapshotTree(dir);
+ * await snapshotTree(dir, { skip: CASE_CONTROL_DIRS });
  * ```
  */
-export async function snapshotTree(root: string): Promise<TreeSnapshot> {
+export const CASE_CONTROL_DIRS: readonly string[] = ['.git', '.handoff'];
+
+/** A tree snapshot: absolute path → `file:<sha256>`, `dir`, `link:<target>` or `other`. */
+export type TreeSnapshot = ReadonlyMap<string, string>;
+
+/** Options of {@link snapshotTree}. */
+export interface SnapshotTreeOptions {
+  /** Names of entries directly under `root` to leave out (with everything below them). */
+  readonly skip?: readonly string[];
+}
+
+/**
+ * Snapshots every entry under `root` (recursively, symlinks not followed), except the top-level
+ * entries named in `skip`.
+ *
+ * @example
+ * ```ts
+ * const before = await snapshotTree(dir, { skip: CASE_CONTROL_DIRS });
+ * ```
+ */
+export async function snapshotTree(root: string, o: SnapshotTreeOptions = {}): Promise<TreeSnapshot> {
   const out = new Map<string, string>();
+  const skip = new Set(o.skip ?? []);
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
+      if (dir === root && skip.has(e.name)) continue;
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
         out.set(abs, 'dir');

@@ -36,9 +36,12 @@ export const DEFECTS = [
 ] as const;
 
 /**
- * The checks, in the order the harness applies them. `spawn`, `timeout`, `framing`,
- * `progress-valid` and `handoff-valid` apply to every case; `protocol-error` and `no-file-changed`
- * to malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is
+ * The checks, in the order the harness applies them. `spawn` and `timeout` apply to every case;
+ * then the containment checks `no-lingering-process`, `git-unchanged`, `store-untouched`,
+ * `no-symlink-swap` and `headers-unchanged` (the last only when `no-symlink-swap` passed) to every
+ * case whose worker ran to its end, whatever it printed; `framing`, `progress-valid`,
+ * `handoff-valid` and `terminal-safe` to every case; `protocol-error` and `no-file-changed` to
+ * malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is
  * empty, `baseline-advances-reported` only when it is not).
  *
  * @example
@@ -49,9 +52,15 @@ export const DEFECTS = [
 export const CHECKS = [
   'spawn',
   'timeout',
+  'no-lingering-process',
+  'git-unchanged',
+  'store-untouched',
+  'no-symlink-swap',
+  'headers-unchanged',
   'framing',
   'progress-valid',
   'handoff-valid',
+  'terminal-safe',
   'protocol-error',
   'no-file-changed',
   'valid-accepted',

@@ -31,7 +31,7 @@ describe('runConformance with the conforming worker', () => {
     expect(applied).toEqual(new Set(CHECKS));
     // temp paths never leak into the report
     expect(JSON.stringify(r)).not.toMatch(/handoff-conformance-/);
-  }, 90_000);
+  }, 120_000);
 });
 
 describe('runConformance with broken workers', () => {
@@ -123,11 +123,15 @@ describe('runConformance on the example workers (valid dispatches)', () => {
   it.each([
     ['TypeScript', [process.execPath, TS_EXAMPLE]],
     ['Python', ['python3', PY_EXAMPLE]],
-  ])('%s example conforms over the whole defect catalogue', async (_name, command) => {
-    const r = await runConformance({ command, runs: 18, seed: 1, timeoutMs: 15_000 });
-    expect(new Set(r.cases.flatMap((c) => (c.defect ? [c.defect] : [])))).toEqual(new Set(DEFECTS));
-    for (const c of r.cases.filter((x) => x.kind === 'malformed'))
-      expect(c.stop_reason).toBe('protocol-error');
-    expect(failedChecks(r)).toEqual([]);
-  });
+  ])(
+    '%s example conforms over the whole defect catalogue',
+    async (_name, command) => {
+      const r = await runConformance({ command, runs: 18, seed: 1, timeoutMs: 15_000 });
+      expect(new Set(r.cases.flatMap((c) => (c.defect ? [c.defect] : [])))).toEqual(new Set(DEFECTS));
+      for (const c of r.cases.filter((x) => x.kind === 'malformed'))
+        expect(c.stop_reason).toBe('protocol-error');
+      expect(failedChecks(r)).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -12,9 +12,11 @@ import { recordBaseline } from '../../src/baseline/index.js';
 import {
   arbDispatch,
   ConformanceReportSchema,
+  type ContainmentObservation,
   changedPaths,
   DEFECTS,
   evaluateCase,
+  FENCED_HEADER,
   layOutProject,
   malformedInput,
   planCases,
@@ -22,6 +24,7 @@ import {
   snapshotTree,
 } from '../../src/conformance/index.js';
 import { protocolErrorHandoff, validateDispatch, validateHandoff } from '../../src/contract/index.js';
+import { extractLeanHeaders } from '../../src/fence/index.js';
 import type { ContainedResult } from '../../src/process/index.js';
 import { nodeWorker } from './helpers.js';
 
@@ -62,6 +65,18 @@ describe('planCases', () => {
       expect(c.targetLine).toBeGreaterThanOrEqual(1);
       expect(c.targetLine).toBeLessThanOrEqual((first?.content.split('\n').length ?? 0) - 1);
       expect(new Set(c.files.map((f) => f.rel)).size).toBe(c.files.length);
+    }
+  });
+
+  it('starts every first owned file with the fenced theorem, and every file has readable headers', () => {
+    for (const c of planCases({ runs: 40, seed: 6 })) {
+      expect(c.files[0]?.content.startsWith(`${FENCED_HEADER}\n`)).toBe(true);
+      for (const f of c.files) {
+        const x = extractLeanHeaders(f.content);
+        expect(x.ok).toBe(true);
+        if (f === c.files[0] && x.ok)
+          expect(x.headers[0]).toMatchObject({ name: 't', kind: 'theorem', line: 1 });
+      }
     }
   });
 
@@ -110,7 +125,15 @@ describe('malformedInput', () => {
 describe('evaluateCase', () => {
   const [dispatch] = fc.sample(arbDispatch, { seed: 4, numRuns: 1 });
   if (dispatch === undefined) throw new Error('no sample');
-  const base = { case_id: 'c', kind: 'valid' as const, dispatch, timeoutMs: 1000, changed: [] };
+  const containment: ContainmentObservation = {
+    lingering: 0,
+    gitChanged: [],
+    storeChanged: [],
+    ownedSwap: null,
+    headersBefore: new Map(),
+    headersAfter: new Map(),
+  };
+  const base = { case_id: 'c', kind: 'valid' as const, dispatch, timeoutMs: 1000, changed: [], containment };
 
   it('stops at the first failed gate check', () => {
     expect(
@@ -120,6 +143,11 @@ describe('evaluateCase', () => {
     expect(garbage.map((f) => [f.check, f.passed])).toEqual([
       ['spawn', true],
       ['timeout', true],
+      ['no-lingering-process', true],
+      ['git-unchanged', true],
+      ['store-untouched', true],
+      ['no-symlink-swap', true],
+      ['headers-unchanged', true],
       ['framing', false],
     ]);
     const invalid = evaluateCase({
