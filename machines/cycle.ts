@@ -1,10 +1,11 @@
 /**
  * The six-phase cycle (seed 002): Plan → Work → Checkpoint → Review → Replan → Continue/Stop, as
- * an xstate v5 machine. Guards and actions are named and call the pure rules of
- * `src/runtime/cycle-rules.ts` and `src/tracker/counters.ts`; the six actors (planner, worker,
- * diagnostics, reviewer, checkpointer, human) are declared here and provided by the runtime
- * (`src/runtime/`), in-process for tests or as subprocesses for the CLI. Final states carry the
- * run's run-contract/v1 handoff record as the machine's output.
+ * an xstate v5 machine. Named guards and actions call the pure rules and reducers of `src/cycle/`
+ * (`(context, actor output) => context update`); actor outputs reach them as typed `params`
+ * (`({ event }) => event.output`). The six actors (planner, worker, diagnostics, reviewer,
+ * checkpointer, human) are declared here and provided by the runtime (`src/runtime/`), in-process
+ * for tests or as subprocesses for the CLI. Final states carry the run's run-contract/v1 handoff
+ * record as the machine's output.
  *
  * Extension points (not run here): deep mode (`options.deep`, the tracker's can-deep), repair
  * mode, and the synthesis outer loop (a `formalize` answer ends the run with `next_action:
@@ -13,19 +14,55 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Handoff, StopReason } from '../src/contract/index.js';
 import {
-  attemptOf,
-  detectStuck,
-  fenceStuck,
-  finalHandoff,
-  isTrivialGoal,
-  mergeBaseline,
-  pickTarget,
-  relaunchVerdict,
+  absorbCheckpoint,
+  absorbDiagnostics,
+  absorbGate,
+  absorbHuman,
+  absorbHumanEvidence,
+  absorbPlan,
+  absorbReview,
+  absorbVerify,
+  absorbWork,
+  answeredWithEvidence,
+  approveCommitQuestion,
+  approvePlanQuestion,
+  approveReplanQuestion,
+  assessStuck,
+  blockerQuestion,
+  checkpointInput,
+  checkpointRefused,
+  checkpointSkipped,
+  checkpointStop,
+  chooseTarget,
+  continueQuestion,
+  currentCycle,
+  diagnosticsRequest,
+  errorStop,
+  finalizeSolved,
+  finalizeStopped,
+  finalizeStuck,
+  initialCycleContext,
+  limitStop,
+  markFenceStuck,
+  markRefused,
+  nextCycle,
+  noteSkipCheckpoint,
+  nothingToVerify,
+  plannerInput,
+  planningSkipped,
+  redraft,
+  relaunchForbidden,
   reviewDue,
-  reviewScopeFor,
-  verifyEdit,
-  wrapStuckHandoff,
-} from '../src/runtime/cycle-rules.js';
+  reviewInput,
+  runOutput,
+  stopFor,
+  stuckReviewInput,
+  switchToInline,
+  tickTracker,
+  verifyRequest,
+  workerInput,
+  workStop,
+} from '../src/cycle/index.js';
 import type {
   CheckpointInput,
   CheckpointOutput,
@@ -41,15 +78,9 @@ import type {
   ReviewOutput,
   WorkerInput,
   WorkOutcome,
-} from '../src/runtime/cycle-types.js';
-import {
-  EMPTY_LEDGER,
-  ledgerAfterHandoff,
-  ledgerAfterPlan,
-  searchGrant,
-} from '../src/runtime/search-budget.js';
-import { tierPlan, type VerificationQuestion } from '../src/runtime/verification-ladder.js';
-import { kwSearchRemaining, recordKwSearch, tick } from '../src/tracker/counters.js';
+} from '../src/cycle/types.js';
+
+export { BLOCKER_OPTIONS, initialCycleContext } from '../src/cycle/index.js';
 
 function declared<O, I>(name: string) {
   return fromPromise<O, I>(async () => {
@@ -57,81 +88,17 @@ function declared<O, I>(name: string) {
   });
 }
 
-/** The diagnostics request for a question: the ladder's starting tier and ceiling (verification-ladder.ts). */
-function ask(q: VerificationQuestion, files: readonly string[] = []): DiagnosticsInput {
-  const plan = tierPlan(q);
-  return { question: q.kind, tier: plan.start, maxTier: plan.max, files: [...files] };
-}
+/** A worker outcome kind as a guard: true when the worker actor reported that kind. */
+const outcomeIs =
+  (kind: WorkOutcome['kind']) =>
+  (_: unknown, out: WorkOutcome): boolean =>
+    out.kind === kind;
 
-/** Options the human is offered after a clear blocker (seed 000 § Human-in-the-loop). */
-export const BLOCKER_OPTIONS = ['continue-with-evidence', 'formalize', 'review-stuck', 'stop'] as const;
-
-/**
- * The initial context of a cycle run (no clock or ids are read: everything comes from `input`).
- *
- * @example
- * ```ts
- * const ctx = initialCycleContext(input);
- * ```
- */
-export function initialCycleContext(input: CycleInput): CycleContext {
-  const blocked: Record<string, Handoff> = {};
-  const evidenceFor: Record<string, readonly string[]> = {};
-  const prior = input.priorHandoff;
-  if (prior?.blocker_signature) {
-    const m = /^(.*):(\d+):/.exec(prior.blocker_signature);
-    if (m) {
-      const id = `${m[1]}:${m[2]}`;
-      blocked[id] = { ...prior, target: id, scope: 'sorry' };
-      if (input.priorEvidence && input.priorEvidence.length > 0) evidenceFor[id] = [...input.priorEvidence];
-    }
-  }
-  return {
-    options: input.options,
-    warnings: [...input.warnings],
-    tracker: input.tracker,
-    now: input.startedAt,
-    limitViolations: [],
-    targets: [],
-    initialCount: null,
-    lastCount: null,
-    lastDecreaseAt: input.startedAt,
-    plan: [],
-    searches: [],
-    current: null,
-    attempts: {},
-    blocked,
-    evidenceFor,
-    searchLedgers: {},
-    refused: [],
-    lastWork: null,
-    handoffs: [],
-    accepted: [],
-    filesOwned: [...input.filesOwned],
-    filesChanged: [],
-    baseline: input.baseline,
-    stuck: null,
-    lastStuck: null,
-    stuckHandoff: null,
-    gateErrors: [],
-    review: null,
-    reviews: 0,
-    checkpoints: [],
-    committedThisCycle: false,
-    delegation: 'delegate',
-    humanAnswer: null,
-    stopDetail: null,
-    log: [],
-    final: null,
-    plannedCycle: 0,
-    pendingStop: null,
-    nextActionOverride: null,
-  };
-}
-
-const cycleNo = (c: CycleContext) => c.tracker.cycles + 1;
-const outputOf = <T>(e: unknown): T => (e as { output: T }).output;
-const answer = (e: unknown) => outputOf<HumanOutput>(e).answer;
+/** A human answer as a guard: true when the human actor answered exactly `answer`. */
+const answered =
+  (answer: string) =>
+  (_: unknown, out: HumanOutput): boolean =>
+    out.answer === answer;
 
 /** The machine's setup: types, declared actors, named guards and actions. */
 export const cycleSetup = setup({
@@ -149,310 +116,98 @@ export const cycleSetup = setup({
     human: declared<HumanOutput, HumanInput>('human'),
   },
   guards: {
-    noOpenTargets: ({ event }) => outputOf<DiagnosticsOutput>(event).targets.length === 0,
+    noOpenTargets: (_, out: DiagnosticsOutput) => out.targets.length === 0,
     noTargetPicked: ({ context }) => context.current === null,
-    skipPlanning: ({ context }) =>
-      context.plannedCycle === cycleNo(context) ||
-      context.options.planning === 'off' ||
-      (context.current !== null && isTrivialGoal(context.current.goal)),
+    skipPlanning: ({ context }) => planningSkipped(context),
     needsPlanApproval: ({ context }) =>
       context.options.mode === 'prove' && context.options.planning === 'ask',
-    relaunchForbidden: ({ context }) =>
-      context.current !== null && relaunchVerdict(context, context.current)?.forbidden === true,
+    relaunchForbidden: ({ context }) => relaunchForbidden(context),
     isProve: ({ context }) => context.options.mode === 'prove',
     inlineAvailable: ({ context }) => context.options.inlineFallback && context.delegation === 'delegate',
-    outcomeIs: ({ event }, params: { kind: WorkOutcome['kind'] }) =>
-      outputOf<WorkOutcome>(event).kind === params.kind,
+    permissionDenied: outcomeIs('permission-denied'),
+    fenceViolation: outcomeIs('fence-violation'),
+    custodyViolation: outcomeIs('custody-violation'),
+    protocolError: outcomeIs('protocol-error'),
+    operationalError: outcomeIs('operational-error'),
     // verify a worker's changed file, and any solved claim (even one that changed nothing)
-    nothingToVerify: ({ context }) =>
-      context.current === null ||
-      context.lastWork?.kind !== 'handoff' ||
-      (context.lastWork.accepted.length === 0 && context.lastWork.handoff.status !== 'solved'),
-    checkpointSkipped: ({ context }) =>
-      !context.options.checkpoint || context.options.commit === 'never' || context.accepted.length === 0,
-    gateFailed: ({ event }) => !outputOf<DiagnosticsOutput>(event).ok,
+    nothingToVerify: ({ context }) => nothingToVerify(context),
+    checkpointSkipped: ({ context }) => checkpointSkipped(context),
+    gateFailed: (_, out: DiagnosticsOutput) => !out.ok,
     commitAsk: ({ context }) => context.options.commit === 'ask',
-    checkpointRefused: ({ event }) => (outputOf<CheckpointOutput>(event).refused ?? null) !== null,
+    checkpointRefused: (_, out: CheckpointOutput) => checkpointRefused(out),
     stuckThisCycle: ({ context }) => context.stuck !== null,
     reviewIsDue: ({ context }) =>
-      reviewDue(context.options.reviewEvery, cycleNo(context), context.committedThisCycle),
+      reviewDue(context.options.reviewEvery, currentCycle(context), context.committedThisCycle),
     limitReached: ({ context }) => context.limitViolations.length > 0,
     proveAndStuck: ({ context }) => context.options.mode === 'prove' && context.stuck !== null,
-    answered: ({ event }, params: { answer: string }) => answer(event) === params.answer,
-    answeredEvidence: ({ event }) =>
-      answer(event) === 'continue-with-evidence' &&
-      outputOf<HumanOutput>(event).evidence.some((e) => e.trim() !== ''),
+    answeredStop: answered('stop'),
+    answeredSkip: answered('skip'),
+    answeredFormalize: answered('formalize'),
+    answeredReviewStuck: answered('review-stuck'),
+    answeredEvidence: (_, out: HumanOutput) => answeredWithEvidence(out),
   },
   actions: {
-    absorbDiagnostics: assign(({ context, event }) => {
-      const out = outputOf<DiagnosticsOutput>(event);
-      const count = out.targets.length;
-      const decreased = context.lastCount !== null && count < context.lastCount;
-      return {
-        now: Math.max(context.now, out.now),
-        targets: out.targets,
-        initialCount: context.initialCount ?? count,
-        lastDecreaseAt: decreased ? out.now : context.lastDecreaseAt,
-        lastCount: count,
-      };
-    }),
-    pickTarget: assign(({ context }) => ({ current: pickTarget(context) })),
-    absorbPlan: assign(({ context, event }) => {
-      const out = outputOf<PlannerOutput>(event);
-      let tracker = context.tracker;
-      const budget = kwSearchRemaining(tracker, out.now);
-      const searches = out.searches.slice(0, budget);
-      for (let i = 0; i < searches.length; i++) tracker = recordKwSearch(tracker);
-      const evidenceFor = { ...context.evidenceFor };
-      for (const [t, ev] of Object.entries(out.evidence)) {
-        evidenceFor[t] = [...(evidenceFor[t] ?? []), ...ev];
-      }
-      // planning searches feed the fallback gate of the target being planned
-      const id = context.current?.id;
-      const searchLedgers =
-        id === undefined
-          ? context.searchLedgers
-          : {
-              ...context.searchLedgers,
-              [id]: ledgerAfterPlan(context.searchLedgers[id] ?? EMPTY_LEDGER, searches),
-            };
-      return {
-        now: Math.max(context.now, out.now),
-        plan: out.steps,
-        searches,
-        tracker,
-        evidenceFor,
-        searchLedgers,
-        plannedCycle: cycleNo(context),
-        log: [...context.log, `plan: ${out.summary}`],
-      };
-    }),
-    markRefused: assign(({ context }) => {
-      const t = context.current;
-      if (t === null) return {};
-      const v = relaunchVerdict(context, t);
-      return {
-        refused: [...context.refused, t.id],
-        stuckHandoff: context.blocked[t.id] ?? context.stuckHandoff,
-        log: [...context.log, `guard: relaunch of ${t.id} refused — ${v?.reason ?? ''}`],
-      };
-    }),
-    switchToInline: assign(({ context }) => ({
-      delegation: 'inline' as const,
-      log: [...context.log, 'work: permission denied — delegation aborted, continuing inline'],
-    })),
-    absorbWork: assign(({ context, event }) => {
-      const out = outputOf<WorkOutcome>(event);
-      if (out.kind !== 'handoff' || context.current === null)
-        return { lastWork: out, now: Math.max(context.now, out.now) };
-      const t = context.current;
-      const attempts = {
-        ...context.attempts,
-        [t.id]: [...(context.attempts[t.id] ?? []), attemptOf(cycleNo(context), out)],
-      };
-      const solved = out.handoff.status === 'solved';
-      const blocked = { ...context.blocked };
-      const evidenceFor = { ...context.evidenceFor };
-      if (solved) {
-        delete blocked[t.id];
-        delete evidenceFor[t.id];
-      } else if (blocked[t.id] !== undefined) {
-        // the relaunch consumed its evidence; a new blocker needs new evidence again
-        delete evidenceFor[t.id];
-      }
-      // the worker's searches count against the tracker's knowledge-search budget of this cycle
-      let tracker = context.tracker;
-      const searches = Math.min(out.handoff.evidence.queries.length, kwSearchRemaining(tracker, out.now));
-      for (let i = 0; i < searches; i++) tracker = recordKwSearch(tracker);
-      return {
-        lastWork: out,
-        now: Math.max(context.now, out.now),
-        tracker,
-        attempts,
-        blocked,
-        evidenceFor,
-        searchLedgers: {
-          ...context.searchLedgers,
-          [t.id]: ledgerAfterHandoff(context.searchLedgers[t.id] ?? EMPTY_LEDGER, out.handoff),
-        },
-        handoffs: [...context.handoffs, out.handoff],
-        accepted: [...new Set([...context.accepted, ...out.accepted])],
-        filesChanged: [...new Set([...context.filesChanged, ...out.accepted])],
-        baseline: mergeBaseline(context.baseline, out.baseline),
-        log: [...context.log, `work: ${t.id} → ${out.handoff.status}`],
-      };
-    }),
-    markFenceStuck: assign(({ context, event }) => {
-      const out = outputOf<WorkOutcome>(event);
-      const t = context.current;
-      if (t === null || out.kind === 'handoff') return {};
-      const v = fenceStuck(t, out.detail);
-      return { stuck: v, lastStuck: v, log: [...context.log, `stuck: ${v.detail}`] };
-    }),
-    assessStuck: assign(({ context }) => {
-      const t = context.current;
-      if (t === null) return {};
-      const v = detectStuck({
-        target: t,
-        attempts: context.attempts[t.id] ?? [],
-        gateErrors: context.gateErrors,
-        now: context.now,
-        lastDecreaseAt: context.lastDecreaseAt,
-        openCount: context.lastCount ?? 0,
-        stallMinutes: context.options.stallMinutes,
-        maxFailuresPerTarget: context.options.maxFailuresPerTarget,
-      });
-      const solvedNow = context.lastWork?.kind === 'handoff' && context.lastWork.handoff.status === 'solved';
-      return solvedNow || v === null
-        ? {}
-        : { stuck: v, lastStuck: v, log: [...context.log, `stuck: ${v.detail}`] };
-    }),
-    absorbVerify: assign(({ context, event }) => {
-      const out = outputOf<DiagnosticsOutput>(event);
-      const t = context.current;
-      const w = context.lastWork;
-      if (t === null || w?.kind !== 'handoff') return {};
-      const v = verifyEdit(t, context.attempts[t.id] ?? [], w.handoff.status, out);
-      return {
-        now: Math.max(context.now, out.now),
-        attempts: { ...context.attempts, [t.id]: v.attempts },
-        log: [...context.log, v.line],
-      };
-    }),
-    absorbGate: assign(({ context, event }) => {
-      const out = outputOf<DiagnosticsOutput>(event);
-      return {
-        now: Math.max(context.now, out.now),
-        gateErrors: [...context.gateErrors, out.errors].slice(-5),
-      };
-    }),
-    noteSkipCheckpoint: assign(({ context }) => ({
-      log: [
-        ...context.log,
-        context.accepted.length === 0
-          ? 'checkpoint: No changes this cycle — skipping checkpoint'
-          : `checkpoint: skipped (${context.options.commit === 'never' ? '--commit=never' : 'gate failed or checkpoint off'})`,
-      ],
-    })),
-    absorbCheckpoint: assign(({ context, event }) => {
-      const out = outputOf<CheckpointOutput>(event);
-      return {
-        now: Math.max(context.now, out.now),
-        committedThisCycle: out.committed,
-        checkpoints: out.committed
-          ? [
-              ...context.checkpoints,
-              { cycle: cycleNo(context), commit: out.commit, files: context.accepted, message: out.message },
-            ]
-          : context.checkpoints,
-        // a commit's message is its subject (`checkpoint: …`); a skip reports why
-        log: [
-          ...context.log,
-          out.committed
-            ? `${out.message}${out.commit ? ` (${out.commit.slice(0, 8)})` : ''}`
-            : `checkpoint: ${out.refused ? `refused — ${out.refused}` : out.message}`,
-        ],
-      };
-    }),
-    absorbReview: assign(({ context, event }) => {
-      const out = outputOf<ReviewOutput>(event);
-      const base = { now: Math.max(context.now, out.now), review: out, reviews: context.reviews + 1 };
-      const v = out.mode === 'stuck' ? (context.stuck ?? context.lastStuck) : null;
-      if (v === null) return { ...base, log: [...context.log, `review: ${out.suggestions[0] ?? 'done'}`] };
-      const wrapped = wrapStuckHandoff(context, v, out);
-      return {
-        ...base,
-        stuckHandoff: wrapped,
-        blocked: { ...context.blocked, [v.target]: wrapped },
-        log: [
-          ...context.log,
-          `review (stuck): ${wrapped.blocker_class} — next_action ${wrapped.next_action}`,
-        ],
-      };
-    }),
-    tickTracker: assign(({ context }) => {
-      const t = tick(context.tracker, context.stuck !== null, context.now);
-      return { tracker: t.state, limitViolations: t.violations };
-    }),
-    absorbHumanEvidence: assign(({ context, event }) => {
-      const out = outputOf<HumanOutput>(event);
-      const id = context.stuckHandoff?.target ?? context.current?.id;
-      if (id === undefined || id === null) return { humanAnswer: out };
-      return {
-        humanAnswer: out,
-        now: Math.max(context.now, out.now),
-        evidenceFor: { ...context.evidenceFor, [id]: [...(context.evidenceFor[id] ?? []), ...out.evidence] },
-        log: [...context.log, `human: new evidence for ${id}`],
-      };
-    }),
-    absorbHuman: assign(({ context, event }) => {
-      const out = outputOf<HumanOutput>(event);
-      return { humanAnswer: out, now: Math.max(context.now, out.now) };
-    }),
-    nextCycle: assign(() => ({
-      current: null,
-      stuck: null,
-      accepted: [],
-      refused: [],
-      committedThisCycle: false,
-      review: null,
-      lastWork: null,
-    })),
-    setStop: assign((_, params: { reason: StopReason }) => ({
-      pendingStop: { reason: params.reason, detail: null },
-    })),
-    setWorkStop: assign(({ event }, params: { reason: StopReason; prefix: string }) => {
-      const out = outputOf<WorkOutcome>(event);
-      const detail = out.kind === 'handoff' ? params.prefix : `${params.prefix}: ${out.detail}`;
-      return { pendingStop: { reason: params.reason, detail } };
-    }),
-    setCheckpointStop: assign(({ event }) => ({
-      pendingStop: {
-        reason: 'protocol-error' as const,
-        detail: `custody violation at checkpoint: ${outputOf<CheckpointOutput>(event).refused ?? ''}`,
-      },
-    })),
-    setErrorStop: assign(({ event }, params: { phase: string }) => ({
-      pendingStop: {
-        reason: 'operational-error' as const,
-        detail: `${params.phase} failed: ${String((event as { error?: unknown }).error ?? 'unknown error')}`,
-      },
-    })),
-    setLimitStop: assign(({ context }) => {
-      const v = context.limitViolations;
-      const reason = (v.includes('max-stuck') ? 'max-stuck' : v[0]) as StopReason;
-      return { pendingStop: { reason, detail: null } };
-    }),
-    setRedraft: assign({ nextActionOverride: 'redraft' as const }),
-    finalizeSolved: assign(({ context }) => ({ final: finalHandoff(context, { status: 'solved' }) })),
-    finalizeStuck: assign(({ context }) => {
-      const stuck = context.stuckHandoff ?? context.blocked[context.refused[0] ?? ''] ?? null;
-      const f = finalHandoff(context, { status: 'stuck', stuck });
-      return { final: context.nextActionOverride ? { ...f, next_action: context.nextActionOverride } : f };
-    }),
-    finalizeStopped: assign(({ context }) => {
-      const p = context.pendingStop ?? { reason: 'user-stop' as const, detail: null };
-      const stuck =
-        p.reason === 'max-stuck'
-          ? (context.stuckHandoff ??
-            (context.lastStuck ? wrapStuckHandoff(context, context.lastStuck, context.review) : null))
-          : null;
-      const kind = {
-        status: 'stopped' as const,
-        stopReason: p.reason,
-        stuck,
-        ...(p.detail === null ? {} : { detail: p.detail }),
-      };
-      return { final: finalHandoff(context, kind) };
-    }),
+    absorbDiagnostics: assign(({ context }, out: DiagnosticsOutput) => absorbDiagnostics(context, out)),
+    pickTarget: assign(({ context }) => chooseTarget(context)),
+    absorbPlan: assign(({ context }, out: PlannerOutput) => absorbPlan(context, out)),
+    markRefused: assign(({ context }) => markRefused(context)),
+    switchToInline: assign(({ context }) => switchToInline(context)),
+    absorbWork: assign(({ context }, out: WorkOutcome) => absorbWork(context, out)),
+    markFenceStuck: assign(({ context }, out: WorkOutcome) => markFenceStuck(context, out)),
+    assessStuck: assign(({ context }) => assessStuck(context)),
+    absorbVerify: assign(({ context }, out: DiagnosticsOutput) => absorbVerify(context, out)),
+    absorbGate: assign(({ context }, out: DiagnosticsOutput) => absorbGate(context, out)),
+    noteSkipCheckpoint: assign(({ context }) => noteSkipCheckpoint(context)),
+    absorbCheckpoint: assign(({ context }, out: CheckpointOutput) => absorbCheckpoint(context, out)),
+    absorbReview: assign(({ context }, out: ReviewOutput) => absorbReview(context, out)),
+    tickTracker: assign(({ context }) => tickTracker(context)),
+    absorbHumanEvidence: assign(({ context }, out: HumanOutput) => absorbHumanEvidence(context, out)),
+    absorbHuman: assign(({ context }, out: HumanOutput) => absorbHuman(context, out)),
+    nextCycle: assign(() => nextCycle()),
+    setStop: assign((_, params: { reason: StopReason }) => stopFor(params.reason)),
+    // reads the outcome `absorbWork` just recorded (also on the permission-denied fallback)
+    setWorkStop: assign(({ context }, params: { reason: StopReason; prefix: string }) =>
+      workStop(context, params),
+    ),
+    setCheckpointStop: assign((_, out: CheckpointOutput) => checkpointStop(out)),
+    setErrorStop: assign((_, failure: { phase: string; error: unknown }) => errorStop(failure)),
+    setLimitStop: assign(({ context }) => limitStop(context)),
+    setRedraft: assign(() => redraft()),
+    finalizeSolved: assign(({ context }) => finalizeSolved(context)),
+    finalizeStuck: assign(({ context }) => finalizeStuck(context)),
+    finalizeStopped: assign(({ context }) => finalizeStopped(context)),
   },
 });
+
+/** The `onError` of an actor whose failure stops the run: an operational error naming `phase`. */
+function stopOnError(phase: string) {
+  return {
+    target: '#cycle.stopped',
+    actions: {
+      type: 'setErrorStop',
+      params: ({ event }: { event: { error: unknown } }) => ({ phase, error: event.error }),
+    },
+  } as const;
+}
+
+/** The answer recorded from a human actor's done event. */
+const humanAnswer = {
+  type: 'absorbHuman',
+  params: ({ event }: { event: { output: HumanOutput } }) => event.output,
+} as const;
+
+/** The branch every human question starts with: `stop` ends the run as a user stop. */
+const humanStop = {
+  guard: { type: 'answeredStop', params: ({ event }: { event: { output: HumanOutput } }) => event.output },
+  target: '#cycle.stopped',
+  actions: [humanAnswer, { type: 'setStop', params: { reason: 'user-stop' } }],
+} as const;
 
 /** The cycle machine. Provide its actors with `cycleMachine.provide({ actors })` (see src/runtime). */
 export const cycleMachine = cycleSetup.createMachine({
   id: 'cycle',
   context: ({ input }) => initialCycleContext(input),
-  output: ({ context }) => context.final as Handoff,
+  output: ({ context }) => runOutput(context),
   initial: 'plan',
   states: {
     plan: {
@@ -462,15 +217,19 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'discover',
             src: 'diagnostics',
-            input: () => ask({ kind: 'discover' }),
+            input: () => diagnosticsRequest({ kind: 'discover' }),
             onDone: [
-              { guard: 'noOpenTargets', target: '#cycle.solved', actions: 'absorbDiagnostics' },
-              { target: 'choose', actions: 'absorbDiagnostics' },
+              {
+                guard: { type: 'noOpenTargets', params: ({ event }) => event.output },
+                target: '#cycle.solved',
+                actions: { type: 'absorbDiagnostics', params: ({ event }) => event.output },
+              },
+              {
+                target: 'choose',
+                actions: { type: 'absorbDiagnostics', params: ({ event }) => event.output },
+              },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'diagnostics' } },
-            },
+            onError: stopOnError('diagnostics'),
           },
         },
         choose: {
@@ -485,46 +244,28 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'planner',
             src: 'planner',
-            input: ({ context }) => ({
-              kind: 'plan' as const,
-              cycle: cycleNo(context),
-              targets: context.targets,
-              blocked: Object.keys(context.blocked),
-              searchBudget: kwSearchRemaining(context.tracker, context.now),
-              stuck: null,
-              review: null,
-            }),
+            input: ({ context }) => plannerInput(context, 'plan'),
             onDone: [
-              { guard: 'needsPlanApproval', target: 'approve', actions: ['absorbPlan', 'pickTarget'] },
-              { target: '#cycle.work', actions: ['absorbPlan', 'pickTarget'] },
+              {
+                guard: 'needsPlanApproval',
+                target: 'approve',
+                actions: [{ type: 'absorbPlan', params: ({ event }) => event.output }, 'pickTarget'],
+              },
+              {
+                target: '#cycle.work',
+                actions: [{ type: 'absorbPlan', params: ({ event }) => event.output }, 'pickTarget'],
+              },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'planner' } },
-            },
+            onError: stopOnError('planner'),
           },
         },
         approve: {
           invoke: {
             id: 'approvePlan',
             src: 'human',
-            input: ({ context }) => ({
-              question: 'approve-plan' as const,
-              options: ['approve', 'stop'],
-              summary: context.log.at(-1) ?? '',
-            }),
-            onDone: [
-              {
-                guard: { type: 'answered', params: { answer: 'stop' } },
-                target: '#cycle.stopped',
-                actions: ['absorbHuman', { type: 'setStop', params: { reason: 'user-stop' } }],
-              },
-              { target: '#cycle.work', actions: 'absorbHuman' },
-            ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'human' } },
-            },
+            input: ({ context }) => approvePlanQuestion(context),
+            onDone: [humanStop, { target: '#cycle.work', actions: humanAnswer }],
+            onError: stopOnError('human'),
           },
         },
       },
@@ -546,56 +287,34 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'worker',
             src: 'worker',
-            input: ({ context }) => {
-              const t = context.current!;
-              const prior = context.blocked[t.id];
-              const attempts = context.attempts[t.id] ?? [];
-              const lastFail = [...attempts].reverse().find((a) => !a.solved);
-              const ledger = context.searchLedgers[t.id] ?? EMPTY_LEDGER;
-              return {
-                target: t,
-                cycle: cycleNo(context),
-                mode: context.options.mode,
-                priorBlocker: prior?.blocker_signature ?? null,
-                evidenceDelta: prior ? [...(context.evidenceFor[t.id] ?? [])] : [],
-                priorFailure: lastFail?.signature ?? null,
-                searchResults: context.searches,
-                searchBudget: searchGrant(context.tracker, context.now, ledger).budget,
-                searchLedger: ledger,
-                trivial: isTrivialGoal(t.goal),
-                inline: context.delegation === 'inline',
-                budget: {
-                  max_cycles: context.options.maxCycles,
-                  max_stuck_cycles: context.options.maxStuck,
-                  runtime: context.options.maxRuntime === '' ? null : context.options.maxRuntime,
-                },
-                baseline: context.baseline,
-              };
-            },
+            input: ({ context }) => workerInput(context),
             onDone: [
               {
-                guard: { type: 'outcomeIs', params: { kind: 'permission-denied' } },
+                guard: { type: 'permissionDenied', params: ({ event }) => event.output },
                 target: 'fallback',
-                actions: 'absorbWork',
+                actions: { type: 'absorbWork', params: ({ event }) => event.output },
               },
               {
-                guard: { type: 'outcomeIs', params: { kind: 'fence-violation' } },
+                guard: { type: 'fenceViolation', params: ({ event }) => event.output },
                 target: '#cycle.checkpoint',
-                actions: ['absorbWork', 'markFenceStuck'],
+                actions: [
+                  { type: 'absorbWork', params: ({ event }) => event.output },
+                  { type: 'markFenceStuck', params: ({ event }) => event.output },
+                ],
               },
               {
-                guard: { type: 'outcomeIs', params: { kind: 'custody-violation' } },
+                guard: { type: 'custodyViolation', params: ({ event }) => event.output },
                 target: '#cycle.stopped',
                 actions: [
-                  'absorbWork',
+                  { type: 'absorbWork', params: ({ event }) => event.output },
                   { type: 'setWorkStop', params: { reason: 'protocol-error', prefix: 'custody violation' } },
                 ],
               },
               {
-                guard: { type: 'outcomeIs', params: { kind: 'protocol-error' } },
+                guard: { type: 'protocolError', params: ({ event }) => event.output },
                 target: '#cycle.stopped',
                 actions: [
-                  'absorbWork',
+                  { type: 'absorbWork', params: ({ event }) => event.output },
                   {
                     type: 'setWorkStop',
                     params: { reason: 'protocol-error', prefix: 'worker protocol error' },
@@ -603,19 +322,16 @@ export const cycleMachine = cycleSetup.createMachine({
                 ],
               },
               {
-                guard: { type: 'outcomeIs', params: { kind: 'operational-error' } },
+                guard: { type: 'operationalError', params: ({ event }) => event.output },
                 target: '#cycle.stopped',
                 actions: [
-                  'absorbWork',
+                  { type: 'absorbWork', params: ({ event }) => event.output },
                   { type: 'setWorkStop', params: { reason: 'operational-error', prefix: 'worker failed' } },
                 ],
               },
-              { target: 'verifyRoute', actions: 'absorbWork' },
+              { target: 'verifyRoute', actions: { type: 'absorbWork', params: ({ event }) => event.output } },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'worker' } },
-            },
+            onError: stopOnError('worker'),
           },
         },
         verifyRoute: {
@@ -628,19 +344,12 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'verify',
             src: 'diagnostics',
-            input: ({ context }) =>
-              ask(
-                {
-                  kind: 'edit',
-                  importsChanged: context.lastWork?.kind === 'handoff' && context.lastWork.importsChanged,
-                },
-                context.current ? [context.current.file] : [],
-              ),
-            onDone: { target: '#cycle.checkpoint', actions: ['absorbVerify', 'assessStuck'] },
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'verification' } },
+            input: ({ context }) => verifyRequest(context),
+            onDone: {
+              target: '#cycle.checkpoint',
+              actions: [{ type: 'absorbVerify', params: ({ event }) => event.output }, 'assessStuck'],
             },
+            onError: stopOnError('verification'),
           },
         },
         fallback: {
@@ -667,15 +376,16 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'gate',
             src: 'diagnostics',
-            input: () => ask({ kind: 'checkpoint' }),
+            input: () => diagnosticsRequest({ kind: 'checkpoint' }),
             onDone: [
-              { guard: 'gateFailed', target: 'skip', actions: 'absorbGate' },
-              { target: 'route', actions: 'absorbGate' },
+              {
+                guard: { type: 'gateFailed', params: ({ event }) => event.output },
+                target: 'skip',
+                actions: { type: 'absorbGate', params: ({ event }) => event.output },
+              },
+              { target: 'route', actions: { type: 'absorbGate', params: ({ event }) => event.output } },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'project gate' } },
-            },
+            onError: stopOnError('project gate'),
           },
         },
         route: {
@@ -689,53 +399,39 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'approveCommit',
             src: 'human',
-            input: ({ context }) => ({
-              question: 'approve-commit' as const,
-              options: ['commit', 'skip', 'stop'],
-              summary: `commit ${context.accepted.join(', ')}`,
-            }),
+            input: ({ context }) => approveCommitQuestion(context),
             onDone: [
+              humanStop,
               {
-                guard: { type: 'answered', params: { answer: 'stop' } },
-                target: '#cycle.stopped',
-                actions: ['absorbHuman', { type: 'setStop', params: { reason: 'user-stop' } }],
-              },
-              {
-                guard: { type: 'answered', params: { answer: 'skip' } },
+                guard: { type: 'answeredSkip', params: ({ event }) => event.output },
                 target: 'skip',
-                actions: 'absorbHuman',
+                actions: humanAnswer,
               },
-              { target: 'commit', actions: 'absorbHuman' },
+              { target: 'commit', actions: humanAnswer },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'human' } },
-            },
+            onError: stopOnError('human'),
           },
         },
         commit: {
           invoke: {
             id: 'checkpointer',
             src: 'checkpointer',
-            input: ({ context }) => ({
-              cycle: cycleNo(context),
-              files: context.accepted,
-              summary:
-                `cycle ${cycleNo(context)}: ${context.current?.id ?? ''} ${context.lastWork?.kind === 'handoff' ? context.lastWork.handoff.status : ''}`.trim(),
-              commit: context.options.commit,
-            }),
+            input: ({ context }) => checkpointInput(context),
             onDone: [
               {
-                guard: 'checkpointRefused',
+                guard: { type: 'checkpointRefused', params: ({ event }) => event.output },
                 target: '#cycle.stopped',
-                actions: ['absorbCheckpoint', 'setCheckpointStop'],
+                actions: [
+                  { type: 'absorbCheckpoint', params: ({ event }) => event.output },
+                  { type: 'setCheckpointStop', params: ({ event }) => event.output },
+                ],
               },
-              { target: '#cycle.review', actions: 'absorbCheckpoint' },
+              {
+                target: '#cycle.review',
+                actions: { type: 'absorbCheckpoint', params: ({ event }) => event.output },
+              },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'checkpoint' } },
-            },
+            onError: stopOnError('checkpoint'),
           },
         },
         skip: { entry: 'noteSkipCheckpoint', always: { target: '#cycle.review' } },
@@ -755,18 +451,12 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'reviewer',
             src: 'reviewer',
-            input: ({ context }) => ({
-              cycle: cycleNo(context),
-              mode: context.stuck !== null ? ('stuck' as const) : ('normal' as const),
-              ...reviewScopeFor(context.options.scope, context.current),
-              stuck: context.stuck,
-              lastHandoff: context.handoffs.at(-1) ?? null,
-            }),
-            onDone: { target: '#cycle.replan', actions: 'absorbReview' },
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'review' } },
+            input: ({ context }) => reviewInput(context),
+            onDone: {
+              target: '#cycle.replan',
+              actions: { type: 'absorbReview', params: ({ event }) => event.output },
             },
+            onError: stopOnError('review'),
           },
         },
       },
@@ -778,46 +468,28 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'replanner',
             src: 'planner',
-            input: ({ context }) => ({
-              kind: 'replan' as const,
-              cycle: cycleNo(context),
-              targets: context.targets,
-              blocked: Object.keys(context.blocked),
-              searchBudget: kwSearchRemaining(context.tracker, context.now),
-              stuck: context.stuck,
-              review: context.review,
-            }),
+            input: ({ context }) => plannerInput(context, 'replan'),
             onDone: [
-              { guard: 'isProve', target: 'approve', actions: 'absorbPlan' },
-              { target: '#cycle.boundary', actions: 'absorbPlan' },
+              {
+                guard: 'isProve',
+                target: 'approve',
+                actions: { type: 'absorbPlan', params: ({ event }) => event.output },
+              },
+              {
+                target: '#cycle.boundary',
+                actions: { type: 'absorbPlan', params: ({ event }) => event.output },
+              },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'replan' } },
-            },
+            onError: stopOnError('replan'),
           },
         },
         approve: {
           invoke: {
             id: 'approveReplan',
             src: 'human',
-            input: ({ context }) => ({
-              question: 'approve-replan' as const,
-              options: ['approve', 'decline', 'stop'],
-              summary: context.log.at(-1) ?? '',
-            }),
-            onDone: [
-              {
-                guard: { type: 'answered', params: { answer: 'stop' } },
-                target: '#cycle.stopped',
-                actions: ['absorbHuman', { type: 'setStop', params: { reason: 'user-stop' } }],
-              },
-              { target: '#cycle.boundary', actions: 'absorbHuman' },
-            ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'human' } },
-            },
+            input: ({ context }) => approveReplanQuestion(context),
+            onDone: [humanStop, { target: '#cycle.boundary', actions: humanAnswer }],
+            onError: stopOnError('human'),
           },
         },
       },
@@ -838,11 +510,19 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'finalCheck',
             src: 'diagnostics',
-            input: () => ask({ kind: 'discover' }),
+            input: () => diagnosticsRequest({ kind: 'discover' }),
             onDone: [
-              { guard: 'noOpenTargets', target: '#cycle.solved', actions: 'absorbDiagnostics' },
-              { target: '#cycle.stopped', actions: ['absorbDiagnostics', 'setLimitStop'] },
+              {
+                guard: { type: 'noOpenTargets', params: ({ event }) => event.output },
+                target: '#cycle.solved',
+                actions: { type: 'absorbDiagnostics', params: ({ event }) => event.output },
+              },
+              {
+                target: '#cycle.stopped',
+                actions: [{ type: 'absorbDiagnostics', params: ({ event }) => event.output }, 'setLimitStop'],
+              },
             ],
+            // the limit was reached either way: without a final answer the run stops on it
             onError: { target: '#cycle.stopped', actions: 'setLimitStop' },
           },
         },
@@ -850,76 +530,47 @@ export const cycleMachine = cycleSetup.createMachine({
           invoke: {
             id: 'askContinue',
             src: 'human',
-            input: ({ context }) => ({
-              question: 'continue' as const,
-              options: ['continue', 'stop'],
-              summary: `cycle ${context.tracker.cycles} done; ${context.lastCount ?? 0} open target(s) before it`,
-            }),
-            onDone: [
-              {
-                guard: { type: 'answered', params: { answer: 'stop' } },
-                target: '#cycle.stopped',
-                actions: ['absorbHuman', { type: 'setStop', params: { reason: 'user-stop' } }],
-              },
-              { target: '#cycle.plan', actions: ['absorbHuman', 'nextCycle'] },
-            ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'human' } },
-            },
+            input: ({ context }) => continueQuestion(context),
+            onDone: [humanStop, { target: '#cycle.plan', actions: [humanAnswer, 'nextCycle'] }],
+            onError: stopOnError('human'),
           },
         },
         askBlocker: {
           invoke: {
             id: 'askBlocker',
             src: 'human',
-            input: ({ context }) => ({
-              question: 'blocker' as const,
-              options: [...BLOCKER_OPTIONS],
-              summary: context.stuckHandoff
-                ? `${context.stuckHandoff.target} is stuck: ${context.stuckHandoff.blocker_signature}`
-                : 'a target is stuck',
-            }),
+            input: ({ context }) => blockerQuestion(context),
             onDone: [
               {
-                guard: 'answeredEvidence',
+                guard: { type: 'answeredEvidence', params: ({ event }) => event.output },
                 target: '#cycle.plan',
-                actions: ['absorbHumanEvidence', 'nextCycle'],
+                actions: [{ type: 'absorbHumanEvidence', params: ({ event }) => event.output }, 'nextCycle'],
               },
               {
-                guard: { type: 'answered', params: { answer: 'formalize' } },
+                guard: { type: 'answeredFormalize', params: ({ event }) => event.output },
                 target: '#cycle.stuck',
-                actions: ['absorbHuman', 'setRedraft'],
+                actions: [humanAnswer, 'setRedraft'],
               },
               {
-                guard: { type: 'answered', params: { answer: 'review-stuck' } },
+                guard: { type: 'answeredReviewStuck', params: ({ event }) => event.output },
                 target: 'stuckReview',
-                actions: 'absorbHuman',
+                actions: humanAnswer,
               },
-              { target: '#cycle.stuck', actions: 'absorbHuman' },
+              { target: '#cycle.stuck', actions: humanAnswer },
             ],
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'human' } },
-            },
+            onError: stopOnError('human'),
           },
         },
         stuckReview: {
           invoke: {
             id: 'stuckReview',
             src: 'reviewer',
-            input: ({ context }) => ({
-              cycle: context.tracker.cycles,
-              mode: 'stuck' as const,
-              ...reviewScopeFor(context.options.scope, context.current),
-              stuck: context.lastStuck,
-              lastHandoff: context.handoffs.at(-1) ?? null,
-            }),
-            onDone: { target: 'askBlocker', actions: 'absorbReview' },
-            onError: {
-              target: '#cycle.stopped',
-              actions: { type: 'setErrorStop', params: { phase: 'review' } },
+            input: ({ context }) => stuckReviewInput(context),
+            onDone: {
+              target: 'askBlocker',
+              actions: { type: 'absorbReview', params: ({ event }) => event.output },
             },
+            onError: stopOnError('review'),
           },
         },
       },

@@ -4,7 +4,7 @@
  * that answer from a script or from lines read interactively.
  */
 import { BLOCKER_CLASS_PHRASES, type BlockerClass } from '../contract/index.js';
-import type { HumanInput, TargetInfo } from './cycle-types.js';
+import type { HumanInput, TargetInfo } from '../cycle/types.js';
 import type { HumanPort, PlannerPort, ReviewerPort } from './ports.js';
 
 /**

@@ -4,8 +4,8 @@
  */
 import type { Scope } from '../contract/index.js';
 import { ScopeSchema } from '../contract/index.js';
+import type { CycleMode, CycleOptions, ReviewEvery } from '../cycle/types.js';
 import { parseDuration } from '../tracker/duration.js';
-import type { CycleMode, CycleOptions, ReviewEvery } from './cycle-types.js';
 
 /** Raw flags as the CLI (or a host) passes them; anything omitted takes the mode's default. */
 export interface CycleFlags {

@@ -8,12 +8,13 @@ import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
+import { grantCapabilities, searchViolation } from '../cycle/search-budget.js';
+import type { WorkerInput, WorkOutcome } from '../cycle/types.js';
+import { importsChanged } from '../cycle/verification-ladder.js';
 import { postReturnViolation, preDispatchDrift } from './custody-guard.js';
-import type { WorkerInput, WorkOutcome } from './cycle-types.js';
 import { buildDispatch } from './dispatch-builder.js';
 import { captureOwned, type OwnedCapture, ownedTypeViolation, restoreOwned } from './owned-files.js';
 import type { Unstamped, WorkerPort } from './ports.js';
-import { grantCapabilities, searchViolation } from './search-budget.js';
 import {
   defaultFenceResolver,
   type FenceResolver,
@@ -21,7 +22,6 @@ import {
   headersOfCapture,
   unfenceable,
 } from './statement-fence.js';
-import { importsChanged } from './verification-ladder.js';
 import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
 import {
   captureZoneBytes,

@@ -4,7 +4,7 @@
  */
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch } from '../contract/index.js';
-import type { CycleOptions, WorkerInput } from './cycle-types.js';
+import type { CycleOptions, WorkerInput } from '../cycle/types.js';
 
 /**
  * The dispatch for `input`: per-target task (`file:line`, scope `sorry`), an inline pass

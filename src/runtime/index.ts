@@ -1,8 +1,51 @@
 /**
  * The cycle runtime: ports, the subprocess worker protocol, custody enforcement, built-in marker
- * diagnostics, the git checkpointer, and the host that drives machines/cycle.
+ * diagnostics, the git checkpointer, and the host that drives machines/cycle. The pure cycle rules
+ * (src/cycle) are re-exported here under the names this entry point has always had.
  */
 
+// the pure cycle rules live in src/cycle; re-exported here under the names users import today
+export {
+  attemptOf,
+  detectStuck,
+  type EditVerification,
+  EMPTY_LEDGER,
+  FALLBACK_AFTER_INCONCLUSIVE,
+  FALLBACK_TOOL_PREFIX,
+  type FinalKind,
+  fallbackGate,
+  finalHandoff,
+  type GateVerdict,
+  grantCapabilities,
+  importLines,
+  importsChanged,
+  isTrivialGoal,
+  ledgerAfterHandoff,
+  ledgerAfterPlan,
+  mergeBaseline,
+  nextTier,
+  pickTarget,
+  relaunchVerdict,
+  reviewDue,
+  reviewScopeFor,
+  SEARCH_BUDGET_PREFIX,
+  SEARCH_FALLBACK_CAPABILITY,
+  type SearchGrant,
+  type SearchLedger,
+  type StuckInputs,
+  searchGrant,
+  searchViolation,
+  stuckClass,
+  TIERS as VERIFICATION_TIERS,
+  type TierPlan,
+  tierPlan,
+  UNAVAILABLE_TOOL_PREFIX,
+  type VerificationQuestion,
+  verifyEdit,
+  WORK_SEARCH_LIMIT,
+  wrapStuckHandoff,
+} from '../cycle/index.js';
+export type * from '../cycle/types.js';
 export {
   builtinPlanner,
   builtinReviewer,
@@ -20,24 +63,6 @@ export {
   type ResolvedOptions,
   resolveCycleOptions,
 } from './cycle-options.js';
-export {
-  attemptOf,
-  detectStuck,
-  type EditVerification,
-  type FinalKind,
-  finalHandoff,
-  isTrivialGoal,
-  mergeBaseline,
-  pickTarget,
-  relaunchVerdict,
-  reviewDue,
-  reviewScopeFor,
-  type StuckInputs,
-  stuckClass,
-  verifyEdit,
-  wrapStuckHandoff,
-} from './cycle-rules.js';
-export type * from './cycle-types.js';
 export {
   createDelegatingWorker,
   type DelegatingWorkerOptions,
@@ -95,39 +120,12 @@ export {
 } from './run-cycle.js';
 export { nullRecorder, type RunRecorder } from './run-recorder.js';
 export {
-  EMPTY_LEDGER,
-  FALLBACK_AFTER_INCONCLUSIVE,
-  FALLBACK_TOOL_PREFIX,
-  fallbackGate,
-  type GateVerdict,
-  grantCapabilities,
-  ledgerAfterHandoff,
-  ledgerAfterPlan,
-  SEARCH_BUDGET_PREFIX,
-  SEARCH_FALLBACK_CAPABILITY,
-  type SearchGrant,
-  type SearchLedger,
-  searchGrant,
-  searchViolation,
-  UNAVAILABLE_TOOL_PREFIX,
-  WORK_SEARCH_LIMIT,
-} from './search-budget.js';
-export {
   EXIT_PERMISSION_DENIED,
   type InProcessWorker,
   inProcessTransport,
   type SubprocessTransportOptions,
   subprocessTransport,
 } from './transports.js';
-export {
-  importLines,
-  importsChanged,
-  nextTier,
-  TIERS as VERIFICATION_TIERS,
-  type TierPlan,
-  tierPlan,
-  type VerificationQuestion,
-} from './verification-ladder.js';
 export { createVerifiedCustody, type VerifiedCustody, type VerifiedFile } from './verified-custody.js';
 export {
   describeProgress,

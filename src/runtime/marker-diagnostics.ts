@@ -7,7 +7,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Scope } from '../contract/index.js';
-import type { DiagnosticsOutput, TargetInfo } from './cycle-types.js';
+import type { DiagnosticsOutput, TargetInfo } from '../cycle/types.js';
 import { scanMarkers } from './marker-scan.js';
 import type { DiagnosticsPort, Unstamped } from './ports.js';
 

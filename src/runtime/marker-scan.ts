@@ -2,7 +2,7 @@
  * The "marker" domain's pure scanner: finds a marker word (default `sorry`) per line of a text
  * and reports `file:line` targets, plus `-- error: …` lines as diagnostics errors.
  */
-import type { TargetInfo } from './cycle-types.js';
+import type { TargetInfo } from '../cycle/types.js';
 
 /** The result of scanning one file. */
 export interface MarkerScan {

@@ -9,6 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatch, Handoff } from '../contract/index.js';
+import { stuckClass } from '../cycle/final-handoff.js';
+import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import { HandoffError } from '../errors/index.js';
 import {
   PersistController,
@@ -18,8 +20,6 @@ import {
 } from '../persist/index.js';
 import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
-import { stuckClass } from './cycle-rules.js';
-import type { PlannerOutput, ReviewInput, ReviewOutput } from './cycle-types.js';
 import type { RunRecorder } from './run-recorder.js';
 
 /** Options of {@link createPersistRecorder}. */

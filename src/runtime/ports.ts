@@ -16,7 +16,7 @@ import type {
   ReviewOutput,
   WorkerInput,
   WorkOutcome,
-} from './cycle-types.js';
+} from '../cycle/types.js';
 
 /** Removes the runtime-stamped `now`. */
 export type Unstamped<T> = T extends unknown ? Omit<T, 'now'> : never;

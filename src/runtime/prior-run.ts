@@ -11,6 +11,7 @@
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
+import type { CycleOptions } from '../cycle/types.js';
 import { HandoffError } from '../errors/index.js';
 import {
   deriveCustody,
@@ -22,7 +23,6 @@ import {
   reusePreview,
 } from '../persist/index.js';
 import type { Store } from '../store/index.js';
-import type { CycleOptions } from './cycle-types.js';
 import { buildRunDispatch } from './dispatch-builder.js';
 import type { HumanPort } from './ports.js';
 

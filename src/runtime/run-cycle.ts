@@ -7,17 +7,17 @@ import { createActor, fromPromise, toPromise } from 'xstate';
 import { cycleMachine } from '../../machines/cycle.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Handoff, validateHandoff } from '../contract/index.js';
-import { initTracker } from '../tracker/counters.js';
-import { finalHandoff } from './cycle-rules.js';
+import { finalHandoff } from '../cycle/final-handoff.js';
 import type {
   CycleContext,
   CycleOptions,
   DiagnosticsInput,
   DiagnosticsOutput,
   VerificationTier,
-} from './cycle-types.js';
+} from '../cycle/types.js';
+import { nextTier } from '../cycle/verification-ladder.js';
+import { initTracker } from '../tracker/counters.js';
 import type { Clock, CyclePorts, DiagnosticsPort, Unstamped } from './ports.js';
-import { nextTier } from './verification-ladder.js';
 
 /** One progress report: the phase, counters and any new log lines. */
 export interface CycleProgress {

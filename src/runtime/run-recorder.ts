@@ -5,8 +5,8 @@
  * nothing.
  */
 import type { Dispatch, Handoff } from '../contract/index.js';
+import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import type { PreparedPriorRun } from '../persist/index.js';
-import type { PlannerOutput, ReviewInput, ReviewOutput } from './cycle-types.js';
 
 /** Receives a run's boundaries in order. */
 export interface RunRecorder {

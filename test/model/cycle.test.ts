@@ -20,13 +20,8 @@ import { getShortestPaths } from 'xstate/graph';
 import { cycleMachine } from '../../machines/cycle.js';
 import type { FileBaseline } from '../../src/baseline/schema.js';
 import { emptyEvidence, type Handoff, validateHandoff } from '../../src/contract/index.js';
+import type { CycleInput, DiagnosticsOutput, TargetInfo, WorkOutcome } from '../../src/cycle/types.js';
 import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
-import type {
-  CycleInput,
-  DiagnosticsOutput,
-  TargetInfo,
-  WorkOutcome,
-} from '../../src/runtime/cycle-types.js';
 import { initTracker } from '../../src/tracker/counters.js';
 
 type Snap = SnapshotFrom<typeof cycleMachine>;

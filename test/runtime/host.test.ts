@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline, recordBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff, handoffFor } from '../../src/contract/index.js';
+import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
 import { HandoffError } from '../../src/errors/index.js';
 import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
@@ -12,7 +13,6 @@ import { createMarkerDiagnostics } from '../../src/runtime/marker-diagnostics.js
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import type { DiagnosticsPort } from '../../src/runtime/ports.js';
 import { runProject } from '../../src/runtime/project-run.js';
-import { EMPTY_LEDGER } from '../../src/runtime/search-budget.js';
 
 let dir: string;
 beforeEach(async () => {

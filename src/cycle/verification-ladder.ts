@@ -6,7 +6,7 @@
  * starting tier and a ceiling; a diagnostics answer flagged `inconclusive` (e.g. imports not
  * built) climbs one tier, never past the ceiling. The project gate runs only at checkpoints.
  */
-import type { VerificationTier } from './cycle-types.js';
+import type { VerificationTier } from './types.js';
 
 /** The tiers, lightest first. */
 export const TIERS: readonly VerificationTier[] = ['file-fast', 'file-deps', 'module', 'project'];

@@ -5,6 +5,7 @@
 
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff, Scope, StopReason } from '../contract/index.js';
+import type { TrackerViolation } from '../tracker/counters.js';
 import type { TrackerState } from '../tracker/schema.js';
 import type { SearchLedger } from './search-budget.js';
 
@@ -53,7 +54,7 @@ export type VerificationTier = 'file-fast' | 'file-deps' | 'module' | 'project';
 export interface DiagnosticsInput {
   /** The question asked: open targets (`discover`), a worker's edit, or the checkpoint gate. */
   readonly question: 'discover' | 'edit' | 'checkpoint';
-  /** The tier to ask (chosen by `tierPlan`, see verification-ladder.ts). */
+  /** The tier to ask (chosen by `tierPlan`, see src/cycle/verification-ladder.ts). */
   readonly tier: VerificationTier;
   /** The heaviest tier the runtime may climb to when an answer is inconclusive (default: `tier`). */
   readonly maxTier?: VerificationTier;
@@ -111,7 +112,7 @@ export interface WorkerInput {
   readonly priorFailure: string | null;
   readonly searchResults: readonly { tool: string; query: string; top: readonly string[] }[];
   readonly searchBudget: number;
-  /** The target's search ledger before this dispatch (the fallback gate, see search-budget.ts). */
+  /** The target's search ledger before this dispatch (the fallback gate, see src/cycle/search-budget.ts). */
   readonly searchLedger: SearchLedger;
   readonly trivial: boolean;
   readonly inline: boolean;
@@ -267,7 +268,8 @@ export interface CycleContext {
   readonly warnings: readonly string[];
   readonly tracker: TrackerState;
   readonly now: number;
-  readonly limitViolations: readonly string[];
+  /** The limits the last tracker tick reported reached (empty while the run may go on). */
+  readonly limitViolations: readonly TrackerViolation[];
   readonly targets: readonly TargetInfo[];
   readonly initialCount: number | null;
   readonly lastCount: number | null;

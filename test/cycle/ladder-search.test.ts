@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { emptyEvidence } from '../../src/contract/index.js';
-import { verifyEdit } from '../../src/runtime/cycle-rules.js';
-import type { DiagnosticsInput, TargetInfo } from '../../src/runtime/cycle-types.js';
-import type { DiagnosticsPort } from '../../src/runtime/ports.js';
-import { diagnoseOnLadder } from '../../src/runtime/run-cycle.js';
 import {
   EMPTY_LEDGER,
   fallbackGate,
@@ -12,8 +8,10 @@ import {
   ledgerAfterPlan,
   searchGrant,
   searchViolation,
-} from '../../src/runtime/search-budget.js';
-import { importLines, importsChanged, nextTier, tierPlan } from '../../src/runtime/verification-ladder.js';
+} from '../../src/cycle/search-budget.js';
+import type { TargetInfo } from '../../src/cycle/types.js';
+import { importLines, importsChanged, nextTier, tierPlan } from '../../src/cycle/verification-ladder.js';
+import { verifyEdit } from '../../src/cycle/verify-edit.js';
 import { initTracker, recordKwSearch } from '../../src/tracker/counters.js';
 
 const T: TargetInfo = { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' };
@@ -44,32 +42,6 @@ describe('verification ladder', () => {
     expect(importsChanged(before, 'import A\ntheorem t := rfl\n')).toBe(false);
     expect(importsChanged(before, 'import A\nimport B\ntheorem t := b\n')).toBe(true);
     expect(importsChanged(before, 'theorem t := rfl\n')).toBe(true);
-  });
-
-  it('climbs while answers are inconclusive, never past the ceiling', async () => {
-    const asked: string[] = [];
-    const port = (inconclusiveUpTo: number): DiagnosticsPort => ({
-      async diagnose(i: DiagnosticsInput) {
-        asked.push(i.tier);
-        return {
-          tier: i.tier,
-          targets: [],
-          errors: [],
-          ok: true,
-          inconclusive: asked.length <= inconclusiveUpTo,
-        };
-      },
-    });
-    const q: DiagnosticsInput = { question: 'edit', tier: 'file-fast', maxTier: 'module', files: ['A.lean'] };
-    expect((await diagnoseOnLadder(port(0), q)).tiersTried).toEqual(['file-fast']);
-    asked.length = 0;
-    const out = await diagnoseOnLadder(port(1), q);
-    expect(out).toMatchObject({ tier: 'file-deps', tiersTried: ['file-fast', 'file-deps'] });
-    asked.length = 0;
-    expect((await diagnoseOnLadder(port(9), q)).tiersTried).toEqual(['file-fast', 'file-deps', 'module']);
-    asked.length = 0;
-    const uncapped: DiagnosticsInput = { question: 'edit', tier: 'file-fast', files: ['A.lean'] };
-    expect((await diagnoseOnLadder(port(9), uncapped)).tiersTried).toEqual(['file-fast']);
   });
 
   it('confirms a solved claim only when the target is gone and its file has no error', () => {

@@ -1,0 +1,256 @@
+/**
+ * The inputs the cycle machine hands its six actors (layer 1, pure): every request is built from
+ * the context alone, so the machine's `invoke.input` entries are one call each and the requests
+ * can be tested without an actor.
+ */
+import { kwSearchRemaining } from '../tracker/counters.js';
+import { currentCycle } from './context.js';
+import { reviewScopeFor } from './review.js';
+import { EMPTY_LEDGER, searchGrant } from './search-budget.js';
+import { isTrivialGoal } from './targets.js';
+import type {
+  CheckpointInput,
+  CycleContext,
+  DiagnosticsInput,
+  HumanInput,
+  PlannerInput,
+  ReviewInput,
+  WorkerInput,
+} from './types.js';
+import { tierPlan, type VerificationQuestion } from './verification-ladder.js';
+
+/** Options the human is offered after a clear blocker (seed 000 § Human-in-the-loop). */
+export const BLOCKER_OPTIONS = ['continue-with-evidence', 'formalize', 'review-stuck', 'stop'] as const;
+
+/**
+ * The diagnostics request for a question: the ladder's starting tier and ceiling
+ * (see {@link tierPlan}).
+ *
+ * @example
+ * ```ts
+ * diagnosticsRequest({ kind: 'checkpoint' }); // { question: 'checkpoint', tier: 'project', maxTier: 'project', files: [] }
+ * ```
+ */
+export function diagnosticsRequest(q: VerificationQuestion, files: readonly string[] = []): DiagnosticsInput {
+  const plan = tierPlan(q);
+  return { question: q.kind, tier: plan.start, maxTier: plan.max, files: [...files] };
+}
+
+/**
+ * The diagnostics request verifying the last worker edit: the ladder's `edit` question on the
+ * current target's file (`file-deps` first when the edit changed its imports).
+ *
+ * @example
+ * ```ts
+ * verifyRequest(ctx); // { question: 'edit', tier: 'file-fast', maxTier: 'module', files: ['A.lean'] }
+ * ```
+ */
+export function verifyRequest(c: Pick<CycleContext, 'lastWork' | 'current'>): DiagnosticsInput {
+  return diagnosticsRequest(
+    { kind: 'edit', importsChanged: c.lastWork?.kind === 'handoff' && c.lastWork.importsChanged },
+    c.current ? [c.current.file] : [],
+  );
+}
+
+/**
+ * The planner's input: a first plan of the cycle (`plan`) or the replan after a review, with the
+ * tracker's knowledge-search budget left.
+ *
+ * @example
+ * ```ts
+ * plannerInput(ctx, 'replan').searchBudget; // 3 at the start of a cycle
+ * ```
+ */
+export function plannerInput(
+  c: Pick<CycleContext, 'tracker' | 'now' | 'targets' | 'blocked' | 'stuck' | 'review'>,
+  kind: PlannerInput['kind'],
+): PlannerInput {
+  return {
+    kind,
+    cycle: currentCycle(c),
+    targets: c.targets,
+    blocked: Object.keys(c.blocked),
+    searchBudget: kwSearchRemaining(c.tracker, c.now),
+    stuck: kind === 'plan' ? null : c.stuck,
+    review: kind === 'plan' ? null : c.review,
+  };
+}
+
+/**
+ * The worker's input for the current target: the prior blocker and the evidence gathered for a
+ * relaunch, the last failure, the search grant and ledger, the budgets and the custody baseline.
+ *
+ * @throws Error when no target is chosen (the machine dispatches only after choosing one).
+ * @example
+ * ```ts
+ * workerInput(ctx).searchBudget; // min(2, the tracker's knowledge-search budget left)
+ * ```
+ */
+export function workerInput(c: CycleContext): WorkerInput {
+  const t = c.current;
+  if (t === null) throw new Error('the cycle dispatches a worker only after choosing a target');
+  const prior = c.blocked[t.id];
+  const attempts = c.attempts[t.id] ?? [];
+  const lastFail = [...attempts].reverse().find((a) => !a.solved);
+  const ledger = c.searchLedgers[t.id] ?? EMPTY_LEDGER;
+  return {
+    target: t,
+    cycle: currentCycle(c),
+    mode: c.options.mode,
+    priorBlocker: prior?.blocker_signature ?? null,
+    evidenceDelta: prior ? [...(c.evidenceFor[t.id] ?? [])] : [],
+    priorFailure: lastFail?.signature ?? null,
+    searchResults: c.searches,
+    searchBudget: searchGrant(c.tracker, c.now, ledger).budget,
+    searchLedger: ledger,
+    trivial: isTrivialGoal(t.goal),
+    inline: c.delegation === 'inline',
+    budget: {
+      max_cycles: c.options.maxCycles,
+      max_stuck_cycles: c.options.maxStuck,
+      runtime: c.options.maxRuntime === '' ? null : c.options.maxRuntime,
+    },
+    baseline: c.baseline,
+  };
+}
+
+/**
+ * The checkpointer's input: the files accepted this cycle and a one-line summary.
+ *
+ * @example
+ * ```ts
+ * checkpointInput(ctx).summary; // 'cycle 1: A.lean:2 solved'
+ * ```
+ */
+export function checkpointInput(
+  c: Pick<CycleContext, 'tracker' | 'accepted' | 'current' | 'lastWork' | 'options'>,
+): CheckpointInput {
+  const cycle = currentCycle(c);
+  const status = c.lastWork?.kind === 'handoff' ? c.lastWork.handoff.status : '';
+  return {
+    cycle,
+    files: c.accepted,
+    summary: `cycle ${cycle}: ${c.current?.id ?? ''} ${status}`.trim(),
+    commit: c.options.commit,
+  };
+}
+
+/**
+ * The reviewer's input after the checkpoint: a stuck-mode review when this cycle declared the
+ * target stuck, a normal one otherwise; scoped to the sorry or the current file.
+ *
+ * @example
+ * ```ts
+ * reviewInput(ctx).mode; // 'stuck' when ctx.stuck is set
+ * ```
+ */
+export function reviewInput(
+  c: Pick<CycleContext, 'tracker' | 'stuck' | 'options' | 'current' | 'handoffs'>,
+): ReviewInput {
+  return {
+    cycle: currentCycle(c),
+    mode: c.stuck !== null ? 'stuck' : 'normal',
+    ...reviewScopeFor(c.options.scope, c.current),
+    stuck: c.stuck,
+    lastHandoff: c.handoffs.at(-1) ?? null,
+  };
+}
+
+/**
+ * The reviewer's input when a prove-mode human asks to review the stuck target again (after the
+ * cycle's tick: the cycle is the one that declared it, the verdict the last one).
+ *
+ * @example
+ * ```ts
+ * stuckReviewInput(ctx).stuck === ctx.lastStuck; // true
+ * ```
+ */
+export function stuckReviewInput(
+  c: Pick<CycleContext, 'tracker' | 'lastStuck' | 'options' | 'current' | 'handoffs'>,
+): ReviewInput {
+  return {
+    cycle: c.tracker.cycles,
+    mode: 'stuck',
+    ...reviewScopeFor(c.options.scope, c.current),
+    stuck: c.lastStuck,
+    lastHandoff: c.handoffs.at(-1) ?? null,
+  };
+}
+
+/**
+ * The human's question approving the cycle's plan (prove with `--planning=ask`).
+ *
+ * @example
+ * ```ts
+ * approvePlanQuestion(ctx).options; // ['approve', 'stop']
+ * ```
+ */
+export function approvePlanQuestion(c: Pick<CycleContext, 'log'>): HumanInput {
+  return { question: 'approve-plan', options: ['approve', 'stop'], summary: c.log.at(-1) ?? '' };
+}
+
+/**
+ * The human's question approving a checkpoint commit (`--commit=ask`).
+ *
+ * @example
+ * ```ts
+ * approveCommitQuestion(ctx).summary; // 'commit A.lean'
+ * ```
+ */
+export function approveCommitQuestion(c: Pick<CycleContext, 'accepted'>): HumanInput {
+  return {
+    question: 'approve-commit',
+    options: ['commit', 'skip', 'stop'],
+    summary: `commit ${c.accepted.join(', ')}`,
+  };
+}
+
+/**
+ * The human's question approving a replan (prove).
+ *
+ * @example
+ * ```ts
+ * approveReplanQuestion(ctx).options; // ['approve', 'decline', 'stop']
+ * ```
+ */
+export function approveReplanQuestion(c: Pick<CycleContext, 'log'>): HumanInput {
+  return {
+    question: 'approve-replan',
+    options: ['approve', 'decline', 'stop'],
+    summary: c.log.at(-1) ?? '',
+  };
+}
+
+/**
+ * The human's question at a boundary without a blocker (prove): continue or stop.
+ *
+ * @example
+ * ```ts
+ * continueQuestion(ctx).summary; // 'cycle 1 done; 2 open target(s) before it'
+ * ```
+ */
+export function continueQuestion(c: Pick<CycleContext, 'tracker' | 'lastCount'>): HumanInput {
+  return {
+    question: 'continue',
+    options: ['continue', 'stop'],
+    summary: `cycle ${c.tracker.cycles} done; ${c.lastCount ?? 0} open target(s) before it`,
+  };
+}
+
+/**
+ * The human's question after a clear blocker (prove): the {@link BLOCKER_OPTIONS}.
+ *
+ * @example
+ * ```ts
+ * blockerQuestion(ctx).summary; // 'A.lean:2 is stuck: A.lean:2:omega failed'
+ * ```
+ */
+export function blockerQuestion(c: Pick<CycleContext, 'stuckHandoff'>): HumanInput {
+  return {
+    question: 'blocker',
+    options: [...BLOCKER_OPTIONS],
+    summary: c.stuckHandoff
+      ? `${c.stuckHandoff.target} is stuck: ${c.stuckHandoff.blocker_signature}`
+      : 'a target is stuck',
+  };
+}

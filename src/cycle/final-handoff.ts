@@ -1,0 +1,157 @@
+/**
+ * The handoff records the parent builds (layer 1, pure): the stuck class of a review, the
+ * parent-wrapped stuck handoff of a target (what the rerun guard is evaluated against), and the
+ * run's final run-contract/v1 handoff.
+ */
+import {
+  type BlockerClass,
+  blockerClassFromPhrase,
+  type Handoff,
+  type HandoffEvidence,
+  type StopReason,
+} from '../contract/index.js';
+import type { CycleContext, ReviewOutput, StuckVerdict } from './types.js';
+
+function uniq<T>(xs: Iterable<T>, key: (x: T) => string = (x) => JSON.stringify(x)): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const x of xs) {
+    const k = key(x);
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(x);
+    }
+  }
+  return out;
+}
+
+function mergedEvidence(hs: readonly Handoff[]): HandoffEvidence {
+  const last = hs.at(-1);
+  return {
+    queries: uniq(hs.flatMap((h) => h.evidence.queries)),
+    top_candidates: uniq(hs.flatMap((h) => h.evidence.top_candidates)),
+    attempts: uniq(hs.flatMap((h) => h.evidence.attempts)),
+    goal_delta: last?.evidence.goal_delta ?? null,
+    diagnostic_delta: last?.evidence.diagnostic_delta ?? null,
+  };
+}
+
+/**
+ * Maps a stuck review to a blocker class: the review's primary phrase, else the worker's class,
+ * else `needs-helper-lemma` (with `guessed: true`).
+ *
+ * @example
+ * ```ts
+ * stuckClass(review, handoff); // { cls: 'missing-library-lemma', guessed: false }
+ * ```
+ */
+export function stuckClass(
+  review: ReviewOutput | null,
+  worker: Handoff | null,
+): { cls: BlockerClass; guessed: boolean } {
+  const fromReview = review?.primaryBlocker ? blockerClassFromPhrase(review.primaryBlocker) : null;
+  if (fromReview !== null) return { cls: fromReview, guessed: false };
+  if (worker?.blocker_class) return { cls: worker.blocker_class, guessed: false };
+  return { cls: 'needs-helper-lemma', guessed: true };
+}
+
+/**
+ * The parent-wrapped stuck handoff for a target's task (what the rerun guard is evaluated
+ * against, and what a prove-mode human reads): the stuck review block mapped into a complete
+ * run-contract/v1 record.
+ *
+ * @example
+ * ```ts
+ * const h = wrapStuckHandoff(ctx, verdict, review); // status 'stuck', blocker fields set
+ * ```
+ */
+export function wrapStuckHandoff(
+  ctx: Pick<
+    CycleContext,
+    'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline' | 'targets' | 'current'
+  >,
+  verdict: StuckVerdict,
+  review: ReviewOutput | null,
+): Handoff {
+  const mine = ctx.handoffs.filter((h) => h.target === verdict.target);
+  const lastWorker = mine.at(-1) ?? null;
+  const { cls } = stuckClass(review, lastWorker);
+  const base = finalHandoff(ctx, { status: 'stuck' });
+  return {
+    ...base,
+    target: verdict.target,
+    scope: 'sorry',
+    // a fence violation is a safety guard firing, not a proof-triage class
+    blocker_kind: verdict.condition === 'fence-violation' ? 'safety-guard' : 'proof',
+    blocker_class: verdict.condition === 'fence-violation' ? null : cls,
+    blocker_signature: verdict.signature,
+    failed_avenues: uniq([
+      ...mine.flatMap((h) => h.failed_avenues),
+      `${verdict.condition}: ${verdict.detail}`,
+    ]),
+    evidence: {
+      ...mergedEvidence(mine),
+      queries: uniq([...mergedEvidence(mine).queries]),
+    },
+    // a changed statement is not a proof problem: the statement goes back to its author
+    next_action: verdict.condition === 'fence-violation' ? 'redraft' : (review?.nextAction ?? 'stop'),
+    new_evidence_required_for_rerun:
+      lastWorker?.new_evidence_required_for_rerun ??
+      `new evidence for ${verdict.target}: a changed goal or diagnostic, a verified candidate lemma, changed source, or a new tool`,
+  };
+}
+
+/** How the run ends. */
+export interface FinalKind {
+  readonly status: Handoff['status'];
+  readonly stopReason?: StopReason;
+  readonly detail?: string;
+  readonly stuck?: Handoff | null;
+}
+
+/**
+ * The run's final handoff (run-contract/v1) for the run's own (target, scope, mode): custody of
+ * the whole owned set with the latest accepted baseline, accumulated evidence, and blocker fields
+ * exactly when the stop is blocker-driven (taken from the parent-wrapped stuck handoff).
+ *
+ * @example
+ * ```ts
+ * finalHandoff(ctx, { status: 'stopped', stopReason: 'max-cycles' });
+ * ```
+ */
+export function finalHandoff(
+  ctx: Pick<CycleContext, 'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline'>,
+  kind: FinalKind,
+): Handoff {
+  const hs = ctx.handoffs;
+  const stopReason = kind.status === 'stopped' ? (kind.stopReason ?? 'user-stop') : null;
+  const operational = stopReason === 'protocol-error' || stopReason === 'operational-error';
+  const driven = kind.status === 'stuck' || stopReason === 'max-stuck';
+  const s = driven ? (kind.stuck ?? null) : null;
+  const blockerKind = s?.blocker_kind ?? (driven ? 'operational' : null);
+  return {
+    schema: 'run-contract/v1',
+    record: 'handoff',
+    target: ctx.options.target,
+    scope: ctx.options.scope,
+    mode: ctx.options.mode,
+    status: kind.status,
+    stop_reason: stopReason,
+    stop_detail: operational ? kind.detail?.trim() || `${stopReason}` : null,
+    blocker_kind: driven ? blockerKind : null,
+    blocker_class: driven && blockerKind === 'proof' ? (s?.blocker_class ?? 'needs-helper-lemma') : null,
+    blocker_signature: driven ? (s?.blocker_signature ?? `${ctx.options.target}:0:stuck`) : null,
+    attempted_tools: uniq(hs.flatMap((h) => h.attempted_tools)),
+    best_candidates: uniq(hs.flatMap((h) => h.best_candidates)),
+    failed_avenues: uniq([...hs.flatMap((h) => h.failed_avenues), ...(s?.failed_avenues ?? [])]),
+    evidence: mergedEvidence(hs),
+    files_owned: [...ctx.filesOwned],
+    files_changed: uniq(ctx.filesChanged),
+    file_baseline: ctx.baseline,
+    artifacts: uniq(hs.flatMap((h) => h.artifacts)),
+    next_action: kind.status === 'solved' ? 'stop' : (s?.next_action ?? 'stop'),
+    new_evidence_required_for_rerun: driven
+      ? (s?.new_evidence_required_for_rerun ?? 'new evidence addressing the recorded blocker')
+      : null,
+  };
+}

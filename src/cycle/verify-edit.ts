@@ -1,0 +1,64 @@
+/**
+ * Verifying a worker's claim (layer 1, pure): the diagnostics of its changed file decide whether a
+ * `solved` claim holds; a claim that does not hold counts as a failed attempt.
+ */
+import { blockerSignature, type Handoff } from '../contract/index.js';
+import type { AttemptRecord, DiagnosticsOutput, TargetInfo } from './types.js';
+
+/** The verdict of verifying a worker's edit (see {@link verifyEdit}). */
+export interface EditVerification {
+  /** The attempts of the current target, the latest downgraded when the claim did not hold. */
+  readonly attempts: readonly AttemptRecord[];
+  readonly confirmed: boolean;
+  readonly line: string;
+}
+
+/**
+ * Checks a worker's claim against the diagnostics of its changed file (the ladder's `edit`
+ * question): a `solved` claim holds only when the target is no longer open and the file reports
+ * no error; otherwise the latest attempt counts as a failure whose signature is the first error
+ * (or `not verified`), so the stuck rules see it.
+ *
+ * @example
+ * ```ts
+ * verifyEdit(target, attempts, 'solved', diagnostics).confirmed; // false when A.lean:2 is still open
+ * ```
+ */
+export function verifyEdit(
+  t: TargetInfo,
+  attempts: readonly AttemptRecord[],
+  claimed: Handoff['status'],
+  out: Pick<DiagnosticsOutput, 'tier' | 'targets' | 'errors' | 'tiersTried'>,
+): EditVerification {
+  const tiers = out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
+  const open = out.targets.some((x) => x.id === t.id);
+  const errors = out.errors.filter((e) => e.startsWith(`${t.file}:`));
+  if (claimed !== 'solved') {
+    return { attempts, confirmed: true, line: `verify (${tiers}): ${t.file} checked (${claimed} claim)` };
+  }
+  if (!open && errors.length === 0) {
+    return { attempts, confirmed: true, line: `verify (${tiers}): ${t.id} confirmed` };
+  }
+  const why = errors[0] ?? `${t.id} still open`;
+  const last = attempts.at(-1);
+  const downgraded =
+    last === undefined
+      ? attempts
+      : [
+          ...attempts.slice(0, -1),
+          {
+            ...last,
+            solved: false,
+            signature: blockerSignature(
+              t.file,
+              t.line,
+              errors[0] ? errors[0].replace(/^.*?:\d+:/, '') : 'not verified',
+            ),
+          },
+        ];
+  return {
+    attempts: downgraded,
+    confirmed: false,
+    line: `verify (${tiers}): ${t.id} not confirmed — ${why}`,
+  };
+}

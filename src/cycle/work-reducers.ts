@@ -1,0 +1,166 @@
+/**
+ * Reducers of the work phase (layer 1, pure): a relaunch the rerun guard refused, the inline
+ * fallback, a worker's outcome, the stuck verdicts after an attempt, and the verification of the
+ * worker's edit.
+ */
+import { kwSearchRemaining, recordKwSearch } from '../tracker/counters.js';
+import { type CycleUpdate, currentCycle } from './context.js';
+import { mergeBaseline } from './custody.js';
+import { relaunchVerdict } from './relaunch.js';
+import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
+import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
+import type { CycleContext, DiagnosticsOutput, WorkOutcome } from './types.js';
+import { verifyEdit } from './verify-edit.js';
+
+/**
+ * Records that the rerun guard refused relaunching the current target: it is skipped for the rest
+ * of the cycle and its wrapped stuck handoff becomes the one a human (or the final record) sees.
+ *
+ * @example
+ * ```ts
+ * markRefused(ctx).refused; // ['A.lean:2']
+ * ```
+ */
+export function markRefused(
+  c: Pick<
+    CycleContext,
+    'current' | 'options' | 'blocked' | 'evidenceFor' | 'refused' | 'stuckHandoff' | 'log'
+  >,
+): CycleUpdate {
+  const t = c.current;
+  if (t === null) return {};
+  const v = relaunchVerdict(c, t);
+  return {
+    refused: [...c.refused, t.id],
+    stuckHandoff: c.blocked[t.id] ?? c.stuckHandoff,
+    log: [...c.log, `guard: relaunch of ${t.id} refused — ${v?.reason ?? ''}`],
+  };
+}
+
+/**
+ * Switches to the inline worker after a permission denial aborted the delegation.
+ *
+ * @example
+ * ```ts
+ * switchToInline(ctx).delegation; // 'inline'
+ * ```
+ */
+export function switchToInline(c: Pick<CycleContext, 'log'>): CycleUpdate {
+  return {
+    delegation: 'inline',
+    log: [...c.log, 'work: permission denied — delegation aborted, continuing inline'],
+  };
+}
+
+/**
+ * Absorbs a worker outcome. Every outcome becomes `lastWork`; a handoff also adds an attempt for
+ * the stuck rules, clears (solved) or consumes (relaunch) the target's blocker evidence, records
+ * its searches against the tracker's budget and the target's fallback ledger, and adopts its
+ * accepted files and baseline.
+ *
+ * @example
+ * ```ts
+ * absorbWork(ctx, outcome).handoffs?.length; // one more than before
+ * ```
+ */
+export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
+  if (out.kind !== 'handoff' || c.current === null) return { lastWork: out, now: Math.max(c.now, out.now) };
+  const t = c.current;
+  const attempts = { ...c.attempts, [t.id]: [...(c.attempts[t.id] ?? []), attemptOf(currentCycle(c), out)] };
+  const solved = out.handoff.status === 'solved';
+  const blocked = { ...c.blocked };
+  const evidenceFor = { ...c.evidenceFor };
+  if (solved) {
+    delete blocked[t.id];
+    delete evidenceFor[t.id];
+  } else if (blocked[t.id] !== undefined) {
+    // the relaunch consumed its evidence; a new blocker needs new evidence again
+    delete evidenceFor[t.id];
+  }
+  // the worker's searches count against the tracker's knowledge-search budget of this cycle
+  let tracker = c.tracker;
+  const searches = Math.min(out.handoff.evidence.queries.length, kwSearchRemaining(tracker, out.now));
+  for (let i = 0; i < searches; i++) tracker = recordKwSearch(tracker);
+  return {
+    lastWork: out,
+    now: Math.max(c.now, out.now),
+    tracker,
+    attempts,
+    blocked,
+    evidenceFor,
+    searchLedgers: {
+      ...c.searchLedgers,
+      [t.id]: ledgerAfterHandoff(c.searchLedgers[t.id] ?? EMPTY_LEDGER, out.handoff),
+    },
+    handoffs: [...c.handoffs, out.handoff],
+    accepted: [...new Set([...c.accepted, ...out.accepted])],
+    filesChanged: [...new Set([...c.filesChanged, ...out.accepted])],
+    baseline: mergeBaseline(c.baseline, out.baseline),
+    log: [...c.log, `work: ${t.id} → ${out.handoff.status}`],
+  };
+}
+
+/**
+ * A statement-fence violation: the current target is stuck at once (condition `fence-violation`).
+ *
+ * @example
+ * ```ts
+ * markFenceStuck(ctx, { kind: 'fence-violation', now: 0, detail: 'header fence: …', dispatch: null }).stuck?.condition; // 'fence-violation'
+ * ```
+ */
+export function markFenceStuck(c: Pick<CycleContext, 'current' | 'log'>, out: WorkOutcome): CycleUpdate {
+  const t = c.current;
+  if (t === null || out.kind === 'handoff') return {};
+  const v = fenceStuck(t, out.detail);
+  return { stuck: v, lastStuck: v, log: [...c.log, `stuck: ${v.detail}`] };
+}
+
+/**
+ * Checks the four stuck conditions for the current target after an attempt ({@link detectStuck});
+ * a confirmed solve is never stuck.
+ *
+ * @example
+ * ```ts
+ * assessStuck(ctx).stuck?.condition; // 'repeated-failure' after the same blocker twice
+ * ```
+ */
+export function assessStuck(c: CycleContext): CycleUpdate {
+  const t = c.current;
+  if (t === null) return {};
+  const v = detectStuck({
+    target: t,
+    attempts: c.attempts[t.id] ?? [],
+    gateErrors: c.gateErrors,
+    now: c.now,
+    lastDecreaseAt: c.lastDecreaseAt,
+    openCount: c.lastCount ?? 0,
+    stallMinutes: c.options.stallMinutes,
+    maxFailuresPerTarget: c.options.maxFailuresPerTarget,
+  });
+  const solvedNow = c.lastWork?.kind === 'handoff' && c.lastWork.handoff.status === 'solved';
+  return solvedNow || v === null ? {} : { stuck: v, lastStuck: v, log: [...c.log, `stuck: ${v.detail}`] };
+}
+
+/**
+ * Absorbs the diagnostics of the worker's edit ({@link verifyEdit}): a `solved` claim that does not
+ * hold downgrades the latest attempt to a failure.
+ *
+ * @example
+ * ```ts
+ * absorbVerify(ctx, diagnostics).log?.at(-1); // 'verify (file-fast): A.lean:2 confirmed'
+ * ```
+ */
+export function absorbVerify(
+  c: Pick<CycleContext, 'current' | 'lastWork' | 'attempts' | 'now' | 'log'>,
+  out: DiagnosticsOutput,
+): CycleUpdate {
+  const t = c.current;
+  const w = c.lastWork;
+  if (t === null || w?.kind !== 'handoff') return {};
+  const v = verifyEdit(t, c.attempts[t.id] ?? [], w.handoff.status, out);
+  return {
+    now: Math.max(c.now, out.now),
+    attempts: { ...c.attempts, [t.id]: v.attempts },
+    log: [...c.log, v.line],
+  };
+}
