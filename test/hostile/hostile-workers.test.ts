@@ -239,7 +239,9 @@ describe('hostile workers: a statement fence for another language (--header-extr
       const h = handoffOf(fenced.stdout);
       expect(h.status).toBe('stuck');
       expect(h.next_action).toBe('redraft');
-      expect(h.failed_avenues.join('\n')).toMatch(/header fence: calc\.py: def add: statement changed \(`\(a, b\)` → `\(a\)`\)/);
+      expect(h.failed_avenues.join('\n')).toMatch(
+        /header fence: calc\.py: def add: statement changed \(`\(a, b\)` → `\(a\)`\)/,
+      );
       expect(await readFile(join(p.dir, 'calc.py'), 'utf8')).toBe(PY['calc.py']);
       expect(checkpoints(p.dir)).toEqual([]);
       const open = await runCli(runArgs(p.dir, cheat, '--json'));
