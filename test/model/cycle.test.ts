@@ -1,8 +1,16 @@
 /**
  * Model-based tests of machines/cycle: shortest paths over a bounded context with an explicit
  * event list (the actors' done/error events), replayed on live actors (xstate.init skipped), an
- * invariant table keyed by state, a coverage assertion over every state node and transition, and a
- * fast-check random walk over the pure transition function.
+ * invariant table keyed by state, whole-path properties (a forbidden relaunch is never
+ * dispatched; a stuck target passes review then replan before the next tick; a custody violation
+ * never reaches a checkpoint), a coverage assertion over every state node and transition, and a
+ * fast-check random walk over the pure transition function with the same properties.
+ *
+ * The shortest paths of one input form a tree (each path is its parent's path plus one step), so
+ * the replay walks that tree once: each state is reached on a live actor restored from its parent's
+ * persisted snapshot, and from each state every event is sent once (tree edges continue the walk,
+ * the others are the "one step further" that reaches every edge). Each test computes what it needs
+ * through a per-input memo, so any test passes alone (`vitest -t`) and in any order.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +27,15 @@ import {
 import { getShortestPaths } from 'xstate/graph';
 import { cycleMachine } from '../../machines/cycle.js';
 import type { FileBaseline } from '../../src/baseline/schema.js';
-import { emptyEvidence, type Handoff, validateHandoff } from '../../src/contract/index.js';
-import type { CycleInput, DiagnosticsOutput, TargetInfo, WorkOutcome } from '../../src/cycle/types.js';
+import { emptyEvidence, type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
+import { relaunchVerdict } from '../../src/cycle/relaunch.js';
+import type {
+  CycleInput,
+  DiagnosticsOutput,
+  TargetInfo,
+  WorkerInput,
+  WorkOutcome,
+} from '../../src/cycle/types.js';
 import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
 import { initTracker } from '../../src/tracker/counters.js';
 
@@ -329,11 +344,71 @@ function allTransitionKeys(node: AnyStateNode): string[] {
   return [...own, ...Object.values(node.states).flatMap((c) => allTransitionKeys(c as AnyStateNode))];
 }
 
+/** Whole-path properties, checked step by step along every replayed path and random walk. */
+interface PathFacts {
+  /** The current cycle declared a target stuck (seen on a stable snapshot). */
+  readonly stuckSeen: boolean;
+  /** A stuck-mode review ran this cycle after the stuck verdict. */
+  readonly reviewed: boolean;
+  /** The replan ran after that review. */
+  readonly replanned: boolean;
+  /** The worker reported a custody violation, or the checkpointer refused a commit. */
+  readonly custodyViolated: boolean;
+}
+const START: PathFacts = { stuckSeen: false, reviewed: false, replanned: false, custodyViolated: false };
+
+const outputOf = (e: AnyEventObject): { kind?: string; refused?: string | null } | undefined =>
+  typeof e.output === 'object' && e.output !== null ? e.output : undefined;
+
+/** One step `prev --event--> next` of a path: checks the properties, returns the facts after it. */
+function stepPath(facts: PathFacts, prev: Snap, event: AnyEventObject, next: Snap): PathFacts {
+  const at = leaf(next.value);
+  // a forbidden relaunch is never dispatched: whenever the worker runs, the rerun guard allows it
+  if (at === 'work.dispatching') {
+    const t = next.context.current;
+    expect(t, 'dispatching without a target').not.toBeNull();
+    if (t !== null) expect(relaunchVerdict(next.context, t)?.forbidden ?? false).toBe(false);
+  }
+  // a custody violation never reaches a checkpoint: the run stops on it (protocol error)
+  const out = outputOf(event);
+  const violated =
+    facts.custodyViolated ||
+    (event.type === 'xstate.done.actor.worker' && out?.kind === 'custody-violation') ||
+    (event.type === 'xstate.done.actor.checkpointer' && (out?.refused ?? null) !== null);
+  if (violated) {
+    expect(at.startsWith('checkpoint.'), `custody violation reached ${at}`).toBe(false);
+    expect(next.context.checkpoints).toEqual(prev.context.checkpoints);
+    expect(next.status).toBe('done');
+    expect(next.context.final?.stop_reason).toBe('protocol-error');
+  }
+  // a stuck target passes review, then replan, before the next tick
+  const ticked = next.context.tracker.cycles > prev.context.tracker.cycles;
+  if (ticked) {
+    if (prev.context.stuck !== null) {
+      expect(
+        facts.reviewed && facts.replanned,
+        `stuck ${prev.context.stuck.target} ticked without review+replan`,
+      ).toBe(true);
+    }
+    return { ...START, custodyViolated: violated };
+  }
+  const stuckSeen = facts.stuckSeen || next.context.stuck !== null;
+  const reviewed = facts.reviewed || (at === 'review.reviewing' && next.context.stuck !== null);
+  const replanned = facts.replanned || (reviewed && at === 'replan.planning');
+  return { stuckSeen, reviewed, replanned, custodyViolated: violated };
+}
+
+/** Every worker input the live actors were started with (checked against the guard, then cleared). */
+const dispatched: WorkerInput[] = [];
 const pending = () => fromPromise(() => new Promise<never>(() => {})) as never;
+const recordingWorker = fromPromise<never, WorkerInput>(({ input }) => {
+  dispatched.push(input);
+  return new Promise<never>(() => {});
+}) as never;
 const liveMachine = cycleMachine.provide({
   actors: {
     planner: pending(),
-    worker: pending(),
+    worker: recordingWorker,
     diagnostics: pending(),
     reviewer: pending(),
     checkpointer: pending(),
@@ -341,66 +416,207 @@ const liveMachine = cycleMachine.provide({
   },
 });
 
-const coveredStates = new Set<string>();
-const coveredTransitions = new Set<string>();
-
-function track(ev: { type: string }): void {
-  if (ev.type !== '@xstate.microstep') return;
-  const snap = (ev as unknown as { snapshot: { _nodes?: AnyStateNode[] } }).snapshot;
-  for (const n of snap._nodes ?? []) coveredStates.add(n.id);
-  for (const t of (ev as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
-    coveredTransitions.add(transitionKey(t));
-    for (const target of t.target ?? []) coveredStates.add(target.id);
+/** The dispatches recorded since the last call never carry a relaunch the rerun guard forbids. */
+function checkDispatches(s: Snap): void {
+  for (const d of dispatched.splice(0)) {
+    const prior = s.context.blocked[d.target.id];
+    if (prior === undefined) continue;
+    const v = rerunGuard(
+      {
+        target: d.target.id,
+        scope: 'sorry',
+        mode: d.mode,
+        prior_blocker: d.priorBlocker,
+        evidence_delta: [...d.evidenceDelta],
+      },
+      prior,
+    );
+    expect(v.forbidden, `dispatched a forbidden relaunch of ${d.target.id}: ${v.reason}`).toBe(false);
   }
 }
 
-describe('cycle machine — shortest paths replayed on live actors', () => {
-  for (const [name, input] of Object.entries(INPUTS)) {
-    it(`every shortest path holds the invariants (${name})`, () => {
-      const paths = getShortestPaths(cycleMachine, { input, events: eventsFor, serializeState: serialize });
-      expect(paths.length).toBeGreaterThan(10);
-      for (const path of paths) {
-        const actor = createActor(liveMachine, { input, inspect: track });
-        actor.start();
-        coveredStates.add('cycle');
-        for (const id of actor.getSnapshot()._nodes.map((n: AnyStateNode) => n.id)) coveredStates.add(id);
-        checkInvariants(actor.getSnapshot());
-        for (const step of path.steps) {
-          if (step.event.type === 'xstate.init') continue;
-          actor.send(step.event);
-          const snap = actor.getSnapshot();
-          for (const n of snap._nodes as AnyStateNode[]) coveredStates.add(n.id);
-          checkInvariants(snap);
-        }
-        expect(serialize(actor.getSnapshot())).toBe(serialize(path.state));
-        const reached = actor.getPersistedSnapshot();
-        actor.stop();
-        // one step further along every event (restored from the path's end, not replayed):
-        // shortest paths reach every state, these reach every edge
-        for (const e of eventsFor(path.state)) {
-          const next = createActor(liveMachine, { input, snapshot: reached, inspect: track });
-          next.start();
-          expect(serialize(next.getSnapshot())).toBe(serialize(path.state));
-          next.send(e);
-          checkInvariants(next.getSnapshot());
-          next.stop();
-        }
+interface Coverage {
+  readonly states: Set<string>;
+  readonly transitions: Set<string>;
+  /** States reached on live actors, by serialization. */
+  readonly reached: Set<string>;
+  /** How often each path property had something to check (none of them may be vacuous). */
+  readonly exercised: { relaunches: number; stuckTicks: number; custodyStops: number };
+}
+
+function tracker(cov: Coverage) {
+  return (ev: { type: string }): void => {
+    if (ev.type !== '@xstate.microstep') return;
+    const snap = (ev as unknown as { snapshot: { _nodes?: AnyStateNode[] } }).snapshot;
+    for (const n of snap._nodes ?? []) cov.states.add(n.id);
+    for (const t of (ev as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
+      cov.transitions.add(transitionKey(t));
+      for (const target of t.target ?? []) cov.states.add(target.id);
+    }
+  };
+}
+
+/** Counts the steps on which a path property had something to check. */
+function exercise(cov: Coverage, prev: Snap, next: Snap, after: PathFacts): void {
+  const t = next.context.current;
+  if (leaf(next.value) === 'work.dispatching' && t !== null && next.context.blocked[t.id] !== undefined)
+    cov.exercised.relaunches++;
+  if (next.context.tracker.cycles > prev.context.tracker.cycles && prev.context.stuck !== null)
+    cov.exercised.stuckTicks++;
+  if (after.custodyViolated) cov.exercised.custodyStops++;
+}
+
+const replays = new Map<string, Coverage>();
+
+/**
+ * Replays the shortest-path tree of one input on live actors (memoized): invariants at every
+ * state, the path properties along every path, the live state equal to the graph's at every tree
+ * node, and every event sent once from every state.
+ */
+function replay(name: string): Coverage {
+  const done = replays.get(name);
+  if (done) return done;
+  const input = INPUTS[name] as CycleInput;
+  const paths = getShortestPaths(cycleMachine, { input, events: eventsFor, serializeState: serialize });
+  expect(paths.length).toBeGreaterThan(10);
+  const children = new Map<string, Snap[]>();
+  let root: Snap | undefined;
+  for (const path of paths) {
+    const n = path.steps.length;
+    const here = path.steps[n - 1]?.state as Snap;
+    if (n === 1) root = here;
+    const parent = path.steps[n - 2]?.state as Snap | undefined;
+    if (parent === undefined) continue;
+    const key = serialize(parent);
+    children.set(key, [...(children.get(key) ?? []), here]);
+  }
+  expect(root, 'the initial path').toBeDefined();
+  const cov: Coverage = {
+    states: new Set(['cycle']),
+    transitions: new Set(),
+    reached: new Set(),
+    exercised: { relaunches: 0, stuckTicks: 0, custodyStops: 0 },
+  };
+  const inspect = tracker(cov);
+  dispatched.length = 0;
+  const first = createActor(liveMachine, { input, inspect });
+  first.start();
+  const initial = first.getSnapshot();
+  for (const n of initial._nodes as AnyStateNode[]) cov.states.add(n.id);
+  expect(serialize(initial)).toBe(serialize(root as Snap));
+  checkInvariants(initial);
+  checkDispatches(initial);
+  const walk: { persisted: unknown; snap: Snap; facts: PathFacts }[] = [
+    { persisted: first.getPersistedSnapshot(), snap: initial, facts: START },
+  ];
+  first.stop();
+  cov.reached.add(serialize(initial));
+  while (walk.length > 0) {
+    const { persisted, snap, facts } = walk.pop() as (typeof walk)[number];
+    const kids = new Map((children.get(serialize(snap)) ?? []).map((k) => [serialize(k), k]));
+    for (const event of eventsFor(snap)) {
+      const actor = createActor(liveMachine, { input, snapshot: persisted as never, inspect });
+      actor.start();
+      dispatched.length = 0; // a restored dispatching state restarts its worker with the same input
+      expect(serialize(actor.getSnapshot())).toBe(serialize(snap));
+      actor.send(event);
+      const next = actor.getSnapshot();
+      for (const n of next._nodes as AnyStateNode[]) cov.states.add(n.id);
+      checkInvariants(next);
+      checkDispatches(next);
+      const after = stepPath(facts, snap, event, next);
+      exercise(cov, snap, next, after);
+      const key = serialize(next);
+      if (kids.has(key) && !cov.reached.has(key)) {
+        cov.reached.add(key);
+        walk.push({ persisted: actor.getPersistedSnapshot(), snap: next, facts: after });
       }
-    });
+      actor.stop();
+    }
+  }
+  // every state of the graph was reached on a live actor along its shortest path
+  expect(cov.reached.size).toBe(paths.length);
+  replays.set(name, cov);
+  return cov;
+}
+
+describe('cycle machine — shortest paths replayed on live actors', () => {
+  for (const name of Object.keys(INPUTS)) {
+    it(`every shortest path holds the invariants and the path properties (${name})`, () => {
+      expect(replay(name).reached.size).toBeGreaterThan(10);
+    }, 180_000);
   }
 
   it('covers every state node and every transition', () => {
-    const states = allStateIds(cycleMachine.root);
-    expect(states.filter((s) => !coveredStates.has(s))).toEqual([]);
-    const transitions = allTransitionKeys(cycleMachine.root);
-    expect(transitions.filter((t) => !coveredTransitions.has(t))).toEqual([]);
-    const leaves = states.filter((id) => Object.keys(cycleMachine.getStateNodeById(id).states).length === 0);
+    const states = new Set<string>();
+    const transitions = new Set<string>();
+    for (const name of Object.keys(INPUTS)) {
+      const cov = replay(name);
+      for (const s of cov.states) states.add(s);
+      for (const t of cov.transitions) transitions.add(t);
+    }
+    const all = allStateIds(cycleMachine.root);
+    expect(all.filter((s) => !states.has(s))).toEqual([]);
+    expect(allTransitionKeys(cycleMachine.root).filter((t) => !transitions.has(t))).toEqual([]);
+    const leaves = all.filter((id) => Object.keys(cycleMachine.getStateNodeById(id).states).length === 0);
     expect(leaves.map((id) => id.replace(/^cycle\./, '')).sort()).toEqual(Object.keys(INVARIANTS).sort());
+  }, 600_000);
+
+  it('every path property is exercised by the generated paths (none holds vacuously)', () => {
+    const total = { relaunches: 0, stuckTicks: 0, custodyStops: 0 };
+    for (const name of Object.keys(INPUTS)) {
+      const e = replay(name).exercised;
+      total.relaunches += e.relaunches;
+      total.stuckTicks += e.stuckTicks;
+      total.custodyStops += e.custodyStops;
+    }
+    expect(total.relaunches).toBeGreaterThan(0);
+    expect(total.stuckTicks).toBeGreaterThan(0);
+    expect(total.custodyStops).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('the path properties can fail: each is broken by a path it must refuse', () => {
+    const at = (value: unknown, over: Partial<Snap['context']>, status: Snap['status'] = 'active') =>
+      ({
+        value,
+        status,
+        context: { ...initialTransition(cycleMachine, INPUTS.autoprove as CycleInput)[0].context, ...over },
+      }) as unknown as Snap;
+    const cycleOf = (n: number) => ({ ...(INPUTS.autoprove as CycleInput).tracker, cycles: n });
+    const blocked = { [T1.id]: workerHandoff('stuck') };
+    // dispatching a blocked target without new evidence
+    expect(() =>
+      stepPath(
+        START,
+        at('work', { current: T1 }),
+        { type: 'x' },
+        at({ work: 'dispatching' }, { current: T1, blocked }),
+      ),
+    ).toThrow();
+    // ticking a stuck cycle without its review and replan
+    const stuck = { target: T1.id, condition: 'repeated-failure' as const, signature: 's', detail: 'd' };
+    expect(() =>
+      stepPath(
+        START,
+        at({ checkpoint: 'gate' }, { stuck, tracker: cycleOf(0) }),
+        { type: 'x' },
+        at({ plan: 'discover' }, { tracker: cycleOf(1) }),
+      ),
+    ).toThrow();
+    // a custody violation followed by the checkpoint
+    expect(() =>
+      stepPath(
+        START,
+        at({ work: 'dispatching' }, { current: T1 }),
+        done('worker', outcome('custody-violation')),
+        at({ checkpoint: 'gate' }, { current: T1 }),
+      ),
+    ).toThrow();
   });
 });
 
 describe('cycle machine — random walk over the pure transition function', () => {
-  it('keeps the invariants on random event sequences', () => {
+  it('keeps the invariants and the path properties on random event sequences', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...Object.keys(INPUTS)),
@@ -408,12 +624,16 @@ describe('cycle machine — random walk over the pure transition function', () =
         (name, choices) => {
           const input = INPUTS[name] as CycleInput;
           let [s] = initialTransition(cycleMachine, input);
+          let facts = START;
           checkInvariants(s);
           for (const c of choices) {
             const evs = eventsFor(s);
             if (evs.length === 0 || s.status === 'done') break;
-            [s] = transition(cycleMachine, s, evs[c % evs.length] as AnyEventObject);
-            checkInvariants(s);
+            const e = evs[c % evs.length] as AnyEventObject;
+            const [next] = transition(cycleMachine, s, e);
+            checkInvariants(next);
+            facts = stepPath(facts, s, e, next);
+            s = next;
           }
           if (s.status === 'done') {
             const h = s.output as Handoff;
