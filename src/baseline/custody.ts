@@ -8,7 +8,6 @@ import { advanceBaseline } from './advance.js';
 import { type BaselineCheckOptions, checkBaseline } from './check.js';
 import type { BaselineCheck } from './check-schema.js';
 import { requireCwd } from './paths.js';
-import { EXIT_DRIFT, EXIT_OPERATIONAL } from './refusal.js';
 import { requireBaseline } from './require-baseline.js';
 import type { FileBaseline } from './schema.js';
 
@@ -24,9 +23,8 @@ export const DRIFT_RECOMMENDATIONS = ['rerun', 'serialize', 'worktree'] as const
  * await assertCustody(baseline, { only: ['/repo/A.lean'] }); // throws on drift or error
  * await writeFile('/repo/A.lean', next);
  * ```
- * @throws HandoffError `drift` (exit 3; `details.check`, `details.affected`,
- * `details.recommendations`), `io_error` (exit 4; `details.check`) for error results, and the
- * input refusals of {@link checkBaseline} (exit 2).
+ * @throws HandoffError `drift` (`details.check`, `details.affected`, `details.recommendations`),
+ * `io_error` (`details.check`) for error results, and the input refusals of {@link checkBaseline}.
  */
 export async function assertCustody(
   baseline: FileBaseline,
@@ -41,12 +39,12 @@ export async function assertCustody(
       'drift',
       `stale baseline, no mutation: ${list}; rerun, serialize, or isolate in a worktree — never re-record and retry`,
       {
-        details: { check, affected, recommendations: [...DRIFT_RECOMMENDATIONS], exit_code: EXIT_DRIFT },
+        details: { check, affected, recommendations: [...DRIFT_RECOMMENDATIONS] },
       },
     );
   }
   throw new HandoffError('io_error', `custody check failed operationally, no mutation: ${list}`, {
-    details: { check, affected, exit_code: EXIT_OPERATIONAL },
+    details: { check, affected },
   });
 }
 
@@ -114,7 +112,7 @@ export class CustodyChain {
       throw new HandoffError(
         'custody_violation',
         'custody chain broken by a failed advance; no further mutation',
-        { details: { cause: this.#failure.toJSON(), exit_code: EXIT_OPERATIONAL }, cause: this.#failure },
+        { details: { cause: this.#failure.toJSON() }, cause: this.#failure },
       );
     }
   }
@@ -185,9 +183,7 @@ export class CustodyChain {
     return this.#serialize(async () => {
       this.#refuseIfBroken();
       if (targets.length === 0) {
-        throw new HandoffError('usage', 'a custody-guarded write names at least one target', {
-          details: { exit_code: 2 },
-        });
+        throw new HandoffError('usage', 'a custody-guarded write names at least one target');
       }
       await assertCustody(this.#current, { only: targets, cwd: this.#cwd });
       const value = await mutate();

@@ -1,18 +1,12 @@
 /**
- * The refusals of the baseline primitive as {@link HandoffError}s: input errors carry
- * `details.exit_code` 2, operational errors 4, drift 3 — the CLI's exit codes.
+ * The refusals of the baseline primitive as {@link HandoffError}s: input errors (`usage`,
+ * `invalid_record`, `duplicate_path`, `unknown_path`) and operational errors (`io_error`). The
+ * CLI maps the codes to its exit statuses (2 input, 4 operational; src/cli/exit-codes.ts).
  */
 import { HandoffError } from '../errors/index.js';
 
-/** Exit code of input errors (usage, malformed baseline, unknown path, duplicates). */
-export const EXIT_INPUT = 2;
-/** Exit code of drift. */
-export const EXIT_DRIFT = 3;
-/** Exit code of operational errors (a target exists but cannot be baselined). */
-export const EXIT_OPERATIONAL = 4;
-
 /**
- * An input refusal (`usage`, `invalid_record`, `duplicate_path`, `unknown_path`) with exit code 2.
+ * An input refusal (`usage`, `invalid_record`, `duplicate_path`, `unknown_path`; the CLI exits 2).
  *
  * @example
  * ```ts
@@ -24,11 +18,11 @@ export function inputRefusal(
   message: string,
   details: Record<string, unknown> = {},
 ): HandoffError {
-  return new HandoffError(code, message, { details: { ...details, exit_code: EXIT_INPUT } });
+  return new HandoffError(code, message, { details });
 }
 
 /**
- * An operational refusal (`io_error`) with exit code 4: a target exists but is unreadable or not a
+ * An operational refusal (`io_error`; the CLI exits 4): a target exists but is unreadable or not a
  * regular file.
  *
  * @example
@@ -37,5 +31,5 @@ export function inputRefusal(
  * ```
  */
 export function operationalRefusal(message: string, details: Record<string, unknown> = {}): HandoffError {
-  return new HandoffError('io_error', message, { details: { ...details, exit_code: EXIT_OPERATIONAL } });
+  return new HandoffError('io_error', message, { details });
 }

@@ -16,6 +16,7 @@ import {
 import { HandoffError, isHandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
+import { errorExitCode } from './exit-codes.js';
 import { type CliIo, printJson, readInput, readJsonInput } from './io.js';
 import { toTerminalJson } from './terminal-text.js';
 
@@ -76,7 +77,7 @@ function single(positionals: readonly string[], rest: readonly string[], verb: s
 function refuse(io: CliIo, e: unknown): number {
   if (!isHandoffError(e) || e.code === 'usage') throw e;
   io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
-  return EXIT_ENVELOPE_INVALID;
+  return errorExitCode(e.code, 'envelope');
 }
 
 async function build(argv: readonly string[], io: CliIo): Promise<number> {

@@ -144,12 +144,12 @@ async function readRecord<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const parsed = await readJsonInput(io, file);
   if (!parsed.ok) {
-    throw new HandoffError('invalid_input', parsed.error, { details: { kind, exit_code: EXIT_INVALID } });
+    throw new HandoffError('invalid_input', parsed.error, { details: { kind } });
   }
   const r = safeValidate(schema, parsed.value);
   if (!r.ok) {
     throw new HandoffError('invalid_input', `${file}: not a valid ${kind}`, {
-      details: { kind, issues: r.issues, exit_code: EXIT_INVALID },
+      details: { kind, issues: r.issues },
     });
   }
   return r.value;

@@ -36,7 +36,8 @@ const HELP = [
   '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
   '  --out FILE      write to FILE instead of standard output',
   '',
-  'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 4 no such run / unreadable run.',
+  'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id),',
+  '4 no such run / unreadable run.',
 ].join('\n');
 
 /** The closing subtitle lines of a rendered diagram, run or chain run: journal damage, then path limits. */
@@ -94,7 +95,7 @@ export const command: CliCommand = {
       throw new HandoffError(
         loaded.code === 'no_such_run' || loaded.code === 'bad_run_id' ? loaded.code : 'io_error',
         `cannot inspect ${runId}: ${loaded.code}${loaded.detail ? ` (${loaded.detail})` : ''}`,
-        { details: { exit_code: 4, code: loaded.code, run_id: runId, root: store.root } },
+        { details: { code: loaded.code, run_id: runId, root: store.root } },
       );
     }
     if (isChainRunLoad(loaded.value)) {

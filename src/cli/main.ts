@@ -1,11 +1,12 @@
 /**
  * `handoff` — the command-line surface. Dispatches `handoff <group> …` to a lazily loaded verb
  * module (one file per group in this folder), prints help and version, and maps thrown
- * {@link HandoffError}s to structured stderr and exit codes.
+ * {@link HandoffError}s to structured stderr and exit codes (the table in `exit-codes.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { isHandoffError } from '../errors/index.js';
 import { type CliCommand, EXIT_USAGE } from './command.js';
+import { errorExitCode } from './exit-codes.js';
 import { HelpRequest } from './help-request.js';
 import { type CliIo, escapingIo } from './io.js';
 import { toTerminalJson } from './terminal-text.js';
@@ -206,7 +207,7 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     }
     if (isHandoffError(e)) {
       io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
-      return e.code === 'usage' ? EXIT_USAGE : ((e.details.exit_code as number | undefined) ?? 4);
+      return errorExitCode(e.code, first);
     }
     io.err(`handoff ${first}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 70;

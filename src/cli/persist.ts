@@ -84,9 +84,7 @@ async function openFsStore(root: string): Promise<Store> {
   const mod = (await import('../store/index.js')) as Record<string, unknown>;
   const create = mod.createFsStore as ((o: { root: string }) => Store | Promise<Store>) | undefined;
   if (typeof create !== 'function') {
-    throw new HandoffError('unsupported_platform', 'the file-system store is not available in this build', {
-      details: { exit_code: 3 },
-    });
+    throw new HandoffError('unsupported_platform', 'the file-system store is not available in this build');
   }
   return create({ root });
 }

@@ -4,8 +4,9 @@
  * prints only the final run-contract/v1 handoff record.
  *
  * Exit codes: 0 solved; 1 stopped on a budget (max-cycles, max-runtime) or by the user; 3 stuck or
- * stopped on a blocker (max-stuck), or a relaunch refused by the rerun guard; 4 protocol or
- * operational error (including custody violations); 2 usage.
+ * stopped on a blocker (max-stuck), a relaunch refused by the rerun guard, or a malformed
+ * `--prior-run` id; 4 protocol or operational error (including custody violations); 2 usage.
+ * Thrown refusals exit through the CLI's table (exit-codes.ts).
  */
 
 import { readFile } from 'node:fs/promises';
@@ -22,9 +23,11 @@ import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
 import type { CycleProgress } from '../runtime/run-cycle.js';
 import type { RunRecorder } from '../runtime/run-recorder.js';
 import { describeProgress } from '../runtime/worker-framing.js';
+import { isRunId } from '../store/run-id.js';
 import { parseDuration } from '../tracker/duration.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { errorExitCode } from './exit-codes.js';
 import { type CliIo, printJson } from './io.js';
 import { escapeLine, toTerminalJson } from './terminal-text.js';
 
@@ -72,9 +75,9 @@ options:
   --json                  print only the final handoff record
 
 exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
-relaunch refused by the rerun guard; 4 protocol or operational error (custody violation,
-malformed or hanging worker, prior-run drift or custody not reconciled); 2 usage (also an
-unknown --prior-run id).`;
+relaunch refused by the rerun guard / a malformed --prior-run id (bad_run_id); 4 protocol or
+operational error (custody violation, malformed or hanging worker, prior-run drift or custody not
+reconciled); 2 usage (also an unknown --prior-run id).`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -239,7 +242,13 @@ export async function runCommand(
   const priorRun = str(values, 'prior-run') ?? null;
   if (!persist && runStore !== null) throw new HandoffError('usage', '--run-store requires --persist');
   if (!persist && priorRun !== null) throw new HandoffError('usage', '--prior-run requires --persist');
-  if (priorRun === 'latest') throw new HandoffError('usage', '--prior-run names a run id, never "latest"');
+  if (priorRun !== null && !isRunId(priorRun)) {
+    throw new HandoffError(
+      'bad_run_id',
+      `--prior-run names a run id (YYYYMMDDTHHMMSSZ-<8 hex>), never "latest": ${JSON.stringify(priorRun)}`,
+      { details: { run_id: priorRun } },
+    );
+  }
   const approve = str(values, 'approve') ?? null;
   const justification = str(values, 'evidence-justification') ?? null;
   if (priorRun === null && (approve !== null || justification !== null)) {
@@ -383,7 +392,7 @@ export async function runCommand(
       const { handoff: _h, ...details } = e.details;
       io.err(`${toTerminalJson({ error: e.code, message: e.message, details }, 0)}\n`);
       printJson(io, handoff.value);
-      return (details.exit_code as number | undefined) ?? RUN_EXIT.error;
+      return errorExitCode(e.code, 'run');
     }
     throw e;
   } finally {
@@ -448,15 +457,6 @@ export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRec
 export const command: CliCommand = {
   summary: 'run the six-phase cycle with a worker command',
   help: HELP,
-  async run(argv, io) {
-    try {
-      return await runCommand(argv, io, persistRecorderFactory);
-    } catch (e) {
-      if (e instanceof HandoffError && (e.code === 'rerun_forbidden' || e.details.exit_code === 3)) {
-        io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
-        return RUN_EXIT.blocker;
-      }
-      throw e;
-    }
-  },
+  // a thrown refusal (rerun_forbidden: 3, …) exits through main's table (exit-codes.ts)
+  run: (argv, io) => runCommand(argv, io, persistRecorderFactory),
 };

@@ -33,6 +33,7 @@ import {
 } from '../tracker/index.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { errorExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
 const HELP = `usage: handoff tracker <verb> [options]
@@ -203,7 +204,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
     case 'start-claim':
     case 'reset-claim': {
       const r = verb === 'start-claim' ? startClaim(state) : resetClaim(state);
-      if (!r.ok) throw new HandoffError('claim_state', r.error, { details: { exit_code: 2 } });
+      if (!r.ok) throw new HandoffError('claim_state', r.error);
       await save(r.state);
       out([
         ['result', 'ok'],
@@ -239,7 +240,7 @@ export const command: CliCommand = {
     } catch (e) {
       if (isHandoffError(e)) {
         io.err(`error=${e.message.replace(/\n/g, ' ')}\n`);
-        return 2;
+        return errorExitCode(e.code, 'tracker');
       }
       throw e;
     }

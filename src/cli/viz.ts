@@ -63,7 +63,7 @@ export async function emit(io: CliIo, text: string, out: string | undefined): Pr
       'io_error',
       `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
       {
-        details: { file: out, exit_code: 4 },
+        details: { file: out },
       },
     );
   }
@@ -100,7 +100,7 @@ async function readSteps(io: CliIo, source: string): Promise<PathStep[]> {
   try {
     parsed = await readJsonInput(io, source);
   } catch (e) {
-    throw new HandoffError('io_error', (e as Error).message, { details: { file: source, exit_code: 4 } });
+    throw new HandoffError('io_error', (e as Error).message, { details: { file: source } });
   }
   if (!parsed.ok) throw new HandoffError('usage', parsed.error);
   const v = parsed.value;
@@ -144,7 +144,7 @@ async function docs(io: CliIo, values: Record<string, unknown>): Promise<number>
     files = await writeMachineDocs(dir);
   } catch (e) {
     throw new HandoffError('io_error', `cannot write docs into ${show(dir)}: ${(e as Error).message}`, {
-      details: { dir, exit_code: 4 },
+      details: { dir },
     });
   }
   io.out(`${JSON.stringify({ ok: true, written: files.map(show) })}\n`);

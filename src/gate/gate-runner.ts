@@ -244,7 +244,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
     });
     if (r.outcome === 'refused') {
       throw new HandoffError('attempt_not_authorized', `lead-directed attempt refused: ${r.reason}`, {
-        details: { reason: r.reason, detail: r.detail, exit_code: 5 },
+        details: { reason: r.reason, detail: r.detail },
       });
     }
     if (r.grant.state !== 'reserved' || r.grant.started) {
@@ -252,7 +252,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       throw new HandoffError(
         'attempt_not_authorized',
         `lead-directed attempt refused: directive ${options.directive} already authorized its attempt (grant ${r.grant.grant_id}, ${r.grant.state})`,
-        { details: { reason: 'directive_used', grant: r.grant, exit_code: 5 } },
+        { details: { reason: 'directive_used', grant: r.grant } },
       );
     }
     directed = await ledger.start(problem, r.grant.grant_id);
@@ -261,7 +261,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
     throw new HandoffError(
       'attempt_not_authorized',
       `problem ${problem} already went to the lead or used its continuations: a new attempt needs a lead directive`,
-      { details: { problem_id: problem, exit_code: 5 } },
+      { details: { problem_id: problem } },
     );
   } else {
     // The initial attempt starts from the contract's base candidate, and nowhere else.
@@ -270,7 +270,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       throw new HandoffError(
         'base_mismatch',
         `the working tree is not the contract's base candidate: bind it with \`handoff gate bind\` before the task starts (or have the lead issue a directive)`,
-        { details: { contract: contract.candidate, live, exit_code: 5 } },
+        { details: { contract: contract.candidate, live } },
       );
     }
   }

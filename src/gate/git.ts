@@ -1,7 +1,7 @@
 /**
  * Running git for the collector: the runtime's hardened git ({@link runGit}: argument arrays,
  * hooks and fsmonitor off, no inherited `GIT_*` environment, no optional locks) with failures
- * coded `git_failed` (exit 4); binary-safe `-z` output as bytes.
+ * coded `git_failed`; binary-safe `-z` output as bytes.
  */
 import { runGit } from '../git/index.js';
 
@@ -15,7 +15,7 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
  * ```ts
  * const out = await git('/repo', ['ls-files', '-z']);
  * ```
- * @throws HandoffError `git_failed` with git's stderr (`details.exit_code` 4).
+ * @throws HandoffError `git_failed` with git's stderr.
  */
 export function git(
   cwd: string,
@@ -24,7 +24,6 @@ export function git(
 ): Promise<Buffer> {
   return runGit(cwd, args, {
     code: 'git_failed',
-    details: { exit_code: 4 },
     ...(options.allowFail ? { allowFail: true } : {}),
   });
 }

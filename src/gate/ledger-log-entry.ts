@@ -9,7 +9,7 @@ import { ProblemIdSchema } from './contract-schema.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
 
 /**
- * The `ledger_damaged` refusal (exit code 4) for the log of `problemId`.
+ * The `ledger_damaged` refusal for the log of `problemId`.
  *
  * @example
  * ```ts
@@ -18,13 +18,13 @@ import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
  */
 export function ledgerDamaged(problemId: string, message: string, cause?: unknown): HandoffError {
   return new HandoffError('ledger_damaged', `ledger of ${problemId}: ${message}`, {
-    details: { problem_id: problemId, exit_code: 4 },
+    details: { problem_id: problemId },
     cause,
   });
 }
 
 /**
- * Throws `invalid_input` (exit code 3) unless `problemId` is a valid problem id.
+ * Throws `invalid_input` unless `problemId` is a valid problem id.
  *
  * @example
  * ```ts
@@ -35,7 +35,7 @@ export function ledgerDamaged(problemId: string, message: string, cause?: unknow
 export function assertProblemId(problemId: string): void {
   if (!ProblemIdSchema.safeParse(problemId).success) {
     throw new HandoffError('invalid_input', `not a problem id: ${JSON.stringify(problemId)}`, {
-      details: { problem_id: problemId, exit_code: 3 },
+      details: { problem_id: problemId },
     });
   }
 }

@@ -100,7 +100,7 @@ function toStatus(s: LedgerState): LedgerStatus {
 
 function missing(problemId: string): HandoffError {
   return new HandoffError('history_missing', `no ledger history for ${problemId}: failing closed`, {
-    details: { problem_id: problemId, exit_code: 5 },
+    details: { problem_id: problemId },
   });
 }
 
@@ -126,7 +126,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
     const state = foldLedger(events);
     if (state === null) {
       throw new HandoffError('ledger_damaged', `ledger of ${problemId} does not start with a registration`, {
-        details: { problem_id: problemId, exit_code: 4 },
+        details: { problem_id: problemId },
       });
     }
     return { events, state };
@@ -149,7 +149,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
       }
     }
     throw new HandoffError('ledger_contention', `could not append to the ledger of ${problemId}`, {
-      details: { problem_id: problemId, exit_code: 4 },
+      details: { problem_id: problemId },
     });
   }
 
@@ -158,7 +158,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
     const g = state.grants.find((x) => x.grant_id === grantId);
     if (g === undefined) {
       throw new HandoffError('no_such_grant', `no grant ${grantId} for ${problemId}`, {
-        details: { problem_id: problemId, grant_id: grantId, exit_code: 5 },
+        details: { problem_id: problemId, grant_id: grantId },
       });
     }
     return g;
@@ -169,7 +169,7 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
       'grant_state',
       `grant ${g.grant_id} is ${g.state}${g.started ? ' (started)' : ''}; cannot ${wanted}`,
       {
-        details: { grant_id: g.grant_id, state: g.state, started: g.started, exit_code: 5 },
+        details: { grant_id: g.grant_id, state: g.state, started: g.started },
       },
     );
   }

@@ -104,10 +104,7 @@ function unavailable(e: unknown): HandoffError {
   return new HandoffError(
     'ledger_unavailable',
     `the ledger database failed: ${String((e as Error)?.message ?? e)}`,
-    {
-      details: { exit_code: 4 },
-      cause: e,
-    },
+    { cause: e },
   );
 }
 

@@ -89,7 +89,7 @@ export interface RunGitOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Error code of a failure (default `io_error`). */
   readonly code?: HandoffErrorCode;
-  /** Extra details of a failure (e.g. `{ exit_code: 4 }`). */
+  /** Extra details of a failure (e.g. `{ problem_id }`). */
   readonly details?: Readonly<Record<string, unknown>>;
   /** Resolve to an empty buffer instead of rejecting when git fails. */
   readonly allowFail?: boolean;

@@ -103,10 +103,10 @@ export {
 export type * from './ports.js';
 export {
   formatReuseReport,
+  needsReconciliation,
   type PriorRunReuse,
   type ReuseStartup,
   type ReuseStartupInput,
-  reuseExitCode,
   reuseStartup,
 } from './prior-run.js';
 export { newRunId, type ProjectRunOptions, type ProjectRunResult, runProject } from './project-run.js';

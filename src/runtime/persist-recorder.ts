@@ -104,7 +104,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
         'persist_stop',
         `persistence stopped the run (${r.verb}: ${r.code ?? r.outcome ?? r.action}): ${r.message ?? ''}`,
         {
-          details: { exit_code: 4, result: r },
+          details: { result: r },
         },
       );
     }
@@ -149,7 +149,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
             .slice(0, 3)
             .map((e) => `${e.code}: ${e.message}`)
             .join('; ')}`,
-          { details: { exit_code: 4, result: r } },
+          { details: { result: r } },
         );
       }
       obey(r);

@@ -19,6 +19,7 @@ import {
   type PreparedPriorRun,
   preparePriorStart,
   type ReuseRefusal,
+  type ReuseRefusalCode,
   type ReuseReport,
   reusePreview,
 } from '../persist/index.js';
@@ -64,24 +65,28 @@ export interface ReuseStartup {
   readonly prepared: PreparedPriorRun;
 }
 
-/** Refusal codes of the rerun guard branch (exit 3, like a relaunch refused at startup). */
-const GUARD_CODES = new Set(['rerun_forbidden', 'blocker_cleared', 'justification_required']);
+/** Refusal codes of the rerun guard branch (a relaunch refused, like at startup). */
+const GUARD_CODES: ReadonlySet<ReuseRefusalCode> = new Set([
+  'rerun_forbidden',
+  'blocker_cleared',
+  'justification_required',
+]);
 
 /**
- * The `handoff run` exit code of a reuse refusal: 3 for the rerun guard's refusals, 2 for a
- * prior run id that names no usable run of this store, 4 for everything that needs
- * reconciliation (drift, custody, an active or changed prior run, incompatibility).
+ * True when a reuse refusal needs reconciliation (drift, custody, an active or changed prior run,
+ * incompatibility): the run then ends with an operational-error handoff naming what to reconcile.
+ * The rerun guard's refusals and a prior run id that names no usable run of this store
+ * (`bad_prior_run`) end without a record. (The CLI's exit statuses for the codes are in
+ * src/cli/exit-codes.ts.)
  *
  * @example
  * ```ts
- * reuseExitCode('rerun_forbidden'); // 3
- * reuseExitCode('drift_unreconciled'); // 4
+ * needsReconciliation('drift_unreconciled'); // true
+ * needsReconciliation('rerun_forbidden'); // false
  * ```
  */
-export function reuseExitCode(code: string): number {
-  if (GUARD_CODES.has(code)) return 3;
-  if (code === 'bad_prior_run') return 2;
-  return 4;
+export function needsReconciliation(code: ReuseRefusalCode): boolean {
+  return !GUARD_CODES.has(code) && code !== 'bad_prior_run';
 }
 
 /**
@@ -112,26 +117,21 @@ async function refusal(
   inv: { target: string; scope: string; mode: string; owned_files: readonly string[] },
   baseline: () => Promise<FileBaseline>,
 ): Promise<HandoffError> {
-  const exit = reuseExitCode(r.code);
   let handoff: Handoff | null = null;
-  if (exit === 4) {
+  if (needsReconciliation(r.code)) {
     const h = r.handoff ?? operationalErrorHandoffForTask(inv, await baseline(), r.message);
     handoff = { ...h, stop_detail: `${r.code}: ${h.stop_detail ?? r.message}` };
   }
-  return new HandoffError(
-    exit === 2 ? 'usage' : r.code,
-    `prior-run reuse refused (${r.code}): ${r.message}`,
-    {
-      details: { exit_code: exit, reuse_code: r.code, ...(r.details ?? {}), ...(handoff ? { handoff } : {}) },
-    },
-  );
+  return new HandoffError(r.code, `prior-run reuse refused (${r.code}): ${r.message}`, {
+    details: { reuse_code: r.code, ...(r.details ?? {}), ...(handoff ? { handoff } : {}) },
+  });
 }
 
 /**
  * Runs the reuse startup; resolves to the fresh custody and the prepared start, or throws a
- * {@link HandoffError} whose code is the refusal code, `details.exit_code` per
- * {@link reuseExitCode}, and (exit 4) `details.handoff`: the operational-error handoff naming
- * what needs reconciliation. Nothing is created and nothing is edited before it resolves.
+ * {@link HandoffError} whose code is the refusal code and, when it {@link needsReconciliation},
+ * `details.handoff`: the operational-error handoff naming what needs reconciliation. Nothing is
+ * created and nothing is edited before it resolves.
  *
  * @example
  * ```ts

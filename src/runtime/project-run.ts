@@ -128,8 +128,8 @@ async function ownedFilesFor(
  * r.handoff.status;
  * ```
  * @throws HandoffError `usage` (bad options, not a git repo with checkpoints on, empty scope),
- * `rerun_forbidden` (exit 3) when the prior handoff's guard forbids this relaunch, or a prior-run
- * reuse refusal (see {@link reuseStartup}; `details.exit_code`, `details.handoff` for exit 4).
+ * `rerun_forbidden` when the prior handoff's guard forbids this relaunch, or a prior-run reuse
+ * refusal (see {@link reuseStartup}; `details.handoff` when it needs reconciliation).
  */
 export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult> {
   const clock = o.clock ?? Date.now;
@@ -171,7 +171,6 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     if (v.forbidden) {
       throw new HandoffError('rerun_forbidden', `rerun forbidden: ${v.reason}`, {
         details: {
-          exit_code: 3,
           branch: v.branch,
           required_evidence: v.required_evidence,
           route: ['review --mode=stuck', 'formalize', 'human handoff'],

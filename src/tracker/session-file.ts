@@ -108,7 +108,7 @@ export async function loadSession(dir: string, sessionId: string): Promise<Track
     text = await readFile(sessionPath(dir, sessionId), 'utf8');
   } catch (e) {
     throw new HandoffError('no_session', `no tracker session '${sessionId}' in ${dir}`, {
-      details: { exit_code: 2, session_id: sessionId, cause: (e as NodeJS.ErrnoException).code ?? 'io' },
+      details: { session_id: sessionId, cause: (e as NodeJS.ErrnoException).code ?? 'io' },
     });
   }
   let value: unknown;
@@ -116,13 +116,13 @@ export async function loadSession(dir: string, sessionId: string): Promise<Track
     value = JSON.parse(text);
   } catch {
     throw new HandoffError('corrupt_state', `tracker session '${sessionId}' is not JSON`, {
-      details: { exit_code: 2, session_id: sessionId },
+      details: { session_id: sessionId },
     });
   }
   const r = TrackerStateSchema.safeParse(value);
   if (!r.success || r.data.session_id !== sessionId) {
     throw new HandoffError('corrupt_state', `tracker session '${sessionId}' has an invalid state`, {
-      details: { exit_code: 2, session_id: sessionId },
+      details: { session_id: sessionId },
     });
   }
   return r.data;

@@ -60,7 +60,7 @@ describe('advance', () => {
   it('refuses unknown paths (unknown_path, exit 2) and an empty list (usage)', async () => {
     const b0 = await threeFiles();
     const e = await rejection(advanceBaseline(b0, ['a', 'new-target'], { cwd: dir }));
-    expect(e).toMatchObject({ code: 'unknown_path', details: { unknown: ['new-target'], exit_code: 2 } });
+    expect(e).toMatchObject({ code: 'unknown_path', exit: 2, details: { unknown: ['new-target'] } });
     expect((await rejection(advanceBaseline(b0, [], { cwd: dir }))).code).toBe('usage');
   });
   it('a changed target that is no longer a regular file is an operational error (exit 4)', async () => {
@@ -68,7 +68,7 @@ describe('advance', () => {
     unlinkSync(p('a'));
     mkdirSync(p('a'));
     const e = await rejection(advanceBaseline(b0, ['a'], { cwd: dir }));
-    expect(e).toMatchObject({ code: 'io_error', details: { path: p('a'), exit_code: 4 } });
+    expect(e).toMatchObject({ code: 'io_error', exit: 4, details: { path: p('a') } });
   });
   it('refuses an advance that would give two entries one realpath (duplicate_path)', async () => {
     writeFileSync(p('t1'), '1');
@@ -78,7 +78,7 @@ describe('advance', () => {
     unlinkSync(p('l'));
     symlinkSync('a', p('l'));
     const e = await rejection(advanceBaseline(b0, ['l'], { cwd: dir }));
-    expect(e).toMatchObject({ code: 'duplicate_path', details: { realpath: p('a'), exit_code: 2 } });
+    expect(e).toMatchObject({ code: 'duplicate_path', exit: 2, details: { realpath: p('a') } });
   });
 });
 
@@ -92,8 +92,8 @@ describe('assertCustody', () => {
     unlinkSync(p('b'));
     const e = await rejection(assertCustody(b0));
     expect(e.code).toBe('drift');
+    expect(e.exit).toBe(3);
     expect(e.details).toMatchObject({
-      exit_code: 3,
       affected: [{ path: p('b'), status: 'deleted' }],
       recommendations: ['rerun', 'serialize', 'worktree'],
       check: { result: 'drift' },
@@ -105,7 +105,7 @@ describe('assertCustody', () => {
     mkdirSync(p('a'));
     writeFileSync(p('b'), 'drift');
     const e = await rejection(assertCustody(b0));
-    expect(e).toMatchObject({ code: 'io_error', details: { exit_code: 4, check: { result: 'error' } } });
+    expect(e).toMatchObject({ code: 'io_error', exit: 4, details: { check: { result: 'error' } } });
     expect((await assertCustody(b0, { only: ['c'], cwd: dir })).unchecked).toEqual([p('a'), p('b')]);
   });
 });

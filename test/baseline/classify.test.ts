@@ -18,6 +18,7 @@ import {
   summarizeBaselineStatuses,
 } from '../../src/baseline/index.js';
 import { isHandoffError } from '../../src/errors/index.js';
+import { type Refusal, refusalOf } from './fixtures.js';
 
 const H1 = 'a'.repeat(64);
 const H2 = 'b'.repeat(64);
@@ -45,11 +46,11 @@ const nowPresent = (realpath: string, sha256 = H1, size = 3): FileObservation =>
 const nowAbsent = (realpath: string): FileObservation => ({ kind: 'absent', realpath });
 const nowError: FileObservation = { kind: 'error', detail: '/r/a: not a regular file' };
 
-function thrown(f: () => unknown): { code: string; details: Record<string, unknown> } {
+function thrown(f: () => unknown): Refusal {
   try {
     f();
   } catch (e) {
-    if (isHandoffError(e)) return { code: e.code, details: e.details };
+    if (isHandoffError(e)) return refusalOf(e);
     throw e;
   }
   throw new Error('expected a HandoffError');
@@ -172,7 +173,7 @@ describe('fail-closed baseline loading', () => {
   ])('refuses %s as invalid_record with exit code 2', (_name, value) => {
     const e = thrown(() => requireBaseline(value));
     expect(e.code).toBe('invalid_record');
-    expect(e.details.exit_code).toBe(2);
+    expect(e.exit).toBe(2);
     expect(Array.isArray(e.details.issues)).toBe(true);
   });
   it('bytes: strict UTF-8 and strict JSON', () => {
@@ -180,6 +181,6 @@ describe('fail-closed baseline loading', () => {
     expect(thrown(() => parseBaselineBytes(Buffer.from([0x7b, 0xff, 0x7d]))).code).toBe('invalid_record');
     expect(thrown(() => parseBaselineBytes(Buffer.from('{"schema":'))).code).toBe('invalid_record');
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(ok))]);
-    expect(thrown(() => parseBaselineBytes(bom)).details.exit_code).toBe(2);
+    expect(thrown(() => parseBaselineBytes(bom)).exit).toBe(2);
   });
 });

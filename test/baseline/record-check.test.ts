@@ -89,12 +89,12 @@ describe('record', () => {
     ] as const) {
       const e = await rejection(recordBaseline(paths, { cwd }));
       expect(e.code).toBe('usage');
-      expect(e.details.exit_code).toBe(2);
+      expect(e.exit).toBe(2);
     }
   });
   it('refuses the same path twice, however spelled (duplicate_path, exit 2)', async () => {
     const e = await rejection(recordBaseline(['a', p('a'), 'b'], { cwd: dir }));
-    expect(e).toMatchObject({ code: 'duplicate_path', details: { path: p('a'), exit_code: 2 } });
+    expect(e).toMatchObject({ code: 'duplicate_path', exit: 2, details: { path: p('a') } });
   });
   it('refuses two paths resolving to one realpath (link and target; two dangling links to one name)', async () => {
     writeFileSync(p('t'), 't');
@@ -104,7 +104,8 @@ describe('record', () => {
     const e = await rejection(recordBaseline(['t', 'l'], { cwd: dir }));
     expect(e).toMatchObject({
       code: 'duplicate_path',
-      details: { realpath: p('t'), paths: [p('t'), p('l')], exit_code: 2 },
+      exit: 2,
+      details: { realpath: p('t'), paths: [p('t'), p('l')] },
     });
     expect((await rejection(recordBaseline(['d1', 'd2'], { cwd: dir }))).code).toBe('duplicate_path');
   });
@@ -116,7 +117,8 @@ describe('record', () => {
       const e = await rejection(recordBaseline([name], { cwd: dir }));
       expect(e).toMatchObject({
         code: 'io_error',
-        details: { path: p(name), detail: `${p(name)}: not a regular file`, exit_code: 4 },
+        exit: 4,
+        details: { path: p(name), detail: `${p(name)}: not a regular file` },
       });
     }
   });
@@ -262,7 +264,7 @@ describe('check --only', () => {
     symlinkSync('t', p('l'));
     const b = await recordBaseline(['l'], { cwd: dir });
     const e = await rejection(checkBaseline(b, { only: ['l', p('t'), 'zzz'], cwd: dir }));
-    expect(e).toMatchObject({ code: 'unknown_path', details: { unknown: [p('t'), 'zzz'], exit_code: 2 } });
+    expect(e).toMatchObject({ code: 'unknown_path', exit: 2, details: { unknown: [p('t'), 'zzz'] } });
   });
   it('a relative selector from another directory does not rebind', async () => {
     writeFileSync(p('a'), 'a');
@@ -273,7 +275,7 @@ describe('check --only', () => {
   });
   it('refuses a malformed baseline (invalid_record, exit 2) instead of matching', async () => {
     const e = await rejection(checkBaseline({ schema: 'file-baseline/v1', files: [] } as FileBaseline));
-    expect(e).toMatchObject({ code: 'invalid_record', details: { exit_code: 2 } });
+    expect(e).toMatchObject({ code: 'invalid_record', exit: 2 });
   });
 });
 

@@ -331,7 +331,6 @@ describe('usage errors exit 2 before anything runs', () => {
         ['run', '--project', p.dir, '--target', '.', '--scope', 'project', '--mode', 'autoprove'],
         base(p.dir, `node ${TS_WORKER}`).map((a) => (a === 'autoprove' ? 'golf' : a)),
         [...base(p.dir, `node ${TS_WORKER}`), '--run-store', '/tmp/x'],
-        [...base(p.dir, `node ${TS_WORKER}`), '--persist', '--prior-run', 'latest'],
         [...base(p.dir, `node ${TS_WORKER}`), '--max-cycles', '0'],
         base(p.dir, `node '${TS_WORKER}`),
       ];
@@ -340,6 +339,16 @@ describe('usage errors exit 2 before anything runs', () => {
         expect(r.code, c.join(' ')).toBe(2);
         expect(r.stdout).toBe('');
       }
+      // a malformed --prior-run id is a refusal (bad_run_id, exit 3), as in inspect and store load
+      const latest = await runCli([
+        ...base(p.dir, `node ${TS_WORKER}`),
+        '--persist',
+        '--prior-run',
+        'latest',
+      ]);
+      expect(latest.code).toBe(3);
+      expect(latest.stdout).toBe('');
+      expect(JSON.parse(latest.stderr)).toMatchObject({ error: 'bad_run_id' });
       const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
       const plain = await mkdtemp(join(p.dir, '..', 'nogit-'));
       await writeFile(join(plain, 'A.lean'), 'sorry\n');

@@ -9,6 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { errorExitCode } from '../../src/cli/exit-codes.js';
+import type { HandoffError } from '../../src/errors/index.js';
 import {
   createFsLedger,
   currentCandidate,
@@ -274,10 +276,13 @@ describe('runGate', () => {
   it('the initial attempt starts only from the contract base candidate (base_mismatch)', async () => {
     const w = await world();
     write(w.repo, 'src/stray.js', 'export const stray = 1;\n');
-    await expect(runGate(options(w))).rejects.toMatchObject({
-      code: 'base_mismatch',
-      details: { exit_code: 5 },
-    });
+    const refused = await runGate(options(w)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ code: 'base_mismatch', details: { contract: {}, live: {} } });
+    expect((refused as HandoffError).details).not.toHaveProperty('exit_code');
+    expect(errorExitCode((refused as HandoffError).code, 'gate')).toBe(5);
     expect(w.runs()).toBe(0);
     expect((await w.ledger.status('example-greet'))?.grants).toEqual([]);
   }, 60_000);

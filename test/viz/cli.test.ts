@@ -170,11 +170,16 @@ describe('handoff inspect', () => {
     expect(t.stdout).toContain('journal damage: truncated_tail');
   });
 
-  it('exits 4 for no such run or a malformed id, 2 for usage', async () => {
+  it('exits 4 for no such run, 3 for a malformed id (bad_run_id), 2 for usage', async () => {
     const none = await runCli(['inspect', '20261130T100000Z-00000000', '--root', root]);
     expect(none.code).toBe(4);
     expect(none.stderr).toContain('no_such_run');
-    expect((await runCli(['inspect', '../etc', '--root', root])).code).toBe(4);
+    const malformed = await runCli(['inspect', '../etc', '--root', root]);
+    expect(malformed.code).toBe(3);
+    expect(JSON.parse(malformed.stderr)).toMatchObject({
+      error: 'bad_run_id',
+      details: { run_id: '../etc' },
+    });
     expect((await runCli(['inspect', '--root', root])).code).toBe(2);
     expect((await runCli(['inspect', runId, '--root', root, '--format', 'png'])).code).toBe(2);
     expect((await runCli(['inspect', runId, '--root', root, '--project', dir])).code).toBe(2);
