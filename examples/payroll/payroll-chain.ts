@@ -1,6 +1,7 @@
 /**
  * The payroll chain and the wrong-value experiment: build the chain under a contract, run it (or
- * resume it from a journal), and report receipts, outcome and what the rail actually paid.
+ * resume it from a journal) through the seam machine (`HandoffChain.run` drives
+ * `machines/chain.ts`), and report receipts, outcome and what the rail actually paid.
  */
 import {
   type AcceptanceReceipt,
@@ -110,8 +111,8 @@ export function buildPayrollChain(options: PayrollOptions & { rail: PaymentRail;
 }
 
 /**
- * Runs (or, with a journal holding the baton, resumes) the payroll chain and reports. A seam
- * refusal is part of the report, not an exception.
+ * Runs (or, with a journal holding the baton, resumes) the payroll chain through the seam machine
+ * and reports. A seam refusal is part of the report, not an exception.
  *
  * @example
  * ```ts

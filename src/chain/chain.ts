@@ -1,29 +1,20 @@
 /**
  * `HandoffChain`: a statically wired line of stages bound to a task contract. Construction checks
  * the topology; `advance` runs one seam; `run` drives the chain to acceptance (optionally making
- * every commit durable in a {@link ChainJournal}); `resume` continues from a journal.
+ * every commit durable in a {@link ChainJournal}); `resume` continues from a journal. All three go
+ * through the seam machine (`machines/chain.ts`, driven by `driveChain` in machine-runner.ts):
+ * there is no second, hand-written seam loop.
  */
 import { tryCanonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { AcceptanceReceipt } from './acceptance-receipt.js';
 import { type Baton, type FactRecord, type StageReceipt, seedBaton } from './baton.js';
-import { createView } from './baton-view.js';
 import { type FactRule, INPUT_PRODUCER } from './fact-rule.js';
 import type { ChainJournal } from './journal.js';
-import {
-  acceptanceFor,
-  checkDelta,
-  checkpointProblem,
-  checkRequires,
-  inputRunId,
-  nextStage,
-  type SeamCommit,
-  type SeamPlan,
-  stageFailure,
-  stageRunId,
-} from './seam.js';
+import { type ChainDrive, driveChain, type RunOptions } from './machine-runner.js';
+import { inputRunId, nextStage, type SeamCommit, type SeamPlan, stageRunId } from './seam.js';
 import { SeamError } from './seam-error.js';
-import { callStage, type StageFn } from './stage-call.js';
+import type { StageFn } from './stage-call.js';
 import type { FactInput } from './stage-delta.js';
 import { type StageSpec, stageSpec } from './stage-spec.js';
 import { type ChainTaskContract, contractDigest } from './task-contract.js';
@@ -58,18 +49,7 @@ export interface NewBatonInput {
   readonly facts?: Readonly<Record<string, FactInput>>;
 }
 
-/** Options of {@link HandoffChain.advance} and {@link HandoffChain.run}. */
-export interface RunOptions {
-  /** Makes every commit durable before the next stage starts. */
-  readonly journal?: ChainJournal;
-  /** Called after each commit (after the journal write). */
-  readonly onCommit?: (commit: SeamCommit) => void | Promise<void>;
-  /**
-   * Per-stage time limit; defaults to the contract's `budget.timeout_seconds`. When it passes the
-   * stage's `signal` aborts and the seam fails with `stage_failed` (`TimeoutError`).
-   */
-  readonly stageTimeoutMs?: number;
-}
+export type { RunOptions } from './machine-runner.js';
 
 /** A completed chain. */
 export interface ChainResult {
@@ -184,70 +164,40 @@ export class HandoffChain implements SeamPlan {
   }
 
   /**
-   * Runs one seam on `baton`: checks the checkpoint, the required facts, runs the stage on a
-   * fresh view, checks its delta in the reference order and commits.
+   * Runs one seam on `baton` through the seam machine: checks the checkpoint and the required
+   * facts, runs the stage on a fresh view, checks its delta in the reference order, and returns the
+   * validated commit (nothing is journaled; the next stage does not start).
    *
    * @throws SeamError one of the nine seam codes, with the checkpoint (`baton`) and its receipts.
    * @throws HandoffError `invalid_checkpoint` (foreign or inconsistent baton), `chain_complete`.
    */
   async advance(baton: Baton, options: Pick<RunOptions, 'stageTimeoutMs'> = {}): Promise<SeamCommit> {
-    const problem = checkpointProblem(this, baton);
-    if (problem !== null) {
-      throw new HandoffError('invalid_checkpoint', problem, { details: { snapshot_id: baton.snapshot_id } });
-    }
-    const spec = nextStage(this, baton);
-    if (spec === undefined) {
+    const d = await driveChain(this, baton, options, 'one-seam');
+    if (d.commit !== null) return d.commit;
+    if (d.status === 'accepted') {
       throw new HandoffError(
         'chain_complete',
         `chain '${this.chain_id}' is already complete at ${baton.snapshot_id}`,
       );
     }
-    const missing = checkRequires(this, baton);
-    if (missing) throw new SeamError(missing.code, missing.stage, missing.detail, baton);
-    const fn = this.stageFn(baton.revision);
-    const view = createView(baton, spec.name, stageRunId(baton, spec.name));
-    let delta: unknown;
-    try {
-      delta = await callStage(
-        fn,
-        view,
-        options.stageTimeoutMs ?? this.contract.budget.timeout_seconds * 1000,
-      );
-    } catch (e) {
-      const f = stageFailure(spec.name, e);
-      throw new SeamError(f.code, f.stage, f.detail, baton);
-    }
-    const out = checkDelta(this, baton, delta);
-    if (!out.ok) throw new SeamError(out.code, out.stage, out.detail, baton);
-    return out;
+    throw stopError(d);
   }
 
   /**
-   * Runs from `baton` (a fresh baton or a checkpoint) to acceptance. A checkpoint resumes at its
-   * failed stage with the same `stage_run_id`; earlier stages never run again. With a journal,
-   * the starting baton and every commit are made durable before the next stage starts.
+   * Runs from `baton` (a fresh baton or a checkpoint) to acceptance through the seam machine. A
+   * checkpoint resumes at its failed stage with the same `stage_run_id`; earlier stages never run
+   * again. With a journal, the starting baton and every commit are made durable before the next
+   * stage starts. A failed seam stops the run unless `retryWhen` asks for a retry (same run id,
+   * within the contract's `budget.max_attempts`).
    *
    * @throws SeamError when a seam refuses (its `checkpoint` is the baton to resume from).
-   * @throws HandoffError `journal_conflict` when the journal holds a different history.
+   * @throws HandoffError `journal_conflict` (or what else the journal or `onCommit` throws) when a
+   * commit cannot be made durable.
    */
   async run(baton: Baton, options: RunOptions = {}): Promise<ChainResult> {
-    const problem = checkpointProblem(this, baton);
-    if (problem !== null)
-      throw new HandoffError('invalid_checkpoint', problem, { details: { snapshot_id: baton.snapshot_id } });
-    if (options.journal) {
-      await options.journal.commit({
-        baton,
-        receipt: baton.stage_receipts[baton.stage_receipts.length - 1] ?? null,
-      });
-    }
-    let current = baton;
-    while (current.revision < this.specs.length) {
-      const c = await this.advance(current, options);
-      if (options.journal) await options.journal.commit({ baton: c.baton, receipt: c.receipt });
-      if (options.onCommit) await options.onCommit(c);
-      current = c.baton;
-    }
-    return { baton: current, receipts: current.stage_receipts, acceptance: acceptanceFor(this, current) };
+    const d = await driveChain(this, baton, options, 'run');
+    if (d.status !== 'accepted' || d.acceptance === null) throw stopError(d);
+    return { baton: d.baton, receipts: d.baton.stage_receipts, acceptance: d.acceptance };
   }
 
   /**
@@ -264,6 +214,17 @@ export class HandoffChain implements SeamPlan {
     if (last === undefined) throw new HandoffError('no_such_run', `the journal holds no baton '${batonId}'`);
     return this.run(last, { ...options, journal });
   }
+}
+
+/**
+ * The exception of a run the machine stopped at a seam: the journal's own error when the commit
+ * could not be made durable, else a {@link SeamError} holding the checkpoint.
+ */
+function stopError(d: ChainDrive): unknown {
+  const f = d.failure;
+  if (f === null) return new HandoffError('internal', 'the seam machine stopped without a failure');
+  if (f.code === 'commit_failed') return d.commitError?.error ?? new HandoffError('internal', f.detail);
+  return new SeamError(f.code, f.stage, f.detail, d.baton);
 }
 
 /**

@@ -1,32 +1,41 @@
 /**
- * The runtime side of `machines/chain.ts`: provides the machine's three actors from a
- * {@link HandoffChain} (stage functions, delta checks, journal append) and drives it to a
- * verdict. Behaviour matches {@link HandoffChain.run}; this path additionally exposes the seam
- * lifecycle as machine states (for inspection, visualization and retries inside one actor).
+ * The one driver of the handoff chain: provides `machines/chain.ts`'s three actors from a chain
+ * (stage functions, delta checks, journal append) and runs the seam machine. `HandoffChain.run`,
+ * `resume` and `advance` and {@link runChainMachine} all go through {@link driveChain}, so the
+ * graph-generated suite of the machine tests the code users run.
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
-import {
-  type ChainMachineFailure,
-  chainMachine,
-  type PersistCommitInput,
-  type RunStageInput,
-  type ValidateDeltaInput,
-} from '../../machines/chain.js';
+import { type ChainMachineFailure, chainMachine } from '../../machines/chain.js';
 import { HandoffError } from '../errors/index.js';
 import type { AcceptanceReceipt } from './acceptance-receipt.js';
 import type { Baton } from './baton.js';
 import { createView } from './baton-view.js';
-import type { HandoffChain } from './chain.js';
 import type { ChainJournal } from './journal.js';
-import { checkDelta, checkpointProblem, type SeamOutcome } from './seam.js';
-import { callStage } from './stage-call.js';
+import { checkDelta, checkpointProblem, type SeamCommit, type SeamOutcome, type SeamPlan } from './seam.js';
+import type { PersistCommitInput, RunStageInput, ValidateDeltaInput } from './seam-lifecycle.js';
+import { callStage, type StageFn } from './stage-call.js';
+import type { ChainTaskContract } from './task-contract.js';
 
-/** Options of {@link runChainMachine}. */
-export interface MachineRunOptions {
+/** Options of a chain run (`HandoffChain.run`, `resume`, {@link runChainMachine}). */
+export interface RunOptions {
+  /** Makes every commit durable before the next stage starts. */
   readonly journal?: ChainJournal;
-  /** Decides whether a failed seam is retried (bounded by the contract's max_attempts). Default: never. */
+  /** Called after each commit (after the journal write). */
+  readonly onCommit?: (commit: SeamCommit) => void | Promise<void>;
+  /**
+   * Per-stage time limit; defaults to the contract's `budget.timeout_seconds`. When it passes the
+   * stage's `signal` aborts and the seam fails with `stage_failed` (`TimeoutError`).
+   */
+  readonly stageTimeoutMs?: number;
+  /**
+   * Decides whether a failed seam is retried in the same run (the same `stage_run_id`), bounded by
+   * the contract's `budget.max_attempts`. Default: never — the run stops at the seam.
+   */
   readonly retryWhen?: (failure: ChainMachineFailure, attempt: number) => boolean;
 }
+
+/** Options of {@link runChainMachine} (the same as a chain run's). */
+export type MachineRunOptions = RunOptions;
 
 /** Verdict of {@link runChainMachine}. */
 export interface MachineRunResult {
@@ -39,30 +48,66 @@ export interface MachineRunResult {
   readonly states: readonly string[];
 }
 
+/** What the driver needs of a chain (a `HandoffChain` is one). */
+export interface DrivableChain extends SeamPlan {
+  readonly contract: ChainTaskContract;
+  stageFn(index: number): StageFn;
+}
+
+/** How far {@link driveChain} drives: to a final state, or through one seam up to its commit. */
+export type DriveMode = 'run' | 'one-seam';
+
+/** What {@link driveChain} ended with. */
+export interface ChainDrive extends MachineRunResult {
+  /** `one-seam`: the validated commit the machine reached (not journaled); null otherwise. */
+  readonly commit: SeamCommit | null;
+  /** What the journal (or `onCommit`) threw when the run stopped with `commit_failed`. */
+  readonly commitError: { readonly error: unknown } | null;
+}
+
 /**
- * Runs `chain` from `baton` through the seam machine.
+ * Drives the seam machine for `chain` from `baton`. `run` starts by journaling the starting baton
+ * and ends in a final state (`accepted`, or `stopped` at a seam that was not retried); `one-seam`
+ * stops as soon as the first seam's commit is validated, before anything is journaled and before
+ * the next stage could start.
  *
  * @example
  * ```ts
- * const r = await runChainMachine(chain, b0, { journal, retryWhen: (f) => f.code === 'stage_failed' });
- * r.status; // 'accepted'
+ * const d = await driveChain(chain, b0, { journal }, 'run');
+ * d.status; // 'accepted'
  * ```
- * @throws HandoffError `invalid_checkpoint` for a foreign or inconsistent baton.
+ * @throws HandoffError `invalid_checkpoint` for a foreign or inconsistent baton; whatever the
+ * journal throws for the starting baton.
  */
-export async function runChainMachine(
-  chain: HandoffChain,
+export async function driveChain(
+  chain: DrivableChain,
   baton: Baton,
-  options: MachineRunOptions = {},
-): Promise<MachineRunResult> {
+  options: RunOptions,
+  mode: DriveMode,
+): Promise<ChainDrive> {
   const problem = checkpointProblem(chain, baton);
   if (problem !== null)
     throw new HandoffError('invalid_checkpoint', problem, { details: { snapshot_id: baton.snapshot_id } });
-  if (options.journal)
-    await options.journal.commit({
-      baton,
-      receipt: baton.stage_receipts[baton.stage_receipts.length - 1] ?? null,
-    });
-  const timeoutMs = chain.contract.budget.timeout_seconds * 1000;
+  const { journal, onCommit } = options;
+  if (mode === 'run' && journal !== undefined)
+    await journal.commit({ baton, receipt: baton.stage_receipts[baton.stage_receipts.length - 1] ?? null });
+  const timeoutMs = options.stageTimeoutMs ?? chain.contract.budget.timeout_seconds * 1000;
+  let commitError: { readonly error: unknown } | null = null;
+  const persist = async (entry: PersistCommitInput, signal: AbortSignal): Promise<void> => {
+    if (mode === 'one-seam') {
+      // one seam ends at its validated commit: the driver stops the machine here
+      return new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+    }
+    try {
+      if (journal !== undefined) await journal.commit({ baton: entry.baton, receipt: entry.receipt });
+      if (onCommit !== undefined) await onCommit({ ok: true, baton: entry.baton, receipt: entry.receipt });
+    } catch (error) {
+      commitError = { error };
+      throw error;
+    }
+  };
   const machine = chainMachine.provide({
     actors: {
       runStage: fromPromise<unknown, RunStageInput>(async ({ input, signal }) => {
@@ -74,9 +119,7 @@ export async function runChainMachine(
       validateDelta: fromPromise<SeamOutcome, ValidateDeltaInput>(async ({ input }) =>
         checkDelta(chain, input.baton, input.delta),
       ),
-      persistCommit: fromPromise<void, PersistCommitInput>(async ({ input }) => {
-        if (options.journal) await options.journal.commit({ baton: input.baton, receipt: input.receipt });
-      }),
+      persistCommit: fromPromise<void, PersistCommitInput>(({ input, signal }) => persist(input, signal)),
     },
   });
   const actor = createActor(machine, {
@@ -95,26 +138,57 @@ export async function runChainMachine(
     if (states[states.length - 1] !== v) states.push(v);
   });
   actor.start();
-  actor.send({ type: 'START' });
-  for (;;) {
-    const s = await waitFor(actor, (x) => x.status === 'done' || x.value === 'failed', {
-      timeout: Number.POSITIVE_INFINITY,
-    });
-    if (s.status === 'done') break;
-    const c = s.context;
-    const again =
-      c.failure !== null &&
-      c.attempt < c.max_attempts &&
-      (options.retryWhen?.(c.failure, c.attempt) ?? false);
-    actor.send({ type: again ? 'RETRY' : 'GIVE_UP' });
+  try {
+    actor.send({ type: 'START' });
+    for (;;) {
+      const s = await waitFor(
+        actor,
+        (x) =>
+          x.status === 'done' || x.value === 'failed' || (mode === 'one-seam' && x.value === 'committed'),
+        { timeout: Number.POSITIVE_INFINITY },
+      );
+      if (s.status === 'done' || s.value === 'committed') break;
+      const c = s.context;
+      const again =
+        mode === 'run' &&
+        c.failure !== null &&
+        c.attempt < c.max_attempts &&
+        (options.retryWhen?.(c.failure, c.attempt) ?? false);
+      actor.send({ type: again ? 'RETRY' : 'GIVE_UP' });
+    }
+    const { context } = actor.getSnapshot();
+    const pending = context.pending;
+    return {
+      status: context.acceptance ? 'accepted' : 'stopped',
+      baton: context.baton,
+      acceptance: context.acceptance,
+      failure: context.failure,
+      states,
+      commit: mode === 'one-seam' && pending !== null ? { ok: true, ...pending } : null,
+      commitError,
+    };
+  } finally {
+    actor.stop();
   }
-  const out = actor.getSnapshot();
-  actor.stop();
-  return {
-    status: out.context.acceptance ? 'accepted' : 'stopped',
-    baton: out.context.baton,
-    acceptance: out.context.acceptance,
-    failure: out.context.failure,
-    states,
-  };
+}
+
+/**
+ * Runs `chain` from `baton` through the seam machine and reports the verdict as data: a refusal
+ * (or a journal failure, `commit_failed`) is `status: 'stopped'` with the failure and the
+ * checkpoint, not an exception.
+ *
+ * @example
+ * ```ts
+ * const r = await runChainMachine(chain, b0, { journal, retryWhen: (f) => f.code === 'stage_failed' });
+ * r.status; // 'accepted'
+ * ```
+ * @throws HandoffError `invalid_checkpoint` for a foreign or inconsistent baton.
+ */
+export async function runChainMachine(
+  chain: DrivableChain,
+  baton: Baton,
+  options: MachineRunOptions = {},
+): Promise<MachineRunResult> {
+  const d = await driveChain(chain, baton, options, 'run');
+  return { status: d.status, baton: d.baton, acceptance: d.acceptance, failure: d.failure, states: d.states };
 }

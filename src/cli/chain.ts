@@ -1,6 +1,7 @@
 /**
  * `handoff chain …`: the handoff chain's CLI. Today one verb, the payroll experiment:
- * `handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]`.
+ * `handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]`, run through
+ * the seam machine (`runPayroll` → `HandoffChain.run` → `machines/chain.ts`).
  * Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
  */
 import { type PayrollContractKind, type PayrollReport, runPayroll } from '../../examples/payroll/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryChainJournal, runChainMachine } from '../../src/chain/index.js';
+import { createMemoryChainJournal, isSeamError, runChainMachine, stageDelta } from '../../src/chain/index.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
 describe('runChainMachine (the seam machine driven with the chain’s actors)', () => {
@@ -80,5 +80,109 @@ describe('runChainMachine (the seam machine driven with the chain’s actors)', 
     expect(r.status).toBe('stopped');
     expect(r.failure).toMatchObject({ code: 'commit_failed', stage: 'route', detail: 'Error: disk full' });
     expect(r.baton.revision).toBe(1);
+  });
+});
+
+describe('HandoffChain.run / advance / resume go through the seam machine', () => {
+  it('run retries a failed seam in the same run when retryWhen asks (same stage_run_id, one payment)', async () => {
+    const payments = new Map<string, number>();
+    const s = goodStages(payments);
+    const runIds: string[] = [];
+    let fail = true;
+    const chain = tripChain({
+      ...s,
+      pay: async (v, c) => {
+        runIds.push(v.stage_run_id);
+        const d = await s.pay(v, c);
+        if (fail) {
+          fail = false;
+          throw new Error('lost the reply');
+        }
+        return d;
+      },
+    });
+    const seen: [string, number][] = [];
+    const r = await chain.run(tripBaton(chain), {
+      retryWhen: (f, attempt) => {
+        seen.push([f.code, attempt]);
+        return f.code === 'stage_failed';
+      },
+    });
+    expect(seen).toEqual([['stage_failed', 1]]);
+    expect(r.baton.trace).toEqual(['intent', 'route', 'pay']);
+    expect(runIds).toEqual([runIds[0], runIds[0]]);
+    expect(r.receipts[2]?.stage_run_id).toBe(runIds[0]);
+    expect([...payments.values()]).toEqual([1]);
+  });
+
+  it('run never retries past the contract’s max_attempts (3), then throws the SeamError', async () => {
+    const s = goodStages();
+    let calls = 0;
+    const chain = tripChain({
+      ...s,
+      route: () => {
+        calls++;
+        throw new Error('down');
+      },
+    });
+    const err = await chain.run(tripBaton(chain), { retryWhen: () => true }).catch((e: unknown) => e);
+    expect(isSeamError(err)).toBe(true);
+    expect(err).toMatchObject({ code: 'stage_failed', stage: 'route', detail: 'Error: down' });
+    expect(calls).toBe(3);
+  });
+
+  it('run rethrows the journal’s own error when a commit cannot be made durable', async () => {
+    const chain = tripChain();
+    const b0 = tripBaton(chain);
+    const inner = createMemoryChainJournal();
+    const full = new Error('disk full');
+    let commits = 0;
+    const journal = {
+      async commit(e: Parameters<typeof inner.commit>[0]) {
+        commits++;
+        if (commits === 3) throw full;
+        return inner.commit(e);
+      },
+      loadLast: (id: string) => inner.loadLast(id),
+    };
+    await expect(chain.run(b0, { journal })).rejects.toBe(full);
+    expect((await inner.loadLast('trip-1'))?.revision).toBe(1);
+    const refused = new Error('not now');
+    const onCommit = async () => {
+      throw refused;
+    };
+    await expect(tripChain().run(tripBaton(chain), { onCommit })).rejects.toBe(refused);
+  });
+
+  it('advance runs exactly one seam: the next stage never starts and nothing is journaled', async () => {
+    const s = goodStages();
+    const calls = { intent: 0, route: 0, pay: 0 };
+    const chain = tripChain({
+      intent: (v, c) => {
+        calls.intent++;
+        return s.intent(v, c);
+      },
+      route: (v, c) => {
+        calls.route++;
+        return s.route(v, c);
+      },
+      pay: s.pay,
+    });
+    const b0 = tripBaton(chain);
+    const c1 = await chain.advance(b0);
+    await new Promise((res) => setTimeout(res, 20));
+    expect(calls).toEqual({ intent: 1, route: 0, pay: 0 });
+    expect(c1).toMatchObject({
+      ok: true,
+      receipt: { stage_name: 'intent', input_fingerprint: b0.fingerprint },
+    });
+    expect(c1.baton.revision).toBe(1);
+    const full = await chain.run(b0);
+    expect(full.receipts[0]).toEqual(c1.receipt);
+    const failing = tripChain({ ...s, route: () => stageDelta({}) });
+    const err = await failing.advance(c1.baton).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'promised_fact_missing', stage: 'route' });
+    expect(isSeamError(err) && err.checkpoint).toBe(c1.baton);
+    await expect(chain.advance(full.baton)).rejects.toMatchObject({ code: 'chain_complete' });
   });
 });
