@@ -120,7 +120,9 @@ export const gateMachine = setup({
     }),
     recordRoute: assign({ route: (_, out: RouteOutput) => out.route }),
     recordGrant: assign(({ context }, out: ReserveOutput) => {
-      const grant = { grant_id: out.grant_id as string, slot: out.slot as Slot };
+      // taken only after grantAcceptable, which requires both; nothing is recorded otherwise
+      if (out.grant_id === null || out.slot === null) return {};
+      const grant: { grant_id: string; slot: Slot } = { grant_id: out.grant_id, slot: out.slot };
       return {
         grant,
         grants: [...context.grants, grant],
