@@ -4,7 +4,6 @@
  * the seam machine (`runPayroll` → `HandoffChain.run` → `machines/chain.ts`).
  * Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
  */
-import { type PayrollContractKind, type PayrollReport, runPayroll } from '../../examples/payroll/index.js';
 import { EXIT_SEAM } from '../chain/seam-error.js';
 import {
   createStoreChainJournal,
@@ -16,6 +15,17 @@ import { createFsStore } from '../store/fs-store.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
+
+/**
+ * The payroll example is a program on the public chain API (`examples/payroll`), loaded when the
+ * verb runs — never a module dependency of the CLI (docs/architecture.md § Layers).
+ */
+const PAYROLL_PROGRAM = new URL('../../examples/payroll/index.js', import.meta.url).href;
+type PayrollProgram = typeof import('../../examples/payroll/index.js');
+type PayrollContractKind = Parameters<PayrollProgram['runPayroll']>[0]['contract'];
+type PayrollReport = Awaited<ReturnType<PayrollProgram['runPayroll']>>;
+const runPayroll: PayrollProgram['runPayroll'] = async (o) =>
+  ((await import(PAYROLL_PROGRAM)) as PayrollProgram).runPayroll(o);
 
 const HELP = [
   'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--run-store DIR] [--json]',

@@ -51,6 +51,7 @@ describe('import layers', () => {
     ['machines/p5.ts', 'node:child_process', /machines are pure/],
     ['src/store/p6.ts', '../cli/main.js', /the library never imports the CLI/],
     ['src/runtime/p7.ts', '../../examples/payroll/index.js', /never imports examples/],
+    ['src/cli/p8.ts', '../../examples/payroll/index.js', /the CLI loads examples as programs/],
   ])('%s importing %s fails the lint', async (rel, spec, message) => {
     const r = await lint(rel, probe(spec));
     expect(r.code).not.toBe(0);
