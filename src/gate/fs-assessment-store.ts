@@ -3,9 +3,10 @@
  * the single evaluator request (so a second process or a restart never asks again), and the
  * assessment is published with `link(2)` as `<packet_id>.json` (first writer wins).
  */
-import { randomBytes } from 'node:crypto';
+
 import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type Assessment, AssessmentSchema } from './assessment-schema.js';
 import type { AssessmentStore } from './evaluator.js';
@@ -52,7 +53,7 @@ export function fsAssessmentStore(dir: string): AssessmentStore {
     },
     async put(assessment) {
       await mkdir(dir, { recursive: true });
-      const tmp = join(dir, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+      const tmp = join(dir, `.${process.pid}-${randomHex(12)}.tmp`);
       await writeFile(tmp, `${JSON.stringify(assessment, null, 2)}\n`);
       try {
         await link(tmp, file(dir, assessment.packet_id, '.json'));

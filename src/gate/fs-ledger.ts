@@ -6,9 +6,10 @@
  * A log that does not parse, has gaps or does not start with a registration fails closed
  * (`ledger_damaged`).
  */
-import { randomBytes } from 'node:crypto';
+
 import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomHex } from '../ids/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
 import type { LedgerEvent } from './ledger-state.js';
@@ -76,7 +77,7 @@ export function fsLedgerLog(root: string): LedgerLog {
       const tmpDir = join(base, 'tmp');
       await mkdir(dir, { recursive: true });
       await mkdir(tmpDir, { recursive: true });
-      const tmp = join(tmpDir, `${process.pid}-${randomBytes(8).toString('hex')}.json`);
+      const tmp = join(tmpDir, `${process.pid}-${randomHex(16)}.json`);
       const h = await open(tmp, 'wx');
       try {
         await h.writeFile(`${JSON.stringify(event)}\n`);

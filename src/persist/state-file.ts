@@ -3,10 +3,11 @@
  * whole afterwards (temp file + fsync + rename + directory fsync). The file system calls go
  * through {@link StateFs} so tests can inject a failure at any step.
  */
-import { randomBytes } from 'node:crypto';
+
 import { constants } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type PersistState, PersistStateSchema } from './state-schema.js';
 
@@ -50,7 +51,7 @@ export const nodeStateFs: StateFs = {
     await syncDir(dirname(path));
   },
   async replace(path, text) {
-    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    const tmp = `${path}.${randomHex(8)}.tmp`;
     try {
       const h = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
       try {

@@ -4,9 +4,10 @@
  * runtime refuses what the worker did (custody or fence violation, protocol or operational error),
  * so the next attempt starts from the pre-dispatch bytes and unverified bytes never linger.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { chmod, lstat, readFile, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from '../ids/index.js';
 
 /** The bytes (null: absent) and permission bits of each owned file at one moment. */
 export type OwnedCapture = ReadonlyMap<string, { readonly bytes: Buffer | null; readonly mode: number }>;
@@ -108,7 +109,7 @@ export async function restoreOwned(capture: OwnedCapture): Promise<{ restored: s
         if (now.equals(want.bytes)) continue;
       }
       if (st?.isDirectory()) await rm(p, { recursive: true, force: true });
-      const tmp = join(dirname(p), `.${basename(p)}.handoff-restore-${randomBytes(4).toString('hex')}`);
+      const tmp = join(dirname(p), `.${basename(p)}.handoff-restore-${randomHex(8)}`);
       await writeFile(tmp, want.bytes, { flag: 'wx', mode: want.mode });
       await chmod(tmp, want.mode);
       await rename(tmp, p);

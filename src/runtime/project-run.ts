@@ -4,7 +4,7 @@
  * records the owned files' baseline, assembles the ports (subprocess or in-process worker,
  * built-in or command reviewer/diagnostics, git checkpointer, human) and runs the cycle.
  */
-import { randomBytes } from 'node:crypto';
+
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import type { CycleContext, HumanInput } from '../cycle/types.js';
 import { tierPlan } from '../cycle/verification-ladder.js';
 import { HandoffError } from '../errors/index.js';
 import { type ExtractorTable, extractorForFile } from '../fence/index.js';
+import { randomHex } from '../ids/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
@@ -94,7 +95,7 @@ export interface ProjectRunResult {
  */
 export function newRunId(nowMs: number = Date.now()): string {
   const iso = new Date(nowMs).toISOString().replace(/[-:]/g, '').slice(0, 15);
-  return `run-${iso}-${randomBytes(3).toString('hex')}`;
+  return `run-${iso}-${randomHex(6)}`;
 }
 
 async function ownedFilesFor(

@@ -10,10 +10,11 @@
  * - `store` — every file under the run store's root (the runtime writes nothing there while a
  *   worker runs: progress goes to the invocation state file).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { chmod, lstat, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { runGit } from '../git/index.js';
+import { randomHex } from '../ids/index.js';
 
 /** Project folders a worker's toolchain may write (dependencies, build output); never committed by the runtime. */
 export const UNWATCHED_DIRS: readonly string[] = ['node_modules', 'dist', '.lake'];
@@ -270,7 +271,7 @@ export async function restoreZones(
         continue;
       }
       if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
-      const tmp = join(dirname(abs), `.${basename(abs)}.handoff-restore-${randomBytes(4).toString('hex')}`);
+      const tmp = join(dirname(abs), `.${basename(abs)}.handoff-restore-${randomHex(8)}`);
       if (want.kind === 'link') await symlink(want.to, tmp);
       else {
         await writeFile(tmp, want.bytes, { flag: 'wx', mode: want.mode });

@@ -3,9 +3,10 @@
  * manifest from a create request, validating a `baton-commit` against the manifest and the
  * previous commit, and parsing a chain run's journal bytes into its valid prefix.
  */
-import { fingerprintOf, sha256Hex } from '../canonical/index.js';
+import { fingerprintOf } from '../canonical/index.js';
 import type { Baton } from '../chain/baton.js';
 import { ChainTaskContractSchema, contractDigest } from '../chain/task-contract.js';
+import type { IdSource } from '../ids/index.js';
 import { MAX_RECORD_DEPTH, memberDepthIssue, safeValidate } from '../validation/index.js';
 import {
   BATON_COMMIT_KIND,
@@ -19,7 +20,7 @@ import {
 } from './chain-schema.js';
 import { isCanonicalText, type ParsedJournal, scanLines } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
-import { formatTimestamp, isRunId, isTimestamp } from './run-id.js';
+import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { TIMESTAMP_PATTERN } from './schema.js';
 import type { StoreCode } from './store.js';
 import { describeIssues } from './validate-payload.js';
@@ -66,23 +67,6 @@ export function tailOf(baton: Pick<Baton, 'revision' | 'fingerprint' | 'stage_re
   };
 }
 
-/**
- * Derives a chain run id: `YYYYMMDDTHHMMSSZ-<8 hex>`, the hex being the first 8 characters of
- * sha256(`chain_id|baton_id|contract_digest|created`).
- *
- * @example
- * ```ts
- * makeChainRunId('payroll-chain-release', 'payroll-2026-06', 'ab12cd34ef56ab78', '2026-11-30T10:00:00Z');
- * // '20261130T100000Z-' + 8 hex
- * ```
- * @throws RangeError when `created` is not a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
- */
-export function makeChainRunId(chainId: string, batonId: string, digest: string, created: string): string {
-  if (!isTimestamp(created)) throw new RangeError(`bad timestamp: ${JSON.stringify(created)}`);
-  const hex = sha256Hex(`${chainId}|${batonId}|${digest}|${created}`).slice(0, 8);
-  return `${created.replace(/[-:]/g, '')}-${hex}`;
-}
-
 /** Outcome of {@link buildChainManifest}. */
 export type ChainManifestBuild =
   | { readonly ok: true; readonly manifest: ChainManifest }
@@ -100,7 +84,13 @@ export type ChainManifestBuild =
  */
 export function buildChainManifest(
   input: CreateChainRunInput,
-  env: { readonly storageRoot: string; readonly pluginVersion: string; readonly now: () => Date },
+  env: {
+    readonly storageRoot: string;
+    readonly pluginVersion: string;
+    readonly now: () => Date;
+    /** The source of the run id's 8 hex digits (default: random). */
+    readonly runIdSuffix?: IdSource | undefined;
+  },
 ): ChainManifestBuild {
   const fail = (code: StoreCode, detail: string): ChainManifestBuild => ({
     ok: false,
@@ -123,7 +113,7 @@ export function buildChainManifest(
   const batonId = typeof startBaton?.baton_id === 'string' ? startBaton.baton_id : '';
   const digest = contractDigest(c.value);
   if (batonId === '') return fail('invalid_payload', 'invalid start baton: no baton_id');
-  const runId = makeChainRunId(input.chainId, batonId, digest, created);
+  const runId = makeRunId(created, env.runIdSuffix);
   const candidate = {
     schema: CHAIN_MANIFEST_SCHEMA,
     run_id: runId,

@@ -8,10 +8,12 @@
  * failing `step`. Nothing is ever rewritten or truncated: a damaged journal is reported by
  * `load` and refused by appends (`journal_damaged`).
  */
-import { randomBytes } from 'node:crypto';
+
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
+import type { IdSource } from '../ids/index.js';
+import { randomHex } from '../ids/index.js';
 import {
   type AppendEventSchema,
   appendEventSchema,
@@ -62,6 +64,8 @@ export interface FsStoreOptions extends StoreRootInput {
   readonly fs?: FsLayer;
   /** Clock for `created` and event `ts`. */
   readonly now?: () => Date;
+  /** The source of a new run id's 8 hex digits (deterministic tests). Default: random (nanoid). */
+  readonly runIdSuffix?: IdSource;
   /** Recorded as `plugin_version`. */
   readonly pluginVersion?: string;
   /** Lock diagnostics. */
@@ -417,7 +421,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       try {
         // unlocked and possibly concurrent with another creator: a private temp name; losing the
         // rename race to an identical publication is fine
-        const tmpName = `.gitignore.${pid}.${randomBytes(4).toString('hex')}.tmp`;
+        const tmpName = `.gitignore.${pid}.${randomHex(8)}.tmp`;
         publishFile(fsl, runs, '.gitignore', Buffer.from('*\n'), 'gitignore', tmpName);
       } catch (e) {
         const step = e instanceof StepFailure ? e.step : 'gitignore';
@@ -433,13 +437,23 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
   }
 
   function createSync(input: CreateRunInput): StoreResult {
-    const b = buildManifest(input, { storageRoot: recordedRoot(), pluginVersion, now });
+    const b = buildManifest(input, {
+      storageRoot: recordedRoot(),
+      pluginVersion,
+      now,
+      runIdSuffix: options.runIdSuffix,
+    });
     if (!b.ok) return refused(b.run_id, b.code, b.detail);
     return publishRun(b.manifest);
   }
 
   function createChainSync(input: CreateChainRunInput): StoreResult {
-    const b = buildChainManifest(input, { storageRoot: recordedRoot(), pluginVersion, now });
+    const b = buildChainManifest(input, {
+      storageRoot: recordedRoot(),
+      pluginVersion,
+      now,
+      runIdSuffix: options.runIdSuffix,
+    });
     if (!b.ok) return refused(b.run_id, b.code, b.detail);
     return publishRun(b.manifest);
   }

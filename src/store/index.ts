@@ -15,7 +15,6 @@ export {
   buildChainManifest,
   checkBatonCommit,
   checkChainEventLine,
-  makeChainRunId,
   parseChainJournal,
   startTail,
   tailOf,
@@ -48,7 +47,7 @@ export {
 } from './pg-schema.js';
 export type { PgStore, PgStoreOptions } from './pg-store.js';
 export { createPgStore, PG_URL_ENV } from './pg-store.js';
-export { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
+export { formatTimestamp, isRunId, isTimestamp, makeRunId, randomRunIdSuffix } from './run-id.js';
 export { assembleChainLoad, assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
 export * from './schema.js';
 export type {

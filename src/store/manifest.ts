@@ -1,9 +1,10 @@
 /**
- * Building a run's manifest from a create request (pure): dispatch validation (depth first),
- * timestamp and prior-run checks, run-id derivation, v1/v2 selection.
+ * Building a run's manifest from a create request: dispatch validation (depth first), timestamp
+ * and prior-run checks, the run id (its suffix from `env.runIdSuffix`), v1/v2 selection.
  */
 import type { Dispatch } from '../contract/dispatch-schema.js';
 import { validateDispatch } from '../contract/validate.js';
+import type { IdSource } from '../ids/index.js';
 import { depthIssue, type ValidationResult } from '../validation/index.js';
 import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
@@ -22,6 +23,8 @@ export interface ManifestEnv {
   readonly pluginVersion: string;
   /** Used when the input has no `now`. */
   readonly now: () => Date;
+  /** The source of the run id's 8 hex digits (default: random, `randomRunIdSuffix`). */
+  readonly runIdSuffix?: IdSource | undefined;
 }
 
 /** Outcome of {@link buildManifest}. */
@@ -31,7 +34,8 @@ export type ManifestBuild =
 
 /**
  * Validates a create request and builds the manifest it would publish. A dispatch nested deeper
- * than `MAX_RECORD_DEPTH` is `invalid_dispatch` (`too_deep`). Never throws.
+ * than `MAX_RECORD_DEPTH` is `invalid_dispatch` (`too_deep`). Never throws for a bad request (an
+ * injected `runIdSuffix` returning no 8-hex suffix is a programming error: RangeError).
  *
  * @example
  * ```ts
@@ -88,7 +92,7 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
     };
   }
   const dispatch = d.value;
-  const runId = makeRunId(dispatch.target, dispatch.scope, dispatch.mode, tsid, created);
+  const runId = makeRunId(created, env.runIdSuffix);
   const common = {
     run_id: runId,
     created,

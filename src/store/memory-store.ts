@@ -4,6 +4,7 @@
  * (`scriptNext`), and locks can be held from outside (`holdLock`) to produce `busy`.
  */
 
+import type { IdSource } from '../ids/index.js';
 import {
   batonCommitProblem,
   buildChainManifest,
@@ -50,6 +51,8 @@ export interface ScriptedOutcome {
 export interface MemoryStoreOptions {
   /** Clock for `created` and event `ts`. Default: `() => new Date()`. */
   readonly now?: () => Date;
+  /** The source of a new run id's 8 hex digits (deterministic tests). Default: random (nanoid). */
+  readonly runIdSuffix?: IdSource;
   /** Recorded as `storage_root`. Default `memory:`. */
   readonly root?: string;
   /** Recorded as `plugin_version`. */
@@ -217,7 +220,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async createRun(input: CreateRunInput) {
       calls.push({ op: 'create', run_id: null });
-      return publish(buildManifest(input, { storageRoot: root, pluginVersion, now }));
+      return publish(
+        buildManifest(input, { storageRoot: root, pluginVersion, now, runIdSuffix: options.runIdSuffix }),
+      );
     },
     async append(runId, kind, payload) {
       calls.push({ op: 'append', run_id: runId, kind });
@@ -229,7 +234,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async createChainRun(input) {
       calls.push({ op: 'create-chain', run_id: null });
-      return publish(buildChainManifest(input, { storageRoot: root, pluginVersion, now }));
+      return publish(
+        buildChainManifest(input, {
+          storageRoot: root,
+          pluginVersion,
+          now,
+          runIdSuffix: options.runIdSuffix,
+        }),
+      );
     },
     async load(runId): Promise<LoadResult> {
       return contractLoadOnly(runId, await store.loadRun(runId));

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
+import type { IdSource } from '../ids/index.js';
 import { appendEventSchema, eventLine, lockedAppendRefusal, prepareAppend } from './append-rules.js';
 import { isCanonicalText } from './canonical-fast.js';
 import { buildChainManifest, type ChainTail, startTail, tailOf } from './chain-rules.js';
@@ -57,6 +58,8 @@ export interface PgStoreOptions {
   readonly schema?: string;
   /** Clock for `created` and event `ts`. Default `() => new Date()`. */
   readonly now?: () => Date;
+  /** The source of a new run id's 8 hex digits (deterministic tests). Default: random (nanoid). */
+  readonly runIdSuffix?: IdSource;
   /** Recorded as `storage_root`. Default `postgres:<schema>`. */
   readonly root?: string;
   /** Recorded as `plugin_version`. */
@@ -517,12 +520,22 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       if (ownPool) await pool.end();
     },
     async createRun(input: CreateRunInput) {
-      const b = buildManifest(input, { storageRoot: root, pluginVersion, now });
+      const b = buildManifest(input, {
+        storageRoot: root,
+        pluginVersion,
+        now,
+        runIdSuffix: options.runIdSuffix,
+      });
       if (!b.ok) return refused(b.run_id, b.code, b.detail);
       return publishRun(b.manifest);
     },
     async createChainRun(input) {
-      const b = buildChainManifest(input, { storageRoot: root, pluginVersion, now });
+      const b = buildChainManifest(input, {
+        storageRoot: root,
+        pluginVersion,
+        now,
+        runIdSuffix: options.runIdSuffix,
+      });
       if (!b.ok) return refused(b.run_id, b.code, b.detail);
       return publishRun(b.manifest);
     },

@@ -1,9 +1,24 @@
 /**
- * Run ids and timestamps: `YYYYMMDDTHHMMSSZ-<8 hex>`, the hex being the first 8 characters of
- * sha256(`target|scope|mode|tracker_session_id-or-"none"|created`).
+ * Run ids and timestamps: `YYYYMMDDTHHMMSSZ-<8 hex>`, the hex drawn at random (nanoid's
+ * `customAlphabet` over hex digits), so two runs of the same task created in the same second get
+ * different ids. (The reference derives the hex from sha256 of `target|scope|mode|session|created`,
+ * which makes such runs collide with `run_exists`; see docs/store.md.) Stores take an
+ * `runIdSuffix` {@link IdSource} for deterministic tests.
  */
-import { sha256Hex } from '../canonical/index.js';
+import { hexIdSource, type IdSource } from '../ids/index.js';
 import { RUN_ID_PATTERN, TimestampSchema } from './schema.js';
+
+/**
+ * The default source of a run id's 8 hex digits: random, drawn with nanoid.
+ *
+ * @example
+ * ```ts
+ * randomRunIdSuffix(); // e.g. '3f9c0a7e'
+ * ```
+ */
+export const randomRunIdSuffix: IdSource = hexIdSource(8);
+
+const SUFFIX = /^[0-9a-f]{8}$/;
 
 /**
  * True when `created` is exactly `YYYY-MM-DDTHH:MM:SSZ` and names a real instant.
@@ -44,23 +59,21 @@ export function isRunId(runId: unknown): runId is string {
 }
 
 /**
- * Derives a run id.
+ * Makes a run id for a run created at `created`: the compact timestamp and 8 hex digits from
+ * `suffix` (random by default).
  *
  * @example
  * ```ts
- * makeRunId('Foo.lean:42', 'sorry', 'prove', null, '2026-11-30T10:00:00Z');
- * // '20261130T100000Z-' + sha256Hex('Foo.lean:42|sorry|prove|none|2026-11-30T10:00:00Z').slice(0, 8)
+ * makeRunId('2026-11-30T10:00:00Z'); // '20261130T100000Z-3f9c0a7e' (random hex)
+ * makeRunId('2026-11-30T10:00:00Z', () => '0a1b2c3d'); // '20261130T100000Z-0a1b2c3d'
  * ```
- * @throws RangeError when `created` is not a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
+ * @throws RangeError when `created` is not a `YYYY-MM-DDTHH:MM:SSZ` timestamp, or `suffix`
+ * returns anything but 8 lower-case hex digits.
  */
-export function makeRunId(
-  target: string,
-  scope: string,
-  mode: string,
-  trackerSessionId: string | null,
-  created: string,
-): string {
+export function makeRunId(created: string, suffix: IdSource = randomRunIdSuffix): string {
   if (!isTimestamp(created)) throw new RangeError(`bad timestamp: ${JSON.stringify(created)}`);
-  const hex = sha256Hex(`${target}|${scope}|${mode}|${trackerSessionId ?? 'none'}|${created}`).slice(0, 8);
+  const hex = suffix();
+  if (!SUFFIX.test(hex))
+    throw new RangeError(`a run id suffix is 8 lower-case hex digits, got ${JSON.stringify(hex)}`);
   return `${created.replace(/[-:]/g, '')}-${hex}`;
 }

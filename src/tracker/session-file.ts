@@ -2,11 +2,12 @@
  * Persistence of tracker sessions (layer 3): one JSON state file per session under
  * `HANDOFF_SESSION_DIR` (or the OS temp dir), written atomically (temp file + fsync + rename).
  */
-import { randomBytes } from 'node:crypto';
+
 import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HandoffError } from '../errors/index.js';
+import { randomHex } from '../ids/index.js';
 import { type TrackerState, TrackerStateSchema } from './schema.js';
 
 /** Environment variable naming the session directory. */
@@ -50,7 +51,7 @@ export function sessionPath(dir: string, sessionId: string): string {
  * ```
  */
 export function newSessionId(nowMs: number = Date.now()): string {
-  return `t-${nowMs.toString(36)}-${randomBytes(4).toString('hex')}`;
+  return `t-${nowMs.toString(36)}-${randomHex(8)}`;
 }
 
 /**
@@ -62,7 +63,7 @@ export function newSessionId(nowMs: number = Date.now()): string {
  * ```
  */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomHex(8)}.tmp`;
   const fh = await open(tmp, 'wx', 0o600);
   try {
     await fh.writeFile(data, 'utf8');

@@ -6,9 +6,10 @@
  * 3. a throwaway cluster started for this file alone (when the globalSetup is not configured).
  * Without PostgreSQL binaries the hook fails with a clear message: the tests fail, never skip.
  */
-import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { randomHex } from '../../src/ids/index.js';
 import { type PgCluster, startPgCluster } from './postgres-cluster.js';
 
 /** A test file's database. */
@@ -46,7 +47,7 @@ export function usePostgres(): PgTestDatabase {
   let cluster: PgCluster | null = null;
   let admin: string | null = null;
   let url: string | null = null;
-  const name = `handoff_t_${randomBytes(6).toString('hex')}`;
+  const name = `handoff_t_${randomHex(12)}`;
   beforeAll(async () => {
     const fromEnv = process.env.HANDOFF_TEST_PG_URL;
     if (fromEnv !== undefined && fromEnv !== '') admin = fromEnv;

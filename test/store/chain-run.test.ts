@@ -7,12 +7,11 @@ import { appendFileSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } 
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/canonical/index.js';
 import type { Baton, StageReceipt } from '../../src/chain/index.js';
 import {
   ChainManifestSchema,
   createFsStore,
-  makeChainRunId,
+  makeRunId,
   parseChainJournal,
   validateRecord,
 } from '../../src/store/index.js';
@@ -21,12 +20,16 @@ import { tempDir } from './tmp.js';
 
 const commit = (b: Baton) => ({ baton: b, receipt: b.stage_receipts.at(-1) as StageReceipt });
 
+/** The run-id suffix of the chain runs {@link fsChainRun} creates. */
+const CHAIN_SUFFIX = 'c4a1b2d3';
+
 async function fsChainRun(commits = 3) {
   const store = createFsStore({
     projectRoot: tempDir('chain-run-'),
     env: {},
     now: fixedClock(),
     gitTracked: () => [],
+    runIdSuffix: () => CHAIN_SUFFIX,
   });
   const { batons, otherBatons } = await chainCommits();
   const id = (await store.createChainRun(chainRunInput(batons[0] as Baton))).run_id as string;
@@ -39,20 +42,31 @@ async function fsChainRun(commits = 3) {
 }
 
 describe('chain run ids and manifests', () => {
-  it('the run id is the timestamp and 8 hex of sha256(chain_id|baton_id|contract_digest|created)', () => {
-    const created = '2026-11-30T10:00:00Z';
-    expect(makeChainRunId('c', 'b', 'ab12cd34ef56ab78', created)).toBe(
-      `20261130T100000Z-${sha256Hex(`c|b|ab12cd34ef56ab78|${created}`).slice(0, 8)}`,
-    );
-    expect(() => makeChainRunId('c', 'b', 'd', '2026-11-30')).toThrow(RangeError);
+  it('the run id is the timestamp and 8 random hex: the same start baton in the same second gets two runs', async () => {
+    const store = createFsStore({
+      projectRoot: tempDir('chain-run-'),
+      env: {},
+      now: fixedClock(),
+      gitTracked: () => [],
+    });
+    const { batons } = await chainCommits();
+    const a = await store.createChainRun(chainRunInput(batons[0] as Baton));
+    const b = await store.createChainRun(chainRunInput(batons[0] as Baton));
+    expect([a.outcome, b.outcome]).toEqual(['committed', 'committed']);
+    expect(a.run_id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+    expect(b.run_id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+    expect(a.run_id).not.toBe(b.run_id);
+    expect([...(await store.listRuns())].sort()).toEqual([a.run_id, b.run_id].sort());
   });
 
   it('the store derives that id and publishes a manifest that passes its schema; tampering fails it', async () => {
     const { store, id, batons } = await fsChainRun(0);
     const manifest = JSON.parse(readFileSync(join(store.runDirectory(id), 'manifest.json'), 'utf8'));
-    expect(id).toBe(
-      makeChainRunId('trip-chain', 'trip-1', batons[0]?.contract_digest as string, '2026-11-30T10:00:00Z'),
-    );
+    expect(id).toBe(makeRunId('2026-11-30T10:00:00Z', () => CHAIN_SUFFIX));
+    expect(manifest).toMatchObject({
+      baton_id: batons[0]?.baton_id,
+      contract_digest: batons[0]?.contract_digest,
+    });
     expect(ChainManifestSchema.safeParse(manifest).success).toBe(true);
     expect(Object.keys(manifest).sort()).toEqual(
       [

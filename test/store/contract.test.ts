@@ -6,12 +6,13 @@ import { describeStoreContract } from './store-contract.js';
 import { tempDir } from './tmp.js';
 
 describeStoreContract('memory', {
-  make: async () => createMemoryStore({ now: fixedClock() }),
+  make: async (options) => createMemoryStore({ now: fixedClock(), ...options }),
   holdLock: async (store, runId, held) => (store as MemoryStore).holdLock(runId, held),
 });
 
 describeStoreContract('fs', {
-  make: async () => createFsStore({ projectRoot: tempDir('contract-'), env: {}, now: fixedClock() }),
+  make: async (options) =>
+    createFsStore({ projectRoot: tempDir('contract-'), env: {}, now: fixedClock(), ...options }),
   holdLock: async (store, runId, held) => {
     const lock = join((store as FsStore).runDirectory(runId), '.lock');
     if (held) writeFileSync(lock, '{"pid":0}\n', { flag: 'wx' });

@@ -128,7 +128,14 @@ describe('fault injection: create', () => {
       const f = faultyFs();
       f.failAt = failAt;
       f.mode = mode;
-      const store = createFsStore({ projectRoot: project, env: {}, now: fixedClock(), fs: f });
+      // one run id for every trial: the faulted creates are compared with the clean one's directory
+      const store = createFsStore({
+        projectRoot: project,
+        env: {},
+        now: fixedClock(),
+        fs: f,
+        runIdSuffix: () => '0a1b2c3d',
+      });
       const result: StoreResult = await store.createRun({ dispatch: dispatch() });
       return { project, f, result };
     };

@@ -65,7 +65,17 @@ describe('fs store layout and create', () => {
     expect(id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
   });
   it('refuses run_exists, bad inputs, and a root without a parent', async () => {
-    const { store } = await newRun();
+    // a fixed run-id suffix makes the second create name the same run directory
+    const store = createFsStore({
+      projectRoot: tempDir(),
+      env: {},
+      now: fixedClock(),
+      runIdSuffix: () => '0a1b2c3d',
+    });
+    expect(await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid-1' })).toMatchObject({
+      outcome: 'committed',
+      run_id: '20261130T100000Z-0a1b2c3d',
+    });
     expect(await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid-1' })).toMatchObject({
       outcome: 'nothing_written',
       code: 'run_exists',

@@ -24,8 +24,9 @@ describe('memory store', () => {
     expect(resolveCite(l.value, `${id}#4`)).toMatchObject({ ok: false, reason: 'no_such_seq' });
   });
   it('reports busy, run_exists and scripted outcomes', async () => {
-    const store = createMemoryStore({ now: fixedClock() });
+    const store = createMemoryStore({ now: fixedClock(), runIdSuffix: () => '0a1b2c3d' });
     const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+    expect(id).toBe('20261130T100000Z-0a1b2c3d');
     expect(await store.createRun({ dispatch: dispatch() })).toMatchObject({ code: 'run_exists' });
     store.holdLock(id, true);
     expect(await store.append(id, 'note', note())).toMatchObject({

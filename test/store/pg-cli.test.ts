@@ -64,12 +64,23 @@ describe('handoff store --pg', () => {
     const fsList = await runCli(['store', 'list'], { cwd: dir, env: { HANDOFF_PG_URL: '' } });
     expect(stdoutJson(fsList)).toMatchObject({ runs: [] });
     // refusals keep their exit codes
-    const dup = await runCli(
+    const refused = await runCli(
+      ['store', 'create', ...pgArgs, '--dispatch', files.dispatch, '--now', 'yesterday'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(refused.code).toBe(3);
+    expect(stdoutJson(refused)).toMatchObject({ outcome: 'nothing_written', code: 'bad_timestamp' });
+    // the same task in the same second is a second run, not run_exists
+    const again = await runCli(
       ['store', 'create', ...pgArgs, '--dispatch', files.dispatch, '--now', '2026-11-30T10:00:00Z'],
       { cwd: dir },
     );
-    expect(dup.code).toBe(3);
-    expect(stdoutJson(dup)).toMatchObject({ code: 'run_exists' });
+    expect(again.code, again.stderr).toBe(0);
+    const second = stdoutJson<{ run_id: string }>(again);
+    expect(second.run_id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+    expect(second.run_id).not.toBe(created.run_id);
   });
 
   it('usage errors: --pg with a file-system root, a bad schema name, --pg-schema alone; unreachable server refuses', async () => {

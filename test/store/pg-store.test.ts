@@ -21,8 +21,13 @@ afterAll(async () => {
 });
 
 describeStoreContract('postgres', {
-  make: async () => {
-    const s = createPgStore({ connectionString: db.url(), schema: `contract_${n++}`, now: fixedClock() });
+  make: async (options) => {
+    const s = createPgStore({
+      connectionString: db.url(),
+      schema: `contract_${n++}`,
+      now: fixedClock(),
+      ...options,
+    });
     stores.push(s);
     return s;
   },

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/canonical/index.js';
 import {
   checkReplanCites,
   formatCite,
+  isRunId,
   makeRunId,
   parseCite,
+  randomRunIdSuffix,
   validateEventPayload,
   validateRecord,
 } from '../../src/store/index.js';
@@ -15,16 +16,23 @@ const v2 = { runId: RUN, eventSchema: 'run-store-event/v2' as const, nextSeq: 4 
 const v1 = { runId: RUN, eventSchema: 'run-store-event/v1' as const, nextSeq: 4 };
 
 describe('run ids', () => {
-  it('derive from target|scope|mode|session|created', () => {
-    const id = makeRunId('Foo.lean:42', 'sorry', 'prove', null, '2026-11-30T10:00:00Z');
-    expect(id).toBe(
-      `20261130T100000Z-${sha256Hex('Foo.lean:42|sorry|prove|none|2026-11-30T10:00:00Z').slice(0, 8)}`,
-    );
-    expect(makeRunId('Foo.lean:42', 'sorry', 'prove', 'sid', '2026-11-30T10:00:00Z')).not.toBe(id);
+  it('are the compact timestamp and 8 hex digits from the suffix source', () => {
+    expect(makeRunId('2026-11-30T10:00:00Z', () => '0a1b2c3d')).toBe('20261130T100000Z-0a1b2c3d');
+    expect(isRunId(makeRunId('2026-11-30T10:00:00Z'))).toBe(true);
+    expect(makeRunId('2026-11-30T10:00:00Z')).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
   });
-  it('refuse timestamps not in the exact form', () => {
+  it('the default suffix is random: the same second gives different ids', () => {
+    // nanoid hex: 32 random bits per id; 64 equal draws in a row would be a broken source
+    const ids = new Set(Array.from({ length: 64 }, () => makeRunId('2026-11-30T10:00:00Z')));
+    expect(ids.size).toBeGreaterThan(1);
+    for (let i = 0; i < 64; i++) expect(randomRunIdSuffix()).toMatch(/^[0-9a-f]{8}$/);
+  });
+  it('refuse timestamps not in the exact form, and suffixes that are not 8 lower-case hex digits', () => {
     for (const bad of ['2026-11-30T10:00:00.000Z', '2026-11-30 10:00:00Z', '2026-02-30T10:00:00Z', '']) {
-      expect(() => makeRunId('t', 'sorry', 'prove', null, bad)).toThrow(RangeError);
+      expect(() => makeRunId(bad)).toThrow(RangeError);
+    }
+    for (const bad of ['0A1B2C3D', '0a1b2c3', '0a1b2c3d4', '../etc/x', '']) {
+      expect(() => makeRunId('2026-11-30T10:00:00Z', () => bad)).toThrow(RangeError);
     }
   });
 });

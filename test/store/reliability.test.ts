@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/canonical/index.js';
 import { createFsStore, makeRunId, parseJournal } from '../../src/store/index.js';
 import { dispatch, note } from './fixtures.js';
 import { tempDir } from './tmp.js';
@@ -137,8 +138,8 @@ describe('SIGKILL crash trials', () => {
         stats.notCreated++;
         // killed during create: nothing was acknowledged; the run is absent, refused as incomplete,
         // or (killed after its last barrier) a whole run with an empty journal — never a false history
-        const d = dispatch();
-        const id = makeRunId(d.target, d.scope, d.mode, label, '2026-11-30T10:00:00Z');
+        // the child draws its run id's suffix from sha256(label) (children/append-child.mjs)
+        const id = makeRunId('2026-11-30T10:00:00Z', () => sha256Hex(label).slice(0, 8));
         const half = await store.load(id);
         if (half.ok) {
           expect(half.value.events, label).toEqual([]);

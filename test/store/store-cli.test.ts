@@ -158,10 +158,16 @@ describe('handoff store CLI', () => {
       'invalid_payload',
       '{oops',
     );
-    await refusal(
-      ['create', ...root, '--dispatch', 'dispatch.json', '--event-schema', 'v1', '--now', NOW],
-      'run_exists',
+    // the same task in the same second is a second run (its id's suffix is random), never run_exists
+    const again = await runCli(
+      ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--event-schema', 'v1', '--now', NOW],
+      opts,
     );
+    expect(again.code, again.stdout).toBe(0);
+    const second = stdoutJson<StoreResult>(again);
+    expect(second).toMatchObject({ outcome: 'committed' });
+    expect(second.run_id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+    expect(second.run_id).not.toBe(id);
     await refusal(['create', ...root, '--dispatch', 'dispatch.json', '--now', 'yesterday'], 'bad_timestamp');
     await refusal(['load', ...root, '--run-id', '20261130T100000Z-00000000'], 'no_such_run');
     writeFileSync(join(project, 'store/runs', id, '.lock'), '{}');

@@ -29,8 +29,11 @@ import {
 
 /** What a backend provides to the suite. */
 export interface StoreHarness {
-  /** A fresh, empty store whose clock reads 2026-11-30T10:00:00Z. */
-  make(): Promise<Store>;
+  /**
+   * A fresh, empty store whose clock reads 2026-11-30T10:00:00Z; run-id suffixes come from
+   * `runIdSuffix` when given (else random).
+   */
+  make(options?: { runIdSuffix?: () => string }): Promise<Store>;
   /** Makes the run's lock appear held by someone else (true) or released (false). */
   holdLock(store: Store, runId: string, held: boolean): Promise<void>;
 }
@@ -60,10 +63,28 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       expect(l.value.events).toEqual([]);
       expect(l.value.handoff_cache).toBe('absent');
       expect(await store.listRuns()).toEqual([c.run_id]);
-      expect(await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid' })).toMatchObject({
+    });
+
+    it('two runs of the same task in the same second are two runs (random id suffix)', async () => {
+      const store = await h.make();
+      const a = await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid' });
+      const b = await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid' });
+      expect([a.outcome, b.outcome]).toEqual(['committed', 'committed']);
+      expect(a.run_id).not.toBe(b.run_id);
+      expect([...(await store.listRuns())].sort()).toEqual([a.run_id, b.run_id].sort());
+    });
+
+    it('an id that exists is refused (run_exists) and nothing is overwritten', async () => {
+      const store = await h.make({ runIdSuffix: () => '0a1b2c3d' });
+      const c = await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid' });
+      expect(c).toMatchObject({ outcome: 'committed', run_id: '20261130T100000Z-0a1b2c3d' });
+      expect(await store.createRun({ dispatch: dispatch(), trackerSessionId: 'other' })).toMatchObject({
         outcome: 'nothing_written',
         code: 'run_exists',
       });
+      const l = await store.load(c.run_id as string);
+      expect(l.ok && l.value.manifest.tracker_session_id).toBe('sid');
+      expect(await store.listRuns()).toEqual([c.run_id]);
     });
 
     it('appends every kind with dense seqs and resolvable cites', async () => {
@@ -185,20 +206,21 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
     });
 
     describe('chain runs (run-store-manifest/chain-v1, baton-commit)', () => {
-      const chainStore = async (): Promise<ChainRunStore> => {
-        const store = await h.make();
+      const chainStore = async (options?: { runIdSuffix?: () => string }): Promise<ChainRunStore> => {
+        const store = await h.make(options);
         if (!isChainRunStore(store)) throw new Error(`${name} holds no chain runs`);
         return store;
       };
       const commit = (b: Baton) => ({ baton: b, receipt: b.stage_receipts.at(-1) as StageReceipt });
 
       it('creates a chain run whose manifest holds the contract, stages and start baton; commits chain by seq', async () => {
-        const store = await chainStore();
+        // a fixed run-id suffix, so a second create of the same id is refused (run_exists)
+        const store = await chainStore({ runIdSuffix: () => 'c4a1b2d3' });
         const { batons } = await chainCommits();
         const c = await store.createChainRun(chainRunInput(batons[0] as Baton));
         expect(c).toMatchObject({ schema: 'run-store-result/v1', outcome: 'committed' });
         const id = c.run_id as string;
-        expect(id).toMatch(/^20261130T100000Z-[0-9a-f]{8}$/);
+        expect(id).toBe('20261130T100000Z-c4a1b2d3');
         for (const [i, b] of batons.slice(1).entries()) {
           expect(await store.append(id, 'baton-commit', commit(b))).toMatchObject({
             outcome: 'committed',

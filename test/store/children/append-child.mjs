@@ -1,14 +1,25 @@
 // Child process for the store reliability tests (runs against the built dist/).
 // argv: <root> <mode> <label> [runId] [count]
 //   mode "crash": report "start", create a run (report "created <id>"), then append notes forever,
-//                 reporting "ack <seq>" after each committed append (the parent SIGKILLs it).
+//                 reporting "ack <seq>" after each committed append (the parent SIGKILLs it). The
+//                 run id's suffix is the first 8 hex of sha256(<label>), so the parent knows the
+//                 id of a run killed before "created".
 //   mode "race":  wait for "go" on stdin, then append <count> notes to <runId>, reporting
 //                 "ok <seq>" or "busy" per attempt, then "done".
+import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { createFsStore } from '../../../dist/src/store/index.js';
 
 const [root, mode, label, runIdArg, countArg] = process.argv.slice(2);
-const store = createFsStore({ root, env: {} });
+const store = createFsStore({
+  root,
+  env: {},
+  runIdSuffix: () =>
+    createHash('sha256')
+      .update(label ?? '')
+      .digest('hex')
+      .slice(0, 8),
+});
 const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
 // Every line goes straight to the kernel with write(2) before the child goes on: a line the child
 // has said is in the pipe and survives a SIGKILL. (process.stdout on a pipe queues writes in user

@@ -1,0 +1,1 @@
+export { HEX_ALPHABET, hexIdSource, type IdSource, randomHex } from './random-id.js';
