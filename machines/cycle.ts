@@ -170,7 +170,10 @@ export const cycleSetup = setup({
       workStop(context, params),
     ),
     setCheckpointStop: assign((_, out: CheckpointOutput) => checkpointStop(out)),
-    setErrorStop: assign((_, failure: { phase: string; error: unknown }) => errorStop(failure)),
+    // the phase is a static param (the diagram prints it); the error comes from the error event
+    setErrorStop: assign(({ event }, p: { phase: string }) =>
+      errorStop({ phase: p.phase, error: 'error' in event ? event.error : undefined }),
+    ),
     setLimitStop: assign(({ context }) => limitStop(context)),
     setRedraft: assign(() => redraft()),
     finalizeSolved: assign(({ context }) => finalizeSolved(context)),
@@ -185,7 +188,7 @@ function stopOnError(phase: string) {
     target: '#cycle.stopped',
     actions: {
       type: 'setErrorStop',
-      params: ({ event }: { event: { error: unknown } }) => ({ phase, error: event.error }),
+      params: { phase },
     },
   } as const;
 }

@@ -116,9 +116,34 @@ describe('machineGraph', () => {
     for (const n of g.nodes)
       for (const i of n.invoke)
         expect(g.edges.some((e) => e.source === n.id && e.kind === 'error' && e.invoke === i.id)).toBe(true);
-    // static guard params are printed
-    expect(g.edges.some((e) => e.guard === 'answered(answer=stop)')).toBe(true);
+    // guards that read an actor output are named after what they test
+    expect(g.edges.some((e) => e.guard === 'answeredStop')).toBe(true);
     expect(g.edges.some((e) => e.kind === 'always')).toBe(true);
+  });
+
+  it('static guard params are printed; dynamic ones are not', () => {
+    const m = setup({
+      guards: {
+        answered: (_, p: { answer: string }) => p.answer === 'stop',
+        seen: (_, p: unknown) => p !== null,
+      },
+    }).createMachine({
+      id: 'm',
+      initial: 'a',
+      states: {
+        a: {
+          on: {
+            GO: [
+              { guard: { type: 'answered', params: { answer: 'stop' } }, target: 'b' },
+              { guard: { type: 'seen', params: ({ event }: { event: unknown }) => event }, target: 'b' },
+            ],
+          },
+        },
+        b: { type: 'final' },
+      },
+    });
+    const g = machineGraph(m as unknown as AnyStateMachine);
+    expect(g.edges.map((e) => e.guard)).toEqual(['answered(answer=stop)', 'seen']);
   });
 
   it('chain: and() guard, reenter self-transition, events', () => {
