@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorExitCode } from '../../src/cli/exit-codes.js';
+import { runArgs } from '../e2e/helpers.js';
 import { runCli } from '../helpers/cli.js';
 
 const MALFORMED = ['latest', '../etc', '20261130T100000Z-0A1B2C3D', '20261130T100000Z-0a1b2c3'];
@@ -37,25 +38,7 @@ describe('a malformed run id exits 3 (bad_run_id) in inspect, store load and run
     expect(load.code).toBe(3);
     expect(JSON.parse(load.stdout)).toMatchObject({ outcome: 'nothing_written', code: 'bad_run_id' });
 
-    const run = await runCli(
-      [
-        'run',
-        '--project',
-        dir,
-        '--target',
-        '.',
-        '--scope',
-        'project',
-        '--mode',
-        'autoprove',
-        '--worker',
-        'node worker.js',
-        '--persist',
-        '--prior-run',
-        id,
-      ],
-      { cwd: dir },
-    );
+    const run = await runCli(runArgs(dir, 'node worker.js', '--persist', '--prior-run', id), { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr)).toMatchObject({ error: 'bad_run_id', details: { run_id: id } });

@@ -18,7 +18,7 @@ import { escapeControls, escapeLine, toTerminalJson } from '../../src/cli/termin
 import { formatReport } from '../../src/conformance/index.js';
 import type { Handoff } from '../../src/contract/index.js';
 import { canonicalDispatch, stuckHandoff } from '../contract/fixtures.js';
-import { withGitProject } from '../e2e/helpers.js';
+import { runArgs, withGitProject } from '../e2e/helpers.js';
 import { type CliRun, runCli, stdoutJson } from '../helpers/cli.js';
 
 /** Code points a terminal may obey: C0, DEL, C1, U+2028/2029 and the bidi controls. */
@@ -374,22 +374,7 @@ describe('handoff run and conformance with a hostile worker (child processes)', 
   let worker: string;
   const PROJECT = { 'H.lean': 'theorem h (n : Nat) : n ^ n ≥ 2 ^ n := by\n  sorry\n' };
   const run = (project: string, ...more: string[]) =>
-    runCli([
-      'run',
-      '--project',
-      project,
-      '--target',
-      '.',
-      '--scope',
-      'project',
-      '--mode',
-      'autoprove',
-      '--worker',
-      `node ${worker}`,
-      '--max-stuck-cycles',
-      '1',
-      ...more,
-    ]);
+    runCli(runArgs(project, `node ${worker}`, '--max-stuck-cycles', '1', ...more));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'handoff-escape-worker-'));
@@ -430,44 +415,15 @@ describe('handoff run and conformance with a hostile worker (child processes)', 
 
   it('an operational stop shows its stop_detail escaped on the summary line; --json stays the same record', async () => {
     await withGitProject(PROJECT, async (p) => {
-      const r = await runCli(
-        [
-          'run',
-          '--project',
-          p.dir,
-          '--target',
-          '.',
-          '--scope',
-          'project',
-          '--mode',
-          'autoprove',
-          '--worker',
-          `node ${worker}`,
-        ],
-        { env: { HOSTILE_MODE: 'operational' } },
-      );
+      const r = await runCli(runArgs(p.dir, `node ${worker}`), { env: { HOSTILE_MODE: 'operational' } });
       expect(r.code, r.stderr).toBe(4);
       expectNoRawControls(r);
       expect(r.stdout).toMatch(/^run \S+: stopped \(operational-error\) — .*\\u001b\]0;pwned\\u0007.*$/m);
       expect(r.stdout).not.toMatch(/^run forged/m);
 
-      const json = await runCli(
-        [
-          'run',
-          '--project',
-          p.dir,
-          '--target',
-          '.',
-          '--scope',
-          'project',
-          '--mode',
-          'autoprove',
-          '--worker',
-          `node ${worker}`,
-          '--json',
-        ],
-        { env: { HOSTILE_MODE: 'operational' } },
-      );
+      const json = await runCli(runArgs(p.dir, `node ${worker}`, '--json'), {
+        env: { HOSTILE_MODE: 'operational' },
+      });
       expect(json.code, json.stderr).toBe(4);
       expectNoRawControls(json);
       expect(stdoutJson<Handoff>(json).stop_detail).toContain(HOSTILE);

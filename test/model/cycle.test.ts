@@ -26,8 +26,7 @@ import {
 } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { cycleMachine } from '../../machines/cycle.js';
-import type { FileBaseline } from '../../src/baseline/schema.js';
-import { emptyEvidence, type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
+import { type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
 import { relaunchVerdict } from '../../src/cycle/relaunch.js';
 import type {
   CycleInput,
@@ -38,43 +37,11 @@ import type {
 } from '../../src/cycle/types.js';
 import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
 import { initTracker } from '../../src/tracker/counters.js';
+import { BASELINE, FILE, T1, workerHandoff } from '../cycle/fixture.js';
 
 type Snap = SnapshotFrom<typeof cycleMachine>;
 
-const FILE = '/p/A.lean';
-const BASELINE: FileBaseline = {
-  schema: 'file-baseline/v1',
-  files: [{ path: FILE, realpath: FILE, exists: true, sha256: 'a'.repeat(64), size: 3 }],
-};
-const T1: TargetInfo = { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' };
 const TRIVIAL: TargetInfo = { id: 'A.lean:5', file: 'A.lean', line: 5, goal: 'sorry -- hint: rfl' };
-
-function workerHandoff(status: 'solved' | 'stuck'): Handoff {
-  const stuck = status === 'stuck';
-  return {
-    schema: 'run-contract/v1',
-    record: 'handoff',
-    target: T1.id,
-    scope: 'sorry',
-    mode: 'autoprove',
-    status,
-    stop_reason: null,
-    stop_detail: null,
-    blocker_kind: stuck ? 'proof' : null,
-    blocker_class: stuck ? 'arithmetic' : null,
-    blocker_signature: stuck ? 'A.lean:2:omega failed' : null,
-    attempted_tools: ['t'],
-    best_candidates: [],
-    failed_avenues: stuck ? ['omega failed'] : [],
-    evidence: emptyEvidence(),
-    files_owned: [FILE],
-    files_changed: stuck ? [] : [FILE],
-    file_baseline: BASELINE,
-    artifacts: [],
-    next_action: stuck ? 'stop' : 'continue',
-    new_evidence_required_for_rerun: stuck ? 'a lemma' : null,
-  };
-}
 
 const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });
 const fail = (id: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: 'boom' });
