@@ -2,9 +2,9 @@
  * Acceptance receipts and findings: the verdict that closes a chain (or records why it did not).
  */
 import { z } from 'zod';
+import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
-import { deepFreeze } from './immutable.js';
 
 /** Decision of an acceptance receipt. */
 export const AcceptanceDecisionSchema = z.enum(['accepted', 'rejected', 'escalated']);

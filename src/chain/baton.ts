@@ -5,8 +5,8 @@
  */
 import { produce } from 'immer';
 import { z } from 'zod';
-import { fingerprintOf } from '../canonical/index.js';
-import { deepCopy, deepFreeze, readOnly } from './immutable.js';
+import { deepFreeze, fingerprintOf } from '../canonical/index.js';
+import { deepCopy, readOnly } from './immutable.js';
 
 const hex16 = z.string().regex(/^[0-9a-f]{16}$/);
 

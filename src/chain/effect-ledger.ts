@@ -4,8 +4,8 @@
  * key, persisting the result before returning. A retried stage (same checkpoint, same run id)
  * therefore gets the recorded result instead of acting twice.
  */
-import { canonicalJson } from '../canonical/index.js';
-import { deepCopy, deepFreeze } from './immutable.js';
+import { canonicalJson, deepFreeze } from '../canonical/index.js';
+import { deepCopy } from './immutable.js';
 
 /** One recorded effect result. */
 export interface EffectRecord {

@@ -5,10 +5,9 @@
  * the file when another writer extended it, so the first-wins rule holds across processes.
  */
 import { join } from 'node:path';
-import { canonicalJson } from '../canonical/index.js';
+import { canonicalJson, deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { EffectLedger, EffectRecord } from './effect-ledger.js';
-import { deepFreeze } from './immutable.js';
 import { appendLineDurably, fileStamp, readCompleteLines, withAppendLock } from './jsonl-file.js';
 
 function parseRecords(path: string, lines: readonly string[]): Map<string, EffectRecord> {

@@ -6,11 +6,10 @@
  * lock per commit; a second concurrent writer is refused with `busy`.
  */
 import { join } from 'node:path';
-import { canonicalJson, fingerprintOf } from '../canonical/index.js';
+import { canonicalJson, deepFreeze, fingerprintOf } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type Baton, BatonSchema, type StageReceipt, StageReceiptSchema } from './baton.js';
-import { deepFreeze } from './immutable.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
 import {
   appendLineDurably,

@@ -1,29 +1,7 @@
 /**
- * Deep freezing, deep copying and read-only proxies: the building blocks of immutable batons
- * and detached views. Pure; no I/O.
+ * Deep copying and read-only proxies: the building blocks of immutable batons and detached views
+ * (deep freezing lives in src/canonical). Pure; no I/O.
  */
-
-/**
- * Recursively freezes `value` (objects and arrays) and returns it. Already frozen sub-trees are
- * still visited, so a partially frozen tree ends fully frozen.
- *
- * @example
- * ```ts
- * const x = deepFreeze({ a: { b: 1 } }); Object.isFrozen(x.a); // true
- * ```
- */
-export function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
-    seen.add(v);
-    Object.freeze(v);
-    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-  }
-  return value;
-}
 
 /**
  * A deep, mutable copy of a JSON-like value (`structuredClone`). Frozen inputs give unfrozen copies.

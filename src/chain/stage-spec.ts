@@ -2,9 +2,9 @@
  * `StageSpec`: a stage's name and the fact keys it requires and provides.
  */
 import { z } from 'zod';
+import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
-import { deepFreeze } from './immutable.js';
 
 const key = z.string().min(1);
 

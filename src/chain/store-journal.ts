@@ -6,10 +6,11 @@
  * acknowledged only once durable. `loadLast` rebuilds the last committed baton from the run's
  * validated journal, so a process killed mid-chain resumes from it with the same `stage_run_id`.
  */
+
+import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { AnyLoadResult, ChainRunLoad, ChainRunStore, StoreResult } from '../store/store.js';
 import { type Baton, batonProblems } from './baton.js';
-import { deepFreeze } from './immutable.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
 import { type ChainTaskContract, contractDigest } from './task-contract.js';
 

@@ -3,10 +3,9 @@
  * frozen at creation and identified by a 16-hex digest over its canonical JSON.
  */
 import { z } from 'zod';
-import { fingerprintOf } from '../canonical/index.js';
+import { deepFreeze, fingerprintOf } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
-import { deepFreeze } from './immutable.js';
 
 const nonBlank = z.string().refine((s) => s.trim() !== '', { message: 'must be non-empty' });
 

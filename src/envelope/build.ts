@@ -4,7 +4,7 @@
  * sanctioned-command map), fails closed with a named cause, keeps `gateState` as the last key,
  * and returns a deep-frozen record.
  */
-import { canonicalJson } from '../canonical/index.js';
+import { canonicalJson, deepFreeze } from '../canonical/index.js';
 import { isHandoffError } from '../errors/index.js';
 import {
   ASYNC_START_RELAXED_BY_CLAUDE,
@@ -22,7 +22,6 @@ import {
   SPIKE_GATE,
   type SpecSource,
 } from './constants.js';
-import { deepFreeze } from './deep-freeze.js';
 import { envelopeError } from './errors.js';
 import { deriveGateConfig } from './gate-config.js';
 import {

@@ -10,9 +10,9 @@
  * parser's warnings are dropped, never printed.
  */
 import { Composer, CST, Lexer, Parser } from 'yaml';
+import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { MAX_RECORD_DEPTH, nestingDepth } from '../validation/index.js';
-import { deepFreeze } from './deep-freeze.js';
 import { isRecord } from './guards.js';
 import { type DevLoopsSettings, DevLoopsSettingsSchema } from './schema.js';
 

@@ -2,6 +2,8 @@
  * Gate protocol (seed 001): records, pure controller rules, the git collector, the evaluator port,
  * the continuation ledger (the only grantor) and the lead packet.
  */
+
+export { deepFreeze } from '../canonical/index.js';
 export * from './assessment-schema.js';
 export * from './authority-schema.js';
 export * from './blocked-schema.js';
@@ -27,7 +29,7 @@ export * from './lead-packet-schema.js';
 export * from './ledger.js';
 export * from './ledger-state.js';
 export * from './lifecycle.js';
-export { asClaims, assemblePacket, bindExecutions, deepFreeze } from './packet.js';
+export { asClaims, assemblePacket, bindExecutions } from './packet.js';
 export {
   createPgLedger,
   LEDGER_PG_URL_ENV,

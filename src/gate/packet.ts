@@ -3,6 +3,7 @@
  * claims, and freezing the packet under a content-derived id (collection time excluded, so the
  * same evidence is the same packet — and is evaluated once).
  */
+import { deepFreeze } from '../canonical/index.js';
 import type { CandidateBinding, TaskContract } from './contract-schema.js';
 import {
   type Artifact,
@@ -96,20 +97,4 @@ export function assemblePacket(parts: PacketParts): EvidencePacket {
     collected_at: parts.collectedAt,
   };
   return deepFreeze(packet);
-}
-
-/**
- * Deep-freezes a JSON value (records handed on are immutable).
- *
- * @example
- * ```ts
- * Object.isFrozen(deepFreeze({ a: [1] }).a); // true
- * ```
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
