@@ -53,7 +53,7 @@ export {
   stageRunId,
 } from './seam.js';
 export type { SeamCode } from './seam-error.js';
-export { EXIT_SEAM, isSeamError, SEAM_CODES, SeamError } from './seam-error.js';
+export { isSeamError, SEAM_CODES, SeamError } from './seam-error.js';
 export type { StageContext, StageFn } from './stage-call.js';
 export { callStage } from './stage-call.js';
 export type { FactInput, FactValue, StageDelta } from './stage-delta.js';

@@ -22,9 +22,6 @@ export const SEAM_CODES = [
 /** One of the nine seam codes. */
 export type SeamCode = (typeof SEAM_CODES)[number];
 
-/** Exit code the CLI uses for a chain stopped at a seam. */
-export const EXIT_SEAM = 3;
-
 /**
  * A seam refusal (a {@link HandoffError} whose code is a {@link SeamCode}).
  *
@@ -52,7 +49,6 @@ export class SeamError extends HandoffError {
         detail,
         checkpoint_snapshot_id: checkpoint.snapshot_id,
         checkpoint_revision: checkpoint.revision,
-        exit_code: EXIT_SEAM,
       },
     });
     this.name = 'SeamError';

@@ -4,7 +4,6 @@
  * the seam machine (`runPayroll` → `HandoffChain.run` → `machines/chain.ts`).
  * Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
  */
-import { EXIT_SEAM } from '../chain/seam-error.js';
 import {
   createStoreChainJournal,
   type StoreChainCommit,
@@ -14,6 +13,7 @@ import { HandoffError } from '../errors/index.js';
 import { createFsStore } from '../store/fs-store.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { errorExitCode } from './exit-codes.js';
 import { type CliIo, printJson } from './io.js';
 
 /**
@@ -149,7 +149,8 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   }
   if (values.json === true) printJson(io, { example: 'payroll', wrong_value: wrongValue, runs });
   else for (const r of runs) printReport(io, r);
-  return runs.every((r) => r.outcome === 'accepted') ? 0 : EXIT_SEAM;
+  // a run stopped at a seam exits like the seam refusal itself (the code → exit table)
+  return runs.every((r) => r.outcome === 'accepted') ? 0 : errorExitCode('stage_failed', 'chain');
 }
 
 /** The `chain` verb group. */

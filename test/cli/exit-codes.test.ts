@@ -94,12 +94,9 @@ function sources(dir: string): string[] {
 describe('no library error names an exit status', () => {
   it('outside src/cli, no HandoffError details hold exit_code', () => {
     const root = join(process.cwd(), 'src');
-    // the chain's SeamError is another area's file; it still sets details.exit_code = 3 (the same
-    // status the table gives the seam codes) until that area drops it
-    const pending = new Set(['chain/seam-error.ts']);
     const offenders = sources(root)
       .map((f) => relative(root, f))
-      .filter((f) => !f.startsWith('cli/') && !pending.has(f))
+      .filter((f) => !f.startsWith('cli/'))
       .filter((f) => /details:\s*\{[^}]*\bexit_code\b/.test(readFileSync(join(root, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
