@@ -3,21 +3,10 @@
  * checkpoint (the input baton, unchanged) and the receipts committed so far, so `run` can resume
  * at the failed stage with the same `stage_run_id`.
  */
-import { HandoffError } from '../errors/index.js';
+import { HandoffError, SEAM_CODES } from '../errors/index.js';
 import type { Baton, StageReceipt } from './baton.js';
 
-/** The nine seam codes, in the order the seam checks them. */
-export const SEAM_CODES = [
-  'missing_required_fact',
-  'stage_failed',
-  'invalid_stage_delta',
-  'promised_fact_missing',
-  'undeclared_fact',
-  'committed_fact_overwrite',
-  'fact_type_mismatch',
-  'fact_evidence_missing',
-  'fact_semantic_violation',
-] as const;
+export { SEAM_CODES };
 
 /** One of the nine seam codes. */
 export type SeamCode = (typeof SEAM_CODES)[number];

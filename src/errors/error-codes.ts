@@ -203,15 +203,14 @@ export const ENVELOPE_CODES = [
 ] as const;
 
 /**
- * The handoff chain: the nine seam codes (in the order the seam checks them), then the chain's
- * runner and journal codes.
+ * The nine seam codes of the handoff chain, in the order the seam checks them.
  *
  * @example
  * ```ts
- * CHAIN_CODES.includes('missing_required_fact'); // true
+ * SEAM_CODES[0]; // 'missing_required_fact'
  * ```
  */
-export const CHAIN_CODES = [
+export const SEAM_CODES = [
   'missing_required_fact',
   'stage_failed',
   'invalid_stage_delta',
@@ -221,6 +220,19 @@ export const CHAIN_CODES = [
   'fact_type_mismatch',
   'fact_evidence_missing',
   'fact_semantic_violation',
+] as const;
+
+/**
+ * The handoff chain: the nine seam codes (in the order the seam checks them), then the chain's
+ * runner and journal codes.
+ *
+ * @example
+ * ```ts
+ * CHAIN_CODES.includes('missing_required_fact'); // true
+ * ```
+ */
+export const CHAIN_CODES = [
+  ...SEAM_CODES,
   'invalid_checkpoint',
   'chain_complete',
   'journal_conflict',
