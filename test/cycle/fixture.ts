@@ -16,8 +16,8 @@ export const BASELINE: FileBaseline = {
 };
 export const T1: TargetInfo = { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' };
 
-/** A cycle input with autoprove defaults, overridable by flags. */
-export function cycleInput(flags: Record<string, unknown> = {}): CycleInput {
+/** A cycle input with autoprove defaults, overridable by flags (`inline`: an inline fallback exists). */
+export function cycleInput(flags: Record<string, unknown> = {}, inline = false): CycleInput {
   const r = resolveCycleOptions({
     target: '.',
     scope: 'project',
@@ -30,7 +30,7 @@ export function cycleInput(flags: Record<string, unknown> = {}): CycleInput {
   const t = initTracker({ maxCycles: 3, maxStuck: 2 }, 's', 0);
   if (!t.ok) throw new Error(t.error);
   return {
-    options: { ...r.options, inlineFallback: false },
+    options: { ...r.options, inlineFallback: inline },
     warnings: r.warnings,
     tracker: t.state,
     startedAt: 0,

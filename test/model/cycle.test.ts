@@ -35,9 +35,7 @@ import type {
   WorkerInput,
   WorkOutcome,
 } from '../../src/cycle/types.js';
-import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
-import { initTracker } from '../../src/tracker/counters.js';
-import { BASELINE, FILE, T1, workerHandoff } from '../cycle/fixture.js';
+import { BASELINE, cycleInput, FILE, T1, workerHandoff } from '../cycle/fixture.js';
 
 type Snap = SnapshotFrom<typeof cycleMachine>;
 
@@ -178,28 +176,7 @@ function eventsFor(s: Snap): AnyEventObject[] {
   }
 }
 
-function inputFor(flags: Record<string, unknown>, inline = false): CycleInput {
-  const r = resolveCycleOptions({
-    target: '.',
-    scope: 'project',
-    mode: 'autoprove',
-    maxCycles: 3,
-    maxStuck: 2,
-    ...flags,
-  });
-  if (!r.ok) throw new Error(r.error);
-  const t = initTracker({ maxCycles: 3, maxStuck: 2 }, 's', 0);
-  if (!t.ok) throw new Error(t.error);
-  return {
-    options: { ...r.options, inlineFallback: inline },
-    warnings: r.warnings,
-    tracker: t.state,
-    startedAt: 0,
-    filesOwned: [FILE],
-    baseline: BASELINE,
-    priorHandoff: null,
-  };
-}
+const inputFor = cycleInput;
 
 const INPUTS: Record<string, CycleInput> = {
   provePrior: {
