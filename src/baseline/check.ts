@@ -21,7 +21,7 @@ export interface BaselineCheckOptions {
 
 /**
  * Checks every entry of `baseline` (or the `only` subset) against the file system. Each entry gets
- * a status (`error`, `deleted`, `created`, `retargeted`, `modified`, `unchanged`, decided in that
+ * a status (`error`, `deleted`, `retargeted`, `created`, `modified`, `unchanged`, decided in that
  * order by {@link classifyEntry}); entries skipped by `only` are listed in `unchecked`. The result
  * is `error` when any entry is `error` (even with drift), else `drift` when any entry changed, else
  * `match` — and only `match` authorizes a mutation.

@@ -23,9 +23,15 @@ export interface EntryClassification {
 }
 
 /**
- * Classifies one stored entry against the current observation, in the spec's order:
- * `error` → `deleted` → `created` → absent/absent `unchanged` → `retargeted` (realpath changed,
- * even with identical bytes) → `modified` (sha256 or size differ) → `unchanged`.
+ * Classifies one stored entry against the current observation, in the order of the shipped
+ * reference (lean4-skills v4.6.2 onward): `error` → `deleted` → `retargeted` (realpath changed,
+ * even with identical bytes, and even when the path was and is absent) → `created` → absent/absent
+ * `unchanged` → `modified` (sha256 or size differ) → `unchanged`.
+ *
+ * Retarget comes before create and before the absent/absent short-circuit on purpose: a dangling
+ * symlink re-pointed from one missing target to another (or an absent path that became a link
+ * elsewhere) would otherwise report `unchanged`/`created`, and a later create would write to a
+ * location the baseline never covered. Deletion stays first, so removing a link is `deleted`.
  *
  * @example
  * ```ts
@@ -39,11 +45,11 @@ export function classifyEntry(stored: BaselineEntry, now: FileObservation): Entr
   if (now.kind === 'error') return { status: 'error', detail: now.detail };
   const existsNow = now.kind === 'present';
   if (stored.exists && !existsNow) return { status: 'deleted' };
-  if (!stored.exists && existsNow) return { status: 'created' };
-  if (!stored.exists || now.kind !== 'present') return { status: 'unchanged' };
   if (now.realpath !== stored.realpath) {
     return { status: 'retargeted', detail: `realpath ${stored.realpath} -> ${now.realpath}` };
   }
+  if (!stored.exists && existsNow) return { status: 'created' };
+  if (!stored.exists || now.kind !== 'present') return { status: 'unchanged' };
   if (now.sha256 !== stored.sha256 || now.size !== stored.size) return { status: 'modified' };
   return { status: 'unchanged' };
 }

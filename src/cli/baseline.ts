@@ -22,7 +22,7 @@ const HELP = [
   '',
   'record   prints a file-baseline/v1 record: per path the absolute lexical path, realpath,',
   '         existence, sha256 and size of the exact bytes (never mtime, never git).',
-  'check    prints a file-baseline-check/v1 result: per entry error|deleted|created|retargeted|',
+  'check    prints a file-baseline-check/v1 result: per entry error|deleted|retargeted|created|',
   '         modified|unchanged, result match|drift|error, and the entries --only left unchecked.',
   'advance  prints the new baseline: only the named entries are re-recorded, every other entry',
   '         is carried forward unchanged (external drift is never blessed).',

@@ -67,11 +67,23 @@ describe('classifyEntry follows the spec order', () => {
   it('deleted: existed, now absent (a removed symlink is deleted, not retargeted)', () => {
     expect(classifyEntry(present('/r/a', '/r/t'), nowAbsent('/r/a'))).toEqual({ status: 'deleted' });
   });
-  it('created: absent, now present (even at another realpath)', () => {
-    expect(classifyEntry(absent('/r/a'), nowPresent('/r/elsewhere'))).toEqual({ status: 'created' });
+  it('created: absent, now present at the same realpath', () => {
+    expect(classifyEntry(absent('/r/a'), nowPresent('/r/a'))).toEqual({ status: 'created' });
   });
-  it('absent and still absent is unchanged even when the dangling target moved', () => {
-    expect(classifyEntry(absent('/r/a', '/r/x'), nowAbsent('/r/y'))).toEqual({ status: 'unchanged' });
+  it('retargeted before created: an absent path that now resolves elsewhere (reference v4.6.2+)', () => {
+    expect(classifyEntry(absent('/r/a'), nowPresent('/r/elsewhere'))).toEqual({
+      status: 'retargeted',
+      detail: 'realpath /r/a -> /r/elsewhere',
+    });
+  });
+  it('retargeted before the absent/absent short-circuit: a dangling link re-pointed to another missing target', () => {
+    expect(classifyEntry(absent('/r/a', '/r/x'), nowAbsent('/r/y'))).toEqual({
+      status: 'retargeted',
+      detail: 'realpath /r/x -> /r/y',
+    });
+  });
+  it('absent and still absent at the same realpath is unchanged', () => {
+    expect(classifyEntry(absent('/r/a', '/r/x'), nowAbsent('/r/x'))).toEqual({ status: 'unchanged' });
   });
   it('retargeted wins over identical bytes and over modified bytes', () => {
     expect(classifyEntry(present('/r/a', '/r/x'), nowPresent('/r/y'))).toEqual({

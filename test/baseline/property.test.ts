@@ -105,11 +105,11 @@ const MUTATIONS: Record<Kind, Record<string, Mutation>> = {
     createLink: ({ p, next }) => {
       writeFileSync(p.a, next);
       symlinkSync(p.a, p.own);
-      return 'created';
+      return 'retargeted';
     },
     danglingLink: ({ p }) => {
       symlinkSync(p.m, p.own);
-      return 'unchanged';
+      return 'retargeted';
     },
   },
   link: {
@@ -160,13 +160,13 @@ const MUTATIONS: Record<Kind, Record<string, Mutation>> = {
     retargetElsewhere: ({ p }) => {
       unlinkSync(p.own);
       symlinkSync(p.m2, p.own);
-      return 'unchanged';
+      return 'retargeted';
     },
     retargetExisting: ({ p, next }) => {
       writeFileSync(p.a, next);
       unlinkSync(p.own);
       symlinkSync(p.a, p.own);
-      return 'created';
+      return 'retargeted';
     },
   },
 };

@@ -196,6 +196,21 @@ describe('check: every status in the order', () => {
       [p('l4')]: 'modified',
     });
   });
+  it('a dangling link re-pointed to another missing target is retargeted, not unchanged (reference v4.6.2+ order)', async () => {
+    symlinkSync('missing1', p('L'));
+    const b = await recordBaseline(['L'], { cwd: dir });
+    unlinkSync(p('L'));
+    symlinkSync('missing2', p('L'));
+    const r = await statuses(b);
+    expect(r.by).toEqual({ [p('L')]: 'retargeted' });
+    expect(r.check.result).toBe('drift');
+  });
+  it('an absent path that becomes a link to another file is retargeted, not created', async () => {
+    writeFileSync(p('other'), 'x');
+    const b = await recordBaseline(['absent'], { cwd: dir });
+    symlinkSync('other', p('absent'));
+    expect((await statuses(b)).by).toEqual({ [p('absent')]: 'retargeted' });
+  });
   it('a regular file replaced by a link to identical bytes elsewhere is retargeted', async () => {
     writeFileSync(p('a'), 'same');
     writeFileSync(p('other'), 'same');
