@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Counts the export names of the package's entry points: runtime values (Object.keys of the
+// module namespace) and type-only names (from the emitted .d.ts, through the TypeScript checker).
+//
+//   node bench/export-names.mjs [SUBPATH…] [--json] [--names]
+//
+// Default: every subpath in package.json "exports". Needs the build (`npx tsc -p tsconfig.build.json`).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const require = createRequire(import.meta.url);
+const ts = require('typescript');
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const names = args.includes('--names');
+const wanted = args.filter((a) => !a.startsWith('--'));
+const subpaths = Object.keys(pkg.exports).filter(
+  (s) => s !== './package.json' && (wanted.length === 0 || wanted.includes(s)),
+);
+
+const entries = subpaths.map((s) => `${root}${pkg.exports[s].types.slice(2)}`);
+const program = ts.createProgram(entries, {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  skipLibCheck: true,
+  noEmit: true,
+});
+const checker = program.getTypeChecker();
+
+for (const [i, sub] of subpaths.entries()) {
+  const specifier = sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`;
+  const values = Object.keys(await import(specifier)).sort();
+  const file = program.getSourceFile(entries[i]);
+  const all = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(file))
+    .map((s) => s.getName())
+    .sort();
+  const valueSet = new Set(values);
+  const types = all.filter((n) => !valueSet.has(n));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ subpath: sub, total: all.length, values, types })}\n`);
+  } else {
+    process.stdout.write(
+      `${sub}: ${all.length} names (${values.length} values, ${types.length} type-only)\n`,
+    );
+    if (names) process.stdout.write(`  values: ${values.join(' ')}\n  types: ${types.join(' ')}\n`);
+  }
+}
