@@ -6,15 +6,14 @@
  */
 import { HandoffError, isHandoffError } from '../errors/index.js';
 import {
-  canDeep,
+  canDeepPairs,
   deleteSession,
   ENV_FILE_ENV,
   formatPairs,
   initTracker,
-  kwSearchCan,
+  kwSearchCanPairs,
   loadSession,
   newSessionId,
-  type Permission,
   persistEnvLine,
   recordDeep,
   recordKwSearch,
@@ -47,11 +46,16 @@ verbs:
        aliases: --max-stuck-cycles, --max-total-runtime, --max-consecutive-deep-cycles
        defaults: deep-per-cycle 1, consecutive-deep 2, knowledge-search-per-cycle 3, runtime unlimited
        durations: digits + optional s|m|h (bare = minutes; empty or 0 = unlimited)
-       prints session_id=… (also appended to $HANDOFF_ENV_FILE when set)
-  tick --stuck=yes|no   one atomic cycle-boundary update; result=ok|LIMIT_REACHED (+ violation=…)
-  can-deep              result=ok|denied, reason=max-deep-per-cycle|max-consecutive-deep|max-runtime
+       prints the bare session id on stdout (also appended to $HANDOFF_ENV_FILE when set)
+       and state_file=… on stderr
+  tick --stuck=yes|no   one atomic cycle-boundary update; result=ok|LIMIT_REACHED (+ violation=…),
+                        then cycles, consecutive_stuck, elapsed_seconds, elapsed_display,
+                        deep_this_cycle, consecutive_deep_cycles, kw_search_this_cycle
+  can-deep              result=ok|denied, reason=max-deep-per-cycle|max-consecutive-deep|max-runtime,
+                        then deep_this_cycle, consecutive_deep_cycles, elapsed_seconds
   deep                  record one deep invocation
-  kw-search-can         result=ok|denied, reason=max-knowledge-search-per-cycle|max-runtime
+  kw-search-can         result=ok|denied, reason=max-knowledge-search-per-cycle|max-runtime,
+                        then kw_search_this_cycle, elapsed_seconds
   kw-search             record one knowledge search
   start-claim           begin a claim (refused if one is active)
   reset-claim           end the active claim (refused if none)
@@ -109,17 +113,10 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
   const dir = sessionDir(io.env);
   const now = nowMs(io);
   const out = (pairs: StatusPairs) => io.out(formatPairs(pairs));
-  // a permission verdict: `result ok` (exit 0) or `result denied` with its reason (exit 1)
-  const permit = (p: Permission<string>): number => {
-    out(
-      p.ok
-        ? [['result', 'ok']]
-        : [
-            ['result', 'denied'],
-            ['reason', p.reason],
-          ],
-    );
-    return p.ok ? 0 : 1;
+  // a permission verdict with its counters: `result=ok` (exit 0) or `result=denied` + reason (exit 1)
+  const permit = (pairs: StatusPairs): number => {
+    out(pairs);
+    return pairs[0]?.[1] === 'ok' ? 0 : 1;
   };
 
   if (verb === 'init') {
@@ -140,10 +137,10 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
     await saveSession(dir, r.state);
     const envFile = io.env[ENV_FILE_ENV];
     if (envFile !== undefined && envFile !== '') await persistEnvLine(envFile, sid);
-    out([
-      ['session_id', sid],
-      ['state_file', sessionPath(dir, sid)],
-    ]);
+    // stdout is the bare session id, as the reference's `SID=$(… init …)` expects; the state file
+    // is a hint on stderr (the reference prints its session dir there when no env file is set)
+    io.out(`${sid}\n`);
+    io.err(`state_file=${sessionPath(dir, sid)}\n`);
     return 0;
   }
 
@@ -173,7 +170,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       return t.result === 'ok' ? 0 : 1;
     }
     case 'can-deep': {
-      return permit(canDeep(state, now));
+      return permit(canDeepPairs(state, now));
     }
     case 'deep': {
       const next = recordDeep(state);
@@ -186,7 +183,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     }
     case 'kw-search-can': {
-      return permit(kwSearchCan(state, now));
+      return permit(kwSearchCanPairs(state, now));
     }
     case 'kw-search': {
       const next = recordKwSearch(state);

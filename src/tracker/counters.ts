@@ -322,11 +322,14 @@ export function trackerStatus(state: TrackerState, nowMs: number): StatusPairs {
 }
 
 /**
- * The counter lines printed after a tick (`n/max` forms).
+ * The counter lines printed after a tick, in the reference tracker's order and with its keys:
+ * `cycles`, `consecutive_stuck`, `elapsed_seconds`, `elapsed_display`, `deep_this_cycle`,
+ * `consecutive_deep_cycles`, `kw_search_this_cycle` (`n/max` forms; the per-cycle counters are
+ * the fresh cycle's, so `0/max`).
  *
  * @example
  * ```ts
- * tickPairs(t.state, now); // [['cycles','3/20'], ['consecutive_stuck','0/3'], …]
+ * tickPairs(t.state, now); // [['cycles','3/20'], ['consecutive_stuck','0/3'], ['elapsed_seconds','42'], …]
  * ```
  */
 export function tickPairs(state: TrackerState, nowMs: number): StatusPairs {
@@ -335,9 +338,57 @@ export function tickPairs(state: TrackerState, nowMs: number): StatusPairs {
   return [
     ['cycles', `${state.cycles}/${l.max_cycles}`],
     ['consecutive_stuck', `${state.consecutive_stuck}/${l.max_stuck}`],
-    ['consecutive_deep_cycles', `${state.consecutive_deep_cycles}/${l.max_consecutive_deep}`],
+    ['elapsed_seconds', String(el)],
     ['elapsed_display', elapsedDisplay(el, l.max_runtime_seconds)],
+    ['deep_this_cycle', `${state.deep_this_cycle}/${l.max_deep_per_cycle}`],
+    ['consecutive_deep_cycles', `${state.consecutive_deep_cycles}/${l.max_consecutive_deep}`],
+    ['kw_search_this_cycle', `${state.kw_search_this_cycle}/${l.max_knowledge_search_per_cycle}`],
   ];
+}
+
+/**
+ * The lines of a `can-deep` answer, as the reference prints them: `result=ok|denied`, `reason=…`
+ * when denied, then `deep_this_cycle`, `consecutive_deep_cycles` (`n/max`) and `elapsed_seconds`.
+ *
+ * @example
+ * ```ts
+ * canDeepPairs(state, now); // [['result','ok'], ['deep_this_cycle','0/1'], ['consecutive_deep_cycles','0/2'], ['elapsed_seconds','5']]
+ * ```
+ */
+export function canDeepPairs(state: TrackerState, nowMs: number): StatusPairs {
+  const l = state.limits;
+  return [
+    ...permissionPairs(canDeep(state, nowMs)),
+    ['deep_this_cycle', `${state.deep_this_cycle}/${l.max_deep_per_cycle}`],
+    ['consecutive_deep_cycles', `${state.consecutive_deep_cycles}/${l.max_consecutive_deep}`],
+    ['elapsed_seconds', String(elapsedSeconds(state, nowMs))],
+  ];
+}
+
+/**
+ * The lines of a `kw-search-can` answer, as the reference prints them: `result=ok|denied`,
+ * `reason=…` when denied, then `kw_search_this_cycle` (`n/max`) and `elapsed_seconds`.
+ *
+ * @example
+ * ```ts
+ * kwSearchCanPairs(state, now); // [['result','ok'], ['kw_search_this_cycle','0/3'], ['elapsed_seconds','5']]
+ * ```
+ */
+export function kwSearchCanPairs(state: TrackerState, nowMs: number): StatusPairs {
+  return [
+    ...permissionPairs(kwSearchCan(state, nowMs)),
+    ['kw_search_this_cycle', `${state.kw_search_this_cycle}/${state.limits.max_knowledge_search_per_cycle}`],
+    ['elapsed_seconds', String(elapsedSeconds(state, nowMs))],
+  ];
+}
+
+function permissionPairs(p: Permission<string>): StatusPairs {
+  return p.ok
+    ? [['result', 'ok']]
+    : [
+        ['result', 'denied'],
+        ['reason', p.reason],
+      ];
 }
 
 /**

@@ -15,10 +15,12 @@ export type {
 } from './counters.js';
 export {
   canDeep,
+  canDeepPairs,
   elapsedSeconds,
   formatPairs,
   initTracker,
   kwSearchCan,
+  kwSearchCanPairs,
   kwSearchRemaining,
   recordDeep,
   recordKwSearch,

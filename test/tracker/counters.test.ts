@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   canDeep,
+  canDeepPairs,
   elapsedDisplay,
   initTracker,
   kwSearchCan,
+  kwSearchCanPairs,
   kwSearchRemaining,
   parseDuration,
   recordDeep,
@@ -13,6 +15,7 @@ import {
   startClaim,
   type TrackerState,
   tick,
+  tickPairs,
   trackerStatus,
 } from '../../src/tracker/index.js';
 
@@ -192,5 +195,36 @@ describe('properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('output keys shared with the reference tracker', () => {
+  // the reference's own suite greps for kw_search_this_cycle=0/3 and deep_this_cycle=0/ after tick
+  it('tick prints every counter the reference prints, in its order', () => {
+    const t = tick(recordKwSearch(recordDeep(init())), false, T0 + 61_000);
+    expect(tickPairs(t.state, T0 + 61_000)).toEqual([
+      ['cycles', '1/3'],
+      ['consecutive_stuck', '0/2'],
+      ['elapsed_seconds', '61'],
+      ['elapsed_display', '1m/unlimited'],
+      ['deep_this_cycle', '0/1'],
+      ['consecutive_deep_cycles', '1/2'],
+      ['kw_search_this_cycle', '0/3'],
+    ]);
+  });
+  it('can-deep and kw-search-can print their counters after the verdict', () => {
+    const s = recordDeep(init());
+    expect(canDeepPairs(s, T0 + 2_000)).toEqual([
+      ['result', 'denied'],
+      ['reason', 'max-deep-per-cycle'],
+      ['deep_this_cycle', '1/1'],
+      ['consecutive_deep_cycles', '0/2'],
+      ['elapsed_seconds', '2'],
+    ]);
+    expect(kwSearchCanPairs(s, T0)).toEqual([
+      ['result', 'ok'],
+      ['kw_search_this_cycle', '0/3'],
+      ['elapsed_seconds', '0'],
+    ]);
   });
 });

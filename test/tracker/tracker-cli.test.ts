@@ -34,12 +34,26 @@ describe('handoff tracker', () => {
       HANDOFF_TRACKER_NOW_MS: '1000',
     });
     expect(init.code).toBe(0);
-    expect(kv(init.stdout).session_id).toBe('s1');
+    // the reference's callers do SID=$(tracker init …): stdout is the bare id
+    expect(init.stdout).toBe('s1\n');
+    expect(init.stderr).toBe(`state_file=${join(dir, 'handoff-tracker-s1.json')}\n`);
     expect(await readFile(envFile, 'utf8')).toBe('HANDOFF_TRACKER_SESSION=s1\n');
     const env = { HANDOFF_TRACKER_SESSION: 's1', HANDOFF_TRACKER_NOW_MS: '1000' };
     const t1 = await tracker(['tick', '--stuck=yes'], env);
     expect(t1.code).toBe(0);
-    expect(kv(t1.stdout)).toMatchObject({ result: 'ok', cycles: '1/2', consecutive_stuck: '1/5' });
+    expect(t1.stdout).toBe(
+      [
+        'result=ok',
+        'cycles=1/2',
+        'consecutive_stuck=1/5',
+        'elapsed_seconds=0',
+        'elapsed_display=0m/unlimited',
+        'deep_this_cycle=0/1',
+        'consecutive_deep_cycles=0/2',
+        'kw_search_this_cycle=0/3',
+        '',
+      ].join('\n'),
+    );
     const t2 = await tracker(['tick', '--stuck=no'], env);
     expect(t2.code).toBe(1);
     expect(kv(t2.stdout)).toMatchObject({ result: 'LIMIT_REACHED', violation: 'max-cycles' });
@@ -67,9 +81,11 @@ describe('handoff tracker', () => {
     expect((await tracker(['deep'], env)).code).toBe(0);
     const denied = await tracker(['can-deep'], env);
     expect(denied.code).toBe(1);
-    expect(kv(denied.stdout)).toEqual({ result: 'denied', reason: 'max-deep-per-cycle' });
+    expect(denied.stdout).toBe(
+      'result=denied\nreason=max-deep-per-cycle\ndeep_this_cycle=1/1\nconsecutive_deep_cycles=0/2\nelapsed_seconds=0\n',
+    );
     const late = await tracker(['kw-search-can'], { ...env, HANDOFF_TRACKER_NOW_MS: '60000' });
-    expect(kv(late.stdout)).toEqual({ result: 'denied', reason: 'max-runtime' });
+    expect(late.stdout).toBe('result=denied\nreason=max-runtime\nkw_search_this_cycle=0/3\nelapsed_seconds=60\n');
     expect((await tracker(['kw-search'], env)).code).toBe(0);
     const claim = await tracker(['reset-claim'], env);
     expect(claim.code).toBe(2);
@@ -118,7 +134,12 @@ describe('handoff tracker', () => {
     expect((await tracker(['kw-search'], env)).code).toBe(0);
     const spent = await tracker(['kw-search-can'], env);
     expect(spent.code).toBe(1);
-    expect(kv(spent.stdout)).toEqual({ result: 'denied', reason: 'max-knowledge-search-per-cycle' });
+    expect(kv(spent.stdout)).toEqual({
+      result: 'denied',
+      reason: 'max-knowledge-search-per-cycle',
+      kw_search_this_cycle: '1/1',
+      elapsed_seconds: '30',
+    });
     expect((await tracker(['start-claim'], env)).code).toBe(0);
     const again = await tracker(['start-claim'], env);
     expect(again.code).toBe(2);
