@@ -85,7 +85,9 @@ describe('handoff tracker', () => {
       'result=denied\nreason=max-deep-per-cycle\ndeep_this_cycle=1/1\nconsecutive_deep_cycles=0/2\nelapsed_seconds=0\n',
     );
     const late = await tracker(['kw-search-can'], { ...env, HANDOFF_TRACKER_NOW_MS: '60000' });
-    expect(late.stdout).toBe('result=denied\nreason=max-runtime\nkw_search_this_cycle=0/3\nelapsed_seconds=60\n');
+    expect(late.stdout).toBe(
+      'result=denied\nreason=max-runtime\nkw_search_this_cycle=0/3\nelapsed_seconds=60\n',
+    );
     expect((await tracker(['kw-search'], env)).code).toBe(0);
     const claim = await tracker(['reset-claim'], env);
     expect(claim.code).toBe(2);
