@@ -18,6 +18,12 @@ export interface ContainedOptions {
   readonly cwd: string;
   /** Extra environment on top of `process.env` (`undefined` removes a variable). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether `env` is layered on `process.env` (default `true`) or is the whole environment
+   * (`false`, for ports whose caller hands over a complete environment). The session token is
+   * added either way.
+   */
+  readonly inheritEnv?: boolean;
   /** Wall-clock budget; at its end the group gets SIGTERM, then SIGKILL after `killGraceMs`. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -88,7 +94,7 @@ export function runContained(
       return;
     }
     const env: Record<string, string | undefined> = {
-      ...process.env,
+      ...(o.inheritEnv === false ? {} : process.env),
       ...(o.env ?? {}),
       [SESSION_ENV]: token,
     };

@@ -3,6 +3,7 @@
  * invalid output and unavailability become recorded NOT_EVALUATED/INVALID assessments (function
  * ports and real subprocesses), and a stored assessment is returned without a second call.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -167,6 +168,33 @@ describe('subprocess evaluator (real processes)', () => {
         .failure?.kind,
     ).toBe('no-key');
     expect((await run([process.execPath, '-e', 'process.stdout.write("not json")'])).status).toBe('INVALID');
+  });
+
+  it('runs contained: a detached descendant holding stdout is swept, and env replaces the environment', async () => {
+    // the evaluator answers, then leaves a detached child that keeps stdout open and sleeps
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { detached: true, stdio: ['ignore', 'inherit', 'ignore'] });",
+      'c.unref();',
+      'process.stdout.write(JSON.stringify({ pid: c.pid, seen: Object.keys(process.env).filter((k) => k.startsWith("EVAL_")) }));',
+    ].join('\n');
+    const port = subprocessEvaluator([process.execPath, '-e', script], {
+      env: { PATH: process.env.PATH, EVAL_ONLY: '1' },
+    });
+    const answer = (await port.evaluate(request, { signal: new AbortController().signal })) as {
+      pid: number;
+      seen: string[];
+    };
+    expect(answer.seen).toEqual(['EVAL_ONLY']);
+    // killed by the session sweep; an unreaped zombie counts as gone
+    const stat = (() => {
+      try {
+        return readFileSync(`/proc/${answer.pid}/stat`, 'utf8');
+      } catch {
+        return 'gone';
+      }
+    })();
+    expect(stat === 'gone' || /^\d+ \(.*\) [ZX]/.test(stat)).toBe(true);
   });
 
   it('the fs store keeps the one-request promise across processes and restarts', async () => {
