@@ -3,6 +3,7 @@
  * {@link StageContext} whose `signal` aborts when the stage's time limit passes, so a stage that
  * honours it (an agent call, a fetch) really stops; the seam does not wait for one that does not.
  */
+import { HandoffError } from '../errors/index.js';
 import type { BatonView } from './baton-view.js';
 
 /** What a stage gets besides its view. */
@@ -17,8 +18,12 @@ export interface StageContext {
 /** A stage: receives a detached read-only view, returns (or resolves to) a StageDelta. */
 export type StageFn = (view: BatonView, context: StageContext) => unknown;
 
-class StageTimeoutError extends Error {
-  override readonly name = 'TimeoutError';
+/** A stage ran past its time limit: a `stage_failed` {@link HandoffError} named `TimeoutError`. */
+class StageTimeoutError extends HandoffError {
+  constructor(timeoutMs: number) {
+    super('stage_failed', `stage exceeded ${timeoutMs} ms`, { details: { timeout_ms: timeoutMs } });
+    this.name = 'TimeoutError';
+  }
 }
 
 /**
@@ -44,7 +49,7 @@ export async function callStage(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const e = new StageTimeoutError(`stage exceeded ${timeoutMs} ms`);
+      const e = new StageTimeoutError(timeoutMs);
       control.abort(e);
       reject(e);
     }, timeoutMs);

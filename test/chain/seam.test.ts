@@ -15,6 +15,7 @@ import {
   stageDelta,
   stageRunId,
 } from '../../src/chain/index.js';
+import { isHandoffError } from '../../src/errors/index.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
 async function seamError(p: Promise<unknown>): Promise<SeamError> {
@@ -274,7 +275,12 @@ describe('seam codes (each reached, checked in the reference order)', () => {
     const e = await seamError(chain.run(tripBaton(chain), { stageTimeoutMs: 20 }));
     expect(e.detail).toBe('TimeoutError: stage exceeded 20 ms');
     expect(seen?.aborted).toBe(true);
-    expect(stopped).toMatchObject({ name: 'TimeoutError' });
+    expect(stopped).toMatchObject({
+      name: 'TimeoutError',
+      code: 'stage_failed',
+      details: { timeout_ms: 20 },
+    });
+    expect(isHandoffError(stopped)).toBe(true);
     const signals: AbortSignal[] = [];
     const fine = goodStages();
     const chain2 = tripChain({
