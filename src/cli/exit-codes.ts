@@ -29,6 +29,7 @@ const NOT_EVALUATED = 6;
  * @example
  * ```ts
  * ERROR_EXIT.bad_run_id; // 3: a malformed run id, the same for inspect, store load and run --prior-run
+ * ERROR_EXIT.no_such_run; // 3: a well-formed id the store does not hold, the same three commands
  * ERROR_EXIT.history_missing; // 5
  * ```
  */
@@ -53,7 +54,8 @@ export const ERROR_EXIT: Readonly<Record<HandoffErrorCode, number>> = {
   blocked_git: FAILED,
   git_failed: FAILED,
   // run store (a thrown store code: a store that refused or failed under a command that writes
-  // through it, e.g. `chain --run-store`, `inspect`); a malformed run id is a refusal, 3
+  // through it, e.g. `chain --run-store`, `inspect`); a malformed run id and a well-formed id the
+  // store does not hold are refusals, 3, in every command that takes a run id
   bad_event_schema: FAILED,
   invalid_dispatch: FAILED,
   invalid_payload: FAILED,
@@ -74,9 +76,9 @@ export const ERROR_EXIT: Readonly<Record<HandoffErrorCode, number>> = {
   write_failed: FAILED,
   containment: FAILED,
   no_parent_anchor: FAILED,
-  no_storage_root: FAILED,
-  no_runs_dir: FAILED,
-  no_such_run: FAILED,
+  no_storage_root: REFUSED,
+  no_runs_dir: REFUSED,
+  no_such_run: REFUSED,
   incomplete_run: FAILED,
   integrity_failure: FAILED,
   payload_unreadable: FAILED,
@@ -85,14 +87,14 @@ export const ERROR_EXIT: Readonly<Record<HandoffErrorCode, number>> = {
   store_nothing_written: FAILED,
   store_journal_only: FAILED,
   store_indeterminate: FAILED,
-  // prior-run reuse at `handoff run` startup: the guard's refusals 3, an unknown prior run id 2
-  // (usage), everything that needs reconciliation 4 (with an operational-error handoff)
+  // prior-run reuse at `handoff run` startup: the guard's refusals and an unknown prior run id 3,
+  // everything that needs reconciliation 4 (with an operational-error handoff)
   state_exists: FAILED,
   state_unwritable: FAILED,
   reuse_report_required: FAILED,
   reuse_report_mismatch: FAILED,
   bad_reuse_report: FAILED,
-  bad_prior_run: EXIT_USAGE,
+  bad_prior_run: REFUSED,
   prior_run_active: FAILED,
   prior_run_unreadable: FAILED,
   prior_run_damaged: FAILED,

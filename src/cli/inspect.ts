@@ -5,7 +5,8 @@
  * picked from the manifest schema: the cycle machine for run-contract runs
  * (`run-store-manifest/v1|v2`), the chain machine for handoff-chain runs
  * (`run-store-manifest/chain-v1`). Journal damage is reported, never fatal. Exit 0 ok, 2 usage,
- * 4 no such run or the run cannot be read.
+ * 3 a malformed run id or one the store does not hold (as in `store load` and `run --prior-run`),
+ * 4 the run cannot be read.
  */
 import { HandoffError } from '../errors/index.js';
 import { type AnyLoadResult, createFsStore, isChainRunLoad } from '../store/index.js';
@@ -36,8 +37,8 @@ const HELP = [
   '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
   '  --out FILE      write to FILE instead of standard output',
   '',
-  'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id),',
-  '4 no such run / unreadable run.',
+  'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id)',
+  'or no such run (no_such_run), 4 unreadable run.',
 ].join('\n');
 
 /** The closing subtitle lines of a rendered diagram, run or chain run: journal damage, then path limits. */
@@ -54,6 +55,9 @@ function subtitleTail(report: {
 }
 
 /** The `handoff inspect` verb group. */
+/** Store codes that mean "this store has no such run" (or a malformed id): refusals, exit 3. */
+const UNKNOWN_RUN = ['bad_run_id', 'no_such_run', 'no_runs_dir', 'no_storage_root'] as const;
+
 export const command: CliCommand = {
   summary: "draw a stored run's path over its machine",
   help: HELP,
@@ -93,7 +97,7 @@ export const command: CliCommand = {
     }
     if (!loaded.ok) {
       throw new HandoffError(
-        loaded.code === 'no_such_run' || loaded.code === 'bad_run_id' ? loaded.code : 'io_error',
+        UNKNOWN_RUN.find((c) => c === loaded.code) ?? 'io_error',
         `cannot inspect ${runId}: ${loaded.code}${loaded.detail ? ` (${loaded.detail})` : ''}`,
         { details: { code: loaded.code, run_id: runId, root: store.root } },
       );

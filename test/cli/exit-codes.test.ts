@@ -51,11 +51,11 @@ describe('the code → exit table', () => {
     ['envelope', 'envelope_invalid_repo', 3],
     ['envelope', 'settings_invalid', 3],
     ['envelope', 'canonical_unsupported', 3],
-    // run: 3 the rerun guard's refusals, 2 an unknown prior run, 4 what needs reconciliation
+    // run: 3 the rerun guard's refusals and an unknown prior run, 4 what needs reconciliation
     ['run', 'rerun_forbidden', 3],
     ['run', 'blocker_cleared', 3],
     ['run', 'justification_required', 3],
-    ['run', 'bad_prior_run', 2],
+    ['run', 'bad_prior_run', 3],
     ['run', 'drift_unreconciled', 4],
     ['run', 'drift_unapproved', 4],
     ['run', 'prior_run_active', 4],
@@ -67,7 +67,10 @@ describe('the code → exit table', () => {
     ['run', 'bad_run_id', 3],
     ['inspect', 'bad_run_id', 3],
     ['store', 'bad_run_id', 3],
-    ['inspect', 'no_such_run', 4],
+    // a well-formed run id the store does not hold: 3 in every command that takes one
+    ['inspect', 'no_such_run', 3],
+    ['inspect', 'no_runs_dir', 3],
+    ['store', 'no_such_run', 3],
     ['inspect', 'io_error', 4],
     // chain: 3 a seam refusal, 4 a store that refuses or fails a commit
     ['chain', 'missing_required_fact', 3],

@@ -56,10 +56,11 @@ describe('handoff run --prior-run: reuse with custody', () => {
       expect(prior).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]+$/);
       expect(handoffOf(r1.stdout).blocker_signature).toBe('H.lean:2:missing library lemma');
 
-      // a well-formed id this store does not hold: bad_prior_run, exit 2, nothing created
+      // a well-formed id this store does not hold: bad_prior_run, exit 3 (as inspect and store
+      // load answer it), nothing created
       const before = await listRuns();
       const unknown = await run('autoprove', '--prior-run', '20000101T000000Z-00000000', '--json');
-      expect(unknown.code).toBe(2);
+      expect(unknown.code).toBe(3);
       expect(unknown.stdout).toBe('');
       expect(JSON.parse(unknown.stderr)).toMatchObject({
         error: 'bad_prior_run',

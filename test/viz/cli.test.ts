@@ -147,7 +147,7 @@ describe('handoff inspect', () => {
     expect(env.code).toBe(0);
     // --project DIR reads DIR/.handoff: the run is not there
     const elsewhere = await runCli(['inspect', runId, '--project', dir]);
-    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.code).toBe(3);
     expect(elsewhere.stderr).toContain(join(dir, '.handoff'));
   });
 
@@ -170,9 +170,9 @@ describe('handoff inspect', () => {
     expect(t.stdout).toContain('journal damage: truncated_tail');
   });
 
-  it('exits 4 for no such run, 3 for a malformed id (bad_run_id), 2 for usage', async () => {
+  it('exits 3 for no such run and for a malformed id (bad_run_id), 2 for usage', async () => {
     const none = await runCli(['inspect', '20261130T100000Z-00000000', '--root', root]);
-    expect(none.code).toBe(4);
+    expect(none.code).toBe(3);
     expect(none.stderr).toContain('no_such_run');
     const malformed = await runCli(['inspect', '../etc', '--root', root]);
     expect(malformed.code).toBe(3);
