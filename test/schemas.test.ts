@@ -19,9 +19,10 @@ describe('generated JSON Schema files', () => {
     expect(files).toEqual(Object.keys(generated).sort());
   });
 
-  it('the dispatch schema is strict and lists the enums', () => {
+  it('the dispatch schema requires every key, accepts unknown ones like the reference, keeps budget exact, and lists the enums', () => {
     const d = JSON.parse(generated['run-contract-dispatch.v1.json'] as string);
-    expect(d.additionalProperties).toBe(false);
+    expect(d.additionalProperties).toEqual({});
+    expect(d.properties.budget.additionalProperties).toBe(false);
     expect(d.required).toContain('context');
     expect(JSON.stringify(d.properties.scope)).toContain('changed');
   });

@@ -38,8 +38,8 @@ def dispatch_defect(d):
     """The first defect of a dispatch record, or None (a compact form of the run-contract/v1 rules)."""
     if not isinstance(d, dict):
         return "a dispatch is a JSON object"
-    if set(d) != DISPATCH_KEYS:
-        return "keys differ: missing %s, unknown %s" % (sorted(DISPATCH_KEYS - set(d)), sorted(set(d) - DISPATCH_KEYS))
+    if not DISPATCH_KEYS <= set(d):
+        return "missing keys %s" % sorted(DISPATCH_KEYS - set(d))  # unknown keys are accepted, as by the reference
     if d["schema"] != "run-contract/v1" or d["record"] != "dispatch":
         return "schema/record must be run-contract/v1 dispatch"
     if not isinstance(d["target"], str) or not d["target"] or d["scope"] not in SCOPES or d["mode"] not in MODES:
@@ -47,8 +47,8 @@ def dispatch_defect(d):
     if d["worker"] is None and d["parameters"] != {}:
         return "an inline pass takes parameters {} exactly"
     ctx = d["context"]
-    if not isinstance(ctx, dict) or set(ctx) != CONTEXT_KEYS or not isinstance(ctx["scratch_location"], str):
-        return "context must carry exactly its seven members"
+    if not isinstance(ctx, dict) or not CONTEXT_KEYS <= set(ctx) or not isinstance(ctx["scratch_location"], str):
+        return "context must carry its seven members"
     budget = d["budget"]
     if not isinstance(budget, dict) or set(budget) != {"max_cycles", "max_stuck_cycles", "runtime"}:
         return "budget keys differ"

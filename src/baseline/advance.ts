@@ -72,5 +72,7 @@ export async function advanceBaseline(
     }
     seen.set(f.realpath, f.path);
   }
-  return { schema: FILE_BASELINE_SCHEMA, files };
+  // unknown root keys of the input record are kept (never dropped); entries not re-recorded are
+  // carried forward with their own unknown keys
+  return { ...valid, schema: FILE_BASELINE_SCHEMA, files };
 }

@@ -27,4 +27,12 @@ export { type ResolvedBaselineSelectors, resolveBaselineSelectors } from './path
 export { baselineEntryOf, type RecordBaselineOptions, recordBaseline } from './record.js';
 export { parseBaselineBytes, requireBaseline } from './require-baseline.js';
 export type { BaselineEntry, FileBaseline } from './schema.js';
-export { BaselineEntrySchema, FILE_BASELINE_SCHEMA, FileBaselineSchema, uncoveredPaths } from './schema.js';
+export {
+  BaselineEntrySchema,
+  FILE_BASELINE_SCHEMA,
+  FileBaselineSchema,
+  isSerializedAbsolute,
+  localPathIssues,
+  SERIALIZED_ABSOLUTE_PATH,
+  uncoveredPaths,
+} from './schema.js';

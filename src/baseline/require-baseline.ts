@@ -4,16 +4,21 @@
  */
 import { safeValidate } from '../validation/index.js';
 import { inputRefusal } from './refusal.js';
-import { type FileBaseline, FileBaselineSchema } from './schema.js';
+import { type FileBaseline, FileBaselineSchema, localPathIssues } from './schema.js';
 
 /**
- * Returns `value` as a validated {@link FileBaseline} or throws.
+ * Returns `value` as a validated {@link FileBaseline} that this host can check and advance, or
+ * throws. Besides the record's own rules, every path and realpath must be absolute *on this host*:
+ * a Windows drive or UNC path is a valid record (it validates as data, see `validateBaseline`),
+ * but on POSIX it is refused here rather than resolved against the working directory — custody
+ * never checks, creates or writes `./C:\x` in place of `C:\x`. Unknown keys are kept.
  *
  * @example
  * ```ts
  * const baseline = requireBaseline(JSON.parse(text));
  * ```
- * @throws HandoffError `invalid_record` (exit 2) with `details.issues`.
+ * @throws HandoffError `invalid_record` (exit 2) with `details.issues` (`not_local_path` for a
+ * path that is not absolute on this host).
  */
 export function requireBaseline(value: unknown): FileBaseline {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -29,6 +34,12 @@ export function requireBaseline(value: unknown): FileBaseline {
       `malformed baseline: ${first === undefined ? 'invalid' : `${first.path || '(root)'}: ${first.message}`}`,
       { issues: r.issues },
     );
+  }
+  const foreign = localPathIssues(r.value);
+  if (foreign.length > 0) {
+    throw inputRefusal('invalid_record', `malformed baseline: ${foreign[0]?.path}: ${foreign[0]?.message}`, {
+      issues: foreign,
+    });
   }
   return r.value;
 }

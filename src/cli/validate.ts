@@ -1,6 +1,7 @@
 /**
- * `handoff validate --kind dispatch|handoff|baseline <FILE|->`: prints `{ ok, kind, issues }`;
- * exit 0 valid, 3 invalid, 2 usage (unknown kind, unreadable file).
+ * `handoff validate --kind dispatch|handoff|baseline <FILE|->`: prints
+ * `{ ok, kind, issues, warnings }`; exit 0 valid, 3 invalid, 2 usage (unknown kind, unreadable
+ * file). Warnings (unknown keys, kept) never make a record invalid.
  */
 import { validateBaseline, validateDispatch, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
@@ -24,7 +25,10 @@ export const command: CliCommand = {
   help: [
     'usage: handoff validate --kind dispatch|handoff|baseline <FILE|->',
     '',
-    'Validates one record and prints {"ok", "kind", "issues": [{path, code, message}]}.',
+    'Validates one record and prints {"ok", "kind", "issues": [{path, code, message}], "warnings": […]}.',
+    'Unknown keys at the root, in context/evidence and in a baseline are accepted (as by the',
+    'reference validator) and listed as unknown_key warnings; a baseline path may be POSIX, Windows',
+    '(C:\\…) or UNC (\\\\server\\…) — only local paths can be checked or advanced.',
     'Exit: 0 valid, 3 invalid (including text that is not JSON), 2 usage.',
   ].join('\n'),
   async run(argv, io) {
@@ -38,11 +42,16 @@ export const command: CliCommand = {
     if (sources.length !== 1) throw new HandoffError('usage', 'validate takes exactly one FILE or -');
     const parsed = await readJsonInput(io, sources[0] as string);
     if (!parsed.ok) {
-      printJson(io, { ok: false, kind, issues: [{ path: '', code: 'not_json', message: parsed.error }] });
+      printJson(io, {
+        ok: false,
+        kind,
+        issues: [{ path: '', code: 'not_json', message: parsed.error }],
+        warnings: [],
+      });
       return EXIT_INVALID;
     }
     const r = validator(parsed.value);
-    printJson(io, { ok: r.ok, kind, issues: r.ok ? [] : r.issues });
+    printJson(io, { ok: r.ok, kind, issues: r.ok ? [] : r.issues, warnings: r.warnings ?? [] });
     return r.ok ? 0 : EXIT_INVALID;
   },
 };

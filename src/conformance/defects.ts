@@ -28,7 +28,8 @@ export const DEFECT_DESCRIPTIONS: Readonly<Record<Defect, string>> = {
   'inline-with-parameters': 'worker is null (inline pass) but parameters is not {}',
   'baseline-not-covering': 'file_baseline covers a different file, not the owned files',
   'boolean-for-int': 'budget.max_cycles is true instead of an integer',
-  'unknown-key': 'an unknown top-level key is present',
+  'unknown-key':
+    'budget carries an unknown key (budget has exact keys; unknown keys at the root are accepted)',
   'empty-stdin': 'stdin is empty',
 };
 
@@ -65,7 +66,7 @@ export function malformedInput(defect: Defect | null, d: Dispatch, ctx: DefectCo
     case 'boolean-for-int':
       return json({ ...d, budget: { ...d.budget, max_cycles: true } });
     case 'unknown-key':
-      return json({ ...d, surprise: 'an unknown member' });
+      return json({ ...d, budget: { ...d.budget, surprise: 'an unknown member' } });
     case 'empty-stdin':
       return '';
   }

@@ -1,6 +1,9 @@
 /**
- * The run-contract/v1 dispatch record (parent → worker): exact keys, typed per-worker parameters,
- * a context whose members are never omitted, and a file baseline covering the owned files.
+ * The run-contract/v1 dispatch record (parent → worker): every key required, typed per-worker
+ * parameters, a context whose members are never omitted, and a file baseline covering the owned
+ * files. Like the reference validator, the root and the context accept unknown keys (kept as they
+ * are, reported as warnings by `validateDispatch`); the nested typed shapes (parameters, budget,
+ * search results, tested candidates) keep exact keys, as in the reference.
  */
 import { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
@@ -56,8 +59,11 @@ export const BudgetSchema = z.strictObject({
     .nullable(),
 });
 
-/** The pre-flight context: all seven members required; empty is null or [], never omitted. */
-export const DispatchContextSchema = z.strictObject({
+/**
+ * The pre-flight context: all seven members required; empty is null or [], never omitted. Unknown
+ * members are accepted and kept.
+ */
+export const DispatchContextSchema = z.looseObject({
   prior_failure: str.nullable(),
   goal_state: str.nullable(),
   diagnostics: strArray,
@@ -69,9 +75,9 @@ export const DispatchContextSchema = z.strictObject({
 
 const ParametersSchema = z.record(z.string(), z.unknown());
 
-/** The dispatch record. */
+/** The dispatch record (unknown root keys accepted and kept). */
 export const DispatchSchema = z
-  .strictObject({
+  .looseObject({
     schema: z.literal(RUN_CONTRACT_SCHEMA),
     record: z.literal('dispatch'),
     target: str.min(1),

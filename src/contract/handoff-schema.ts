@@ -2,7 +2,8 @@
  * The run-contract/v1 handoff record (worker → parent/human) with every conditional rule of the
  * reference validator: blocker fields iff blocker-driven, blocker_class iff a proof blocker,
  * stop_reason iff stopped, stop_detail iff an operational abort, identity null only for a
- * protocol error, and a baseline covering files_owned.
+ * protocol error, and a baseline covering files_owned. Unknown keys are accepted at the root and
+ * in `evidence` (where the reference accepts them); typed items keep exact keys.
  */
 import { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
@@ -22,8 +23,8 @@ import {
 const str = z.string();
 const strArray = z.array(z.string());
 
-/** The evidence block of a handoff. */
-export const HandoffEvidenceSchema = z.strictObject({
+/** The evidence block of a handoff (unknown members accepted and kept, as in the reference). */
+export const HandoffEvidenceSchema = z.looseObject({
   queries: strArray,
   top_candidates: strArray,
   attempts: z.array(z.strictObject({ snippet: str, result: str })),
@@ -52,9 +53,12 @@ function rule(ctx: z.RefinementCtx, path: string, code: string, message: string)
   ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
 }
 
-/** The handoff record. */
+/**
+ * The handoff record. Unknown root keys are accepted and kept (the reference checks only for
+ * missing keys); `validateHandoff` reports them as warnings. No unknown key takes part in any rule.
+ */
 export const HandoffSchema = z
-  .strictObject({
+  .looseObject({
     schema: z.literal(RUN_CONTRACT_SCHEMA),
     record: z.literal('handoff'),
     target: str.min(1).nullable(),

@@ -25,4 +25,6 @@ export {
 export { protocolErrorHandoff, recoverObjectPrefix } from './protocol-error.js';
 export type { RerunBranch, RerunVerdict } from './rerun-guard.js';
 export { rerunGuard, sameTask } from './rerun-guard.js';
+export type { KeyScan, KeyScanKind } from './unknown-keys.js';
+export { FORBIDDEN_KEY, scanUnknownKeys, UNKNOWN_KEY } from './unknown-keys.js';
 export { validateBaseline, validateDispatch, validateHandoff } from './validate.js';

@@ -1,13 +1,27 @@
 /**
- * Validators of the run-contract/v1 records. They never throw, whatever the input.
+ * Validators of the run-contract/v1 records. They never throw, whatever the input. Unknown keys
+ * where the reference accepts them (root, context, evidence, baseline) are kept in `value` and
+ * listed in `warnings` (`unknown_key`); a `__proto__` key there is an error (`forbidden_key`).
  */
 import { type FileBaseline, FileBaselineSchema } from '../baseline/schema.js';
 import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 import { type Dispatch, DispatchSchema } from './dispatch-schema.js';
 import { type Handoff, HandoffSchema } from './handoff-schema.js';
+import { type KeyScanKind, scanUnknownKeys } from './unknown-keys.js';
+
+function withKeyScan<T>(kind: KeyScanKind, input: unknown, r: ValidationResult<T>): ValidationResult<T> {
+  if (r.ok === false && r.issues.some((i) => i.code === 'too_deep')) return r;
+  const scan = scanUnknownKeys(kind, input);
+  const warnings = scan.warnings.length > 0 ? { warnings: scan.warnings } : {};
+  if (scan.errors.length > 0) {
+    return { ok: false, issues: [...scan.errors, ...(r.ok ? [] : r.issues)], ...warnings };
+  }
+  return { ...r, ...warnings };
+}
 
 /**
- * Validates a dispatch record.
+ * Validates a dispatch record. Unknown keys at the root, in `context` and in the baseline are kept
+ * and reported in `warnings`.
  *
  * @example
  * ```ts
@@ -22,11 +36,12 @@ export function validateDispatch(input: unknown): ValidationResult<Dispatch> {
       issues: [{ path: '', code: 'not_an_object', message: 'a dispatch record is a JSON object' }],
     };
   }
-  return safeValidate(DispatchSchema, input, { maxDepth: MAX_RECORD_DEPTH });
+  return withKeyScan('dispatch', input, safeValidate(DispatchSchema, input, { maxDepth: MAX_RECORD_DEPTH }));
 }
 
 /**
- * Validates a handoff record, including every conditional-nullability rule.
+ * Validates a handoff record, including every conditional-nullability rule. Unknown keys at the
+ * root, in `evidence` and in the baseline are kept and reported in `warnings`.
  *
  * @example
  * ```ts
@@ -40,11 +55,14 @@ export function validateHandoff(input: unknown): ValidationResult<Handoff> {
       issues: [{ path: '', code: 'not_an_object', message: 'a handoff record is a JSON object' }],
     };
   }
-  return safeValidate(HandoffSchema, input, { maxDepth: MAX_RECORD_DEPTH });
+  return withKeyScan('handoff', input, safeValidate(HandoffSchema, input, { maxDepth: MAX_RECORD_DEPTH }));
 }
 
 /**
- * Validates the structure of a file-baseline/v1 record (non-empty, absolute paths, hashes, no duplicates).
+ * Validates the structure of a file-baseline/v1 record (non-empty, absolute paths, hashes, no
+ * duplicates). Paths are judged by the serialized grammar — POSIX, Windows drive or UNC — so a
+ * record written on any host validates here; checking or advancing it needs local paths
+ * (`requireBaseline`). Unknown keys are kept and reported in `warnings`.
  *
  * @example
  * ```ts
@@ -58,5 +76,9 @@ export function validateBaseline(input: unknown): ValidationResult<FileBaseline>
       issues: [{ path: '', code: 'not_an_object', message: 'a baseline record is a JSON object' }],
     };
   }
-  return safeValidate(FileBaselineSchema, input, { maxDepth: MAX_RECORD_DEPTH });
+  return withKeyScan(
+    'baseline',
+    input,
+    safeValidate(FileBaselineSchema, input, { maxDepth: MAX_RECORD_DEPTH }),
+  );
 }

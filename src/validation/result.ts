@@ -12,10 +12,18 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
-/** Outcome of a validator. */
+/**
+ * Outcome of a validator. `warnings` (optional, either branch) lists what was accepted but is worth
+ * saying — e.g. unknown keys of a run-contract record, kept as they are. A warning never makes a
+ * record invalid.
+ */
 export type ValidationResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+  | { readonly ok: true; readonly value: T; readonly warnings?: readonly ValidationIssue[] }
+  | {
+      readonly ok: false;
+      readonly issues: readonly ValidationIssue[];
+      readonly warnings?: readonly ValidationIssue[];
+    };
 
 /**
  * Formats a zod path (`['context', 'diagnostics', 0]`) as a dotted string.

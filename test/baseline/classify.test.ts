@@ -181,13 +181,32 @@ describe('fail-closed baseline loading', () => {
     ['absent with hash', { ...ok, files: [{ ...absent('/r/a'), sha256: H1 }] }],
     ['duplicate path', { ...ok, files: [present('/r/a', '/r/x'), present('/r/a', '/r/y')] }],
     ['duplicate realpath', { ...ok, files: [present('/r/a', '/r/x'), present('/r/b', '/r/x')] }],
-    ['extra key', { ...ok, extra: 1 }],
+    [
+      'a Windows drive path (valid as a record, not local on POSIX)',
+      { ...ok, files: [present('C:\\r\\a', 'C:\\r\\a')] },
+    ],
+    [
+      'a UNC path (valid as a record, not local on POSIX)',
+      { ...ok, files: [present('\\\\srv\\share\\a', '\\\\srv\\share\\a')] },
+    ],
+    ['a local path whose realpath is a Windows path', { ...ok, files: [present('/r/a', 'D:/r/a')] }],
   ])('refuses %s as invalid_record with exit code 2', (_name, value) => {
     const e = thrown(() => requireBaseline(value));
     expect(e.code).toBe('invalid_record');
     expect(e.exit).toBe(2);
     expect(Array.isArray(e.details.issues)).toBe(true);
   });
+  it('keeps unknown keys, at the root and in entries (the reference only checks the keys it knows)', () => {
+    const extra = { ...ok, producer: 'lean4-skills 4.12', files: [{ ...present('/r/a'), inode: 7 }] };
+    expect(requireBaseline(extra)).toEqual(extra);
+  });
+  it.skipIf(process.platform === 'win32')(
+    'a Windows path is refused as not_local_path, never resolved against the cwd',
+    () => {
+      const e = thrown(() => requireBaseline({ ...ok, files: [present('C:\\r\\a', 'C:\\r\\a')] }));
+      expect((e.details.issues as { code: string }[])[0]?.code).toBe('not_local_path');
+    },
+  );
   it('bytes: strict UTF-8 and strict JSON', () => {
     expect(parseBaselineBytes(Buffer.from(JSON.stringify(ok)))).toEqual(ok);
     expect(thrown(() => parseBaselineBytes(Buffer.from([0x7b, 0xff, 0x7d]))).code).toBe('invalid_record');

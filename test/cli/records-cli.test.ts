@@ -54,7 +54,7 @@ describe('handoff validate', () => {
   it('exit 0 and ok for a valid dispatch from a file', async () => {
     const r = await runCli(['validate', '--kind', 'dispatch', file('dispatch.json')]);
     expect(r.code).toBe(0);
-    expect(stdoutJson(r)).toEqual({ ok: true, kind: 'dispatch', issues: [] });
+    expect(stdoutJson(r)).toEqual({ ok: true, kind: 'dispatch', issues: [], warnings: [] });
   });
 
   it('exit 3 with issues for an invalid handoff from stdin', async () => {

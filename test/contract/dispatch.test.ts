@@ -34,8 +34,29 @@ describe('dispatch record (run-contract/v1)', () => {
     expect(validateDispatch(d).ok).toBe(false);
   });
 
-  it('rejects unknown keys (exact keys)', () => {
-    expect(codes({ ...canonicalDispatch(), extra: 1 })).toContain(':unrecognized_keys');
+  it('accepts unknown keys at the root and in context, keeps them and warns (as liberal as the reference)', () => {
+    const d = { ...canonicalDispatch(), extra: 1 };
+    d.context = { ...d.context, hint: 'x' } as typeof d.context;
+    const r = validateDispatch(d);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.value).toEqual(d);
+    expect(r.warnings?.map((w) => `${w.path}:${w.code}`)).toEqual([
+      'extra:unknown_key',
+      'context.hint:unknown_key',
+    ]);
+  });
+
+  it('keeps exact keys in the typed shapes (budget, parameters, search results) like the reference', () => {
+    const d = canonicalDispatch();
+    expect(codes({ ...d, budget: { ...d.budget, extra: 1 } })).toContain('budget:unrecognized_keys');
+  });
+
+  it('refuses a __proto__ key where unknown keys are accepted (forbidden_key)', () => {
+    const text = JSON.stringify(canonicalDispatch()).replace(
+      /^\{/,
+      '{"__proto__":{"worker":"proof-golfer"},',
+    );
+    expect(codes(JSON.parse(text))).toContain('__proto__:forbidden_key');
   });
 
   it.each([

@@ -87,7 +87,10 @@ describe('single-field mutations that break a rule are caught', () => {
       h.file_baseline === null
         ? null
         : { ...h, files_owned: [...(h.files_owned as string[]), '/zz/uncovered'] },
-    'unknown key': (h) => ({ ...h, surprise: true }),
+    'unknown key inside a typed item': (h) => ({
+      ...h,
+      best_candidates: [{ candidate: 'c', outcome: 'o', surprise: true }],
+    }),
     'boolean for a string list': (h) => ({ ...h, attempted_tools: true }),
   };
   for (const [name, mutate] of Object.entries(handoffMutations)) {
