@@ -21,6 +21,7 @@ import {
   realpathSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { sha256Hex } from '../canonical/digest.js';
 import type { FileObservation } from './classify.js';
 
 /** Size of each asynchronous read while hashing a large file; two such buffers are in use per file. */
@@ -194,5 +195,5 @@ function hashSmall(fd: number, size: number): ContentDigest | null {
     if (n === buf.length) return null;
     if (n >= size) break;
   }
-  return { sha256: createHash('sha256').update(buf.subarray(0, n)).digest('hex'), size: n };
+  return { sha256: sha256Hex(buf.subarray(0, n)), size: n };
 }

@@ -9,6 +9,7 @@
 
 import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
+import { formatCite } from '../store/cite.js';
 import type { AnyLoadResult, ChainRunLoad, ChainRunStore, StoreResult } from '../store/store.js';
 import { type Baton, batonProblems } from './baton.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
@@ -95,7 +96,7 @@ function commitsOf(load: ChainRunLoad): StoreChainCommit[] {
     ...load.events.map((e) => ({
       run_id: run,
       seq: e.seq,
-      cite: `${run}#${e.seq}`,
+      cite: formatCite(run, e.seq),
       stage: e.payload.receipt.stage_name,
       revision: e.payload.baton.revision,
       snapshot_id: e.payload.baton.snapshot_id,
@@ -227,7 +228,7 @@ export function createStoreChainJournal(
       state.commits.push({
         run_id: state.run_id,
         seq: r.seq,
-        cite: `${state.run_id}#${r.seq}`,
+        cite: formatCite(state.run_id, r.seq),
         stage: receipt.stage_name,
         revision: entry.baton.revision,
         snapshot_id: entry.baton.snapshot_id,

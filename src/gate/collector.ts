@@ -6,7 +6,6 @@
  * `omitted` with the reason, executions counted only when bound to this candidate, and the
  * worker's claims kept as claims.
  */
-import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { sha256Hex } from '../canonical/index.js';
@@ -69,9 +68,7 @@ async function contentDigest(abs: string): Promise<string | null> {
     const st = await lstat(abs);
     if (st.isSymbolicLink()) return sha256Hex(`symlink:${await readlink(abs)}`);
     if (!st.isFile()) return null;
-    return createHash('sha256')
-      .update(await readFile(abs))
-      .digest('hex');
+    return sha256Hex(await readFile(abs));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') {
       return null;

@@ -10,6 +10,8 @@
  * | indeterminate | stop, unconfirmed | done, stored:false, unconfirmed |
  * | malformed | stop, unconfirmed | done, stored:false, unconfirmed |
  */
+
+import { formatCite } from '../store/cite.js';
 import type { StoreVerdict } from './store-verdict.js';
 
 /** Persistence wording of something that was not (or not certainly) stored. */
@@ -45,7 +47,7 @@ export const CACHE_NOT_CONFIRMED = 'handoff cache not confirmed';
  * ```
  */
 export function citeOf(runId: string, seq: number): string {
-  return `${runId}#${seq}`;
+  return formatCite(runId, seq);
 }
 
 /**

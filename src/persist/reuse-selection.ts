@@ -11,6 +11,7 @@ import { canonicalJson, digestOf } from '../canonical/index.js';
 import type { Dispatch } from '../contract/dispatch-schema.js';
 import type { Handoff } from '../contract/handoff-schema.js';
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
+import { formatCite } from '../store/cite.js';
 import { NotePayloadSchema, ReplanSummarySchema, ReviewRecordSchema } from '../store/schema.js';
 import type { RunLoad } from '../store/store.js';
 import { safeValidate } from '../validation/index.js';
@@ -70,7 +71,7 @@ function dedupe<T>(items: T[]): T[] {
  */
 export function selectPrior(load: RunLoad): PriorSelection {
   const id = load.run_id;
-  const cite = (seq: number | 'manifest') => `${id}#${seq}`;
+  const cite = (seq: number | 'manifest') => formatCite(id, seq);
   let dispatch: Dispatch = load.manifest.dispatch;
   let dispatchCite = cite('manifest');
   let handoff: Handoff | null = null;

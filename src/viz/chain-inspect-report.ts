@@ -4,6 +4,8 @@
  * last committed baton, damage and warnings — plus its derived path over the chain machine and
  * that path's overlay. Text and JSON renderings.
  */
+
+import { formatCite } from '../store/cite.js';
 import type { ChainRunLoad } from '../store/index.js';
 import { type ChainJournalPath, chainJournalPath } from './chain-path.js';
 import { edgeLabel, type MachineGraph } from './graph.js';
@@ -91,7 +93,7 @@ export function chainInspectReport(load: ChainRunLoad, chain: MachineGraph): Cha
       const r = e.payload.receipt;
       return {
         seq: e.seq,
-        cite: `${run}#${e.seq}`,
+        cite: formatCite(run, e.seq),
         ts: e.ts,
         kind: e.kind,
         stage: r.stage_name,

@@ -13,6 +13,8 @@
  * (`stopped`) or a kill leaves no event, so they are never drawn; a run whose last baton is not
  * complete is reported unfinished.
  */
+
+import { formatCite } from '../store/cite.js';
 import type { PathStep } from './overlay.js';
 
 /** The chain-run items this mapping reads (a subset of a chain run's load). */
@@ -74,16 +76,16 @@ export function chainJournalPath(load: ChainJournalLike): ChainJournalPath {
   const steps: ChainPhaseStep[] = [
     {
       state: 'ready',
-      cite: `${run}#manifest`,
+      cite: formatCite(run, 'manifest'),
       seq: null,
       stage: null,
       source: 'manifest',
-      label: `${run}#manifest start baton r${start.revision}`,
+      label: `${formatCite(run, 'manifest')} start baton r${start.revision}`,
     },
   ];
   let revision = start.revision;
   for (const e of load.events) {
-    const cite = `${run}#${e.seq}`;
+    const cite = formatCite(run, e.seq);
     const stage = e.payload.receipt.stage_name;
     for (const state of ['running', 'validating', 'committed'] as const) {
       steps.push({

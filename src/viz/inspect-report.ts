@@ -3,6 +3,8 @@
  * events with seqs and cites, the effective handoff, damage and warnings — plus its derived cycle
  * path and that path's overlay on the cycle machine. Text and JSON renderings.
  */
+
+import { formatCite } from '../store/cite.js';
 import type { RunLoad } from '../store/index.js';
 import { edgeLabel, type MachineGraph } from './graph.js';
 import { type JournalPath, journalPath } from './journal-path.js';
@@ -128,7 +130,7 @@ export function inspectReport(load: RunLoad, cycle: MachineGraph): InspectReport
     },
     events: load.events.map((e) => ({
       seq: e.seq,
-      cite: `${run}#${e.seq}`,
+      cite: formatCite(run, e.seq),
       ts: e.ts,
       kind: e.kind,
       summary: eventSummary(e.kind, e.payload),
@@ -138,7 +140,7 @@ export function inspectReport(load: RunLoad, cycle: MachineGraph): InspectReport
         ? null
         : {
             seq: eff.seq,
-            cite: `${run}#${eff.seq}`,
+            cite: formatCite(run, eff.seq),
             status: str(ep.status),
             stop_reason: str(ep.stop_reason),
             next_action: str(ep.next_action),

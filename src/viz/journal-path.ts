@@ -18,6 +18,8 @@
  * commit, …) is not in the journal; the overlay infers it as the shortest path through the
  * machine and draws it as inferred.
  */
+
+import { formatCite } from '../store/cite.js';
 import type { PathStep } from './overlay.js';
 
 /** The journal items this mapping reads (a subset of run-store-load/v1). */
@@ -100,12 +102,12 @@ export function journalPath(load: JournalLike): JournalPath {
       : null;
   if (last !== undefined && last.kind === 'handoff' && finalSeq === null) {
     limits.push(
-      `the last handoff (${run}#${last.seq}) is not confirmed as the final one (handoff cache ${load.handoff_cache ?? 'unknown'}): drawn as a worker handoff, the run as unfinished`,
+      `the last handoff (${formatCite(run, last.seq)}) is not confirmed as the final one (handoff cache ${load.handoff_cache ?? 'unknown'}): drawn as a worker handoff, the run as unfinished`,
     );
   }
   let prevKind: string | null = null;
   for (const e of events) {
-    const cite = `${run}#${e.seq}`;
+    const cite = formatCite(run, e.seq);
     const push = (state: string, source: PhaseStep['source']): void => {
       steps.push({ state, cite, seq: e.seq, source, label: `${cite} ${e.kind}` });
     };

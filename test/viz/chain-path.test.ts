@@ -18,11 +18,12 @@ import {
 import { tripBaton, tripChain } from '../chain/trip-fixture.js';
 
 const STAGES = ['intent', 'route', 'pay'];
+const R = '20261201T120000Z-0123abcd';
 const graph = machineGraph(chainMachine as unknown as AnyStateMachine);
 
 function load(startRevision: number, commits: string[]) {
   return {
-    run_id: 'R',
+    run_id: R,
     manifest: {
       stages: STAGES,
       start_baton: { revision: startRevision, snapshot_id: `b::r${startRevision}::x` },
@@ -46,17 +47,17 @@ describe('chainJournalPath', () => {
       'accepted',
     ]);
     expect(p.steps.map((s) => s.cite)).toEqual([
-      'R#manifest',
-      'R#1',
-      'R#1',
-      'R#1',
-      'R#2',
-      'R#2',
-      'R#2',
-      'R#3',
-      'R#3',
-      'R#3',
-      'R#3',
+      `${R}#manifest`,
+      `${R}#1`,
+      `${R}#1`,
+      `${R}#1`,
+      `${R}#2`,
+      `${R}#2`,
+      `${R}#2`,
+      `${R}#3`,
+      `${R}#3`,
+      `${R}#3`,
+      `${R}#3`,
     ]);
     expect(p.finished).toBe(true);
     expect(p.limits).toHaveLength(1);
@@ -79,7 +80,7 @@ describe('chainJournalPath', () => {
   it('a run started from a checkpoint: ready, the remaining commit, accepted', () => {
     const p = chainJournalPath(load(2, ['pay']));
     expect(p.steps.map((s) => s.state)).toEqual(['ready', 'running', 'validating', 'committed', 'accepted']);
-    expect(p.steps[0]?.label).toBe('R#manifest start baton r2');
+    expect(p.steps[0]?.label).toBe(`${R}#manifest start baton r2`);
     expect(overlayPath(graph, p.steps).gaps).toEqual([]);
   });
 });
