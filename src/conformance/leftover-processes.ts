@@ -9,20 +9,35 @@
  * found. A process that also changed its directory and holds no file there is not found
  * (docs/conformance.md).
  */
-import { readdir, readlink } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { sep } from 'node:path';
+import { killUntilGone } from '../process/index.js';
 
 const inside = (root: string, p: string): boolean => p === root || p.startsWith(`${root}${sep}`);
 
-async function holdsProject(pid: number, root: string): Promise<boolean> {
-  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+/** `f()`, or `fallback` when it throws (a process that is gone, or not ours to read). */
+function orElse<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
+function holdsProject(pid: number, root: string): boolean {
+  const cwd = orElse<string | null>(() => readlinkSync(`/proc/${pid}/cwd`), null);
   if (cwd !== null && inside(root, cwd)) return true;
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  for (const fd of fds) {
-    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => null);
+  for (const fd of orElse<string[]>(() => readdirSync(`/proc/${pid}/fd`), [])) {
+    const target = orElse<string | null>(() => readlinkSync(`/proc/${pid}/fd/${fd}`), null);
     if (target !== null && inside(root, target)) return true;
   }
   return false;
+}
+
+function pidsNow(): number[] {
+  return orElse<string[]>(() => readdirSync('/proc'), [])
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number);
 }
 
 /**
@@ -35,8 +50,7 @@ async function holdsProject(pid: number, root: string): Promise<boolean> {
  * ```
  */
 export async function runningPids(): Promise<ReadonlySet<number>> {
-  const entries = await readdir('/proc').catch(() => [] as string[]);
-  return new Set(entries.filter((e) => /^\d+$/.test(e)).map(Number));
+  return new Set(pidsNow());
 }
 
 /**
@@ -53,12 +67,11 @@ export async function processesInside(
   root: string,
   existing: ReadonlySet<number> = new Set(),
 ): Promise<number[]> {
-  const out: number[] = [];
-  for (const pid of await runningPids()) {
-    if (pid === process.pid || existing.has(pid)) continue;
-    if (await holdsProject(pid, root)) out.push(pid);
-  }
-  return out;
+  return insideNow(root, existing);
+}
+
+function insideNow(root: string, existing: ReadonlySet<number>): number[] {
+  return pidsNow().filter((pid) => pid !== process.pid && !existing.has(pid) && holdsProject(pid, root));
 }
 
 /**
@@ -73,18 +86,5 @@ export async function processesInside(
  * ```
  */
 export async function sweepProject(root: string, existing: ReadonlySet<number> = new Set()): Promise<number> {
-  const killed = new Set<number>();
-  for (let pass = 0; pass < 8; pass++) {
-    const pids = (await processesInside(root, existing)).filter((p) => !killed.has(p));
-    if (pids.length === 0) break;
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-        killed.add(pid);
-      } catch {
-        // already gone
-      }
-    }
-  }
-  return killed.size;
+  return killUntilGone(() => insideNow(root, existing));
 }

@@ -3,4 +3,5 @@
  * command ports) — argument arrays, a process group, a session sweep, bounded output and time.
  */
 export { type ContainedOptions, type ContainedResult, runContained } from './contained-process.js';
+export { killUntilGone } from './kill-until-gone.js';
 export { SESSION_ENV, sessionPids, sweepSession } from './session-sweep.js';

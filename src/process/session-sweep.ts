@@ -9,6 +9,7 @@
  * before the sweep, or one started through a service manager outside the tree, is not found.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { killUntilGone } from './kill-until-gone.js';
 
 /** The environment variable carrying a contained run's session token. */
 export const SESSION_ENV = 'HANDOFF_WORKER_SESSION';
@@ -56,18 +57,5 @@ export function sessionPids(token: string): number[] {
  * ```
  */
 export function sweepSession(token: string): number {
-  const killed = new Set<number>();
-  for (let pass = 0; pass < 8; pass++) {
-    const pids = sessionPids(token);
-    if (pids.length === 0) break;
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-        killed.add(pid);
-      } catch {
-        // already gone
-      }
-    }
-  }
-  return killed.size;
+  return killUntilGone(() => sessionPids(token));
 }
