@@ -158,10 +158,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const changes = workspaceChanges(before, after);
       // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
       // files and the run store back to theirs, and says so
-      const refuse = async (
-        kind: Exclude<WorkOutcome['kind'], 'handoff'>,
-        detail: string,
-      ): Promise<Unstamped<WorkOutcome>> => {
+      const restoreAll = async (): Promise<string[]> => {
         const back = await restoreOwned(captured);
         const notes: string[] = [];
         if (back.restored.length > 0) notes.push('owned files restored to their pre-dispatch bytes');
@@ -174,12 +171,20 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
           );
         }
         if (back.failed.length > 0) notes.push(`could not restore ${back.failed.join(', ')}`);
+        return notes;
+      };
+      const refuse = async (
+        kind: Exclude<WorkOutcome['kind'], 'handoff'>,
+        detail: string,
+      ): Promise<Unstamped<WorkOutcome>> => {
+        const notes = await restoreAll();
         return { kind, detail: [detail, ...notes].join('; '), dispatch };
       };
       const tampered = (await ownedTypeViolation(owned)) ?? describeWorkspaceChanges(changes);
       if (progressError !== null) {
         if ((progressError as { code?: unknown }).code !== 'invalid_progress') {
-          await restoreOwned(captured);
+          // the run ends like a failing worker: nothing the worker wrote stays behind
+          await restoreAll();
           throw progressError;
         }
         if (tampered !== null) return refuse('custody-violation', tampered);

@@ -332,4 +332,48 @@ describe('runProject with in-process workers', () => {
     expect(out).toMatchObject({ kind: 'protocol-error' });
     expect((out as { detail: string }).detail).toBe('worker progress rejected: progress_outside_ownership');
   });
+
+  it('a progress sink failing otherwise ends the run, and what the worker wrote to owned files and git is put back', async () => {
+    const file = join(dir, 'A.lean');
+    const original = await readFile(file, 'utf8');
+    const config = join(dir, '.git', 'config');
+    const configBefore = await readFile(config, 'utf8');
+    const worker = createDelegatingWorker({
+      projectRoot: dir,
+      scratch: dir,
+      transport: {
+        async run(d, _signal, onProgress) {
+          await writeFile(file, original.replace('sorry', 'rfl'));
+          await writeFile(config, `${configBefore}[core]\n\thooksPath = /tmp/evil\n`);
+          onProgress?.({ schema: 'run-persist-progress/v1', attempted_tools: ['x'] });
+          return { kind: 'output', progress: [], handoff: handoff(d) };
+        },
+      },
+      onProgress: async () => {
+        throw new HandoffError('persist_stop', 'the state file is unwritable');
+      },
+    });
+    await expect(
+      worker.work(
+        {
+          target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
+          cycle: 1,
+          mode: 'autoprove',
+          priorBlocker: null,
+          evidenceDelta: [],
+          priorFailure: null,
+          searchResults: [],
+          searchBudget: 2,
+          searchLedger: EMPTY_LEDGER,
+          trivial: false,
+          inline: false,
+          budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
+          baseline: await recordBaseline([file]),
+        },
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ code: 'persist_stop' });
+    expect(await readFile(file, 'utf8')).toBe(original);
+    expect(await readFile(config, 'utf8')).toBe(configBefore);
+  });
 });
