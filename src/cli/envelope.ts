@@ -13,6 +13,7 @@ import {
   loadDevLoopsSettings,
   validateHandoffEnvelope,
 } from '../envelope/index.js';
+import { DEFAULT_SANCTIONED_COMMANDS } from '../envelope/sanctioned-default.js';
 import { HandoffError, isHandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
@@ -43,7 +44,9 @@ const HELP = [
   '  --no-extension-defaults   leave the shipped extension defaults out of the settings layers',
   '  --gate-state JSON|FILE    detector state {currentSubGate, currentHeadSha, ciStatus, …}',
   '  --overrides JSON|FILE     {mergeAuthorized, preferLocal, scopeConstraint, customStopAt}',
-  '  --sanctioned FILE         the sanctioned-command map (JSON), carried verbatim',
+  '  --sanctioned FILE         the sanctioned-command map (JSON), carried verbatim (same keys, same',
+  '                            order); without it the default map (the dev-loops wrappers) is injected',
+  '  --no-sanctioned           build without a sanctioned-command map',
   '  --repo owner/name         repo slug (wins over the resolver output)',
   '  --now ISO                 build timestamp for gateState.derivedAt (default: now)',
   'validate  print {ok, errors:[{field, reason, got}], warnings?}',
@@ -92,6 +95,7 @@ async function build(argv: readonly string[], io: CliIo): Promise<number> {
       'gate-state': { type: 'string' },
       overrides: { type: 'string' },
       sanctioned: { type: 'string' },
+      'no-sanctioned': { type: 'boolean' },
       repo: { type: 'string' },
       now: { type: 'string' },
     },
@@ -102,10 +106,17 @@ async function build(argv: readonly string[], io: CliIo): Promise<number> {
   const gateState = await jsonOption(io, 'gate-state', optionalString(values, 'gate-state'));
   const overrides = await jsonOption(io, 'overrides', optionalString(values, 'overrides'));
   const sanctionedFile = optionalString(values, 'sanctioned');
+  if (sanctionedFile !== undefined && values['no-sanctioned'] === true) {
+    throw new HandoffError('usage', 'give --sanctioned FILE or --no-sanctioned, not both');
+  }
+  // the sanctioned-command map is a mandatory default of every envelope (seed 003): injected
+  // unless the caller passes its own map or opts out explicitly
   const sanctioned =
-    sanctionedFile === undefined
+    values['no-sanctioned'] === true
       ? undefined
-      : await jsonOption(io, 'sanctioned', resolvePath(io, sanctionedFile));
+      : sanctionedFile === undefined
+        ? DEFAULT_SANCTIONED_COMMANDS
+        : await jsonOption(io, 'sanctioned', resolvePath(io, sanctionedFile));
   if (!input.ok) return refuse(io, new HandoffError('envelope_invalid_input', input.error));
   const repoRoot = optionalString(values, 'repo-root');
   const settingsFile = optionalString(values, 'settings');

@@ -4,8 +4,8 @@
  * sanctioned-command map), fails closed with a named cause, keeps `gateState` as the last key,
  * and returns a deep-frozen record.
  */
-import { canonicalJson, deepFreeze } from '../canonical/index.js';
-import { isHandoffError } from '../errors/index.js';
+import { deepFreeze } from '../canonical/index.js';
+import { MAX_RECORD_DEPTH, nestingDepth } from '../validation/index.js';
 import {
   ASYNC_START_RELAXED_BY_CLAUDE,
   type AsyncStartMode,
@@ -89,15 +89,40 @@ function parseSettings(settings: unknown): DevLoopsSettings {
   });
 }
 
+/**
+ * A deep copy of JSON data that keeps every object's key order (the consumer's map is delivered
+ * verbatim: same keys, same order, same values). Refuses what is not JSON (functions, undefined,
+ * symbols, bigints, non-finite numbers, non-plain objects) and nesting deeper than
+ * `MAX_RECORD_DEPTH`. A `__proto__` key is copied as plain data.
+ */
 function jsonClone(value: unknown, field: string): unknown {
-  try {
-    return JSON.parse(canonicalJson(value)) as unknown;
-  } catch (e) {
-    throw envelopeError('envelope_invalid_option', `${field} must be JSON-representable`, {
+  if (nestingDepth(value, MAX_RECORD_DEPTH) > MAX_RECORD_DEPTH) {
+    throw envelopeError('envelope_invalid_option', `${field} nests deeper than ${MAX_RECORD_DEPTH} levels`, {
       field,
-      reason: isHandoffError(e) ? e.message : String(e),
     });
   }
+  const copy = (v: unknown, path: string): unknown => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (Array.isArray(v)) return v.map((x, i) => copy(x, `${path}.${i}`));
+    if (isRecord(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) {
+        Object.defineProperty(out, k, {
+          value: copy(v[k], `${path}.${k}`),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    }
+    throw envelopeError('envelope_invalid_option', `${field} must be JSON-representable`, {
+      field,
+      reason: `${path} is ${typeof v === 'object' ? 'not a plain object' : typeof v}`,
+    });
+  };
+  return copy(value, field);
 }
 
 function resolveGate(strategy: string | null, resolverOutput: Rec, gateState: GateStateInput): string {
@@ -106,7 +131,8 @@ function resolveGate(strategy: string | null, resolverOutput: Rec, gateState: Ga
     const sub = nonBlankOrNull(gateState.currentSubGate);
     return sub !== null && (COPILOT_SUB_GATES as readonly string[]).includes(sub) ? sub : 'draft';
   }
-  if (strategy === 'local_implementation' && resolverOutput.spikeIntakeState != null) return SPIKE_GATE;
+  // the reference tests the top-level marker for truthiness (Boolean(x)): false, 0, '' and null are not spikes
+  if (strategy === 'local_implementation' && resolverOutput.spikeIntakeState) return SPIKE_GATE;
   return DEFAULT_GATE;
 }
 

@@ -212,6 +212,63 @@ export type HandoffEnvelope = z.infer<typeof HandoffEnvelopeSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * The canonical defect severities of the reference, in rank order (`high` blocks first).
+ *
+ * @example
+ * ```ts
+ * DEFECT_SEVERITIES; // ['high', 'medium', 'low']
+ * ```
+ */
+export const DEFECT_SEVERITIES = ['high', 'medium', 'low'] as const;
+
+/**
+ * Legacy severity spellings and their canonical names (the reference's read-side normaliser):
+ * `must-fix` → `high`, `worth-fixing-now` → `medium`, `nice-to-have` and `defer` → `low`.
+ *
+ * @example
+ * ```ts
+ * LEGACY_SEVERITY_ALIASES['must-fix']; // 'high'
+ * ```
+ */
+export const LEGACY_SEVERITY_ALIASES: Readonly<Record<string, (typeof DEFECT_SEVERITIES)[number]>> =
+  Object.freeze({ 'must-fix': 'high', 'worth-fixing-now': 'medium', 'nice-to-have': 'low', defer: 'low' });
+
+/**
+ * Every spelling `gates.<gate>.blockCleanOnFindingSeverities` accepts: the canonical defect
+ * severities and their legacy aliases, exact (case-sensitive, not trimmed). Anything else — a typo,
+ * `High`, the non-defect `question`/`nit` — is refused.
+ *
+ * @example
+ * ```ts
+ * BLOCKING_SEVERITY_SPELLINGS.includes('worth-fixing-now'); // true
+ * ```
+ */
+export const BLOCKING_SEVERITY_SPELLINGS = [
+  'high',
+  'medium',
+  'low',
+  'must-fix',
+  'worth-fixing-now',
+  'nice-to-have',
+  'defer',
+] as const;
+
+/**
+ * The canonical name of a severity spelling: a legacy alias maps to its canonical name, anything
+ * else is returned unchanged.
+ *
+ * @example
+ * ```ts
+ * normalizeSeverity('worth-fixing-now'); // 'medium'
+ * ```
+ */
+export function normalizeSeverity(severity: string): string {
+  return Object.hasOwn(LEGACY_SEVERITY_ALIASES, severity)
+    ? (LEGACY_SEVERITY_ALIASES[severity] as string)
+    : severity;
+}
+
+/**
  * One gate angle: a bare name or `{ name, mandatory?, enabled? }` (other keys kept).
  *
  * @example
@@ -238,7 +295,9 @@ export const GateSettingsSchema = z.looseObject({
   angles: z.array(GateAngleEntrySchema).optional(),
   excludeAngles: z.array(nonBlank).optional(),
   mandatoryAngles: z.array(nonBlank).optional(),
-  blockCleanOnFindingSeverities: z.array(nonBlank).min(1).optional(),
+  // the reference's vocabulary, exact spellings (case-sensitive, untrimmed): an unknown severity
+  // fails closed instead of silently blocking on nothing
+  blockCleanOnFindingSeverities: z.array(z.enum(BLOCKING_SEVERITY_SPELLINGS)).min(1).optional(),
   requireCi: z.boolean().optional(),
   required: z.boolean().optional(),
 });
@@ -265,7 +324,15 @@ export const DevLoopsSettingsSchema = z.looseObject({
       requireDraftFirst: z.boolean().optional(),
     })
     .optional(),
-  gates: z.record(z.string(), GateSettingsSchema).optional(),
+  // Only draft, preApproval and spike are gate blocks; every other `gates.*` key of real dev-loops
+  // settings (requireFanoutEvidence, fanout, anglePool, size, …) is accepted, kept and ignored here.
+  gates: z
+    .looseObject({
+      draft: GateSettingsSchema.optional(),
+      preApproval: GateSettingsSchema.optional(),
+      spike: GateSettingsSchema.optional(),
+    })
+    .optional(),
 });
 /** Inferred type of {@link DevLoopsSettingsSchema}. */
 export type DevLoopsSettings = z.infer<typeof DevLoopsSettingsSchema>;

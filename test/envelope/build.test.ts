@@ -455,19 +455,19 @@ describe('gateConfig derivation', () => {
   const copilot = (gate: string, settings: Record<string, unknown>) =>
     build(bareBundle('copilot_pr_followup'), settings, { currentSubGate: gate }).gateConfig;
 
-  it('draft: the configured run-set plus the mandatory angle, never the whole pool', () => {
+  it('draft: the mandatory angle first, then the configured run-set, never the whole pool', () => {
     const g = copilot('draft', EXTENSION_DEFAULT_SETTINGS as Record<string, unknown>);
     expect(g?.angles).toHaveLength(16);
-    expect(g?.angles.at(-1)).toBe('pr-description');
-    expect(g?.angles.slice(0, 3)).toEqual(['scope', 'coverage', 'correctness']);
+    expect(g?.angles.slice(0, 4)).toEqual(['pr-description', 'scope', 'coverage', 'correctness']);
     expect(g?.excludeAngles).toBeUndefined();
-    expect(g?.blockCleanOnFindingSeverities).toEqual(['must-fix']);
+    expect(g?.blockCleanOnFindingSeverities).toEqual(['high']);
     expect(g?.requireCi).toBe(true);
   });
 
   it('pre-approval reads the preApproval key', () => {
     const g = copilot('pre-approval', EXTENSION_DEFAULT_SETTINGS as Record<string, unknown>);
     expect(g?.angles).toEqual([
+      'pr-checklist-matrix',
       'dry',
       'kiss',
       'yagni',
@@ -479,7 +479,6 @@ describe('gateConfig derivation', () => {
       'isp',
       'dip',
       'docs',
-      'pr-checklist-matrix',
     ]);
   });
 
@@ -503,10 +502,50 @@ describe('gateConfig derivation', () => {
       },
     });
     expect(g).toEqual({
-      angles: ['a', 'd', 'e', 'm'],
+      angles: ['e', 'm', 'd', 'a'],
       excludeAngles: ['b', 'c'],
-      blockCleanOnFindingSeverities: ['must-fix', 'worth-fixing-now'],
+      blockCleanOnFindingSeverities: ['high', 'medium'],
       requireCi: false,
+    });
+  });
+
+  it('severities: legacy spellings normalise to high|medium|low, de-duplicated; the default is high', () => {
+    const g = (sev: unknown) =>
+      copilot('draft', { gates: { draft: { angles: ['a'], blockCleanOnFindingSeverities: sev } } })
+        ?.blockCleanOnFindingSeverities;
+    expect(g(['must-fix', 'high', 'worth-fixing-now', 'nice-to-have', 'defer'])).toEqual([
+      'high',
+      'medium',
+      'low',
+    ]);
+    expect(copilot('draft', { gates: { draft: { angles: ['a'] } } })?.blockCleanOnFindingSeverities).toEqual([
+      'high',
+    ]);
+  });
+
+  it('severities: an unknown, mis-cased or non-defect severity, or an empty list, fails closed', () => {
+    for (const sev of [['critical'], ['High'], [' high'], ['question'], ['nit'], [], 'high']) {
+      expect(() =>
+        copilot('draft', { gates: { draft: { angles: ['a'], blockCleanOnFindingSeverities: sev } } }),
+      ).toThrow(expect.objectContaining({ code: 'envelope_invalid_settings' }));
+    }
+  });
+
+  it('non-gate keys under gates (requireFanoutEvidence, fanout, anglePool …) are accepted and ignored', () => {
+    const settings = {
+      gates: {
+        requireFanoutEvidence: true,
+        requireFanoutProvenance: false,
+        fanout: { mode: 'grouped', maxConcurrent: 4 },
+        anglePool: ['scope', 'coverage'],
+        size: { absoluteHardLoc: 2000 },
+        draft: { angles: ['scope'] },
+      },
+    };
+    expect(copilot('draft', settings)).toEqual({
+      angles: ['scope'],
+      blockCleanOnFindingSeverities: ['high'],
+      requireCi: true,
     });
   });
 });
@@ -633,6 +672,46 @@ describe('gate state, settings scalars, options', () => {
     expect(env.sanctionedCommands).not.toBe(map);
     expect(Object.isFrozen(map)).toBe(false);
     expect('sanctionedCommands' in build(bareBundle('wait_watch'))).toBe(false);
+  });
+
+  it('sanctionedCommands keeps the consumer key order (no canonical re-sort) at every level', () => {
+    const map = {
+      reads: { 'pr-facts': 'p.mjs', 'ci-status': 'c.mjs', 'ci-wait': 'w.mjs' },
+      edits: {},
+      lifecycle: { 'ready-for-review': 'r.mjs', 'pr-create': 'a.mjs' },
+      orchestratorOwned: ['gh pr merge'],
+      forbidden: ['node -e', 'gh pr view'],
+    };
+    const env = build(bareBundle('wait_watch'), {}, {}, { sanctionedCommands: map });
+    expect(JSON.stringify(env.sanctionedCommands)).toBe(JSON.stringify(map));
+    expect(Object.keys(env.sanctionedCommands ?? {})).toEqual([
+      'reads',
+      'edits',
+      'lifecycle',
+      'orchestratorOwned',
+      'forbidden',
+    ]);
+  });
+
+  it('sanctionedCommands that is not JSON data is refused (function, undefined member, class instance)', () => {
+    for (const bad of [{ reads: () => 1 }, { reads: undefined }, { when: new Date(0) }, { n: Number.NaN }]) {
+      expect(thrown(() => build(bareBundle('wait_watch'), {}, {}, { sanctionedCommands: bad })).code).toBe(
+        'envelope_invalid_option',
+      );
+    }
+  });
+
+  it('spikeIntakeState is tested for truthiness, as by the reference', () => {
+    for (const marker of [{ ok: true }, 'intake', 1, true]) {
+      expect(build({ ...bareBundle('local_implementation'), spikeIntakeState: marker }).currentGate).toBe(
+        'spike',
+      );
+    }
+    for (const marker of [false, 0, '', null]) {
+      expect(build({ ...bareBundle('local_implementation'), spikeIntakeState: marker }).currentGate).toBe(
+        'default',
+      );
+    }
   });
 
   it('retrospectiveFindings: a valid gateState value wins; an invalid one does not shadow options', () => {

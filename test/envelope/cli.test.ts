@@ -73,6 +73,40 @@ describe('envelope build', () => {
     );
   });
 
+  it('injects the default sanctioned-command map when none is given (a mandatory default); --no-sanctioned leaves it out', async () => {
+    const input = ['--input', join(EX, 'resolver-issue-intake.json'), ...NOW];
+    const dflt = await build(input);
+    expect(dflt.code, dflt.stderr).toBe(0);
+    const example = readFileSync(join(EX, 'sanctioned-commands.json'), 'utf8');
+    // delivered verbatim: the same keys in the same order as the map
+    expect(JSON.stringify(stdoutJson<{ sanctionedCommands: unknown }>(dflt).sanctionedCommands)).toBe(
+      JSON.stringify(JSON.parse(example)),
+    );
+    const none = await build([...input, '--no-sanctioned']);
+    expect(none.code, none.stderr).toBe(0);
+    expect('sanctionedCommands' in stdoutJson<object>(none)).toBe(false);
+    expect(
+      (await build([...input, '--no-sanctioned', '--sanctioned', join(EX, 'sanctioned-commands.json')])).code,
+    ).toBe(2);
+  });
+
+  it('delivers a --sanctioned map verbatim, its key order kept at every level (the help text promises it)', async () => {
+    const map = {
+      reads: { 'z-last': 'z.mjs', 'a-first': 'a.mjs' },
+      lifecycle: {},
+      edits: { 'm-mid': 'm.mjs' },
+      orchestratorOwned: ['gh pr merge'],
+      forbidden: ['python -c', 'node -e'],
+    };
+    const file = join(dir, 'unsorted-map.json');
+    await writeFile(file, JSON.stringify(map));
+    const r = await build(['--input', join(EX, 'resolver-issue-intake.json'), '--sanctioned', file, ...NOW]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(stdoutJson<{ sanctionedCommands: unknown }>(r).sanctionedCommands)).toBe(
+      JSON.stringify(map),
+    );
+  });
+
   it('reads the resolver output from stdin and discovers .devloops in --repo-root', async () => {
     const repo = await mkdtemp(join(dir, 'repo-'));
     await writeFile(

@@ -109,8 +109,8 @@ describe('precedence', () => {
     expect(settings.gates?.preApproval?.angles).toHaveLength(12);
     const env = buildHandoffEnvelope(bareBundle('copilot_pr_followup'), settings, {}, BASE_OPTS);
     expect(env.gateConfig).toEqual({
-      angles: ['scope', 'pr-description'],
-      blockCleanOnFindingSeverities: ['must-fix', 'worth-fixing-now'],
+      angles: ['pr-description', 'scope'],
+      blockCleanOnFindingSeverities: ['high', 'medium'],
       requireCi: true,
     });
   });
