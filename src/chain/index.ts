@@ -24,6 +24,14 @@ export {
 export type { BatonView } from './baton-view.js';
 export { createView } from './baton-view.js';
 export type {
+  ArtifactEnvelope,
+  BindArtifactInput,
+  BoundaryRefusal,
+  ChainHandoffEnvelope,
+  ChainHandoffInput,
+} from './boundary-envelope.js';
+export { bindArtifact, createChainHandoff } from './boundary-envelope.js';
+export type {
   ChainDefinition,
   ChainResult,
   ChainStage,

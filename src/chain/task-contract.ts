@@ -30,7 +30,8 @@ export const ChainTaskContractSchema = z.strictObject({
   constraints: z.array(z.string()).default([]),
   allowed_tools: z.array(z.string()).default([]),
   authority_scope: z.array(z.string()).default([]),
-  boundary: z.string().nullable().default(null),
+  // the reference's default is "" (a str field); a null read from an older record means the same
+  boundary: z.preprocess((v) => (v === null ? '' : v), z.string().default('')),
   budget: ExecutionBudgetSchema.default({ max_attempts: 1, timeout_seconds: 60, max_tokens: null }),
 });
 
@@ -65,7 +66,9 @@ export function createTaskContract(input: ChainTaskContractInput): ChainTaskCont
 }
 
 /**
- * The contract digest: first 16 hex characters of sha256 over the canonical JSON of every field.
+ * The contract digest: first 16 hex characters of sha256 over the canonical JSON of every field
+ * (sorted keys, `,`/`:` separators, ASCII with `\uXXXX` escapes) — byte-identical to the reference's
+ * `TaskContract.digest`, including a contract without a `boundary` (default `""`).
  *
  * @example
  * ```ts
