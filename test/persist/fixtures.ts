@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Handoff } from '../../src/contract/index.js';
 import { PersistController, type PersistControllerOptions } from '../../src/persist/controller.js';
+import { knowledgeFromDispatch } from '../../src/persist/knowledge.js';
 import type { StateFs } from '../../src/persist/state-file.js';
 import { nodeStateFs } from '../../src/persist/state-file.js';
+import { type PersistState, STATE_SCHEMA } from '../../src/persist/state-schema.js';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
 import type { Store, StoreResult } from '../../src/store/store.js';
-import { stuckHandoff } from '../contract/fixtures.js';
+import { canonicalDispatch, stuckHandoff } from '../contract/fixtures.js';
 
 export { canonicalDispatch as dispatch, stuckHandoff } from '../contract/fixtures.js';
 export { note } from '../store/fixtures.js';
@@ -157,4 +159,30 @@ export function controller(
     ...extra,
   });
   return { c, sleeps, statePath };
+}
+
+/** A run id in the run-id format, for the pure-rule tests. */
+export const RULES_RUN_ID = '20261130T100000Z-0123abcd';
+
+/** An invocation state of a created run with `last_seq` 1 and nothing in flight (pure-rule tests). */
+export function runningState(extra: Partial<PersistState> = {}): PersistState {
+  const d = canonicalDispatch();
+  return {
+    schema: STATE_SCHEMA,
+    storage_root: '/repo/.handoff',
+    project_root: '/repo',
+    run_id: RULES_RUN_ID,
+    run_directory: `/repo/.handoff/runs/${RULES_RUN_ID}`,
+    prior_run: null,
+    knowledge: knowledgeFromDispatch(d),
+    last_seq: 1,
+    history: [{ seq: 1, kind: 'note', cite: `${RULES_RUN_ID}#1` }],
+    inflight: null,
+    unpersisted: [],
+    stopped: null,
+    finished: null,
+    final_handoff: null,
+    source_note_cite: null,
+    ...extra,
+  };
 }
