@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEAM_CODES } from '../src/chain/index.js';
+import { StepFailure } from '../src/durable/index.js';
 import {
   CHAIN_CODES,
   CONTRACT_CODES,
@@ -18,7 +19,6 @@ import {
   TRACKER_CODES,
 } from '../src/errors/index.js';
 import { EvaluatorFailure } from '../src/gate/index.js';
-import { StepFailure } from '../src/store/fs-io.js';
 import { STORE_CODES as STORE_CODES_OF_STORE } from '../src/store/index.js';
 
 describe('HandoffError', () => {

@@ -3,23 +3,21 @@
  * `fsync`; a torn last line (a crash mid-write) is ignored on read and cut off before the next
  * append. Writers serialize through an exclusive lock file per appended file
  * ({@link withAppendLock}): a second concurrent writer is refused with `busy`, and the lock is never
- * broken. Shared by the file journal, the file effect ledger and the example's payment rail.
+ * broken. The lock file and the directory fsync are src/durable's. Shared by the file journal, the
+ * file effect ledger and the example's payment rail.
  */
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
+import { createExclusiveFile, fsyncDir, nodeFsLayer, removeExclusiveFile } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 
-async function syncDir(dir: string): Promise<void> {
+const fsl = nodeFsLayer();
+
+function syncDir(dir: string): void {
   try {
-    const fd = await open(dir, 'r');
-    try {
-      await fd.sync();
-    } finally {
-      await fd.close();
-    }
+    fsyncDir(fsl, dir, 'dir_fsync');
   } catch {
     // directories cannot be fsync'd on every platform; the file itself was fsync'd
   }
@@ -91,16 +89,21 @@ async function lockHolder(lockPath: string): Promise<unknown> {
  */
 export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   const lockPath = appendLockFile(path);
-  let fd: Awaited<ReturnType<typeof open>>;
   try {
     await mkdir(dirname(path), { recursive: true });
-    fd = await open(
-      lockPath,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
   } catch (e) {
-    if (errno(e) === 'EEXIST') {
+    throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
+      details: { path, lock: lockPath },
+      cause: e,
+    });
+  }
+  const made = createExclusiveFile(
+    fsl,
+    lockPath,
+    Buffer.from(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`),
+  );
+  if (!made.ok) {
+    if (made.reason === 'exists') {
       const holder = await lockHolder(lockPath);
       throw new HandoffError(
         'busy',
@@ -108,29 +111,18 @@ export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Pro
         { details: { path, lock: lockPath, holder } },
       );
     }
-    throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
+    // init_failed: the half-made lock was removed again
+    const verb = made.reason === 'create_failed' ? 'create' : 'initialize';
+    throw new HandoffError('io_error', `cannot ${verb} ${lockPath}: ${(made.cause as Error)?.message}`, {
       details: { path, lock: lockPath },
-      cause: e,
+      cause: made.cause,
     });
   }
   try {
-    try {
-      await fd.write(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`);
-    } catch (e) {
-      throw new HandoffError('io_error', `cannot initialize ${lockPath}: ${(e as Error).message}`, {
-        details: { path, lock: lockPath },
-        cause: e,
-      });
-    } finally {
-      await fd.close();
-    }
     return await fn();
   } finally {
-    try {
-      await unlink(lockPath);
-    } catch {
-      // the lock stays: later writers are refused with busy until a human removes it
-    }
+    // when removal fails the lock stays: later writers are refused with busy until a human removes it
+    removeExclusiveFile(fsl, lockPath);
   }
 }
 
@@ -169,7 +161,7 @@ export async function appendLineDurably(path: string, line: string): Promise<str
     } finally {
       await fd.close();
     }
-    if (created) await syncDir(dirname(path));
+    if (created) syncDir(dirname(path));
     return stamp;
   } catch (e) {
     if (e instanceof HandoffError) throw e;

@@ -1,17 +1,21 @@
 /**
  * The file-system {@link AssessmentStore}: `<dir>/<packet_id>.begun` is created with O_EXCL before
  * the single evaluator request (so a second process or a restart never asks again), and the
- * assessment is published with `link(2)` as `<packet_id>.json` (first writer wins).
+ * assessment is published with `link(2)` as `<packet_id>.json` (first writer wins). Both
+ * mechanisms are src/durable's (`createExclusiveFile`, `publishNewFile`).
  */
 
-import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { causeOf, createExclusiveFile, nodeFsLayer, publishNewFile } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type Assessment, AssessmentSchema } from './assessment-schema.js';
 import type { AssessmentStore } from './evaluator.js';
 
 const SAFE = /^pkt_[0-9a-f]{32}$/;
+const fsl = nodeFsLayer();
+const EMPTY = new Uint8Array(0);
 
 function file(dir: string, packetId: string, ext: string): string {
   if (!SAFE.test(packetId)) throw new TypeError(`not a packet id: ${packetId}`);
@@ -42,28 +46,25 @@ export function fsAssessmentStore(dir: string): AssessmentStore {
     get,
     async begin(packetId) {
       await mkdir(dir, { recursive: true });
-      try {
-        const h = await open(file(dir, packetId, '.begun'), 'wx');
-        await h.close();
-        return true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-        throw e;
-      }
+      const r = createExclusiveFile(fsl, file(dir, packetId, '.begun'), EMPTY, { mode: 0o666 });
+      if (r.ok) return true;
+      if (r.reason === 'exists') return false;
+      throw r.cause;
     },
     async put(assessment) {
       await mkdir(dir, { recursive: true });
-      const tmp = join(dir, `.${process.pid}-${randomHex(12)}.tmp`);
-      await writeFile(tmp, `${JSON.stringify(assessment, null, 2)}\n`);
+      const target = file(dir, assessment.packet_id, '.json');
+      let won: boolean;
       try {
-        await link(tmp, file(dir, assessment.packet_id, '.json'));
-        return assessment;
+        won = publishNewFile(fsl, target, Buffer.from(`${JSON.stringify(assessment, null, 2)}\n`), {
+          tmpPath: join(dir, `.${process.pid}-${randomHex(12)}.tmp`),
+          mode: 0o666,
+          sync: 'none',
+        });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        return (await get(assessment.packet_id)) ?? assessment;
-      } finally {
-        await unlink(tmp).catch(() => {});
+        throw causeOf(e);
       }
+      return won ? assessment : ((await get(assessment.packet_id)) ?? assessment);
     },
   };
 }

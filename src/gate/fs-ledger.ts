@@ -1,14 +1,16 @@
 /**
  * The file-system {@link LedgerLog} (the default enforcer backend): one directory per problem,
  * `log/00000001.json …`, each event written to a private temporary file, fsync'd, then published
- * with `link(2)` — which fails with EEXIST when the sequence number is taken, so exactly one of
- * any number of racing processes appends a given event, and no reader ever sees a torn entry.
+ * with `link(2)` (`publishNewFile` of src/durable) — which fails with EEXIST when the sequence
+ * number is taken, so exactly one of any number of racing processes appends a given event, and no
+ * reader ever sees a torn entry.
  * A log that does not parse, has gaps or does not start with a registration fails closed
  * (`ledger_damaged`).
  */
 
-import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { causeOf, nodeFsLayer, publishNewFile } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
@@ -21,16 +23,7 @@ function problemDir(root: string, problemId: string): string {
   return join(root, problemId);
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const h = await open(dir, 'r');
-  try {
-    await h.sync();
-  } catch {
-    // some file systems refuse fsync on directories; the link itself is already atomic
-  } finally {
-    await h.close();
-  }
-}
+const fsl = nodeFsLayer();
 
 /**
  * Creates the fs-backed {@link LedgerLog} under `root`.
@@ -77,23 +70,20 @@ export function fsLedgerLog(root: string): LedgerLog {
       const tmpDir = join(base, 'tmp');
       await mkdir(dir, { recursive: true });
       await mkdir(tmpDir, { recursive: true });
-      const tmp = join(tmpDir, `${process.pid}-${randomHex(16)}.json`);
-      const h = await open(tmp, 'wx');
       try {
-        await h.writeFile(`${JSON.stringify(event)}\n`);
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      try {
-        await link(tmp, join(dir, `${String(event.seq).padStart(8, '0')}.json`));
-        await fsyncDir(dir);
-        return true;
+        // some file systems refuse fsync on directories; the link itself is already atomic
+        return publishNewFile(
+          fsl,
+          join(dir, `${String(event.seq).padStart(8, '0')}.json`),
+          Buffer.from(`${JSON.stringify(event)}\n`),
+          {
+            tmpPath: join(tmpDir, `${process.pid}-${randomHex(16)}.json`),
+            mode: 0o666,
+            sync: 'dir-best-effort',
+          },
+        );
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-        throw e;
-      } finally {
-        await unlink(tmp).catch(() => {});
+        throw causeOf(e);
       }
     },
   };

@@ -1,17 +1,18 @@
 /**
  * The invocation state file (layer 3, I/O): created exclusively (O_EXCL) at start, replaced
- * whole afterwards (temp file + fsync + rename + directory fsync). The file system calls go
- * through {@link StateFs} so tests can inject a failure at any step.
+ * whole afterwards (temp file + fsync + rename + directory fsync) — both with src/durable's
+ * mechanisms. The file system calls go through {@link StateFs} so tests can inject a failure at
+ * any step.
  */
 
-import { constants } from 'node:fs';
-import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { causeOf, createExclusiveFile, fsyncDir, nodeFsLayer, publishFile } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type PersistState, PersistStateSchema } from './state-schema.js';
 
-/** The file operations the state file needs. */
+/** The file operations the state file needs. Failures reject with the Node error (its `code`: `EEXIST`…). */
 export interface StateFs {
   /** Creates `path` exclusively with `text` (fails with EEXIST when it exists) and fsyncs it. */
   createExclusive(path: string, text: string): Promise<void>;
@@ -21,18 +22,10 @@ export interface StateFs {
   read(path: string): Promise<string>;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  let h: FileHandle | undefined;
-  try {
-    h = await open(dir, constants.O_RDONLY);
-    await h.sync();
-  } finally {
-    await h?.close();
-  }
-}
+const fsl = nodeFsLayer();
 
 /**
- * The real {@link StateFs} on node:fs.
+ * The real {@link StateFs} on node:fs (through src/durable; synchronous calls behind promises).
  *
  * @example
  * ```ts
@@ -41,31 +34,29 @@ async function syncDir(dir: string): Promise<void> {
  */
 export const nodeStateFs: StateFs = {
   async createExclusive(path, text) {
-    const h = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    // a body that cannot be written is left in place, as before: the start is refused either way
+    const r = createExclusiveFile(fsl, path, Buffer.from(text, 'utf8'), {
+      mode: 0o600,
+      sync: true,
+      keepOnFailure: true,
+    });
+    if (!r.ok) throw r.cause;
     try {
-      await h.writeFile(text, 'utf8');
-      await h.sync();
-    } finally {
-      await h.close();
+      fsyncDir(fsl, dirname(path), 'state_dir_fsync');
+    } catch (e) {
+      throw causeOf(e);
     }
-    await syncDir(dirname(path));
   },
   async replace(path, text) {
-    const tmp = `${path}.${randomHex(8)}.tmp`;
     try {
-      const h = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-      try {
-        await h.writeFile(text, 'utf8');
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      await rename(tmp, path);
+      publishFile(fsl, path, Buffer.from(text, 'utf8'), {
+        label: 'state',
+        tmpPath: `${path}.${randomHex(8)}.tmp`,
+        mode: 0o600,
+      });
     } catch (e) {
-      await unlink(tmp).catch(() => {});
-      throw e;
+      throw causeOf(e);
     }
-    await syncDir(dirname(path));
   },
   read(path) {
     return readFile(path, 'utf8');

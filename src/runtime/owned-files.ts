@@ -4,9 +4,10 @@
  * runtime refuses what the worker did (custody or fence violation, protocol or operational error),
  * so the next attempt starts from the pre-dispatch bytes and unverified bytes never linger.
  */
-import { createHash } from 'node:crypto';
-import { chmod, lstat, readFile, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { sha256Hex } from '../canonical/index.js';
+import { nodeFsLayer, publishFile } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 
 /** The bytes (null: absent) and permission bits of each owned file at one moment. */
@@ -42,7 +43,7 @@ export async function captureOwned(owned: readonly string[]): Promise<OwnedCaptu
  * ```
  */
 export function capturedSha(bytes: Buffer | null): string | null {
-  return bytes === null ? null : createHash('sha256').update(bytes).digest('hex');
+  return bytes === null ? null : sha256Hex(bytes);
 }
 
 async function folderSwapped(p: string): Promise<boolean> {
@@ -74,6 +75,41 @@ export async function ownedTypeViolation(owned: readonly string[]): Promise<stri
     return `owned file ${p} is no longer a regular file (${st.isDirectory() ? 'a directory' : 'a special file'})`;
   }
   return null;
+}
+
+const fsl = nodeFsLayer();
+
+/**
+ * The temp name a restore of `file` writes beside it before renaming it over `file`.
+ *
+ * @example
+ * ```ts
+ * restoreTmpPath('/repo/A.lean'); // '/repo/.A.lean.handoff-restore-3f9c0a7e'
+ * ```
+ */
+export function restoreTmpPath(file: string): string {
+  return join(dirname(file), `.${basename(file)}.handoff-restore-${randomHex(8)}`);
+}
+
+/**
+ * Puts `bytes` back at `file` with exactly `mode`: src/durable's `publishFile` (an exclusive temp
+ * beside it, renamed over it, so a link planted at the path is replaced, never written through).
+ * Not fsync'd: a restore undoes a worker's change for the next attempt; it is not a commit.
+ *
+ * @example
+ * ```ts
+ * restoreFile('/repo/A.lean', before, 0o644);
+ * ```
+ * @throws StepFailure (`restore_<step>`); the temp file is removed.
+ */
+export function restoreFile(file: string, bytes: Uint8Array, mode: number): void {
+  publishFile(fsl, file, bytes, {
+    label: 'restore',
+    tmpPath: restoreTmpPath(file),
+    mode,
+    exactMode: true,
+    sync: 'none',
+  });
 }
 
 /**
@@ -109,10 +145,7 @@ export async function restoreOwned(capture: OwnedCapture): Promise<{ restored: s
         if (now.equals(want.bytes)) continue;
       }
       if (st?.isDirectory()) await rm(p, { recursive: true, force: true });
-      const tmp = join(dirname(p), `.${basename(p)}.handoff-restore-${randomHex(8)}`);
-      await writeFile(tmp, want.bytes, { flag: 'wx', mode: want.mode });
-      await chmod(tmp, want.mode);
-      await rename(tmp, p);
+      restoreFile(p, want.bytes, want.mode);
       restored.push(p);
     } catch {
       failed.push(p);

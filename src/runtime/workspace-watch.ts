@@ -10,11 +10,11 @@
  * - `store` — every file under the run store's root (the runtime writes nothing there while a
  *   worker runs: progress goes to the invocation state file).
  */
-import { createHash } from 'node:crypto';
-import { chmod, lstat, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { lstat, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { sha256Hex } from '../canonical/index.js';
 import { runGit } from '../git/index.js';
-import { randomHex } from '../ids/index.js';
+import { restoreFile, restoreTmpPath } from './owned-files.js';
 
 /** Project folders a worker's toolchain may write (dependencies, build output); never committed by the runtime. */
 export const UNWATCHED_DIRS: readonly string[] = ['node_modules', 'dist', '.lake'];
@@ -69,7 +69,7 @@ async function fingerprint(abs: string): Promise<string | null> {
   if (st.isSymbolicLink()) return `link:${await readlink(abs).catch(() => '?')}`;
   if (st.isFile()) {
     const buf = await readFile(abs).catch(() => null);
-    const h = buf === null ? 'unreadable' : createHash('sha256').update(buf).digest('hex');
+    const h = buf === null ? 'unreadable' : sha256Hex(buf);
     return `file:${(st.mode & 0o7777).toString(8)}:${h}`;
   }
   if (st.isDirectory()) return null;
@@ -271,13 +271,11 @@ export async function restoreZones(
         continue;
       }
       if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
-      const tmp = join(dirname(abs), `.${basename(abs)}.handoff-restore-${randomHex(8)}`);
-      if (want.kind === 'link') await symlink(want.to, tmp);
-      else {
-        await writeFile(tmp, want.bytes, { flag: 'wx', mode: want.mode });
-        await chmod(tmp, want.mode);
-      }
-      await rename(tmp, abs);
+      if (want.kind === 'link') {
+        const tmp = restoreTmpPath(abs);
+        await symlink(want.to, tmp);
+        await rename(tmp, abs);
+      } else restoreFile(abs, want.bytes, want.mode);
     } catch {
       failed.push(key);
     }

@@ -1,10 +1,11 @@
 /**
- * The per-mutation run lock: `.lock` created with O_CREAT|O_EXCL in the run directory. An existing
- * lock means `busy` and is never broken (a crashed writer's lock stays until a human removes it).
- * The body `{pid, host, acquired}` is diagnostic only. Readers take no lock.
+ * The per-mutation run lock: `.lock` created exclusively in the run directory (the mechanism is
+ * `createExclusiveFile` of src/durable). An existing lock means `busy` and is never broken (a
+ * crashed writer's lock stays until a human removes it). The body `{pid, host, acquired}` is
+ * diagnostic only. Readers take no lock.
  */
 import { canonicalJson } from '../canonical/index.js';
-import { errnoOf, type FsLayer, O } from './fs-layer.js';
+import { createExclusiveFile, errnoOf, type FsLayer, removeExclusiveFile } from '../durable/index.js';
 import type { StoreCode } from './store.js';
 
 /** Outcome of {@link acquireLock}. */
@@ -15,6 +16,8 @@ export type LockAcquire =
       readonly code: Extract<StoreCode, 'busy' | 'lock_unavailable' | 'lock_init_failed'>;
       readonly detail: string;
     };
+
+const ACQUIRED: LockAcquire = Object.freeze({ ok: true });
 
 /**
  * Creates the lock file exclusively and writes its diagnostic body `{acquired, host, pid}` (given as
@@ -32,45 +35,21 @@ export function acquireLock(
   lockPath: string,
   body: { pid: number; host: string; acquired: string } | Uint8Array,
 ): LockAcquire {
-  let fd: number;
-  try {
-    fd = fsl.open(lockPath, O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
-  } catch (e) {
-    if (errnoOf(e) === 'EEXIST') {
+  const data = body instanceof Uint8Array ? body : Buffer.from(`${canonicalJson(body)}\n`);
+  const r = createExclusiveFile(fsl, lockPath, data);
+  if (r.ok) return ACQUIRED;
+  const why = errnoOf(r.cause) || String(r.cause);
+  switch (r.reason) {
+    case 'exists':
       return {
         ok: false,
         code: 'busy',
         detail: 'another mutation holds the run lock (.lock); it is never broken',
       };
-    }
-    return { ok: false, code: 'lock_unavailable', detail: `cannot create .lock: ${errnoOf(e) || String(e)}` };
-  }
-  try {
-    const data = body instanceof Uint8Array ? body : Buffer.from(`${canonicalJson(body)}\n`);
-    let off = 0;
-    while (off < data.length) {
-      const n = fsl.write(fd, data, off, data.length - off);
-      if (!(n > 0)) throw new Error('lock write made no progress');
-      off += n;
-    }
-    fsl.close(fd);
-    return { ok: true };
-  } catch (e) {
-    try {
-      fsl.close(fd);
-    } catch {
-      // already failing
-    }
-    try {
-      fsl.unlink(lockPath);
-    } catch {
-      // if this fails too the lock stays: later mutations see busy, never a broken lock
-    }
-    return {
-      ok: false,
-      code: 'lock_init_failed',
-      detail: `cannot initialize .lock: ${errnoOf(e) || String(e)}`,
-    };
+    case 'create_failed':
+      return { ok: false, code: 'lock_unavailable', detail: `cannot create .lock: ${why}` };
+    case 'init_failed':
+      return { ok: false, code: 'lock_init_failed', detail: `cannot initialize .lock: ${why}` };
   }
 }
 
@@ -84,10 +63,8 @@ export function acquireLock(
  * ```
  */
 export function releaseLock(fsl: FsLayer, lockPath: string): string | null {
-  try {
-    fsl.unlink(lockPath);
-    return null;
-  } catch (e) {
-    return `lock not released (${errnoOf(e) || String(e)}); later mutations will be busy until .lock is removed`;
-  }
+  const r = removeExclusiveFile(fsl, lockPath);
+  return r.ok
+    ? null
+    : `lock not released (${errnoOf(r.cause) || String(r.cause)}); later mutations will be busy until .lock is removed`;
 }

@@ -12,6 +12,19 @@
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
+import {
+  errnoOf,
+  type FsLayer,
+  type FsStat,
+  fsyncDir,
+  nodeFsLayer,
+  O,
+  publishFile,
+  readFileNoFollow,
+  readRange,
+  StepFailure,
+  writeFully,
+} from '../durable/index.js';
 import type { IdSource } from '../ids/index.js';
 import { randomHex } from '../ids/index.js';
 import {
@@ -30,8 +43,6 @@ import {
   tailOf,
 } from './chain-rules.js';
 import { type BatonCommitPayload, isChainManifest, type StoredManifest } from './chain-schema.js';
-import { fsyncDir, publishFile, readFileNoFollow, readRange, StepFailure, writeFully } from './fs-io.js';
-import { errnoOf, type FsLayer, type FsStat, nodeFsLayer, O } from './fs-layer.js';
 import { type RunPaths, resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
 import { acquireLock, releaseLock } from './fs-lock.js';
 import { gitTrackedUnder } from './git-index.js';
@@ -421,8 +432,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       try {
         // unlocked and possibly concurrent with another creator: a private temp name; losing the
         // rename race to an identical publication is fine
-        const tmpName = `.gitignore.${pid}.${randomHex(8)}.tmp`;
-        publishFile(fsl, runs, '.gitignore', Buffer.from('*\n'), 'gitignore', tmpName);
+        publishFile(fsl, path.join(runs, '.gitignore'), Buffer.from('*\n'), {
+          label: 'gitignore',
+          tmpPath: path.join(runs, `.gitignore.${pid}.${randomHex(8)}.tmp`),
+        });
       } catch (e) {
         const step = e instanceof StepFailure ? e.step : 'gitignore';
         throw new Done(
@@ -524,7 +537,11 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       return refused(runId, 'write_failed', `cannot create events.jsonl: ${errnoOf(e) || String(e)}`);
     }
     try {
-      publishFile(fsl, p.dir, 'manifest.json', Buffer.from(`${canonicalJson(manifest)}\n`), 'manifest');
+      publishFile(fsl, p.manifest, Buffer.from(`${canonicalJson(manifest)}\n`), {
+        label: 'manifest',
+        tmpPath: `${p.manifest}.tmp`,
+        reuseTmp: true,
+      });
     } catch (e) {
       const step = e instanceof StepFailure ? e.step : 'manifest';
       if (step === 'manifest_dir_fsync') {
@@ -794,7 +811,11 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (!withCache) return storeResult('committed', runId, { seq });
     const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
     try {
-      publishFile(fsl, p.dir, 'handoff.json', Buffer.from(`${canonicalJson(cache)}\n`), 'cache');
+      publishFile(fsl, p.cache, Buffer.from(`${canonicalJson(cache)}\n`), {
+        label: 'cache',
+        tmpPath: `${p.cache}.tmp`,
+        reuseTmp: true,
+      });
     } catch (e) {
       return storeResult('journal_only', runId, {
         seq,

@@ -22,8 +22,9 @@ export {
 export * from './chain-schema.js';
 export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
-export type { FsLayer, FsStat } from './fs-layer.js';
-export { errnoOf, nodeFsLayer } from './fs-layer.js';
+// the fs store's injectable layer; its home is src/durable
+export type { FsLayer, FsStat } from '../durable/index.js';
+export { errnoOf, nodeFsLayer } from '../durable/index.js';
 export type { RunPaths, StoreRootInput } from './fs-layout.js';
 export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
 export type { FsStore, FsStoreOptions } from './fs-store.js';

@@ -1,11 +1,13 @@
 /**
  * Persistence of tracker sessions (layer 3): one JSON state file per session under
- * `HANDOFF_SESSION_DIR` (or the OS temp dir), written atomically (temp file + fsync + rename).
+ * `HANDOFF_SESSION_DIR` (or the OS temp dir), written atomically (temp file + fsync + rename,
+ * src/durable's `publishFile`).
  */
 
-import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { causeOf, nodeFsLayer, publishFile } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 import { randomHex } from '../ids/index.js';
 import { type TrackerState, TrackerStateSchema } from './schema.js';
@@ -54,28 +56,28 @@ export function newSessionId(nowMs: number = Date.now()): string {
   return `t-${nowMs.toString(36)}-${randomHex(8)}`;
 }
 
+const fsl = nodeFsLayer();
+
 /**
- * Writes `data` to `file` atomically: exclusive temp file beside it, fsync, rename.
+ * Writes `data` to `file` atomically: exclusive temp file beside it, fsync, rename, then a
+ * best-effort fsync of the directory (src/durable's `publishFile`).
  *
  * @example
  * ```ts
  * await writeFileAtomic('/tmp/x.json', '{}\n');
  * ```
+ * @throws the Node error of the failing step (the temp file is removed).
  */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomHex(8)}.tmp`;
-  const fh = await open(tmp, 'wx', 0o600);
   try {
-    await fh.writeFile(data, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
+    publishFile(fsl, file, Buffer.from(data, 'utf8'), {
+      label: 'session',
+      tmpPath: `${file}.${process.pid}.${randomHex(8)}.tmp`,
+      mode: 0o600,
+      sync: 'dir-best-effort',
+    });
   } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
+    throw causeOf(e);
   }
 }
 

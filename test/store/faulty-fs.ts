@@ -5,7 +5,7 @@
  * `committed` result only ever follows durable writes.
  */
 import * as path from 'node:path';
-import { type FsLayer, nodeFsLayer } from '../../src/store/index.js';
+import { type FsLayer, nodeFsLayer } from '../../src/durable/index.js';
 
 /** How the selected call fails. */
 export type FaultMode = 'eio' | 'partial' | 'enospc-nothing';
@@ -100,6 +100,10 @@ export function faultyFs(): FaultyFs {
       step(`fstat ${fdPath.get(fd)}`);
       return real.fstat(fd);
     },
+    fchmod(fd, mode) {
+      step(`fchmod ${fdPath.get(fd)}`);
+      real.fchmod(fd, mode);
+    },
     lstat(p) {
       step(`lstat ${p}`);
       return real.lstat(p);
@@ -111,6 +115,12 @@ export function faultyFs(): FaultyFs {
       else self.unsyncedContent.delete(b);
       self.unsyncedEntries.delete(a);
       self.unsyncedEntries.add(b);
+    },
+    link(a, b) {
+      step(`link ${a} ${b}`);
+      real.link(a, b);
+      self.unsyncedEntries.add(b);
+      if (self.unsyncedContent.has(a)) self.unsyncedContent.add(b);
     },
     unlink(p) {
       step(`unlink ${p}`);

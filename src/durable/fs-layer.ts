@@ -1,16 +1,20 @@
 /**
- * The file-system seam of the fs backend. Every call the store makes goes through an
+ * The file-system seam of every durable-file mechanism. Each call goes through an
  * {@link FsLayer}, so tests can fail any single step (open, write, fsync, rename, directory
- * fsync, lock create…) and check the outcome the store reports. The calls are synchronous:
- * a mutation runs start to finish without yielding, so two mutations of one process never
- * interleave, and an append costs no thread-pool round trips.
+ * fsync, lock create…) and check what the caller reports. The calls are synchronous: a durable
+ * operation runs start to finish without yielding, so two operations of one process never
+ * interleave, and a hot path (the store's append) costs no thread-pool round trips.
  */
 import * as fs from 'node:fs';
 
 /**
- * The subset of `fs.Stats` the store uses.
+ * The subset of `fs.Stats` the durable mechanisms and the fs store use.
  *
- * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts).
+ * @example
+ * ```ts
+ * const st: FsStat = nodeFsLayer().lstat('/p/.handoff/runs');
+ * st.isDirectory() && !st.isSymbolicLink();
+ * ```
  */
 export interface FsStat {
   readonly size: number;
@@ -23,9 +27,15 @@ export interface FsStat {
 }
 
 /**
- * Synchronous file-system operations used by the fs store. Errors are thrown as Node errors (with `code`).
+ * Synchronous file-system operations. Errors are thrown as Node errors (with `code`); a fault
+ * injecting layer (test/durable/faulty-fs.ts) throws the same way.
  *
- * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts).
+ * @example
+ * ```ts
+ * const fsl: FsLayer = nodeFsLayer();
+ * const fd = fsl.open('/tmp/x', O.O_RDONLY);
+ * fsl.close(fd);
+ * ```
  */
 export interface FsLayer {
   /** `open(2)`; `flags` are `fs.constants` O_* bits. */
@@ -37,21 +47,23 @@ export interface FsLayer {
   fsync(fd: number): void;
   close(fd: number): void;
   fstat(fd: number): FsStat;
+  /** `fchmod(2)`: sets the exact mode of an open file (the umask does not apply). */
+  fchmod(fd: number, mode: number): void;
   lstat(path: string): FsStat;
   rename(from: string, to: string): void;
+  /** `link(2)`: a second name for `existing`; fails with EEXIST when `newPath` exists. */
+  link(existing: string, newPath: string): void;
   unlink(path: string): void;
   mkdir(path: string): void;
   rmdir(path: string): void;
   readdir(path: string): string[];
   realpath(path: string): string;
-  /** `process.platform` as seen by the store (mutations are POSIX-only). */
+  /** `process.platform` as seen by the caller (the fs store's mutations are POSIX-only). */
   readonly platform: string;
 }
 
 /**
  * The real file system (node:fs, synchronous).
- *
- * @internal Exported for the fault-injection tests (test/store/faulty-fs.ts wraps it).
  *
  * @example
  * ```ts
@@ -66,8 +78,10 @@ export function nodeFsLayer(): FsLayer {
     fsync: (fd) => fs.fsyncSync(fd),
     close: (fd) => fs.closeSync(fd),
     fstat: (fd) => fs.fstatSync(fd),
+    fchmod: (fd, mode) => fs.fchmodSync(fd, mode),
     lstat: (p) => fs.lstatSync(p),
     rename: (a, b) => fs.renameSync(a, b),
+    link: (a, b) => fs.linkSync(a, b),
     unlink: (p) => fs.unlinkSync(p),
     mkdir: (p) => fs.mkdirSync(p),
     rmdir: (p) => fs.rmdirSync(p),
@@ -77,19 +91,12 @@ export function nodeFsLayer(): FsLayer {
   };
 }
 
-/** `fs.constants` re-exported for layer users. */
-export const O = fs.constants;
-
 /**
- * The errno code of a thrown value, or `''`.
+ * `fs.constants` (the O_* open flags) for {@link FsLayer.open}.
  *
  * @example
  * ```ts
- * try { fsl.open(p, O.O_RDONLY); } catch (e) { if (errnoOf(e) === 'ENOENT') … }
+ * fsl.open(file, O.O_RDONLY | O.O_NOFOLLOW);
  * ```
  */
-export function errnoOf(e: unknown): string {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
-    ? (e as { code: string }).code
-    : '';
-}
+export const O = fs.constants;
