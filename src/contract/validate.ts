@@ -9,6 +9,26 @@ import { type Dispatch, DispatchSchema } from './dispatch-schema.js';
 import { type Handoff, HandoffSchema } from './handoff-schema.js';
 import { type KeyScanKind, scanUnknownKeys } from './unknown-keys.js';
 
+function isPlain(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The parsed value with the input's key order at every level (the schema layer puts known keys
+ * first): a validated record is echoed and stored as it was written. Values are the parsed ones;
+ * only own keys of the parsed value are copied (a `__proto__` never reaches here: it is refused).
+ */
+function inInputOrder(parsed: unknown, input: unknown): unknown {
+  if (Array.isArray(parsed) && Array.isArray(input)) return parsed.map((v, i) => inInputOrder(v, input[i]));
+  if (!isPlain(parsed) || !isPlain(input)) return parsed;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(input)) {
+    if (Object.hasOwn(parsed, k)) out[k] = inInputOrder(parsed[k], input[k]);
+  }
+  for (const k of Object.keys(parsed)) if (!Object.hasOwn(out, k)) out[k] = parsed[k];
+  return out;
+}
+
 function withKeyScan<T>(kind: KeyScanKind, input: unknown, r: ValidationResult<T>): ValidationResult<T> {
   if (r.ok === false && r.issues.some((i) => i.code === 'too_deep')) return r;
   const scan = scanUnknownKeys(kind, input);
@@ -16,6 +36,7 @@ function withKeyScan<T>(kind: KeyScanKind, input: unknown, r: ValidationResult<T
   if (scan.errors.length > 0) {
     return { ok: false, issues: [...scan.errors, ...(r.ok ? [] : r.issues)], ...warnings };
   }
+  if (r.ok) return { ok: true, value: inInputOrder(r.value, input) as T, ...warnings };
   return { ...r, ...warnings };
 }
 
