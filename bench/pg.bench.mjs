@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
-import { createPgStore } from '../dist/src/store/index.js';
+import { createPgStore } from '../dist/src/pg/index.js';
 import { timeOnce } from './lib.mjs';
 
 const APPENDS = 1500;

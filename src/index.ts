@@ -1,27 +1,76 @@
 /**
- * handoff-runtime — verifiable agent handoffs. The public library surface.
+ * handoff-runtime — verifiable agent handoffs. The embedding API: the run-contract records and
+ * their validators, the rerun guard, the baseline verbs, the `Store` interface with the file-system
+ * and in-memory stores, persistence, the runners of the three protocols (cycle, chain, gate),
+ * errors and canonical JSON. Everything else lives on its area's subpath (`handoff-runtime/store`,
+ * `/gate`, `/viz`, …; PostgreSQL on `handoff-runtime/pg`); see docs/architecture.md § Public surface.
+ *
+ * The names are listed one by one (no `export *`), imported from the files that define them, and
+ * pinned by test/package/export-names.json: a new root name is a reviewed diff.
  */
 
-export * from './baseline/index.js';
-export * from './canonical/index.js';
-export * from './chain/index.js';
-export * from './contract/index.js';
-export * from './envelope/index.js';
-export * from './errors/index.js';
-/** The statement fence (declaration headers, extractors, comparison), namespaced. */
-export * as fence from './fence/index.js';
-/** The gate protocol, namespaced (its record names overlap the chain's): `gate.createFsLedger`, … */
-export * as gate from './gate/index.js';
-export * as git from './git/index.js';
-export { generateJsonSchemas, PUBLISHED_SCHEMAS } from './json-schemas.js';
-export * from './persist/index.js';
-export { RESULT_SCHEMA as PERSIST_RESULT_SCHEMA } from './persist/index.js';
-export * from './process/index.js';
-export * from './runtime/index.js';
-export * from './store/index.js';
-// Names two barrels share, made explicit: the store's result schema id keeps the plain name.
-export { RESULT_SCHEMA } from './store/index.js';
-export * from './tracker/index.js';
-export * from './validation/index.js';
-/** Protocol visualisation (graph model, Mermaid/DOT/JSON/HTML exporters, path overlay), namespaced. */
-export * as viz from './viz/index.js';
+// advanced by the worker, checked by the parent: file-baseline/v1 custody
+export { type AdvanceBaselineOptions, advanceBaseline } from './baseline/advance.js';
+export { type BaselineCheckOptions, checkBaseline } from './baseline/check.js';
+export type { BaselineCheck } from './baseline/check-schema.js';
+export { CustodyChain } from './baseline/custody.js';
+export { type RecordBaselineOptions, recordBaseline } from './baseline/record.js';
+export { type FileBaseline, FileBaselineSchema } from './baseline/schema.js';
+// canonical JSON and digests
+export { canonicalJson, tryCanonicalJson } from './canonical/canonical-json.js';
+export { digestOf, fingerprintOf, sha256Hex } from './canonical/digest.js';
+// the handoff chain's runner
+export type { Baton } from './chain/baton.js';
+export {
+  type ChainDefinition,
+  type ChainResult,
+  type ChainStage,
+  createChain,
+  HandoffChain,
+} from './chain/chain.js';
+export { factRule } from './chain/fact-rule.js';
+export { createFileChainJournal } from './chain/file-journal.js';
+export type { ChainJournal } from './chain/journal.js';
+export { isSeamError, SeamError } from './chain/seam-error.js';
+export { stageDelta } from './chain/stage-delta.js';
+export { type ChainTaskContract, createTaskContract } from './chain/task-contract.js';
+// run-contract/v1 records, validators and the rerun guard
+export { blockerSignature } from './contract/blocker-signature.js';
+export { type Dispatch, DispatchSchema } from './contract/dispatch-schema.js';
+export { handoffFor } from './contract/handoff-for.js';
+export { type Handoff, HandoffSchema } from './contract/handoff-schema.js';
+export { protocolErrorHandoff } from './contract/protocol-error.js';
+export { type RerunVerdict, rerunGuard } from './contract/rerun-guard.js';
+export { validateBaseline, validateDispatch, validateHandoff } from './contract/validate.js';
+// errors
+export type { HandoffErrorCode } from './errors/error-codes.js';
+export { HandoffError, isHandoffError } from './errors/handoff-error.js';
+// the gate protocol's runner
+export { type RunGateOptions, type RunGateResult, runGate } from './gate/gate-runner.js';
+// persistence (the barrel, so the controller's files can move without touching this list)
+export { PersistController, type PersistControllerOptions, type PersistResult } from './persist/index.js';
+// the six-phase cycle's runners
+export { createPersistRecorder, type PersistRecorderOptions } from './runtime/persist-recorder.js';
+export type { CyclePorts } from './runtime/ports.js';
+export { type ProjectRunOptions, type ProjectRunResult, runProject } from './runtime/project-run.js';
+export { type CycleRunInput, type CycleRunResult, runCycle } from './runtime/run-cycle.js';
+// run-store/v1: the Store interface, the file-system and in-memory stores, cites (the barrel, so
+// the store's files can move without touching this list)
+export {
+  type CreateRunInput,
+  createFsStore,
+  createMemoryStore,
+  type FsStore,
+  type FsStoreOptions,
+  formatCite,
+  type LoadResult,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  parseCite,
+  type RunLoad,
+  resolveCite,
+  type Store,
+  type StoreOutcome,
+  type StoreResult,
+} from './store/index.js';
+export type { ValidationIssue, ValidationResult } from './validation/result.js';

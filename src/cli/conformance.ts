@@ -5,20 +5,16 @@
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import {
-  type ConformanceReport,
-  DEFAULT_RUNS,
-  DEFAULT_SEED,
-  DEFAULT_TIMEOUT_MS,
-  DEFECTS,
-  type Defect,
-  formatReport,
-  runConformance,
-} from '../conformance/index.js';
+// the harness (and with it the optional peer fast-check) is loaded by the verb, not with this module:
+// `handoff conformance --help` and the usage errors work without fast-check
+import { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../conformance/defaults.js';
+import { formatReport } from '../conformance/format.js';
+import { type ConformanceReport, DEFECTS, type Defect } from '../conformance/report-schema.js';
 import { HandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
+import { loadConformance } from './optional-peer.js';
 import { escapeLine } from './terminal-text.js';
 
 /**
@@ -162,6 +158,7 @@ export const command: CliCommand = {
     const timeoutMs = integerOption(values, 'timeout', DEFAULT_TIMEOUT_MS, 1);
     const defects = defectsOption(optionalString(values, 'defects'));
     const resolved = await absolutizeCommand(rest, io.cwd);
+    const { runConformance } = await loadConformance();
     const report = await runConformance({
       command: resolved,
       runs,

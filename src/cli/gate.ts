@@ -16,7 +16,6 @@ import {
   checkContractRevision,
   collectEvidence,
   createFsLedger,
-  createPgLedger,
   currentCandidate,
   DEFAULT_THRESHOLDS,
   DirectiveSchema,
@@ -25,7 +24,6 @@ import {
   ExecutionInputSchema,
   exactChecks,
   fsAssessmentStore,
-  LEDGER_PG_URL_ENV,
   type Ledger,
   ownerAuthority,
   type ReserveRequest,
@@ -43,6 +41,7 @@ import { safeValidate } from '../validation/index.js';
 import { optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
+import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
 
 /** Exit: an input record is invalid. */
 export const EXIT_INVALID = 3;
@@ -199,6 +198,7 @@ async function ledgerOf(io: CliIo, values: ParsedArgs['values'], now: () => stri
       ? envUrl
       : undefined);
   if (url !== undefined) {
+    const { createPgLedger } = await loadPg('--ledger-pg');
     const l = createPgLedger({ connectionString: url, maxConnections: 2 }, { now });
     openedPg.push(l);
     return l;

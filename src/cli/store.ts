@@ -10,10 +10,8 @@ import {
   BATON_COMMIT_KIND,
   type ChainRunStore,
   createFsStore,
-  createPgStore,
   EventKindSchema,
   OUTCOME_EXIT_CODES,
-  PG_URL_ENV,
   RECORD_KINDS,
   RESULT_SCHEMA,
   type RecordKind,
@@ -24,6 +22,7 @@ import {
 import { type OptionSpec, optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readInput } from './io.js';
+import { loadPg, PG_URL_ENV, type PgModule } from './optional-peer.js';
 
 const OPTIONS: OptionSpec = {
   root: { type: 'string' },
@@ -79,7 +78,7 @@ const HELP = [
 /** PostgreSQL stores opened by this invocation (their pools are ended when the verb returns). */
 const openedPg: { close(): Promise<void> }[] = [];
 
-function storeFor(values: ParsedArgs['values'], io: CliIo): ChainRunStore {
+async function storeFor(values: ParsedArgs['values'], io: CliIo): Promise<ChainRunStore> {
   const root = optionalString(values, 'root') ?? optionalString(values, 'run-store');
   const projectRoot = optionalString(values, 'project-root');
   const pgFlag = optionalString(values, 'pg');
@@ -95,7 +94,8 @@ function storeFor(values: ParsedArgs['values'], io: CliIo): ChainRunStore {
   if (pgUrl === undefined && pgSchema !== undefined)
     throw new HandoffError('usage', '--pg-schema needs --pg URL (or $HANDOFF_PG_URL)');
   if (pgUrl !== undefined) {
-    let store: ReturnType<typeof createPgStore>;
+    const { createPgStore } = await loadPg('--pg');
+    let store: ReturnType<PgModule['createPgStore']>;
     try {
       store = createPgStore({
         connectionString: pgUrl,
@@ -172,7 +172,7 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
     }
     switch (verb) {
       case 'create': {
-        const store = storeFor(values, io);
+        const store = await storeFor(values, io);
         const schema = optionalString(values, 'event-schema');
         if (schema !== undefined && schema !== 'v1' && schema !== 'v2') {
           throw new HandoffError('usage', '--event-schema must be v1 or v2');
@@ -193,7 +193,7 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
       }
       case 'append':
       case 'set-handoff': {
-        const store = storeFor(values, io);
+        const store = await storeFor(values, io);
         const runId = requireString(values, 'run-id');
         let kind = 'handoff';
         if (verb === 'append') {
@@ -211,7 +211,7 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
         return emit(io, result);
       }
       case 'load': {
-        const store = storeFor(values, io);
+        const store = await storeFor(values, io);
         const runId = requireString(values, 'run-id');
         const r = await store.loadRun(runId);
         if (!r.ok) return emit(io, refused(r.run_id, r.code, r.detail));
@@ -219,7 +219,7 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
         return 0;
       }
       case 'list': {
-        const store = storeFor(values, io);
+        const store = await storeFor(values, io);
         printJson(io, { root: store.root, runs: await store.listRuns() });
         return 0;
       }

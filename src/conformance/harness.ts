@@ -16,6 +16,7 @@ import { commitCaseRepository } from './case-repository.js';
 import { plantRunStore } from './case-store.js';
 import { endWatch, startWatch } from './case-watch.js';
 import { evaluateCase, handoffOf, needsBaselineCheck, type ReturnedBaselineCheck } from './checks.js';
+import { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { malformedInput } from './defects.js';
 import { BYSTANDER_FILES, type CaseDirectory, layOutProject, tempCaseDirectory } from './project.js';
 import {
@@ -25,34 +26,6 @@ import {
   type Defect,
   type Finding,
 } from './report-schema.js';
-
-/**
- * Default number of cases.
- *
- * @example
- * ```ts
- * await runConformance({ command, runs: DEFAULT_RUNS });
- * ```
- */
-export const DEFAULT_RUNS = 25;
-/**
- * Default seed (fixed, so a bare run is reproducible).
- *
- * @example
- * ```ts
- * await runConformance({ command, seed: DEFAULT_SEED });
- * ```
- */
-export const DEFAULT_SEED = 0;
-/**
- * Default per-case timeout in milliseconds.
- *
- * @example
- * ```ts
- * await runConformance({ command, timeoutMs: DEFAULT_TIMEOUT_MS });
- * ```
- */
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {

@@ -11,7 +11,28 @@ export {
   SorryFillerDeepParamsSchema,
   WORKER_PARAMETER_SCHEMAS,
 } from './dispatch-schema.js';
-export * from './enums.js';
+export {
+  BLOCKER_CLASS_PHRASES,
+  type BlockerClass,
+  BlockerClassSchema,
+  type BlockerKind,
+  BlockerKindSchema,
+  blockerClassFromPhrase,
+  type Mode,
+  ModeSchema,
+  type NextAction,
+  NextActionSchema,
+  OPERATIONAL_STOP_REASONS,
+  RUN_CONTRACT_SCHEMA,
+  type Scope,
+  ScopeSchema,
+  type Status,
+  StatusSchema,
+  type StopReason,
+  StopReasonSchema,
+  type WorkerKind,
+  WorkerSchema,
+} from './enums.js';
 export { handoffFor } from './handoff-for.js';
 export type { Handoff, HandoffEvidence } from './handoff-schema.js';
 export {

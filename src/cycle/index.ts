@@ -73,7 +73,32 @@ export {
 } from './search-budget.js';
 export { attemptOf, detectStuck, fenceStuck, type StuckInputs } from './stuck.js';
 export { isTrivialGoal, pickTarget, targetTask } from './targets.js';
-export type * from './types.js';
+export type {
+  AttemptRecord,
+  CheckpointInput,
+  CheckpointOutput,
+  CheckpointRecord,
+  CycleContext,
+  CycleInput,
+  CycleMode,
+  CycleOptions,
+  DiagnosticsInput,
+  DiagnosticsOutput,
+  HumanInput,
+  HumanOutput,
+  PlannerInput,
+  PlannerOutput,
+  PlanStep,
+  ReviewEvery,
+  ReviewInput,
+  ReviewOutput,
+  StuckCondition,
+  StuckVerdict,
+  TargetInfo,
+  VerificationTier,
+  WorkerInput,
+  WorkOutcome,
+} from './types.js';
 export {
   importLines,
   importsChanged,

@@ -4,7 +4,37 @@
  */
 export type { BuildEnvelopeOptions } from './build.js';
 export { buildHandoffEnvelope } from './build.js';
-export * from './constants.js';
+export {
+  ASYNC_START_MODES,
+  ASYNC_START_RELAXED_BY_CLAUDE,
+  type AsyncStartMode,
+  COPILOT_REVIEW_WAIT_TIMEOUT_MS,
+  COPILOT_SUB_GATES,
+  DEFAULT_ATTENTION_MS,
+  DEFAULT_GATE,
+  DEFAULT_MAX_COPILOT_ROUNDS,
+  EXECUTION_MODES,
+  type ExecutionMode,
+  FAIL_CLOSED_DIRECTIVE_PREFIXES,
+  HANDOFF_ENVELOPE_VERSION,
+  hasFailClosedDirective,
+  MERGE_STOP_RULE,
+  PHASE_DOC_PHRASE,
+  PR_BODY_PHRASE,
+  RECONCILE_BUNDLE_KIND,
+  RECONCILE_CRITERION_ID,
+  RECONCILE_OUTER_STRATEGY,
+  RECONCILE_STOP_RULE,
+  RECONCILE_TUPLE,
+  SPEC_SOURCES,
+  SPIKE_GATE,
+  type SpecSource,
+  STRATEGIES,
+  type Strategy,
+  TARGET_KINDS,
+  type TargetKind,
+  WORKTREE_NAMESPACE,
+} from './constants.js';
 export type {
   CommandClass,
   CompletionCheck,
@@ -33,7 +63,38 @@ export {
 export type { RouteClass } from './reconcile.js';
 export { classifyRoute, reconcileTupleProblems } from './reconcile.js';
 export { normalizeRepoSlug } from './repo-slug.js';
-export * from './schema.js';
+export {
+  type Acceptance,
+  type AcceptanceCriterion,
+  AcceptanceCriterionSchema,
+  AcceptanceSchema,
+  BLOCKING_SEVERITY_SPELLINGS,
+  type Control,
+  ControlSchema,
+  DEFECT_SEVERITIES,
+  type DevLoopsSettings,
+  DevLoopsSettingsSchema,
+  type EnvelopeTarget,
+  EnvelopeTargetSchema,
+  type GateAngleEntry,
+  GateAngleEntrySchema,
+  type GateConfig,
+  GateConfigSchema,
+  type GateSettings,
+  GateSettingsSchema,
+  type GateState,
+  GateStateSchema,
+  type HandoffEnvelope,
+  HandoffEnvelopeSchema,
+  LEGACY_SEVERITY_ALIASES,
+  normalizeSeverity,
+  type Overrides,
+  OverridesSchema,
+  type RetrospectiveFindings,
+  RetrospectiveFindingsSchema,
+  type SanctionedCommands,
+  SanctionedCommandsSchema,
+} from './schema.js';
 export type { SettingsFormat } from './settings.js';
 export {
   BUILT_IN_SETTINGS,

@@ -1,11 +1,14 @@
-export { addedBinders, type SplitSignature, splitBinders } from './binders.js';
+/**
+ * The statement fence: declaration headers, the built-in Lean extractor, command extractors for
+ * other languages (the header-extract protocol), the comparison and the fence check over a
+ * snapshot. Binder splitting, response parsing and the snapshot's concurrency are internal.
+ */
 export {
   type CommandExtractorOptions,
   commandHeaderExtractor,
   DEFAULT_EXTRACTOR_OUTPUT_LIMIT,
-  parseResponse,
 } from './command-extractor.js';
-export { CONTEXT_KINDS, compareHeaders, isAnonymousHeader } from './compare.js';
+export { CONTEXT_KINDS, compareHeaders } from './compare.js';
 export { describeViolation, MAX_DESCRIBED_SIGNATURE } from './describe.js';
 export {
   HEADER_EXTRACT_REQUEST_SCHEMA,
@@ -41,7 +44,6 @@ export {
 export {
   type HeaderSnapshot,
   MAX_SNAPSHOT_FILE_BYTES,
-  SNAPSHOT_CONCURRENCY,
   snapshotHeaders,
 } from './snapshot.js';
 export { FENCE_CHANGES, type FenceChange, type FenceViolation } from './violation.js';

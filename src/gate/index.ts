@@ -1,46 +1,188 @@
 /**
  * Gate protocol (seed 001): records, pure controller rules, the git collector, the evaluator port,
- * the continuation ledger (the only grantor) and the lead packet.
+ * the continuation ledger (the only grantor) and the lead packet. The PostgreSQL ledger is on
+ * `handoff-runtime/pg`. Git parsing, globbing, content ids and packet assembly stay internal.
  */
 
-export { deepFreeze } from '../canonical/index.js';
-export * from './assessment-schema.js';
-export * from './authority-schema.js';
-export * from './blocked-schema.js';
-export { isInternalPath, mergeChangeset, pairRenames, parseNameStatusZ, treeDigest } from './changeset.js';
+export {
+  type Assessment,
+  type AssessmentFailure,
+  AssessmentFailureSchema,
+  AssessmentSchema,
+  CLAIM_LABELS,
+  type Claim,
+  type ClaimLabel,
+  ClaimSchema,
+  type EvidenceRequest,
+  EvidenceRequestSchema,
+  GATE_ASSESSMENT_SCHEMA,
+} from './assessment-schema.js';
+export {
+  type Authority,
+  AuthoritySchema,
+  GATE_AUTHORITY_SCHEMA,
+  ownerAuthority,
+} from './authority-schema.js';
+export {
+  type BlockedReport,
+  BlockedReportSchema,
+  GATE_BLOCKED_SCHEMA,
+} from './blocked-schema.js';
 export type { CollectOptions } from './collector.js';
 export { collectEvidence, currentCandidate, repoRoot } from './collector.js';
-export * from './contract-history.js';
-export * from './contract-schema.js';
-export * from './directive-schema.js';
-export * from './evaluator.js';
-export * from './evaluator-protocol.js';
-export * from './evidence-schema.js';
-export * from './exact-checks.js';
+export { checkContractRevision } from './contract-history.js';
+export {
+  type CandidateBinding,
+  CandidateBindingSchema,
+  CommitIdSchema,
+  type Criterion,
+  CriterionSchema,
+  type EvaluatorPolicy,
+  EvaluatorPolicySchema,
+  GATE_TASK_SCHEMA,
+  InterpretationSchema,
+  ProblemIdSchema,
+  type Profile,
+  ProfileSchema,
+  Sha256Schema,
+  STAGES,
+  type Stage,
+  StageSchema,
+  stageRank,
+  type TaskContract,
+  TaskContractSchema,
+} from './contract-schema.js';
+export {
+  type Directive,
+  DirectiveSchema,
+  GATE_DIRECTIVE_SCHEMA,
+} from './directive-schema.js';
+export {
+  type AssessmentStore,
+  EvaluatorFailure,
+  type EvaluatorPort,
+  memoryAssessmentStore,
+  type RunEvaluatorOptions,
+  runEvaluator,
+} from './evaluator.js';
+export {
+  assessmentFromResponse,
+  buildEvaluatorRequest,
+  type EvaluatorQuestion,
+  type EvaluatorRequest,
+  type ExchangeMeta,
+  failedAssessment,
+  GATE_EVALUATOR_REQUEST_SCHEMA,
+} from './evaluator-protocol.js';
+export {
+  type Artifact,
+  ArtifactSchema,
+  type ChangeEntry,
+  ChangeEntrySchema,
+  type EvidencePacket,
+  EvidencePacketSchema,
+  type Execution,
+  type ExecutionInput,
+  ExecutionInputSchema,
+  ExecutionSchema,
+  GATE_EVIDENCE_SCHEMA,
+  type Omitted,
+  OmittedSchema,
+  ProvenanceSchema,
+  type WorkerClaim,
+  WorkerClaimSchema,
+} from './evidence-schema.js';
+export {
+  type ExactCheckInput,
+  type ExactCheckResult,
+  type ExactFailure,
+  type ExactFailureCode,
+  exactChecks,
+  STOP_CODES,
+} from './exact-checks.js';
 export { fsAssessmentStore } from './fs-assessment-store.js';
-export { createFsLedger, fsLedgerLog } from './fs-ledger.js';
+export { createFsLedger } from './fs-ledger.js';
 export type { RunGateOptions, RunGateResult } from './gate-runner.js';
 export { runGate } from './gate-runner.js';
-export { globMatch, matchesAny } from './globs.js';
-export * from './grant-schema.js';
-export { contentId, continuationKey } from './ids.js';
-export * from './lead-packet.js';
-export * from './lead-packet-schema.js';
-export * from './ledger.js';
-export * from './ledger-state.js';
-export * from './lifecycle.js';
-export { asClaims, assemblePacket, bindExecutions } from './packet.js';
 export {
-  createPgLedger,
-  LEDGER_PG_URL_ENV,
-  PG_LEDGER_DEFAULT_SCHEMA,
-  type PgLedgerLog,
-  type PgLedgerOptions,
-  pgLedgerDdl,
-  pgLedgerLog,
-} from './pg-ledger.js';
-export * from './route.js';
-export * from './route-schema.js';
+  GATE_GRANT_SCHEMA,
+  type Grant,
+  GrantSchema,
+  type GrantState,
+  GrantStateSchema,
+  type Slot,
+  SlotSchema,
+} from './grant-schema.js';
+export {
+  buildLeadPacket,
+  type LeadPacketInput,
+} from './lead-packet.js';
+export {
+  GATE_LEAD_PACKET_SCHEMA,
+  type LeadPacket,
+  LeadPacketSchema,
+} from './lead-packet-schema.js';
+export {
+  createLogLedger,
+  type Ledger,
+  type LedgerLog,
+  type LedgerStatus,
+  type LogLedgerOptions,
+  memoryLedgerLog,
+  type ReconcileOutcome,
+  type ReserveOutcome,
+} from './ledger.js';
+export {
+  decideReservation,
+  foldLedger,
+  type LedgerEvent,
+  LedgerEventSchema,
+  type LedgerState,
+  type RefusalReason,
+  type ReserveDecision,
+  type ReserveRequest,
+  ReserveRequestSchema,
+  type SlotUsage,
+  slotUsage,
+} from './ledger-state.js';
+export {
+  type GateLifecycleContext,
+  type GateLifecycleInput,
+  grantAcceptable,
+  initialLifecycleContext,
+  mayReserve,
+} from './lifecycle.js';
+export {
+  BLOCKED_STEP_CRITERION,
+  decideRoute,
+  type RouteInput,
+  readClaim,
+  recomputeRoute,
+  requestExclusion,
+  type SlotView,
+} from './route.js';
+export {
+  type CriterionOutcome,
+  CriterionOutcomeSchema,
+  DEFAULT_THRESHOLDS,
+  GATE_ROUTE_SCHEMA,
+  type Obligation,
+  ObligationSchema,
+  type Route,
+  type RouteDecision,
+  RouteDecisionSchema,
+  type RouteReason,
+  RouteReasonSchema,
+  RouteSchema,
+  type Thresholds,
+  ThresholdsSchema,
+} from './route-schema.js';
 export type { SubprocessEvaluatorOptions } from './subprocess-evaluator.js';
 export { subprocessEvaluator } from './subprocess-evaluator.js';
-export * from './worker-protocol.js';
+export {
+  GATE_WORKER_REQUEST_SCHEMA,
+  parseWorkerOutput,
+  type WorkerRequest,
+  type WorkerResult,
+  WorkerResultSchema,
+} from './worker-protocol.js';

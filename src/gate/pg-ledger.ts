@@ -17,9 +17,6 @@ import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
 import type { LedgerEvent } from './ledger-state.js';
 
-/** Environment variable naming the ledger's PostgreSQL connection string (CLI). */
-export const LEDGER_PG_URL_ENV = 'HANDOFF_LEDGER_PG_URL';
-
 /** Default PostgreSQL schema of the ledger. */
 export const PG_LEDGER_DEFAULT_SCHEMA = 'handoff_gate';
 

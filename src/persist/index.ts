@@ -1,29 +1,21 @@
 /**
  * Run persistence: the controller that drives the run store with the failure policy, the
  * invocation state, parent knowledge, progress, and prior-run reuse (preview, custody, start).
+ * Public names only: the policy's helpers, knowledge reducers, reuse matching and the state
+ * file's reader stay internal.
  */
 export type {
   PersistControllerOptions,
   PreparedPriorRun,
   StartInput,
 } from './controller.js';
-export { BUSY_RETRY_MS, PersistController } from './controller.js';
+export { PersistController } from './controller.js';
 export type { DriftEntry, DriftReport } from './drift-report.js';
-export { buildDriftReport, sameBaselineIdentity } from './drift-report.js';
+export { buildDriftReport } from './drift-report.js';
 export type { Persistence, PolicyDecision } from './failure-policy.js';
-export { CACHE_NOT_CONFIRMED, citeOf, decide, exitCodeOf, stopDetailOf } from './failure-policy.js';
+export { decide } from './failure-policy.js';
 export type { Knowledge, KnowledgePart } from './knowledge.js';
-export {
-  absorbDispatch,
-  absorbHandoff,
-  absorbNote,
-  absorbPart,
-  emptyAccumulated,
-  KnowledgeSchema,
-  knowledgeFromDispatch,
-  operationalErrorHandoff,
-  unionBy,
-} from './knowledge.js';
+export { KnowledgeSchema, operationalErrorHandoff } from './knowledge.js';
 export type { Progress, ProgressCheck } from './progress.js';
 export { checkProgress, PROGRESS_SCHEMA, ProgressSchema } from './progress.js';
 export type { PersistAction, PersistResult } from './result.js';
@@ -37,16 +29,12 @@ export type {
   ReuseRefusalCode,
 } from './reuse.js';
 export { deriveCustody, preparePriorStart, reusePreview, specificJustification } from './reuse.js';
-export { compatibleTarget, isInside, modeFamily, normalizeOwned, targetFile } from './reuse-compat.js';
 export { operationalErrorHandoffForTask } from './reuse-handoff.js';
 export type { CustodyResult, ReuseReport } from './reuse-report.js';
 export { CUSTODY_SCHEMA, REUSE_SCHEMA, ReuseReportSchema } from './reuse-report.js';
-export type { PriorSelection } from './reuse-selection.js';
-export { baselineOrigins, prefixDigest, selectPrior } from './reuse-selection.js';
 export type { SourceNote } from './source-note.js';
 export { parseSourceNote, SOURCE_NOTE_SCHEMA, SourceNoteSchema } from './source-note.js';
-export type { StateFs, StateRead } from './state-file.js';
-export { nodeStateFs, readState } from './state-file.js';
+export type { StateFs } from './state-file.js';
 export type { PersistState } from './state-schema.js';
 export { PersistStateSchema, STATE_SCHEMA } from './state-schema.js';
 export type { StoreVerdict, VerdictExpectation } from './store-verdict.js';

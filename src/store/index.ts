@@ -1,56 +1,86 @@
 /**
  * run-store/v1: the durable run journal. The {@link Store} interface, its records, cites and run
- * ids, an in-memory backend for tests, and the file-system backend.
+ * ids, an in-memory backend for tests, and the file-system backend. The PostgreSQL backend is on
+ * its own entry point (`handoff-runtime/pg`, src/pg), so this one never loads `pg`.
+ *
+ * Public names only, listed one by one: the backends' mechanisms (fs layer, fast canonical
+ * check, journal scanning, manifest building, load assembly, git index probe) stay internal and
+ * are imported from their files.
  */
 
-export { fastCanonicalJson } from './canonical-fast.js';
-export type {
-  ChainManifestBuild,
-  ChainTail,
-  CreateChainRunInput,
-  ParsedChainJournal,
-} from './chain-rules.js';
+export type { CreateChainRunInput, ParsedChainJournal } from './chain-rules.js';
+export { parseChainJournal } from './chain-rules.js';
 export {
-  batonCommitProblem,
-  buildChainManifest,
-  checkBatonCommit,
-  checkChainEventLine,
-  parseChainJournal,
-  startTail,
-  tailOf,
-} from './chain-rules.js';
-export * from './chain-schema.js';
+  BATON_COMMIT_KIND,
+  type BatonCommitPayload,
+  BatonCommitPayloadSchema,
+  CHAIN_EVENT_KINDS,
+  CHAIN_EVENT_SCHEMA,
+  CHAIN_MANIFEST_SCHEMA,
+  type ChainEventKind,
+  ChainEventLineSchema,
+  type ChainManifest,
+  ChainManifestSchema,
+  type ChainStoreEvent,
+  isChainManifest,
+  type StoredManifest,
+  StoredManifestSchema,
+} from './chain-schema.js';
 export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
-// the fs store's injectable layer; its home is src/durable
-export type { FsLayer, FsStat } from '../durable/index.js';
-export { errnoOf, nodeFsLayer } from '../durable/index.js';
 export type { RunPaths, StoreRootInput } from './fs-layout.js';
 export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
 export type { FsStore, FsStoreOptions } from './fs-store.js';
-export { createFsStore, HELD_JOURNALS } from './fs-store.js';
-export { gitTrackedUnder } from './git-index.js';
+export { createFsStore } from './fs-store.js';
 export type { ParsedJournal } from './journal-parse.js';
-export { checkEventLine, isCanonicalText, parseJournal, scanLines } from './journal-parse.js';
-export type { ManifestBuild, ManifestEnv } from './manifest.js';
-export { buildManifest, RUNTIME_VERSION } from './manifest.js';
+export { parseJournal } from './journal-parse.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';
 export { createMemoryStore } from './memory-store.js';
-export type { PgEventRow } from './pg-rows.js';
-export { parseChainEventRows, parseEventRows, rowsToJournal } from './pg-rows.js';
-export {
-  ADVISORY_HELD_SQL,
-  isPgSchemaName,
-  PG_STORE_DEFAULT_SCHEMA,
-  PG_STORE_SCHEMA_VERSION,
-  pgAdvisoryKey,
-  pgStoreDdl,
-} from './pg-schema.js';
-export type { PgStore, PgStoreOptions } from './pg-store.js';
-export { createPgStore, PG_URL_ENV } from './pg-store.js';
 export { formatTimestamp, isRunId, isTimestamp, makeRunId, randomRunIdSuffix } from './run-id.js';
-export { assembleChainLoad, assembleLoad, cacheState, LOAD_NOTE } from './run-load.js';
-export * from './schema.js';
+export {
+  CACHE_SCHEMA,
+  EVENT_KINDS_V1,
+  EVENT_KINDS_V2,
+  EVENT_V1_SCHEMA,
+  EVENT_V2_SCHEMA,
+  type EventKind,
+  EventKindSchema,
+  EventLineSchema,
+  type EventSchemaId,
+  type EventSchemaVersion,
+  EventSchemaVersionSchema,
+  eventSchemaOf,
+  type HandoffCache,
+  HandoffCacheSchema,
+  LOAD_SCHEMA,
+  MANIFEST_V1_SCHEMA,
+  MANIFEST_V2_SCHEMA,
+  type Manifest,
+  ManifestSchema,
+  ManifestV1Schema,
+  ManifestV2Schema,
+  type NoteKind,
+  NoteKindSchema,
+  type NotePayload,
+  NotePayloadSchema,
+  REPLAN_SUMMARY_SCHEMA,
+  RESULT_SCHEMA,
+  REVIEW_RECORD_SCHEMA,
+  ReplanBlockerSchema,
+  type ReplanSummary,
+  ReplanSummarySchema,
+  ReviewOutputSchema,
+  type ReviewRecord,
+  ReviewRecordSchema,
+  RUN_ID_PATTERN,
+  RunIdSchema,
+  SEQ_CITE_PATTERN,
+  type StoreEvent,
+  TIMESTAMP_PATTERN,
+  TimestampSchema,
+  type Triage,
+  TriageSchema,
+} from './schema.js';
 export type {
   AnyLoadResult,
   ChainRunLoad,
@@ -74,13 +104,5 @@ export {
   STORE_CODES,
   storeResult,
 } from './store.js';
-export type { AppendContext, PayloadCheck, RecordKind } from './validate-payload.js';
-export {
-  checkReplanCites,
-  describeIssues,
-  RECORD_KINDS,
-  validateEventPayload,
-  validateHandoffCache,
-  validateRecord,
-  validateStoredManifest,
-} from './validate-payload.js';
+export type { RecordKind } from './validate-payload.js';
+export { describeIssues, RECORD_KINDS, validateRecord } from './validate-payload.js';

@@ -10,18 +10,16 @@ import { appendFile, mkdtemp, readFile, realpath, rm, symlink, unlink, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { planCases } from '../../src/conformance/case-plan.js';
+import { commitCaseRepository } from '../../src/conformance/case-repository.js';
+import { CASE_RUN_ID, plantRunStore } from '../../src/conformance/case-store.js';
+import { endWatch, startWatch } from '../../src/conformance/case-watch.js';
 import {
   CASE_CONTROL_DIRS,
-  CASE_RUN_ID,
   changedPaths,
-  commitCaseRepository,
-  endWatch,
   layOutProject,
-  planCases,
-  plantRunStore,
   snapshotTree,
-  startWatch,
-} from '../../src/conformance/index.js';
+} from '../../src/conformance/project.js';
 import type { Dispatch } from '../../src/contract/index.js';
 import { runGit } from '../../src/git/index.js';
 

@@ -6,14 +6,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FENCED_HEADER } from '../../src/conformance/case-plan.js';
 import {
-  arbDispatch,
   type CaseObservation,
   type ContainmentObservation,
   evaluateCase,
-  FENCED_HEADER,
-  unsafeStrings,
-} from '../../src/conformance/index.js';
+} from '../../src/conformance/checks.js';
+import { arbDispatch } from '../../src/conformance/index.js';
+import { unsafeStrings } from '../../src/conformance/terminal-safety.js';
 import { type Dispatch, handoffFor } from '../../src/contract/index.js';
 import { extractLeanHeaders, type HeaderSnapshot } from '../../src/fence/index.js';
 import type { ContainedResult } from '../../src/process/index.js';

@@ -9,20 +9,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recordBaseline } from '../../src/baseline/index.js';
+import { FENCED_HEADER, planCases } from '../../src/conformance/case-plan.js';
+import { type ContainmentObservation, evaluateCase } from '../../src/conformance/checks.js';
+import { malformedInput } from '../../src/conformance/defects.js';
 import {
   arbDispatch,
   ConformanceReportSchema,
-  type ContainmentObservation,
-  changedPaths,
   DEFECTS,
-  evaluateCase,
-  FENCED_HEADER,
-  layOutProject,
-  malformedInput,
-  planCases,
   runConformance,
-  snapshotTree,
 } from '../../src/conformance/index.js';
+import { changedPaths, layOutProject, snapshotTree } from '../../src/conformance/project.js';
 import { protocolErrorHandoff, validateDispatch, validateHandoff } from '../../src/contract/index.js';
 import { extractLeanHeaders } from '../../src/fence/index.js';
 import type { ContainedResult } from '../../src/process/index.js';

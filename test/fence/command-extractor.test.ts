@@ -4,13 +4,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseResponse } from '../../src/fence/command-extractor.js';
 import {
   commandHeaderExtractor,
   compareHeaders,
   describeViolation,
   type FenceViolation,
   HEADER_EXTRACT_RESPONSE_SCHEMA,
-  parseResponse,
 } from '../../src/fence/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addedBinders,
-  compareHeaders,
-  type DeclarationHeader,
-  isAnonymousHeader,
-  splitBinders,
-} from '../../src/fence/index.js';
+import { addedBinders, splitBinders } from '../../src/fence/binders.js';
+import { isAnonymousHeader } from '../../src/fence/compare.js';
+import { compareHeaders, type DeclarationHeader } from '../../src/fence/index.js';
 
 function h(name: string, signature: string, line: number, kind = 'theorem'): DeclarationHeader {
   return { name, kind, signature, line };

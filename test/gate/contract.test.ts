@@ -3,14 +3,14 @@
  * invariants, packets are frozen and content-addressed, executions count only when bound.
  */
 import { describe, expect, it } from 'vitest';
+import { globMatch } from '../../src/gate/globs.js';
 import {
   AssessmentSchema,
-  bindExecutions,
   checkContractRevision,
   EvidencePacketSchema,
-  globMatch,
   TaskContractSchema,
 } from '../../src/gate/index.js';
+import { bindExecutions } from '../../src/gate/packet.js';
 import { safeValidate } from '../../src/validation/index.js';
 import { contract, D0, D1, failed, packet } from './fixtures.js';
 

@@ -8,7 +8,6 @@ import { dirname, join } from 'node:path';
 import {
   type Assessment,
   type AssessmentFailure,
-  assemblePacket,
   type Claim,
   type Directive,
   type EvidencePacket,
@@ -19,6 +18,7 @@ import {
   type TaskContract,
   TaskContractSchema,
 } from '../../src/gate/index.js';
+import { assemblePacket } from '../../src/gate/packet.js';
 
 export const T0 = '2026-11-30T12:00:00.000Z';
 export const D0 = 'a'.repeat(64);

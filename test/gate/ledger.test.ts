@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { continuationKey } from '../../src/gate/ids.js';
 import {
-  continuationKey,
   createFsLedger,
   createLogLedger,
   DEFAULT_THRESHOLDS,

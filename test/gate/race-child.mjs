@@ -4,7 +4,7 @@
 // (with how many of its appends lost the compare-and-set race). It signals `ready-<proc>` first.
 // Modes: `race` (default) and `crash-after-start` (reserve, start, then die before consume).
 // The round loop is shared with pg-race-child.mjs (race-rounds.mjs).
-import { fsLedgerLog } from '../../dist/src/gate/index.js';
+import { fsLedgerLog } from '../../dist/src/gate/fs-ledger.js';
 import { candidate, countingLedger, raceRounds } from './race-rounds.mjs';
 
 const [ledgerRoot, syncDir, procArg, roundsArg, mode = 'race'] = process.argv.slice(2);

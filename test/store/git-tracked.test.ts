@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsStore, gitTrackedUnder } from '../../src/store/index.js';
+import { gitTrackedUnder } from '../../src/store/git-index.js';
+import { createFsStore } from '../../src/store/index.js';
 import { dispatch, fixedClock } from './fixtures.js';
 import { tempDir } from './tmp.js';
 

@@ -18,7 +18,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsStore, HELD_JOURNALS } from '../../src/store/index.js';
+import { HELD_JOURNALS } from '../../src/store/fs-store.js';
+import { createFsStore } from '../../src/store/index.js';
 import { dispatch, fixedClock, note } from './fixtures.js';
 import { tempDir } from './tmp.js';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { fastCanonicalJson, isCanonicalText, parseJournal } from '../../src/store/index.js';
+import { fastCanonicalJson, isCanonicalText } from '../../src/store/canonical-fast.js';
+import { parseJournal } from '../../src/store/index.js';
 import { note } from './fixtures.js';
 
 const RUN = '20261130T100000Z-0a1b2c3d';

@@ -7,7 +7,7 @@
 // Every result is printed as one JSON line.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPgStore } from '../../dist/src/store/index.js';
+import { createPgStore } from '../../dist/src/pg/index.js';
 
 const [mode, url, schema, runId, syncDir, tag = 'x', countArg = '1'] = process.argv.slice(2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { createPgStore, type PgStore } from '../../src/store/index.js';
+import { createPgStore, type PgStore } from '../../src/pg/index.js';
 import { type ChildResult, spawnChild } from '../helpers/child.js';
 import { usePostgres } from '../setup/postgres.js';
 import { dispatch, fixedClock, note, reviewOfDepth, solvedHandoff } from './fixtures.js';

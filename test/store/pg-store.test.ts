@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll } from 'vitest';
-import { createPgStore, type PgStore } from '../../src/store/index.js';
+import { createPgStore, type PgStore } from '../../src/pg/index.js';
 import { usePostgres } from '../setup/postgres.js';
 import { fixedClock } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';

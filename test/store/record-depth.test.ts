@@ -10,20 +10,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalJson } from '../../src/canonical/index.js';
 import { prepareAppend } from '../../src/store/append-rules.js';
-import { FAST_CANONICAL_DEPTH } from '../../src/store/canonical-fast.js';
+import { FAST_CANONICAL_DEPTH, fastCanonicalJson, isCanonicalText } from '../../src/store/canonical-fast.js';
+import { checkBatonCommit } from '../../src/store/chain-rules.js';
+import { parseJournal, RECORD_KINDS, validateRecord } from '../../src/store/index.js';
+import { scanLines } from '../../src/store/journal-parse.js';
+import { buildManifest } from '../../src/store/manifest.js';
 import {
-  buildManifest,
-  checkBatonCommit,
-  fastCanonicalJson,
-  isCanonicalText,
-  parseJournal,
-  RECORD_KINDS,
-  scanLines,
   validateEventPayload,
   validateHandoffCache,
-  validateRecord,
   validateStoredManifest,
-} from '../../src/store/index.js';
+} from '../../src/store/validate-payload.js';
 import {
   depthIssue,
   MAX_RECORD_DEPTH,

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkReplanCites,
   formatCite,
   isRunId,
   makeRunId,
   parseCite,
   randomRunIdSuffix,
-  validateEventPayload,
   validateRecord,
 } from '../../src/store/index.js';
+import { checkReplanCites, validateEventPayload } from '../../src/store/validate-payload.js';
 import { batchReview, note, replan, stuckHandoff, stuckReview } from './fixtures.js';
 
 const RUN = '20261130T100000Z-0a1b2c3d';

@@ -5,13 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
 import type { Baton, StageReceipt } from '../../src/chain/index.js';
-import {
-  type ChainRunStore,
-  fastCanonicalJson,
-  isChainRunStore,
-  resolveCite,
-  type Store,
-} from '../../src/store/index.js';
+import { fastCanonicalJson } from '../../src/store/canonical-fast.js';
+import { type ChainRunStore, isChainRunStore, resolveCite, type Store } from '../../src/store/index.js';
 import { MAX_RECORD_DEPTH } from '../../src/validation/index.js';
 import { nest } from '../canonical/deep.js';
 import {

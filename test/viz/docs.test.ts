@@ -6,14 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { gateMachine } from '../../machines/index.js';
-import {
-  checkMachineDocs,
-  GENERATED_MARKER,
-  generatedDocs,
-  machineDoc,
-  machineGraph,
-  writeMachineDocs,
-} from '../../src/viz/index.js';
+import { checkMachineDocs, generatedDocs, writeMachineDocs } from '../../src/viz/docs-files.js';
+import { machineGraph } from '../../src/viz/index.js';
+import { GENERATED_MARKER, machineDoc } from '../../src/viz/machine-doc.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/machines/', import.meta.url));
 

@@ -3,22 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { setup } from 'xstate';
 import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
-import {
-  dotString,
-  edgeLabel,
-  htmlText,
-  layoutGraph,
-  machineGraph,
-  markdownCell,
-  mermaidIds,
-  mermaidText,
-  nodeIndex,
-  toDot,
-  toHtml,
-  toJson,
-  toMermaid,
-  VIZ_GRAPH_SCHEMA,
-} from '../../src/viz/index.js';
+import { dotString, htmlText, markdownCell, mermaidText } from '../../src/viz/escape.js';
+import { edgeLabel, nodeIndex } from '../../src/viz/graph.js';
+import { machineGraph, toDot, toHtml, toJson, toMermaid, VIZ_GRAPH_SCHEMA } from '../../src/viz/index.js';
+import { layoutGraph } from '../../src/viz/layout.js';
+import { mermaidIds } from '../../src/viz/mermaid.js';
 
 const chain = machineGraph(chainMachine as unknown as AnyStateMachine);
 const cycle = machineGraph(cycleMachine as unknown as AnyStateMachine);

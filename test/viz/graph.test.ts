@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { createMachine, setup } from 'xstate';
 import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
-import { edgeLabel, guardText, isWithin, machineGraph, nodeIndex } from '../../src/viz/index.js';
+import { edgeLabel, guardText, isWithin, nodeIndex } from '../../src/viz/graph.js';
+import { machineGraph } from '../../src/viz/index.js';
 
 type Cfg = {
   states?: Record<string, Cfg>;
