@@ -2,9 +2,13 @@
 // Counts the export names of the package's entry points: runtime values (Object.keys of the
 // module namespace) and type-only names (from the emitted .d.ts, through the TypeScript checker).
 //
-//   node bench/export-names.mjs [SUBPATH…] [--json] [--names]
+//   node bench/export-names.mjs [SUBPATH…] [--json] [--names] [--snapshot]
 //
 // Default: every subpath in package.json "exports". Needs the build (`npx tsc -p tsconfig.build.json`).
+// --snapshot prints test/package/export-names.json (sorted names per subpath), which
+// test/package/exports.test.ts compares exactly:
+//   node bench/export-names.mjs --snapshot > test/package/export-names.json
+//   npx biome format --write test/package/export-names.json
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +20,8 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const names = args.includes('--names');
+const snapshot = args.includes('--snapshot');
+const snap = {};
 const wanted = args.filter((a) => !a.startsWith('--'));
 const subpaths = Object.keys(pkg.exports).filter(
   (s) => s !== './package.json' && (wanted.length === 0 || wanted.includes(s)),
@@ -41,7 +47,9 @@ for (const [i, sub] of subpaths.entries()) {
     .sort();
   const valueSet = new Set(values);
   const types = all.filter((n) => !valueSet.has(n));
-  if (json) {
+  if (snapshot) {
+    snap[sub] = { values, types };
+  } else if (json) {
     process.stdout.write(`${JSON.stringify({ subpath: sub, total: all.length, values, types })}\n`);
   } else {
     process.stdout.write(
@@ -50,3 +58,4 @@ for (const [i, sub] of subpaths.entries()) {
     if (names) process.stdout.write(`  values: ${values.join(' ')}\n  types: ${types.join(' ')}\n`);
   }
 }
+if (snapshot) process.stdout.write(`${JSON.stringify(snap, null, 2)}\n`);

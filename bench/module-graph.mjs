@@ -6,6 +6,8 @@
 //
 //   node bench/module-graph.mjs [SPECIFIER…] [--json] [--list]
 //
+// A SPECIFIER may join several with commas (`handoff-runtime,handoff-runtime/store`): they are
+// imported one after the other in the same process and counted together.
 // Default specifier: handoff-runtime (resolved by self-reference through package.json "exports").
 // Prints, per specifier: modules (files + builtins), files of this package, files under
 // node_modules by package, builtins. --json prints one JSON object per specifier per line.
@@ -41,7 +43,7 @@ async function measure(specifier) {
     if (isBuiltin(request)) builtins.add(request.replace(/^node:/, ''));
     return load.call(this, request, ...rest);
   };
-  await import(specifier);
+  for (const one of specifier.split(',')) await import(one);
   await new Promise((r) => setTimeout(r, 100)); // the hook thread's last messages
   Module._load = load;
   const files = new Set();

@@ -1,11 +1,14 @@
 /**
  * The published entry points resolve through package.json `exports` (self-reference by package
- * name, as a consumer would import them) and expose their documented members.
+ * name, as a consumer would import them), and the names each one exports are exactly the ones in
+ * test/package/export-names.json: a new public name is a reviewed diff of that file, regenerated
+ * with `node bench/export-names.mjs --snapshot > test/package/export-names.json` (then
+ * `npx biome format --write` on it) after the build.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
@@ -14,49 +17,99 @@ const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
   bin: Record<string, string>;
 };
 
-async function keysOf(specifier: string): Promise<string[]> {
-  const script = `import(${JSON.stringify(specifier)}).then((m) => process.stdout.write(JSON.stringify(Object.keys(m))))`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
-  return JSON.parse(stdout) as string[];
-}
+type Names = Record<string, { values: string[]; types: string[] }>;
+const committed = JSON.parse(readFileSync(new URL('test/package/export-names.json', root), 'utf8')) as Names;
+
+/** The root's budget (issue 12: "at most 80 names"), values and types together. */
+const ROOT_BUDGET = 80;
+
+let actual: Names;
+beforeAll(async () => {
+  const { stdout } = await run(process.execPath, ['bench/export-names.mjs', '--snapshot'], {
+    cwd: root,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  actual = JSON.parse(stdout) as Names;
+}, 120_000);
 
 describe('package exports', () => {
-  it('every subpath resolves to built code with a types entry first', async () => {
-    for (const [sub, target] of Object.entries(pkg.exports)) {
-      if (sub === './package.json') continue;
-      expect(Object.keys(target as object)[0], sub).toBe('types');
-      const keys = await keysOf(sub === '.' ? 'handoff-runtime' : `handoff-runtime/${sub.slice(2)}`);
-      expect(keys.length, sub).toBeGreaterThan(0);
-    }
+  it('every subpath has a types entry first, and the snapshot lists exactly the subpaths', () => {
+    const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
+    for (const sub of subpaths) expect(Object.keys(pkg.exports[sub] as object)[0], sub).toBe('types');
+    expect(Object.keys(actual).sort()).toEqual(subpaths.sort());
+    expect(Object.keys(committed).sort()).toEqual(subpaths.sort());
   });
 
-  it('the main entry exposes the core API', async () => {
-    const keys = await keysOf('handoff-runtime');
+  it.each(Object.keys(committed))('the names of %s are the committed ones', (sub) => {
+    // a failure here is a change of the public surface: review it, then regenerate the snapshot
+    expect(actual[sub], sub).toEqual(committed[sub]);
+  });
+
+  it(`the root stays within ${ROOT_BUDGET} names and carries no internals`, () => {
+    const r = actual['.'];
+    expect(r).toBeDefined();
+    const all = [...(r?.values ?? []), ...(r?.types ?? [])];
+    expect(all.length).toBeLessThanOrEqual(ROOT_BUDGET);
+    for (const internal of [
+      'nodeFsLayer',
+      'errnoOf',
+      'fastCanonicalJson',
+      'ADVISORY_HELD_SQL',
+      'createPgStore',
+    ]) {
+      expect(all).not.toContain(internal);
+    }
+    // the embedding API is there
     for (const name of [
       'validateDispatch',
       'validateHandoff',
       'protocolErrorHandoff',
       'rerunGuard',
-      'blockerSignature',
       'recordBaseline',
       'checkBaseline',
       'advanceBaseline',
       'createFsStore',
+      'createMemoryStore',
+      'Store',
       'PersistController',
-      'buildHandoffEnvelope',
+      'runProject',
+      'runCycle',
+      'createChain',
+      'runGate',
       'HandoffError',
       'isHandoffError',
       'canonicalJson',
-      'gate',
-      'viz',
     ]) {
-      expect(keys, name).toContain(name);
+      expect(all, name).toContain(name);
     }
   });
 
-  it('the machines entry exposes every protocol machine', async () => {
-    const keys = await keysOf('handoff-runtime/machines');
-    for (const name of ['cycleMachine', 'chainMachine', 'gateMachine']) expect(keys).toContain(name);
+  it('no index file re-exports with export * (every public name is listed)', () => {
+    const barrels = [
+      new URL('src/index.ts', root),
+      new URL('machines/index.ts', root),
+      ...readdirSync(new URL('src/', root), { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => new URL(`src/${d.name}/index.ts`, root)),
+    ];
+    const offenders: string[] = [];
+    for (const url of barrels) {
+      let text: string;
+      try {
+        text = readFileSync(url, 'utf8');
+      } catch {
+        continue;
+      }
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      if (/export\s+(type\s+)?\*/.test(code)) offenders.push(url.pathname);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the machines entry exposes every protocol machine', () => {
+    for (const name of ['cycleMachine', 'chainMachine', 'gateMachine']) {
+      expect(actual['./machines']?.values).toContain(name);
+    }
   });
 
   it('the bin points at the built CLI', () => {

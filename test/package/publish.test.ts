@@ -1,0 +1,217 @@
+/**
+ * What `npm pack` publishes, checked as a consumer meets it (needs the build; `npm test` builds
+ * first). No network: the tarball is made with `--ignore-scripts`, publint and
+ * @arethetypeswrong/cli (devDependencies) read it locally, and the consumer project gets the
+ * package's dependencies as links into this repository's node_modules — as `npm install` would
+ * lay them out, without a registry.
+ *
+ * - publint (`--strict`: warnings fail too) and attw `--profile esm-only` pass on the tarball.
+ * - The published .d.ts files type-check in a consumer with `skipLibCheck: false` that has only
+ *   typescript, @types/node and the package's dependencies — no `pg`, no `@types/pg`, no
+ *   `fast-check` — importing every entry point except `/pg` and `/conformance`. With `fast-check`
+ *   added, `/conformance` type-checks; with `pg` and `@types/pg` added, `/pg` does (what
+ *   docs/architecture.md § Public surface tells a consumer to install).
+ * - Without the peers, every other entry point loads; `/pg` and `/conformance` fail naming the
+ *   missing package; the CLI's `--pg`, `--ledger-pg` and `conformance worker` fail with a usage
+ *   error (exit 2) naming the package to install, and `conformance --help` still answers.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'node_modules', '.bin');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+interface Run {
+  code: number;
+  out: string;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command (argument array, no shell); never rejects. */
+function exec(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { cwd, env: { ...process.env, ...env }, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+        resolve({ code, stdout, stderr, out: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+/** No registry: any attempt to reach one fails fast instead of passing by luck. */
+const OFFLINE: NodeJS.ProcessEnv = {
+  npm_config_registry: 'http://127.0.0.1:9/',
+  npm_config_offline: 'true',
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  NO_COLOR: '1',
+};
+
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+};
+const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
+const specifierOf = (sub: string) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`);
+const PEER_ENTRIES: Record<string, string> = { './pg': 'pg', './conformance': 'fast-check' };
+
+let dir: string;
+let tarball: string;
+let consumer: string;
+
+/** Links `name` from this repository's node_modules into the consumer's. */
+async function linkModule(name: string): Promise<void> {
+  const to = join(consumer, 'node_modules', name);
+  await mkdir(dirname(to), { recursive: true });
+  await symlink(join(ROOT, 'node_modules', name), to, 'dir');
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'handoff-publish-'));
+  const packed = await exec(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
+    ROOT,
+    OFFLINE,
+  );
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
+  const [entry] = JSON.parse(packed.stdout) as { filename: string }[];
+  tarball = join(dir, entry?.filename ?? '');
+  // the consumer: the package unpacked where npm would put it, its dependencies linked, no peers
+  consumer = join(dir, 'consumer');
+  await mkdir(join(consumer, 'node_modules'), { recursive: true });
+  const untar = await exec('tar', ['-xzf', tarball, '-C', join(consumer, 'node_modules')], dir);
+  if (untar.code !== 0) throw new Error(`tar failed:\n${untar.out}`);
+  await rename(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', pkg.name));
+  for (const dep of Object.keys(pkg.dependencies)) await linkModule(dep);
+  await linkModule('@types/node');
+  await writeFile(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('passes publint --strict', async () => {
+    const r = await exec(join(BIN, 'publint'), ['run', tarball, '--strict'], dir, OFFLINE);
+    expect(r.out).not.toMatch(/Errors:|Warnings:|Suggestions:/);
+    expect(r.code, r.out).toBe(0);
+  }, 120_000);
+
+  it('passes @arethetypeswrong/cli --profile esm-only', async () => {
+    const r = await exec(
+      join(BIN, 'attw'),
+      [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'json'],
+      dir,
+      OFFLINE,
+    );
+    expect(r.code, r.out).toBe(0);
+  }, 240_000);
+
+  it('the consumer has no pg, @types/pg or fast-check', async () => {
+    const installed = await readdir(join(consumer, 'node_modules'));
+    expect(installed).not.toContain('pg');
+    expect(installed).not.toContain('fast-check');
+    expect(await readdir(join(consumer, 'node_modules', '@types'))).toEqual(['node']);
+  });
+
+  it('every entry point but /pg and /conformance loads without the peers; those two name the missing package', async () => {
+    const script = `
+      const out = {};
+      for (const s of ${JSON.stringify(subpaths.map(specifierOf))}) {
+        try { await import(s); out[s] = 'ok'; }
+        catch (e) { out[s] = String(e.code) + ': ' + String(e.message).split('\\n')[0]; }
+      }
+      process.stdout.write(JSON.stringify(out));`;
+    const r = await exec(process.execPath, ['--input-type=module', '-e', script], consumer);
+    expect(r.code, r.out).toBe(0);
+    const loaded = JSON.parse(r.stdout) as Record<string, string>;
+    for (const sub of subpaths) {
+      const peer = PEER_ENTRIES[sub];
+      if (peer === undefined) expect(loaded[specifierOf(sub)], sub).toBe('ok');
+      else expect(loaded[specifierOf(sub)], sub).toContain(`Cannot find package '${peer}'`);
+    }
+  }, 60_000);
+
+  it('the CLI names the missing peer when a verb needs it (exit 2) and answers --help without it', async () => {
+    const cli = join(consumer, 'node_modules', pkg.name, 'dist', 'src', 'cli', 'bin.js');
+    const store = await exec(
+      process.execPath,
+      [cli, 'store', 'list', '--pg', 'postgresql://127.0.0.1:9/x'],
+      consumer,
+    );
+    expect(store.code, store.out).toBe(2);
+    expect(store.stderr).toContain("needs the optional peer dependency 'pg'");
+    const gate = await exec(
+      process.execPath,
+      [cli, 'gate', 'status', '--ledger-pg', 'postgresql://127.0.0.1:9/x', '--problem', 'p'],
+      consumer,
+    );
+    expect(gate.code, gate.out).toBe(2);
+    expect(gate.stderr).toContain("needs the optional peer dependency 'pg'");
+    const help = await exec(process.execPath, [cli, 'conformance', '--help'], consumer);
+    expect(help.code, help.out).toBe(0);
+    expect(help.stdout).toContain('--runs N');
+    const conf = await exec(
+      process.execPath,
+      [cli, 'conformance', 'worker', '--', process.execPath, '-e', '0'],
+      consumer,
+    );
+    expect(conf.code, conf.out).toBe(2);
+    expect(conf.stderr).toContain("needs the optional peer dependency 'fast-check'");
+    // the file-system backends need no peer
+    const fsList = await exec(
+      process.execPath,
+      [cli, 'store', 'list', '--root', join(dir, 'store')],
+      consumer,
+    );
+    expect(fsList.code, fsList.out).toBe(0);
+  }, 120_000);
+
+  it('the .d.ts files type-check with skipLibCheck false: without peers all but /pg and /conformance; with them, those too', async () => {
+    const plain = subpaths.filter((s) => PEER_ENTRIES[s] === undefined);
+    const importsOf = (subs: readonly string[]) =>
+      `${subs.map((s, i) => `import * as m${i} from '${specifierOf(s)}';`).join('\n')}\nexport const all = [${subs.map((_, i) => `m${i}`).join(', ')}];\n`;
+    const tsconfig = (files: readonly string[]) =>
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
+        files,
+      });
+    await writeFile(join(consumer, 'plain.ts'), importsOf(plain));
+    await writeFile(join(consumer, 'tsconfig.json'), tsconfig(['plain.ts']));
+    const without = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+    expect(without.code, without.out).toBe(0);
+
+    // what a consumer of the peer entry points installs: fast-check; pg and @types/pg
+    await linkModule('fast-check');
+    await linkModule('pg');
+    await linkModule('@types/pg');
+    await writeFile(join(consumer, 'peers.ts'), importsOf(Object.keys(PEER_ENTRIES)));
+    await writeFile(join(consumer, 'tsconfig.json'), tsconfig(['plain.ts', 'peers.ts']));
+    const withPeers = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+    expect(withPeers.code, withPeers.out).toBe(0);
+  }, 240_000);
+});
