@@ -111,13 +111,6 @@ export interface FsStore extends ChainRunStore {
 /** How many journal descriptors one {@link FsStore} keeps open between appends (least recently used are closed). */
 export const HELD_JOURNALS = 8;
 
-/** Internal unwinding: a finished result to return. */
-class Done extends Error {
-  constructor(readonly result: StoreResult) {
-    super(result.outcome);
-  }
-}
-
 /**
  * What this instance knows about a run's journal: the inode it validated, the size validated so
  * far and the last seq in it, and (between appends) the open descriptor of that inode. `ino` -1:
@@ -132,6 +125,11 @@ interface JournalState {
   /** Chain runs: the last committed baton's revision and fingerprint at `lastSeq`. */
   tail: ChainTail | null;
 }
+
+/** A journal open for appending under the lock, or the refusal that ends the append. */
+type OpenedJournal =
+  | { readonly ok: true; readonly state: JournalState & { fd: number } }
+  | { readonly ok: false; readonly result: StoreResult };
 
 /** Held journal descriptors of collected stores are closed (each store registers its map). */
 const heldJournals = new FinalizationRegistry<{ fsl: FsLayer; journals: Map<string, JournalState> }>(
@@ -379,13 +377,16 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     return { ok: true, manifest: m.value };
   }
 
-  /** Creates the store root, runs/ and runs/.gitignore when needed (each made durable). */
-  function ensureStore(): void {
+  /**
+   * Creates the store root, runs/ and runs/.gitignore when needed (each made durable); null when
+   * the store is ready, else the refusal (run id null: the caller sets it).
+   */
+  function ensureStore(): StoreResult | null {
     const parent = path.dirname(root);
     try {
       if (!fsl.lstat(fsl.realpath(parent)).isDirectory()) throw new Error('not a directory');
     } catch {
-      throw new Done(refused(null, 'no_parent_anchor', `the storage root's parent ${parent} does not exist`));
+      return refused(null, 'no_parent_anchor', `the storage root's parent ${parent} does not exist`);
     }
     let created = false;
     try {
@@ -393,12 +394,12 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       created = true;
     } catch (e) {
       if (errnoOf(e) !== 'EEXIST')
-        throw new Done(refused(null, 'no_storage_root', `cannot create ${root}: ${errnoOf(e)}`));
+        return refused(null, 'no_storage_root', `cannot create ${root}: ${errnoOf(e)}`);
     }
     try {
       if (created) fsyncDir(fsl, parent, 'root_parent_fsync');
     } catch (e) {
-      throw new Done(refused(null, 'store_init_unsynced', (e as Error).message));
+      return refused(null, 'store_init_unsynced', (e as Error).message);
     }
     const runs = path.join(root, 'runs');
     let runsCreated = false;
@@ -407,19 +408,20 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       runsCreated = true;
     } catch (e) {
       if (errnoOf(e) !== 'EEXIST')
-        throw new Done(refused(null, 'no_runs_dir', `cannot create ${runs}: ${errnoOf(e)}`));
+        return refused(null, 'no_runs_dir', `cannot create ${runs}: ${errnoOf(e)}`);
     }
+    let runsSt: FsStat;
     try {
-      if (isSymlinkOrNotDir(fsl.lstat(runs)))
-        throw new Done(refused(null, 'containment', `${runs} is a symlink or not a directory`));
+      runsSt = fsl.lstat(runs);
     } catch (e) {
-      if (e instanceof Done) throw e;
-      throw new Done(refused(null, 'no_runs_dir', `cannot stat ${runs}: ${errnoOf(e)}`));
+      return refused(null, 'no_runs_dir', `cannot stat ${runs}: ${errnoOf(e)}`);
     }
+    if (isSymlinkOrNotDir(runsSt))
+      return refused(null, 'containment', `${runs} is a symlink or not a directory`);
     try {
       if (runsCreated) fsyncDir(fsl, root, 'root_fsync');
     } catch (e) {
-      throw new Done(refused(null, 'store_init_unsynced', (e as Error).message));
+      return refused(null, 'store_init_unsynced', (e as Error).message);
     }
     let hasIgnore = false;
     try {
@@ -438,15 +440,14 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         });
       } catch (e) {
         const step = e instanceof StepFailure ? e.step : 'gitignore';
-        throw new Done(
-          refused(
-            null,
-            step === 'gitignore_dir_fsync' ? 'publish_unsynced' : 'gitignore_write_failed',
-            (e as Error).message,
-          ),
+        return refused(
+          null,
+          step === 'gitignore_dir_fsync' ? 'publish_unsynced' : 'gitignore_write_failed',
+          (e as Error).message,
         );
       }
     }
+    return null;
   }
 
   function createSync(input: CreateRunInput): StoreResult {
@@ -485,12 +486,8 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         `${tracked.length} path(s) under ${path.join(root, 'runs')} are in the Git index (e.g. ${tracked[0]}); untrack them or choose another --root`,
       );
     }
-    try {
-      ensureStore();
-    } catch (e) {
-      if (e instanceof Done) return { ...e.result, run_id: b.manifest.run_id };
-      throw e;
-    }
+    const notReady = ensureStore();
+    if (notReady !== null) return { ...notReady, run_id: b.manifest.run_id };
     // the root may have been created just now: record its real path
     const manifest: StoredManifest = { ...b.manifest, storage_root: recordedRoot() };
     const runId = manifest.run_id;
@@ -589,7 +586,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
    * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
    * the full path: open with O_NOFOLLOW and validate.
    */
-  function openJournal(runId: string, p: RunPaths, manifest: StoredManifest): JournalState & { fd: number } {
+  function openJournal(runId: string, p: RunPaths, manifest: StoredManifest): OpenedJournal {
     const held = journals.get(runId);
     if (held !== undefined && held.fd !== null) {
       let same = false;
@@ -607,7 +604,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       } catch {
         same = false;
       }
-      if (same && size === held.size) return held as JournalState & { fd: number };
+      if (same && size === held.size) return { ok: true, state: held as JournalState & { fd: number } };
       if (same && size > held.size) return validateTail(runId, manifest, held.fd, held, size);
       forget(runId);
     }
@@ -616,13 +613,31 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       fd = fsl.open(p.events, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
     } catch (e) {
       const code = errnoOf(e);
-      if (code === 'ENOENT') throw new Done(refused(runId, 'integrity_failure', 'events.jsonl is missing'));
-      if (code === 'ELOOP') throw new Done(refused(runId, 'containment', 'events.jsonl is a symlink'));
-      throw new Done(refused(runId, 'journal_unreadable', `cannot open events.jsonl: ${code || String(e)}`));
+      if (code === 'ENOENT')
+        return { ok: false, result: refused(runId, 'integrity_failure', 'events.jsonl is missing') };
+      if (code === 'ELOOP')
+        return { ok: false, result: refused(runId, 'containment', 'events.jsonl is a symlink') };
+      return {
+        ok: false,
+        result: refused(runId, 'journal_unreadable', `cannot open events.jsonl: ${code || String(e)}`),
+      };
     }
+    /** A refusal after the open: the descriptor is closed (through the state that holds it, if any). */
+    const refuse = (result: StoreResult): OpenedJournal => {
+      const mine = journals.get(runId);
+      if (mine?.fd === fd) forget(runId);
+      else {
+        try {
+          fsl.close(fd);
+        } catch {
+          // read side only so far
+        }
+      }
+      return { ok: false, result };
+    };
     try {
       const st = fsl.fstat(fd);
-      if (!st.isFile()) throw new Done(refused(runId, 'containment', 'events.jsonl is not a regular file'));
+      if (!st.isFile()) return refuse(refused(runId, 'containment', 'events.jsonl is not a regular file'));
       const known = journals.get(runId);
       const sameFile =
         known !== undefined && (known.ino === -1 || (known.ino === st.ino && known.dev === st.dev));
@@ -640,21 +655,12 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
           : { fd, ino: st.ino, dev: st.dev, size: 0, lastSeq: 0, tail: start };
       if (base.size === st.size) {
         remember(runId, base);
-        return base as JournalState & { fd: number };
+        return { ok: true, state: base as JournalState & { fd: number } };
       }
-      return validateTail(runId, manifest, fd, base, st.size);
+      const v = validateTail(runId, manifest, fd, base, st.size);
+      return v.ok ? v : refuse(v.result);
     } catch (e) {
-      const mine = journals.get(runId);
-      if (mine?.fd === fd) forget(runId);
-      else {
-        try {
-          fsl.close(fd);
-        } catch {
-          // read side only so far
-        }
-      }
-      if (e instanceof Done) throw e;
-      throw new Done(
+      return refuse(
         refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
       );
     }
@@ -667,16 +673,17 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     fd: number,
     known: JournalState,
     size: number,
-  ): JournalState & { fd: number } {
+  ): OpenedJournal {
     const from = known.size;
     let bytes: Buffer;
     try {
       bytes = readRange(fsl, fd, from, size);
     } catch (e) {
       forget(runId);
-      throw new Done(
-        refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
-      );
+      return {
+        ok: false,
+        result: refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
+      };
     }
     const first = known.lastSeq + 1;
     const parsed = isChainManifest(manifest)
@@ -685,13 +692,14 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     if (parsed.damage !== null || bytes.length !== size - from) {
       forget(runId);
       const d = parsed.damage;
-      throw new Done(
-        refused(
+      return {
+        ok: false,
+        result: refused(
           runId,
           'journal_damaged',
           d === null ? 'events.jsonl changed while reading' : `journal damaged (${d.code}): ${d.detail}`,
         ),
-      );
+      };
     }
     const state: JournalState = {
       fd,
@@ -702,7 +710,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       tail: 'tail' in parsed ? parsed.tail : known.tail,
     };
     remember(runId, state);
-    return state as JournalState & { fd: number };
+    return { ok: true, state: state as JournalState & { fd: number } };
   }
 
   function appendSync(
@@ -744,13 +752,11 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
         withCache,
       );
     } catch (e) {
-      if (!(e instanceof Done)) {
-        forget(runId);
-        result = storeResult('indeterminate', runId, {
-          step: 'unexpected',
-          detail: String((e as Error)?.message ?? e),
-        });
-      } else result = e.result;
+      forget(runId);
+      result = storeResult('indeterminate', runId, {
+        step: 'unexpected',
+        detail: String((e as Error)?.message ?? e),
+      });
     }
     const warn = releaseLock(fsl, p.lock);
     if (warn !== null)
@@ -770,7 +776,9 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     ts: string,
     withCache: boolean,
   ): StoreResult {
-    const state = openJournal(runId, p, manifest);
+    const opened = openJournal(runId, p, manifest);
+    if (!opened.ok) return opened.result;
+    const state = opened.state;
     const fd = state.fd;
     const seq = state.lastSeq + 1;
     const refusal = lockedAppendRefusal(runId, manifest, eventSchema, kind, payload, commit, state.tail, seq);

@@ -90,17 +90,18 @@ export interface PgStore extends ChainRunStore {
   close(): Promise<void>;
 }
 
-/** Thrown inside a mutation to return a result after rolling back. */
-class Done extends Error {
-  constructor(readonly result: StoreResult) {
-    super(result.detail ?? result.outcome);
-  }
-}
-
 interface Known {
   lastSeq: number;
   tail: ChainTail | null;
 }
+
+/**
+ * What a mutation's transaction body decides: commit (its result, and the SQL of its writes to
+ * send with COMMIT) or roll back with a result (a refusal found under the lock).
+ */
+type TxDecision =
+  | { readonly commit: StoreResult; readonly writes?: string }
+  | { readonly rollback: StoreResult };
 
 const errText = (e: unknown): string => String((e as Error)?.message ?? e);
 
@@ -208,12 +209,17 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return migrated;
   }
 
-  async function checkout(runId: string | null): Promise<PoolClient> {
+  async function checkout(
+    runId: string | null,
+  ): Promise<{ ok: true; client: PoolClient } | { ok: false; result: StoreResult }> {
     try {
       await ensureSchema();
-      return guard(await pool.connect());
+      return { ok: true, client: guard(await pool.connect()) };
     } catch (e) {
-      throw new Done(refused(runId, 'lock_unavailable', `cannot reach the database: ${errText(e)}`));
+      return {
+        ok: false,
+        result: refused(runId, 'lock_unavailable', `cannot reach the database: ${errText(e)}`),
+      };
     }
   }
 
@@ -245,35 +251,37 @@ export function createPgStore(options: PgStoreOptions): PgStore {
 
   /**
    * Runs `body` on one connection (it must open the transaction with BEGIN) and commits: `body`
-   * returns its result and optionally the SQL of its writes, which is sent in one message with
-   * COMMIT. `body` throws {@link Done} to roll back with a result; any other failure before COMMIT
-   * is sent is `nothing_written`/`write_failed` (without COMMIT nothing can have committed); a
-   * failure of the writes+COMMIT message is a plain server ERROR (the transaction aborted:
-   * `write_failed`) or `indeterminate` (the connection failed while COMMIT was in flight).
+   * returns {@link TxDecision} — its result and optionally the SQL of its writes, which is sent in
+   * one message with COMMIT, or a result to roll back with. A failure (throw) before COMMIT is sent
+   * is `nothing_written`/`write_failed` (without COMMIT nothing can have committed); a failure of
+   * the writes+COMMIT message is a plain server ERROR (the transaction aborted: `write_failed`) or
+   * `indeterminate` (the connection failed while COMMIT was in flight).
    */
   async function transact(
     runId: string | null,
     seqOf: () => number | undefined,
-    body: (c: PoolClient) => Promise<{ result: StoreResult; writes?: string }>,
+    body: (c: PoolClient) => Promise<TxDecision>,
   ): Promise<StoreResult> {
-    let client: PoolClient;
-    try {
-      client = await checkout(runId);
-    } catch (e) {
-      if (e instanceof Done) return e.result;
-      throw e;
-    }
+    const out = await checkout(runId);
+    if (!out.ok) return out.result;
+    const client = out.client;
     let destroy = false;
     try {
-      let ok: { result: StoreResult; writes?: string };
+      let ok: { readonly commit: StoreResult; readonly writes?: string };
       try {
-        ok = await body(client);
+        const decided = await body(client);
+        if ('rollback' in decided) {
+          await client.query('ROLLBACK').catch(() => {
+            destroy = true;
+          });
+          return decided.rollback;
+        }
+        ok = decided;
         await options.beforeCommit?.({ runId, seq: seqOf() });
       } catch (e) {
         await client.query('ROLLBACK').catch(() => {
           destroy = true;
         });
-        if (e instanceof Done) return e.result;
         destroy = destroy || !isPlainServerError(e);
         return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
       }
@@ -291,7 +299,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           detail: `the connection failed while COMMIT was in flight: ${errText(e)}`,
         });
       }
-      return ok.result;
+      return ok.commit;
     } finally {
       client.release(destroy);
     }
@@ -310,8 +318,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           `INSERT INTO ${t('runs')} (run_id, kind, manifest) VALUES ($1, $2, $3) ON CONFLICT (run_id) DO NOTHING`,
           [runId, isChainManifest(manifest) ? 'chain' : 'contract', text],
         );
-        if (ins.rowCount !== 1) throw new Done(refused(runId, 'run_exists', `run ${runId} exists`));
-        return { result: storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` }) };
+        if (ins.rowCount !== 1) return { rollback: refused(runId, 'run_exists', `run ${runId} exists`) };
+        return { commit: storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` }) };
       },
     );
     return r.run_directory === undefined && r.outcome !== 'nothing_written'
@@ -320,28 +328,34 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   }
 
   /** Validates rows appended after `base` (read under the lock); `journal_damaged` on a defect. */
-  function catchUp(runId: string, manifest: StoredManifest, base: Known, rows: readonly PgEventRow[]): Known {
-    if (rows.length === 0) return base;
+  function catchUp(
+    runId: string,
+    manifest: StoredManifest,
+    base: Known,
+    rows: readonly PgEventRow[],
+  ): { ok: true; known: Known } | { ok: false; result: StoreResult } {
+    if (rows.length === 0) return { ok: true, known: base };
     const first = base.lastSeq + 1;
     const parsed = isChainManifest(manifest)
       ? parseChainEventRows(rows, manifest, first, base.tail ?? startTail(manifest))
       : parseEventRows(rows, runId, eventSchemaOf(manifest), first);
     if (parsed.damage !== null) {
       known.delete(runId);
-      throw new Done(
-        refused(
+      return {
+        ok: false,
+        result: refused(
           runId,
           'journal_damaged',
           `the journal is damaged; appends are refused (${parsed.damage.detail})`,
         ),
-      );
+      };
     }
     const next: Known = {
       lastSeq: base.lastSeq + parsed.events.length,
       tail: 'tail' in parsed ? parsed.tail : base.tail,
     };
     known.set(runId, next);
-    return next;
+    return { ok: true, known: next };
   }
 
   async function doAppend(
@@ -374,26 +388,28 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         );
         const res = (await c.query(stmts.join('; '))) as unknown as QueryResult[];
         if ((res[1]?.rows[0] as { got?: boolean } | undefined)?.got !== true)
-          throw new Done(refused(runId, 'busy', 'the run is locked by another mutation'));
+          return { rollback: refused(runId, 'busy', 'the run is locked by another mutation') };
         let manifest: StoredManifest;
         if (cachedManifest !== undefined) manifest = cachedManifest;
         else {
           const text = (res[2]?.rows[0] as { manifest?: string } | undefined)?.manifest;
-          if (text === undefined) throw new Done(refused(runId, 'no_such_run', `no run ${runId}`));
+          if (text === undefined) return { rollback: refused(runId, 'no_such_run', `no run ${runId}`) };
           const m = manifestOf(runId, text);
-          if (!m.ok) throw new Done(refused(runId, 'integrity_failure', m.detail));
+          if (!m.ok) return { rollback: refused(runId, 'integrity_failure', m.detail) };
           manifest = m.manifest;
         }
         const rows = (res[res.length - 1]?.rows ?? []) as PgEventRow[];
         const schema = appendEventSchema(runId, manifest, kind, commit);
-        if (!schema.ok) throw new Done(schema.result);
+        if (!schema.ok) return { rollback: schema.result };
         const eventSchema = schema.eventSchema;
-        const state = catchUp(
+        const caught = catchUp(
           runId,
           manifest,
           base ?? { lastSeq: 0, tail: isChainManifest(manifest) ? startTail(manifest) : null },
           rows,
         );
+        if (!caught.ok) return { rollback: caught.result };
+        const state = caught.known;
         const next = state.lastSeq + 1;
         const refusal = lockedAppendRefusal(
           runId,
@@ -405,7 +421,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           state.tail,
           next,
         );
-        if (refusal !== null) throw new Done(refusal);
+        if (refusal !== null) return { rollback: refusal };
         const line = eventLine(kind, payloadText, eventSchema, next, formatTimestamp(now()));
         seq = next;
         // the writes go out with COMMIT (one round trip); canonical text is dollar-quoted verbatim
@@ -423,7 +439,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           );
         }
         // the in-process view advances only once COMMIT returned (see below)
-        return { result: storeResult('committed', runId, { seq: next }), writes: writes.join('; ') };
+        return { commit: storeResult('committed', runId, { seq: next }), writes: writes.join('; ') };
       },
     ).then((r) => {
       if (r.outcome === 'committed' && r.seq !== undefined) {
