@@ -120,6 +120,15 @@ describe('they wrote → we read: the reference verdict is "valid", ours too', (
   });
 });
 
+describe('echo: `handoff dispatch check` prints a newer reference dispatch as it was written', () => {
+  it('unknown keys kept, key order kept, exit 0', async () => {
+    const text = fixtureText('dispatch-newer-reference.json');
+    const r = await runCli(['dispatch', 'check', '-'], { input: text });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(r.stdout))).toBe(JSON.stringify(JSON.parse(text)));
+  });
+});
+
 describe('the reference says "invalid": so do we', () => {
   const reject: Array<[string, (h: Record<string, unknown>) => unknown]> = [
     ['a missing root key', ({ next_action: _n, ...h }) => h],
