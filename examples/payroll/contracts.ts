@@ -3,13 +3,9 @@
  * release one adds semantic rules bound to the controlling ledger. Same stages, same keys — the
  * runner enforces exactly the rules the contract declares.
  */
+
+import { type ChainTaskContract, createTaskContract, type FactRule, factRule } from 'handoff-runtime/chain';
 import { z } from 'zod';
-import {
-  type ChainTaskContract,
-  createTaskContract,
-  type FactRule,
-  factRule,
-} from '../../src/chain/index.js';
 import type { ControllingLedger } from './bench-data.js';
 
 /** Which contract to run under. */

@@ -4,6 +4,9 @@
  * first payment instead of paying again. Memory and file (fsync'd JSON lines) implementations.
  */
 import { join } from 'node:path';
+// The one source import of the examples: the file rail stands in for the bank's own storage and
+// borrows the runtime's internal durable JSON-lines helper (not part of the package's API);
+// everything the example does with handoffs goes through the public entry points.
 import { canonicalJson } from '../../src/canonical/index.js';
 import { appendLineDurably, readCompleteLines, withAppendLock } from '../../src/chain/jsonl-file.js';
 

@@ -13,7 +13,7 @@ import {
   type HandoffChain,
   isSeamError,
   type StageReceipt,
-} from '../../src/chain/index.js';
+} from 'handoff-runtime/chain';
 import { controllingLedger, generatePayrollMonth, type PayrollMonth } from './bench-data.js';
 import { type PayrollContractKind, payrollContract, payrollRules } from './contracts.js';
 import { createMemoryPaymentRail, type Payment, type PaymentRail } from './payment-rail.js';

@@ -10,7 +10,7 @@ import {
   type EffectLedger,
   idempotentEffect,
   stageDelta,
-} from '../../src/chain/index.js';
+} from 'handoff-runtime/chain';
 import type { PayrollMonth } from './bench-data.js';
 import type { PayLine, Payment, PaymentRail } from './payment-rail.js';
 

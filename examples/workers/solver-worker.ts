@@ -11,7 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { advanceBaseline, checkBaseline } from '../../src/baseline/index.js';
+import { advanceBaseline, checkBaseline } from 'handoff-runtime/baseline';
 import {
   blockerSignature,
   type Dispatch,
@@ -19,7 +19,7 @@ import {
   handoffFor,
   protocolErrorHandoff,
   validateDispatch,
-} from '../../src/contract/index.js';
+} from 'handoff-runtime/contract';
 
 function readStdin(): string {
   return readFileSync(0, 'utf8');

@@ -7,12 +7,16 @@
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  name: string;
   exports: Record<string, unknown>;
   bin: Record<string, string>;
 };
@@ -104,6 +108,35 @@ describe('package exports', () => {
       if (/export\s+(type\s+)?\*/.test(code)) offenders.push(url.pathname);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("tsconfig's paths map exactly the entry points of exports, each to the source of its build", () => {
+    const text = readFileSync(new URL('tsconfig.json', root), 'utf8');
+    const parsed = ts.parseConfigFileTextToJson('tsconfig.json', text);
+    const paths = (parsed.config as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions
+      .paths;
+    const expected: Record<string, string[]> = {};
+    for (const [sub, target] of Object.entries(pkg.exports)) {
+      if (typeof target === 'string') continue;
+      const built = (target as { import: string }).import;
+      expected[sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`] = [
+        built.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'),
+      ];
+    }
+    expect(paths).toEqual(expected);
+  });
+
+  it('examples import the package by its entry points, as a user would (one documented exception)', () => {
+    const dir = fileURLToPath(new URL('examples/', root));
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(ts|mjs)$/.test(f));
+    expect(files.length).toBeGreaterThan(3);
+    const sourceImports = files.flatMap((f) =>
+      [...readFileSync(join(dir, f), 'utf8').matchAll(/from '((?:\.\.\/)+(?:src|machines)\/[^']*)'/g)].map(
+        (m) => `${f}: ${m[1]}`,
+      ),
+    );
+    // only the file payment rail borrows internals (the durable JSON-lines helper; see its comment)
+    expect(sourceImports.filter((i) => !i.startsWith('payroll/payment-rail.ts: '))).toEqual([]);
   });
 
   it('the machines entry exposes every protocol machine', () => {
