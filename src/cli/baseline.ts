@@ -84,7 +84,7 @@ function baselineSource(values: Record<string, unknown>): string {
 
 /** The `baseline` verb group. */
 export const command: CliCommand = {
-  summary: 'record, check and advance file-baseline/v1 custody',
+  verbs: Object.keys(VERB_OPTIONS),
   help: HELP,
   async run(argv, io) {
     const [verb, ...args] = argv;

@@ -155,7 +155,7 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
 
 /** The `chain` verb group. */
 export const command: CliCommand = {
-  summary: 'handoff chain: batons, seams, receipts, examples',
+  verbs: ['example'],
   help: HELP,
   async run(argv, io) {
     const beforeDashes = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));

@@ -5,10 +5,13 @@ import type { CliIo } from './io.js';
 
 /** A verb group of the `handoff` CLI (`handoff <name> …`). */
 export interface CliCommand {
-  /** One-line summary shown by `handoff --help`. */
-  readonly summary: string;
   /** Full help text shown by `handoff <name> --help`. */
   readonly help: string;
+  /**
+   * The sub-verbs this group dispatches (`handoff <name> <verb> …`), taken from the module's own
+   * dispatch table; empty for a group without verbs. Each answers `--help` with exit 0.
+   */
+  readonly verbs: readonly string[];
   /** Runs the verb with the arguments after its name; resolves to the exit code. */
   readonly run: (argv: readonly string[], io: CliIo) => Promise<number>;
 }

@@ -124,7 +124,7 @@ const HELP = [
  * ```
  */
 export const command: CliCommand = {
-  summary: 'throw generated dispatches at a worker and check every handoff',
+  verbs: ['worker'],
   help: HELP,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const { values, positionals, rest } = parseVerbArgs(argv, {

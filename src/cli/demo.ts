@@ -78,7 +78,7 @@ export async function recordsDemo(io: CliIo): Promise<number> {
 
 /** The `demo` verb. */
 export const command: CliCommand = {
-  summary: 'the demonstration run by `npm start`',
+  verbs: [],
   help: [
     'usage: handoff demo [--records-only]',
     '',

@@ -10,7 +10,7 @@ import { printJson, readInput } from './io.js';
 
 /** The `dispatch` verb group. */
 export const command: CliCommand = {
-  summary: 'worker-side entry check of a dispatch record',
+  verbs: ['check'],
   help: [
     'usage: handoff dispatch check <FILE|->',
     '',

@@ -187,7 +187,7 @@ const VERBS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Pro
  * ```
  */
 export const command: CliCommand = {
-  summary: 'dev-loop handoff envelope: build, validate, prefix',
+  verbs: Object.keys(VERBS),
   help: HELP,
   async run(argv, io) {
     const [verb, ...rest] = argv;

@@ -426,7 +426,7 @@ const VERBS: Record<string, Verb> = {
 
 /** The `gate` verb group. */
 export const command: CliCommand = {
-  summary: 'gate protocol: collect, evaluate, route, ledger, run',
+  verbs: Object.keys(VERBS),
   help: HELP,
   async run(argv, io) {
     const [verb, ...rest] = argv;

@@ -33,7 +33,7 @@ async function load<T>(
 
 /** The `guard` verb. */
 export const command: CliCommand = {
-  summary: 'evaluate the rerun guard for a relaunch',
+  verbs: [],
   help: [
     'usage: handoff guard --dispatch <FILE|-> --prior <FILE|->',
     '',

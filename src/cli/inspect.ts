@@ -59,7 +59,7 @@ function subtitleTail(report: {
 const UNKNOWN_RUN = ['bad_run_id', 'no_such_run', 'no_runs_dir', 'no_storage_root'] as const;
 
 export const command: CliCommand = {
-  summary: "draw a stored run's path over its machine",
+  verbs: [],
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {

@@ -12,115 +12,33 @@ import { type CliIo, escapingIo } from './io.js';
 import { toTerminalJson } from './terminal-text.js';
 
 /**
- * One entry of the verb table: the group's module file (without extension), its summary, and
- * its sub-verbs (`handoff <group> <verb> …`; empty for a group without verbs). Every group and
- * every sub-verb answers `--help` with its help text and exit 0.
- */
-interface GroupEntry {
-  readonly file: string;
-  readonly summary: string;
-  readonly verbs: readonly string[];
-}
-
-/**
- * The verb groups. Modules load on demand so `handoff validate` never pays for xstate or pg.
- * A group whose module is not part of this build answers with a usage error.
+ * The verb groups and their one-line summaries (`handoff --help`). Each group is a module of this
+ * folder with the same name, loaded on demand so `handoff validate` never pays for xstate or pg;
+ * the module declares its own sub-verbs ({@link CliCommand.verbs}). A group whose module is not
+ * part of this build answers with a usage error.
  *
  * @example
  * ```ts
- * GROUPS.gate?.verbs; // ['bind', 'collect', 'evaluate', …]
+ * GROUPS.gate; // 'gate protocol: collect, evaluate, route, ledger, run'
  * ```
  */
-export const GROUPS: Readonly<Record<string, GroupEntry>> = {
-  validate: { file: 'validate', summary: 'validate a dispatch, handoff or baseline record', verbs: [] },
-  dispatch: { file: 'dispatch', summary: 'worker-side entry check of a dispatch record', verbs: ['check'] },
-  guard: { file: 'guard', summary: 'evaluate the rerun guard for a relaunch', verbs: [] },
-  baseline: {
-    file: 'baseline',
-    summary: 'record, check and advance file-baseline/v1 custody',
-    verbs: ['record', 'check', 'advance'],
-  },
-  store: {
-    file: 'store',
-    summary: 'run-store/v1 journal: create, append, set-handoff, load, validate',
-    verbs: ['create', 'append', 'set-handoff', 'load', 'list', 'validate'],
-  },
-  persist: {
-    file: 'persist',
-    summary: 'run persistence controller (start … finish, reuse, custody)',
-    verbs: [
-      'start',
-      'note',
-      'review',
-      'replan',
-      'dispatch',
-      'handoff',
-      'progress',
-      'finish',
-      'status',
-      'reuse',
-      'custody',
-    ],
-  },
-  tracker: {
-    file: 'tracker',
-    summary: 'cycle budgets: init, tick, can-deep, status, stop …',
-    verbs: [
-      'init',
-      'tick',
-      'can-deep',
-      'deep',
-      'kw-search-can',
-      'kw-search',
-      'start-claim',
-      'reset-claim',
-      'status',
-      'stop',
-    ],
-  },
-  run: { file: 'run', summary: 'run the six-phase cycle with a worker command', verbs: [] },
-  chain: { file: 'chain', summary: 'handoff chain: batons, seams, receipts, examples', verbs: ['example'] },
-  gate: {
-    file: 'gate',
-    summary: 'gate protocol: collect, evaluate, route, ledger, run',
-    verbs: [
-      'bind',
-      'collect',
-      'evaluate',
-      'route',
-      'register',
-      'directive',
-      'reserve',
-      'start',
-      'consume',
-      'release',
-      'reconcile',
-      'status',
-      'run',
-    ],
-  },
-  envelope: {
-    file: 'envelope',
-    summary: 'dev-loop handoff envelope: build, validate, prefix',
-    verbs: ['build', 'validate', 'prefix'],
-  },
-  viz: {
-    file: 'viz',
-    summary: 'draw a protocol machine: mermaid, dot, json, html/svg',
-    verbs: ['cycle', 'chain', 'gate'],
-  },
-  inspect: { file: 'inspect', summary: "draw a stored run's path over its machine", verbs: [] },
-  conformance: {
-    file: 'conformance',
-    summary: 'throw generated dispatches at a worker and check every handoff',
-    verbs: ['worker'],
-  },
-  schemas: {
-    file: 'schemas',
-    summary: 'write or check the generated JSON Schema files',
-    verbs: ['write', 'check'],
-  },
-  demo: { file: 'demo', summary: 'the demonstration run by `npm start`', verbs: [] },
+export const GROUPS: Readonly<Record<string, string>> = {
+  validate: 'validate a dispatch, handoff or baseline record',
+  dispatch: 'worker-side entry check of a dispatch record',
+  guard: 'evaluate the rerun guard for a relaunch',
+  baseline: 'record, check and advance file-baseline/v1 custody',
+  store: 'run-store/v1 journal: create, append, set-handoff, load, validate',
+  persist: 'run persistence controller (start … finish, reuse, custody)',
+  tracker: 'cycle budgets: init, tick, can-deep, status, stop …',
+  run: 'run the six-phase cycle with a worker command',
+  chain: 'handoff chain: batons, seams, receipts, examples',
+  gate: 'gate protocol: collect, evaluate, route, ledger, run',
+  envelope: 'dev-loop handoff envelope: build, validate, prefix',
+  viz: 'draw a protocol machine: mermaid, dot, json, html/svg',
+  inspect: "draw a stored run's path over its machine",
+  conformance: 'throw generated dispatches at a worker and check every handoff',
+  schemas: 'write or check the generated JSON Schema files',
+  demo: 'the demonstration run by `npm start`',
 };
 
 function packageVersion(): string {
@@ -130,7 +48,7 @@ function packageVersion(): string {
 
 function topHelp(): string {
   const width = Math.max(...Object.keys(GROUPS).map((k) => k.length));
-  const lines = Object.entries(GROUPS).map(([k, g]) => `  ${k.padEnd(width)}  ${g.summary}`);
+  const lines = Object.entries(GROUPS).map(([k, summary]) => `  ${k.padEnd(width)}  ${summary}`);
   return [
     'usage: handoff <command> [options]',
     '',
@@ -145,17 +63,23 @@ function topHelp(): string {
   ].join('\n');
 }
 
-async function loadGroup(entry: GroupEntry): Promise<CliCommand | undefined> {
+/**
+ * The module of verb group `name` (a key of {@link GROUPS}), or `undefined` when this build does
+ * not ship it.
+ *
+ * @example
+ * ```ts
+ * (await loadGroup('gate'))?.verbs; // ['bind', 'collect', 'evaluate', …]
+ * ```
+ */
+export async function loadGroup(name: string): Promise<CliCommand | undefined> {
   try {
-    const mod = (await import(new URL(`./${entry.file}.js`, import.meta.url).href)) as {
+    const mod = (await import(new URL(`./${name}.js`, import.meta.url).href)) as {
       command?: CliCommand;
     };
     return mod.command;
   } catch (e) {
-    if (
-      (e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
-      String(e).includes(`${entry.file}.js`)
-    ) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`${name}.js`)) {
       return undefined;
     }
     throw e;
@@ -183,12 +107,11 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     io.out(`${packageVersion()}\n`);
     return 0;
   }
-  const entry = GROUPS[first];
-  if (entry === undefined || !Object.hasOwn(GROUPS, first)) {
+  if (!Object.hasOwn(GROUPS, first)) {
     io.err(`handoff: unknown command '${first}'\n\n${topHelp()}`);
     return EXIT_USAGE;
   }
-  const command = await loadGroup(entry);
+  const command = await loadGroup(first);
   if (command === undefined) {
     io.err(`handoff: command '${first}' is not available in this build\n`);
     return EXIT_USAGE;

@@ -111,7 +111,7 @@ async function jsonArg(io: CliIo, source: string, what: string): Promise<unknown
 
 /** The `persist` verb group. */
 export const command: CliCommand = {
-  summary: 'run persistence controller (start … finish, reuse, custody)',
+  verbs: Object.keys(VERB_OPTIONS),
   help: HELP,
   async run(argv, io) {
     const [verb, ...rest] = argv;

@@ -455,7 +455,7 @@ export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRec
 
 /** The `run` verb group. */
 export const command: CliCommand = {
-  summary: 'run the six-phase cycle with a worker command',
+  verbs: [],
   help: HELP,
   // a thrown refusal (rerun_forbidden: 3, …) exits through main's table (exit-codes.ts)
   run: (argv, io) => runCommand(argv, io, persistRecorderFactory),

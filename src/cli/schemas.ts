@@ -12,7 +12,7 @@ import { printJson } from './io.js';
 
 /** The `schemas` verb group. */
 export const command: CliCommand = {
-  summary: 'write or check the generated JSON Schema files',
+  verbs: ['write', 'check'],
   help: [
     'usage: handoff schemas write|check [--dir DIR]',
     '',

@@ -144,7 +144,7 @@ function emit(io: CliIo, result: StoreResult): number {
 
 /** The `store` verb group. */
 export const command: CliCommand = {
-  summary: 'run-store/v1 journal: create, append, set-handoff, load, validate',
+  verbs: Object.keys(VERB_OPTIONS),
   help: HELP,
   async run(argv, io) {
     try {

@@ -229,7 +229,7 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
 
 /** The `tracker` verb group. */
 export const command: CliCommand = {
-  summary: 'cycle budgets: init, tick, can-deep, status, stop …',
+  verbs: [...VERBS],
   help: HELP,
   async run(argv, io) {
     try {

@@ -21,7 +21,7 @@ export const EXIT_INVALID = 3;
 
 /** The `validate` verb. */
 export const command: CliCommand = {
-  summary: 'validate a dispatch, handoff or baseline record',
+  verbs: [],
   help: [
     'usage: handoff validate --kind dispatch|handoff|baseline <FILE|->',
     '',

@@ -153,7 +153,7 @@ async function docs(io: CliIo, values: Record<string, unknown>): Promise<number>
 
 /** The `handoff viz` verb group. */
 export const command: CliCommand = {
-  summary: 'draw a protocol machine: mermaid, dot, json, html/svg',
+  verbs: ['cycle', 'chain', 'gate'],
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {
