@@ -1,16 +1,38 @@
 /**
- * `handoff-runtime/conformance`: the fast-check arbitraries of the run-contract records and the
- * external-worker harness (`runConformance`) with its report. Loads `fast-check`, an optional peer
+ * `handoff-runtime/conformance`: the fast-check arbitraries of the run-contract records, the
+ * external-worker harness (`runConformance`) with its report, and the harness's pieces for other
+ * harnesses (the seeded case plan, the defect catalogue, the pure checks, the case project and
+ * the watches around one run; docs/conformance.md). Loads `fast-check`, an optional peer
  * dependency: install it to use this entry point; no other entry point loads it.
- *
- * Public names only: the harness's case planning, case project, watches and per-check evaluation
- * are its mechanism and stay internal.
  */
 export { arbAbsolutePaths, arbBaselineFor, arbDispatch, arbFileBaseline, arbHandoff } from './arbitraries.js';
+export { type CasePlan, FENCED_HEADER, type PlannedFile, type PlanOptions, planCases } from './case-plan.js';
+export { CASE_GIT_IDENTITY, commitCaseRepository } from './case-repository.js';
+export { CASE_RUN_ID, plantRunStore } from './case-store.js';
+export { type CaseWatch, type CaseWatchResult, endWatch, startWatch } from './case-watch.js';
+export {
+  type CaseEvaluation,
+  type CaseObservation,
+  type ContainmentObservation,
+  evaluateCase,
+  handoffOf,
+  type ReturnedBaselineCheck,
+} from './checks.js';
 export { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './defaults.js';
-export { DEFECT_DESCRIPTIONS } from './defects.js';
+export { DEFECT_DESCRIPTIONS, type DefectContext, malformedInput } from './defects.js';
 export { formatReport } from './format.js';
 export { type ConformanceOptions, runConformance } from './harness.js';
+export {
+  BYSTANDER_FILES,
+  CASE_CONTROL_DIRS,
+  type CaseDirectory,
+  changedPaths,
+  layOutProject,
+  type SnapshotTreeOptions,
+  snapshotTree,
+  type TreeSnapshot,
+  tempCaseDirectory,
+} from './project.js';
 export {
   type CaseSummary,
   CaseSummarySchema,
@@ -26,3 +48,4 @@ export {
   type Finding,
   FindingSchema,
 } from './report-schema.js';
+export { type UnsafeString, unsafeStrings } from './terminal-safety.js';

@@ -1,3 +1,13 @@
+/**
+ * run-contract/v1 (`handoff-runtime/contract`): the dispatch and handoff records in full (schemas,
+ * enums, the worker parameter schemas), their validators, the rerun guard, the blocker signature,
+ * the protocol-error handoff, unknown-key scanning, and what every validator returns (with the
+ * nesting limit every record is held to).
+ */
+// what every validator returns, and the nesting limit every record is held to (src/validation)
+export { MAX_RECORD_DEPTH, nestingDepth, TOO_DEEP } from '../validation/depth.js';
+export type { SafeValidateOptions, ValidationIssue, ValidationResult } from '../validation/result.js';
+export { safeValidate } from '../validation/result.js';
 export { blockerSignature, normalizeErrorText } from './blocker-signature.js';
 export type { Budget, Dispatch, DispatchContext } from './dispatch-schema.js';
 export {
