@@ -107,26 +107,41 @@ export function appendEventSchema(
 }
 
 /**
+ * The event an append writes, as the checks under the lock need it (the fs store's append plan
+ * is one; the PostgreSQL store builds one inside its transaction).
+ *
+ * @example
+ * ```ts
+ * const e: LockedAppend = { runId, manifest, eventSchema, kind: 'note', payload, commit: null };
+ * ```
+ */
+export interface LockedAppend {
+  readonly runId: string;
+  readonly manifest: StoredManifest;
+  readonly eventSchema: AppendEventSchema;
+  readonly kind: StoreEventKind;
+  readonly payload: unknown;
+  /** The parsed `baton-commit` payload; null for the run-contract kinds. */
+  readonly commit: BatonCommitPayload | null;
+}
+
+/**
  * The checks made under the run's lock against the real next seq: a replan's cites must name
  * this run and an earlier seq; a baton commit must follow the last committed baton (`tail`, or
  * the manifest's start baton). Returns the refusal, or null when the append may be written.
  *
  * @example
  * ```ts
- * const refusal = lockedAppendRefusal(runId, manifest, eventSchema, kind, payload, commit, tail, seq);
+ * const refusal = lockedAppendRefusal(plan, state.tail, state.lastSeq + 1);
  * if (refusal !== null) return refusal;
  * ```
  */
 export function lockedAppendRefusal(
-  runId: string,
-  manifest: StoredManifest,
-  eventSchema: AppendEventSchema,
-  kind: StoreEventKind,
-  payload: unknown,
-  commit: BatonCommitPayload | null,
+  event: LockedAppend,
   tail: ChainTail | null,
   nextSeq: number,
 ): StoreResult | null {
+  const { runId, manifest, eventSchema, kind, payload, commit } = event;
   if (kind === 'replan' && eventSchema !== CHAIN_EVENT_SCHEMA) {
     const check = validateEventPayload(kind, payload, { runId, eventSchema, nextSeq });
     if (!check.ok) return refused(runId, check.code, check.detail);

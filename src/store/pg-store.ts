@@ -412,12 +412,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         const state = caught.known;
         const next = state.lastSeq + 1;
         const refusal = lockedAppendRefusal(
-          runId,
-          manifest,
-          eventSchema,
-          kind,
-          payload,
-          commit,
+          { runId, manifest, eventSchema, kind, payload, commit },
           state.tail,
           next,
         );

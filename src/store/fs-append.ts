@@ -1,0 +1,351 @@
+/**
+ * Appending to a run in the fs store (`append`, `setHandoff`). Before the lock: the payload's
+ * shape, the platform, the run's location and manifest and the event schema; the result is one
+ * {@link AppendPlan}. Under the run's lock: the journal is opened (or the held descriptor
+ * re-checked) and every byte this instance has not validated yet is validated, the seq-dependent
+ * rules are checked, the one canonical line is written completely and fsync'd — only then is the
+ * event `committed` — and, for set-handoff, the handoff cache is published.
+ */
+import { canonicalJson } from '../canonical/index.js';
+import { errnoOf, O, publishFile, readRange, StepFailure, writeFully } from '../durable/index.js';
+import {
+  appendEventSchema,
+  eventLine,
+  type LockedAppend,
+  lockedAppendRefusal,
+  prepareAppend,
+} from './append-rules.js';
+import { parseChainJournal, startTail, tailOf } from './chain-rules.js';
+import { isChainManifest, type StoredManifest } from './chain-schema.js';
+import { type FsContext, locateRun, posixOnly } from './fs-context.js';
+import type { HeldJournal, JournalState } from './fs-held-journals.js';
+import type { RunPaths } from './fs-layout.js';
+import { acquireLock, releaseLock } from './fs-lock.js';
+import { readManifest } from './fs-manifest.js';
+import { parseJournal } from './journal-parse.js';
+import { quoteValue } from './quote-value.js';
+import { isRunId } from './run-id.js';
+import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache } from './schema.js';
+import { refused, type StoreEventKind, type StoreResult, storeResult } from './store.js';
+
+/**
+ * Everything an append decided before taking the lock: which run and event, its canonical
+ * payload text, the event schema and the timestamp of the line (also the lock's).
+ *
+ * @example
+ * ```ts
+ * const plan = planAppend(ctx, runId, 'note', note, false);
+ * if ('plan' in plan) appendLocked(ctx, plan.plan);
+ * ```
+ */
+export interface AppendPlan extends LockedAppend {
+  readonly paths: RunPaths;
+  /** The canonical JSON of `payload`. */
+  readonly payloadText: string;
+  /** The line's `ts` (the lock body's `acquired` too). */
+  readonly ts: string;
+  /** set-handoff: publish the handoff cache after the event is durable. */
+  readonly withCache: boolean;
+}
+
+/** A journal open for appending under the lock, or the refusal that ends the append. */
+type OpenedJournal =
+  | { readonly ok: true; readonly state: HeldJournal }
+  | { readonly ok: false; readonly result: StoreResult };
+
+/**
+ * Checks everything that needs no lock and returns the plan, or the refusal.
+ *
+ * @example
+ * ```ts
+ * const r = planAppend(ctx, runId, 'handoff', finalHandoff, true);
+ * ```
+ */
+export function planAppend(
+  ctx: FsContext,
+  runId: string,
+  kind: StoreEventKind,
+  payload: unknown,
+  withCache: boolean,
+): { readonly plan: AppendPlan } | { readonly refusal: StoreResult } {
+  if (!isRunId(runId)) return { refusal: refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`) };
+  // shape first, before touching the store (cites and the baton sequence again under the lock)
+  const prepared = prepareAppend(runId, kind, payload);
+  if (!prepared.ok) return { refusal: prepared.result };
+  const { commit, payloadText } = prepared.value;
+  const platform = posixOnly(ctx, runId);
+  if (platform !== null) return { refusal: platform };
+  const loc = locateRun(ctx, runId);
+  if (!loc.ok) return { refusal: refused(runId, loc.code, loc.detail) };
+  const paths = loc.paths;
+  const m = readManifest(ctx.fsl, ctx.manifests, runId, paths);
+  if (!m.ok) return { refusal: refused(runId, m.code, m.detail) };
+  const manifest = m.manifest;
+  const schema = appendEventSchema(runId, manifest, kind, commit);
+  if (!schema.ok) return { refusal: schema.result };
+  return {
+    plan: {
+      runId,
+      paths,
+      manifest,
+      kind,
+      payload,
+      payloadText,
+      commit,
+      eventSchema: schema.eventSchema,
+      ts: ctx.stamp(),
+      withCache,
+    },
+  };
+}
+
+/**
+ * Appends one event: plan, lock, append under the lock, unlock. A lock that cannot be removed
+ * afterwards is noted in `detail` (later mutations are `busy`); an unexpected exception under the
+ * lock is `indeterminate` with step `unexpected`.
+ *
+ * @example
+ * ```ts
+ * const r = appendSync(ctx, runId, 'note', { kind: 'candidate', text: 'simp', lean: null }, false);
+ * ```
+ */
+export function appendSync(
+  ctx: FsContext,
+  runId: string,
+  kind: StoreEventKind,
+  payload: unknown,
+  withCache: boolean,
+): StoreResult {
+  const planned = planAppend(ctx, runId, kind, payload, withCache);
+  if ('refusal' in planned) return planned.refusal;
+  const plan = planned.plan;
+  const lockPath = plan.paths.lock;
+  const lock = acquireLock(ctx.fsl, lockPath, ctx.lockBody(plan.ts));
+  if (!lock.ok) return refused(runId, lock.code, lock.detail);
+  let result: StoreResult;
+  try {
+    result = appendLocked(ctx, plan);
+  } catch (e) {
+    ctx.journals.forget(runId);
+    result = storeResult('indeterminate', runId, {
+      step: 'unexpected',
+      detail: String((e as Error)?.message ?? e),
+    });
+  }
+  const warn = releaseLock(ctx.fsl, lockPath);
+  if (warn !== null)
+    return { ...result, detail: result.detail === undefined ? warn : `${result.detail}; ${warn}` };
+  return result;
+}
+
+/**
+ * Under the lock: the journal's next seq, the seq-dependent rules, the line written whole and
+ * fsync'd (`committed` only after the fsync), then the cache for set-handoff (`journal_only` when
+ * it cannot be confirmed).
+ *
+ * @example
+ * ```ts
+ * const r = appendLocked(ctx, plan); // the caller holds plan.paths.lock
+ * ```
+ */
+export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
+  const { fsl } = ctx;
+  const { runId, manifest, eventSchema, kind, payload, commit } = plan;
+  const opened = openJournal(ctx, runId, plan.paths, manifest);
+  if (!opened.ok) return opened.result;
+  const state = opened.state;
+  const fd = state.fd;
+  const seq = state.lastSeq + 1;
+  const refusal = lockedAppendRefusal(plan, state.tail, seq);
+  if (refusal !== null) return refusal;
+  // canonical text is ASCII, so latin1 encoding is exact
+  const line = `${eventLine(kind, plan.payloadText, eventSchema, seq, plan.ts)}\n`;
+  const bytes = Buffer.from(line, 'latin1');
+  try {
+    writeFully(fsl, fd, bytes, 'write');
+  } catch (e) {
+    const sf = e as StepFailure;
+    let size = -1;
+    if (sf.bytesWritten === 0) {
+      try {
+        size = fsl.fstat(fd).size;
+      } catch {
+        size = -1;
+      }
+    }
+    ctx.journals.forget(runId);
+    if (size === state.size) return refused(runId, 'write_failed', sf.message);
+    return storeResult('indeterminate', runId, { seq, step: 'write', detail: sf.message });
+  }
+  try {
+    fsl.fsync(fd);
+  } catch (e) {
+    ctx.journals.forget(runId);
+    return storeResult('indeterminate', runId, {
+      seq,
+      step: 'fsync',
+      detail: `fsync failed: ${errnoOf(e) || String(e)}`,
+    });
+  }
+  // durable: keep the descriptor for the next append
+  state.size += bytes.length;
+  state.lastSeq = seq;
+  if (commit !== null) state.tail = tailOf(commit.baton);
+  if (!plan.withCache) return storeResult('committed', runId, { seq });
+  const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
+  const cachePath = plan.paths.cache;
+  try {
+    publishFile(fsl, cachePath, Buffer.from(`${canonicalJson(cache)}\n`), {
+      label: 'cache',
+      tmpPath: `${cachePath}.tmp`,
+      reuseTmp: true,
+    });
+  } catch (e) {
+    return storeResult('journal_only', runId, {
+      seq,
+      step: e instanceof StepFailure ? e.step : 'cache',
+      detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
+    });
+  }
+  return storeResult('committed', runId, { seq });
+}
+
+/**
+ * Under the lock: the run's journal open for appending, with its next seq learnt by validating
+ * the bytes this instance has not validated yet (all of them on first use).
+ *
+ * Between appends the descriptor stays open. Reusing it requires that the journal path still
+ * names that very file (lstat of the path: same inode and device, a regular file, so a journal
+ * replaced, renamed away or swapped for a symlink is never written through a stale descriptor)
+ * and that its size is the one validated (fstat; bytes another writer appended are validated
+ * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
+ * the full path: open with O_NOFOLLOW and validate.
+ */
+function openJournal(ctx: FsContext, runId: string, p: RunPaths, manifest: StoredManifest): OpenedJournal {
+  const { fsl, journals } = ctx;
+  const held = journals.get(runId);
+  if (held !== undefined && held.fd !== null) {
+    let same = false;
+    let size = -1;
+    try {
+      const named = fsl.lstat(p.events);
+      const st = fsl.fstat(held.fd);
+      same =
+        named.isFile() &&
+        named.ino === st.ino &&
+        named.dev === st.dev &&
+        st.ino === held.ino &&
+        st.dev === held.dev;
+      size = st.size;
+    } catch {
+      same = false;
+    }
+    if (same && size === held.size) return { ok: true, state: held as HeldJournal };
+    if (same && size > held.size) return validateTail(ctx, runId, manifest, held.fd, held, size);
+    journals.forget(runId);
+  }
+  let fd: number;
+  try {
+    fd = fsl.open(p.events, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
+  } catch (e) {
+    const code = errnoOf(e);
+    if (code === 'ENOENT')
+      return { ok: false, result: refused(runId, 'integrity_failure', 'events.jsonl is missing') };
+    if (code === 'ELOOP')
+      return { ok: false, result: refused(runId, 'containment', 'events.jsonl is a symlink') };
+    return {
+      ok: false,
+      result: refused(runId, 'journal_unreadable', `cannot open events.jsonl: ${code || String(e)}`),
+    };
+  }
+  /** A refusal after the open: the descriptor is closed (through the state that holds it, if any). */
+  const refuse = (result: StoreResult): OpenedJournal => {
+    const mine = journals.get(runId);
+    if (mine?.fd === fd) journals.forget(runId);
+    else {
+      try {
+        fsl.close(fd);
+      } catch {
+        // read side only so far
+      }
+    }
+    return { ok: false, result };
+  };
+  try {
+    const st = fsl.fstat(fd);
+    if (!st.isFile()) return refuse(refused(runId, 'containment', 'events.jsonl is not a regular file'));
+    const known = journals.get(runId);
+    const sameFile =
+      known !== undefined && (known.ino === -1 || (known.ino === st.ino && known.dev === st.dev));
+    const start = isChainManifest(manifest) ? startTail(manifest) : null;
+    const base: JournalState =
+      sameFile && st.size >= known.size
+        ? {
+            fd,
+            ino: st.ino,
+            dev: st.dev,
+            size: known.size,
+            lastSeq: known.lastSeq,
+            tail: known.tail ?? start,
+          }
+        : { fd, ino: st.ino, dev: st.dev, size: 0, lastSeq: 0, tail: start };
+    if (base.size === st.size) {
+      journals.remember(runId, base);
+      return { ok: true, state: base as HeldJournal };
+    }
+    const v = validateTail(ctx, runId, manifest, fd, base, st.size);
+    return v.ok ? v : refuse(v.result);
+  } catch (e) {
+    return refuse(
+      refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
+    );
+  }
+}
+
+/** Validates the journal bytes from `known.size` to `size` (appended by others); refuses damage. */
+function validateTail(
+  ctx: FsContext,
+  runId: string,
+  manifest: StoredManifest,
+  fd: number,
+  known: JournalState,
+  size: number,
+): OpenedJournal {
+  const from = known.size;
+  let bytes: Buffer;
+  try {
+    bytes = readRange(ctx.fsl, fd, from, size);
+  } catch (e) {
+    ctx.journals.forget(runId);
+    return {
+      ok: false,
+      result: refused(runId, 'journal_unreadable', `cannot read events.jsonl: ${errnoOf(e) || String(e)}`),
+    };
+  }
+  const first = known.lastSeq + 1;
+  const parsed = isChainManifest(manifest)
+    ? parseChainJournal(bytes, manifest, first, first, known.tail ?? startTail(manifest))
+    : parseJournal(bytes, runId, eventSchemaOf(manifest), first, first);
+  if (parsed.damage !== null || bytes.length !== size - from) {
+    ctx.journals.forget(runId);
+    const d = parsed.damage;
+    return {
+      ok: false,
+      result: refused(
+        runId,
+        'journal_damaged',
+        d === null ? 'events.jsonl changed while reading' : `journal damaged (${d.code}): ${d.detail}`,
+      ),
+    };
+  }
+  const state: JournalState = {
+    fd,
+    ino: known.ino,
+    dev: known.dev,
+    size,
+    lastSeq: known.lastSeq + parsed.events.length,
+    tail: 'tail' in parsed ? parsed.tail : known.tail,
+  };
+  ctx.journals.remember(runId, state);
+  return { ok: true, state: state as HeldJournal };
+}
