@@ -1,7 +1,7 @@
 /**
  * Gate protocol (seed 001): records, pure controller rules, the git collector, the evaluator port,
  * the continuation ledger (the only grantor) and the lead packet. The PostgreSQL ledger is on
- * `handoff-runtime/pg`. Git parsing, globbing, content ids and packet assembly stay internal.
+ * `handoff-runtime/pg`. The collector's git parsing, content ids and packet assembly stay internal.
  */
 
 export {
@@ -101,9 +101,10 @@ export {
   STOP_CODES,
 } from './exact-checks.js';
 export { fsAssessmentStore } from './fs-assessment-store.js';
-export { createFsLedger } from './fs-ledger.js';
+export { createFsLedger, fsLedgerLog } from './fs-ledger.js';
 export type { RunGateOptions, RunGateResult } from './gate-runner.js';
 export { runGate } from './gate-runner.js';
+export { globMatch } from './globs.js';
 export {
   GATE_GRANT_SCHEMA,
   type Grant,
