@@ -45,9 +45,6 @@ import {
 } from './store.js';
 import { validateHandoffCache, validateStoredManifest } from './validate-payload.js';
 
-/** Environment variable naming the run store's PostgreSQL connection string (CLI). */
-export const PG_URL_ENV = 'HANDOFF_PG_URL';
-
 /** Options of {@link createPgStore}: a pool, or a connection string (the store then owns its pool). */
 export interface PgStoreOptions {
   /** An existing pool (not ended by `close`). */
