@@ -1,0 +1,119 @@
+/**
+ * `delegate` (layer 3, effects): one checked handoff for a host that already has an agent loop —
+ * check the dispatch against the disk, journal it, run the worker under a time budget, apply every
+ * check the cycle runtime applies to a returned handoff, put back what a refused worker touched,
+ * journal the one handoff the host receives.
+ */
+import { deepFreeze } from '../canonical/index.js';
+import type { Dispatch } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
+import type { StoreResult } from '../store/index.js';
+import { prepareDelegation, type WatchOptions } from './before.js';
+import { settleAttempt } from './check-handoff.js';
+import { checkDispatchRecord } from './dispatch-check.js';
+import { journalDispatch, journalHandoff, storeRefusal } from './journal.js';
+import { resolveProjectRoot } from './project-root.js';
+import { operationalErrorHandoff } from './refusal-handoff.js';
+import { type DelegateWorker, runWorker } from './run-worker.js';
+import type { CheckResult } from './settle-rules.js';
+
+/** Options of {@link delegate}. */
+export interface DelegateOptions extends WatchOptions {
+  /** Aborting it ends the attempt as a `user-stop` (the worker's own signal is aborted too). */
+  readonly signal?: AbortSignal;
+  /** Milliseconds the worker may take (an integer, 1 … 2^31-1; default: no limit). */
+  readonly timeoutMs?: number;
+}
+
+/** What {@link delegate} returns. */
+export interface DelegateResult extends CheckResult {
+  /** `<run_id>#<seq>` of the handoff event, when a store was given and it holds the event. */
+  readonly cite?: string;
+  /**
+   * The store's answer to the last journal write (the run's creation when the store refused it,
+   * else the handoff event), when a store was given.
+   */
+  readonly journal?: StoreResult;
+}
+
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
+function checkOptions(o: DelegateOptions): void {
+  if (typeof o !== 'object' || o === null)
+    throw new HandoffError('usage', 'delegate options must be an object');
+  const t = o.timeoutMs;
+  if (t !== undefined && !(Number.isInteger(t) && t >= 1 && t <= MAX_TIMEOUT)) {
+    throw new HandoffError(
+      'usage',
+      `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT}, got ${String(t)}`,
+    );
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
+    throw new HandoffError('usage', 'signal must be an AbortSignal');
+  }
+}
+
+/**
+ * Runs `worker` on `dispatch` and returns one checked handoff. The worker is an async function
+ * `(dispatch, { signal }) => handoff` or any object with such a `run` method; its answer is
+ * untrusted. Every check of the cycle runtime applies (see `DELEGATE_CHECKS`): the answer must be
+ * a valid run-contract/v1 handoff echoing the task and owned set; nothing outside the owned files
+ * may change (project files, git control files, the run store); no owned file may become a link;
+ * the returned baseline must cover the owned files, advance only `files_changed` and match the
+ * bytes; declaration headers and the search grant must hold.
+ *
+ * The result always holds a valid handoff: the worker's own when `accepted`; a protocol-error stop
+ * (or a `stuck` safety-guard stop for a statement-fence breach) when `refused`; an
+ * operational-error stop when the worker threw, timed out or stopped on an error of its own, a
+ * `user-stop` when the host aborted (`failed`). A refused or failed worker's changes to the owned
+ * files, git control files and run store are put back. With a `store`, the dispatch is the run's
+ * manifest before the worker starts and the handoff its event after the checks (`cite`).
+ *
+ * @example
+ * ```ts
+ * const dispatch = await createDispatch({ target: 'src/greeting.ts:1', scope: 'file', mode: 'autoprove', ownedFiles: ['src/greeting.ts'] });
+ * const { outcome, handoff, violations, cite } = await delegate(dispatch, async (d) => {
+ *   await mySubagent.edit(d.owned_files[0]); // the framework's agent call
+ *   const file_baseline = await advanceBaseline(d.file_baseline, d.owned_files);
+ *   return handoffFor(d, { files_changed: [...d.owned_files], file_baseline });
+ * }, { store: createFsStore({ projectRoot: process.cwd() }), timeoutMs: 120_000 });
+ * ```
+ * @throws HandoffError `usage` for invalid options (`timeoutMs`, `signal`); `invalid_input` for a
+ * `projectRoot` that is not a directory or does not hold the owned files. Nothing a worker does
+ * makes it reject.
+ */
+export async function delegate(
+  dispatch: Dispatch,
+  worker: DelegateWorker,
+  options: DelegateOptions = {},
+): Promise<DelegateResult> {
+  checkOptions(options);
+  const c = checkDispatchRecord(dispatch);
+  if (!c.ok) return deepFreeze({ ...c.result });
+  const d = c.dispatch;
+  // a host's bad project root is refused before anything is journaled
+  const projectRoot = await resolveProjectRoot(d.owned_files, options.projectRoot);
+  const store = options.store;
+  let runId: string | null = null;
+  if (store !== undefined) {
+    const j = await journalDispatch(store, d);
+    if (!j.ok) {
+      const handoff = operationalErrorHandoff(
+        d,
+        `the run store did not record the dispatch: ${storeRefusal(j.result)}`,
+      );
+      return deepFreeze({ outcome: 'failed', handoff, violations: [], journal: j.result });
+    }
+    runId = j.runId;
+  }
+  const p = await prepareDelegation(d, { ...options, projectRoot });
+  let result: CheckResult;
+  if (!p.ok) result = p.result;
+  else {
+    const attempt = await runWorker(worker, p.held.dispatch, options);
+    result = await settleAttempt(p.held, attempt);
+  }
+  if (store === undefined || runId === null) return deepFreeze({ ...result });
+  const j = await journalHandoff(store, runId, result.handoff);
+  return deepFreeze({ ...result, ...(j.cite === undefined ? {} : { cite: j.cite }), journal: j.result });
+}
