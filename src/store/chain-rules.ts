@@ -22,7 +22,7 @@ import { isCanonicalText, type ParsedJournal, scanLines } from './journal-parse.
 import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { TIMESTAMP_PATTERN } from './schema.js';
-import type { StoreCode } from './store.js';
+import type { StoreCode } from './store-types.js';
 import { describeIssues } from './validate-payload.js';
 
 /** Input of `createChainRun`: the chain's identity, its contract and the baton the run starts from. */

@@ -3,7 +3,7 @@
  * (whose dispatch is not in the journal). Parsing, formatting and resolution against a loaded run.
  */
 import { RUN_ID_PATTERN, type StoreEvent } from './schema.js';
-import type { RunLoad } from './store.js';
+import type { RunLoad } from './store-types.js';
 
 /** A parsed cite. */
 export type Cite =

@@ -14,7 +14,7 @@ import {
   type StoreEvent,
   TIMESTAMP_PATTERN,
 } from './schema.js';
-import type { JournalDamage } from './store.js';
+import type { JournalDamage } from './store-types.js';
 import { validateEventPayload } from './validate-payload.js';
 
 export { isCanonicalText } from './canonical-fast.js';

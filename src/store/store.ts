@@ -16,119 +16,33 @@
  */
 import { STORE_CODES } from '../errors/error-codes.js';
 import type { CreateChainRunInput } from './chain-rules.js';
-import type { CHAIN_EVENT_SCHEMA, ChainEventKind, ChainManifest, ChainStoreEvent } from './chain-schema.js';
-import type { EventKind, EventSchemaId, EventSchemaVersion, Manifest, StoreEvent } from './schema.js';
+import type {
+  AnyLoadResult,
+  ChainRunLoad,
+  CreateRunInput,
+  LoadResult,
+  RunLoad,
+  StoreCode,
+  StoreEventKind,
+  StoreOutcome,
+  StoreResult,
+} from './store-types.js';
 
-/** The four outcomes of a mutation. */
-export type StoreOutcome = 'committed' | 'nothing_written' | 'journal_only' | 'indeterminate';
-
-/**
- * Refusal codes (outcome `nothing_written`) and load failure codes: the store's list of the
- * error-code catalogue, {@link STORE_CODES}.
- */
-export type StoreCode = (typeof STORE_CODES)[number];
-
+export type {
+  AnyLoadResult,
+  ChainRunLoad,
+  CreateRunInput,
+  HandoffCacheState,
+  JournalDamage,
+  LoadResult,
+  RunLoad,
+  StoreCode,
+  StoreEventKind,
+  StoreOutcome,
+  StoreResult,
+} from './store-types.js';
 /** Every {@link StoreCode}, for validation of foreign results (the catalogue's store list). */
 export { STORE_CODES };
-
-/** Every event kind a store accepts: the run-contract kinds and the chain kind `baton-commit`. */
-export type StoreEventKind = EventKind | ChainEventKind;
-
-/**
- * A mutation result (`run-store-result/v1`).
- * - create → `{ outcome, run_id, run_directory }` (+ `code`/`detail` when refused);
- * - append / set-handoff → `{ outcome, run_id, seq }` (+ `detail`; `seq` is the committed seq, or
- *   the seq that was being written for `indeterminate`; absent when nothing was written);
- * - `code` is set for `nothing_written`; `step` names the failing step for `indeterminate`
- *   (and for `journal_only`, the cache step that failed).
- *
- * `run_id` is null only when a create was refused before the id could be derived.
- */
-export interface StoreResult {
-  readonly schema: 'run-store-result/v1';
-  readonly outcome: StoreOutcome;
-  readonly run_id: string | null;
-  readonly run_directory?: string;
-  readonly seq?: number;
-  readonly code?: StoreCode;
-  readonly step?: string;
-  readonly detail?: string;
-}
-
-/** Input of {@link Store.createRun}. */
-export interface CreateRunInput {
-  /** The first dispatch (run-contract/v1); validated before anything is written (`invalid_dispatch`). */
-  readonly dispatch: unknown;
-  /** Tracker session id, or null (guided runs have none). */
-  readonly trackerSessionId?: string | null;
-  /** A prior run id this run reuses, or null. Must be in the run-id format (`bad_run_id`). */
-  readonly priorRun?: string | null;
-  /** Creation time `YYYY-MM-DDTHH:MM:SSZ` (`bad_timestamp` otherwise); defaults to the store clock. */
-  readonly now?: string;
-  /** Event schema of the run: `v1` (dispatch, handoff, note) or `v2` (adds review, replan). Default `v2`. */
-  readonly eventSchema?: EventSchemaVersion;
-}
-
-/** Damage found in a journal by {@link Store.load}. `line` is 1-based. */
-export interface JournalDamage {
-  readonly code: 'truncated_tail' | 'corrupt';
-  readonly line: number;
-  readonly detail: string;
-}
-
-/** State of the disposable handoff cache relative to the journal. */
-export type HandoffCacheState = 'absent' | 'current' | 'stale';
-
-/**
- * A loaded run (`run-store-load/v1`): the manifest and the valid prefix of the journal.
- * Historical evidence, not certification.
- */
-export interface RunLoad {
-  readonly schema: 'run-store-load/v1';
-  readonly run_id: string;
-  readonly event_schema: EventSchemaId;
-  readonly manifest: Manifest;
-  /** The valid prefix of the journal, seq 1..n. */
-  readonly events: readonly StoreEvent[];
-  /** The last `handoff` event of the valid prefix, or null. */
-  readonly effective_handoff: StoreEvent | null;
-  readonly handoff_cache: HandoffCacheState;
-  /** Damage after the valid prefix, or null when the journal is whole. */
-  readonly damaged: JournalDamage | null;
-  /** Warnings such as `handoff_cache_stale`. */
-  readonly warnings: readonly string[];
-  readonly note: string;
-}
-
-/** Result of {@link Store.load}: a loaded run, or a refusal code. */
-export type LoadResult =
-  | { readonly ok: true; readonly value: RunLoad }
-  | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
-
-/**
- * A loaded chain run (`run-store-load/v1` of a `run-store-manifest/chain-v1` run): the manifest,
- * the valid prefix of its `baton-commit` events and the last committed baton (the start baton when
- * there is no commit). Chain runs have no handoff: `effective_handoff` is null, the cache `absent`.
- */
-export interface ChainRunLoad {
-  readonly schema: 'run-store-load/v1';
-  readonly run_id: string;
-  readonly event_schema: typeof CHAIN_EVENT_SCHEMA;
-  readonly manifest: ChainManifest;
-  readonly events: readonly ChainStoreEvent[];
-  /** The last committed baton of the valid prefix (the manifest's start baton without events). */
-  readonly last_baton: ChainManifest['start_baton'];
-  readonly effective_handoff: null;
-  readonly handoff_cache: 'absent';
-  readonly damaged: JournalDamage | null;
-  readonly warnings: readonly string[];
-  readonly note: string;
-}
-
-/** Result of {@link Store.loadRun}: a run of any kind, or a refusal code. */
-export type AnyLoadResult =
-  | { readonly ok: true; readonly value: RunLoad | ChainRunLoad }
-  | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
 
 /** A durable run journal. See the module comment for the contract. */
 export interface Store {

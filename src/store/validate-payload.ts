@@ -40,7 +40,7 @@ import {
   ReplanSummarySchema,
   ReviewRecordSchema,
 } from './schema.js';
-import type { StoreCode } from './store.js';
+import type { StoreCode } from './store-types.js';
 
 /** Outcome of {@link validateEventPayload}. */
 export type PayloadCheck =
