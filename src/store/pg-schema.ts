@@ -5,7 +5,7 @@
  * and the advisory-lock key of a run. Applying the statements is idempotent
  * (`CREATE … IF NOT EXISTS`, `CREATE OR REPLACE`); `pg-store.ts` runs them.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../canonical/index.js';
 
 /** Version recorded in `schema_version` by {@link pgStoreDdl}. */
 export const PG_STORE_SCHEMA_VERSION = 1;
@@ -100,8 +100,8 @@ export function pgStoreDdl(schema: string): readonly string[] {
  * ```
  */
 export function pgAdvisoryKey(namespace: string, name: string): string {
-  const h = createHash('sha256').update(`handoff|${namespace}|${name}`).digest();
-  return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
+  // the first 8 bytes (16 hex digits) read as a big-endian integer, signed like PostgreSQL's bigint
+  return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`handoff|${namespace}|${name}`).slice(0, 16)}`)).toString();
 }
 
 /**
