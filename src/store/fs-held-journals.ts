@@ -7,7 +7,14 @@
 import type { FsLayer } from '../durable/index.js';
 import type { ChainTail } from './chain-rules.js';
 
-/** How many journal descriptors one fs store keeps open between appends (least recently used are closed). */
+/**
+ * How many journal descriptors one fs store keeps open between appends (least recently used are closed).
+ *
+ * @example
+ * ```ts
+ * for (const id of runIds.slice(0, HELD_JOURNALS)) await store.append(id, 'note', n); // all held
+ * ```
+ */
 export const HELD_JOURNALS = 8;
 
 /** How many journal states (without a descriptor) one instance remembers at most. */
