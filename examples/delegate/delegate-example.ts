@@ -36,7 +36,14 @@ export function asWorker(subagent: Subagent): DelegateFn {
   };
 }
 
-/** One delegation, as the example reports it. */
+/**
+ * One delegation, as the example reports it.
+ *
+ * @example
+ * ```ts
+ * report.honest; // { outcome: 'accepted', status: 'solved', cite: '…#1', violations: [], detail: null }
+ * ```
+ */
 export interface DelegationSummary {
   readonly outcome: DelegateResult['outcome'];
   readonly status: string;
@@ -45,7 +52,14 @@ export interface DelegationSummary {
   readonly detail: string | null;
 }
 
-/** What the example did. */
+/**
+ * What the example did.
+ *
+ * @example
+ * ```ts
+ * const report: ExampleReport = await runDelegateExample(dir, subagents);
+ * ```
+ */
 export interface ExampleReport {
   readonly honest: DelegationSummary;
   readonly overreach: DelegationSummary;

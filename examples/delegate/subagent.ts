@@ -7,10 +7,24 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The marker a task points at. */
+/**
+ * The marker a task points at.
+ *
+ * @example
+ * ```ts
+ * `export const greeting = '${MARKER}';`;
+ * ```
+ */
 export const MARKER = 'TODO(agent)';
 
-/** What the example needs of a subagent: run a task over some files, answer in words. */
+/**
+ * What the example needs of a subagent: run a task over some files, answer in words.
+ *
+ * @example
+ * ```ts
+ * const said = await subagent.run('fill the greeting', ['/app/src/greeting.ts']);
+ * ```
+ */
 export interface Subagent {
   run(task: string, files: readonly string[]): Promise<string>;
 }

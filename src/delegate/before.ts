@@ -34,7 +34,14 @@ import { operationalErrorHandoff, stoppedHandoff } from './refusal-handoff.js';
 import type { CheckResult } from './settle-rules.js';
 import type { DelegateCheck } from './violations.js';
 
-/** What a delegation watches, and how. */
+/**
+ * What a delegation watches, and how.
+ *
+ * @example
+ * ```ts
+ * const o: WatchOptions = { projectRoot: '/repo', store: createFsStore({ projectRoot: '/repo' }) };
+ * ```
+ */
 export interface WatchOptions {
   /**
    * The project whose other files the worker must leave alone (default: the git work tree of the
@@ -54,6 +61,12 @@ export interface WatchOptions {
 /**
  * The state before a worker ran, from {@link captureBefore}: opaque — only `checkHandoff` reads
  * what it holds. The visible members say what is watched.
+ *
+ * @example
+ * ```ts
+ * const before = await captureBefore(dispatch);
+ * before.projectRoot; // '/repo'
+ * ```
  */
 export interface BeforeSnapshot {
   /** The watched project root (a real path). */
@@ -64,7 +77,14 @@ export interface BeforeSnapshot {
   readonly storeRoot: string | null;
 }
 
-/** What a {@link BeforeSnapshot} holds (module-internal). */
+/**
+ * What a {@link BeforeSnapshot} holds (module-internal).
+ *
+ * @example
+ * ```ts
+ * heldBefore(before)?.captured.get('/repo/src/a.ts')?.bytes; // the owned file's bytes at dispatch
+ * ```
+ */
 export interface HeldBefore {
   readonly dispatch: Dispatch;
   readonly owned: readonly string[];
@@ -91,12 +111,28 @@ export function heldBefore(before: BeforeSnapshot): HeldBefore | undefined {
   return typeof before === 'object' && before !== null ? held.get(before) : undefined;
 }
 
-/** The snapshot, or the result that ends the delegation before the worker runs. */
+/**
+ * The snapshot, or the result that ends the delegation before the worker runs.
+ *
+ * @example
+ * ```ts
+ * const p: Prepared = await prepareDelegation(dispatch, {});
+ * ```
+ */
 export type Prepared =
   | { readonly ok: true; readonly before: BeforeSnapshot; readonly held: HeldBefore }
   | { readonly ok: false; readonly code: HandoffErrorCode; readonly result: CheckResult };
 
-async function storeRootOf(store: Store | undefined): Promise<string | null> {
+/**
+ * The directory of a file-system store (a real path when it exists), which a delegation watches as
+ * the `run_store` zone; null for other stores and none.
+ *
+ * @example
+ * ```ts
+ * await watchedStoreRoot(createFsStore({ projectRoot: '/repo' })); // '/repo/.handoff'
+ * ```
+ */
+export async function watchedStoreRoot(store: Store | undefined): Promise<string | null> {
   if (store === undefined || store.backend !== 'fs') return null;
   const abs = resolve(store.root);
   return realpath(abs).catch(() => abs);
@@ -147,7 +183,7 @@ export async function prepareDelegation(dispatch: unknown, o: WatchOptions): Pro
   const zones: WatchZones = {
     projectRoot,
     gitDirs: await gitDirsOf(projectRoot),
-    storeRoot: await storeRootOf(o.store),
+    storeRoot: await watchedStoreRoot(o.store),
   };
   const fence = o.fence ?? defaultFenceResolver;
   const captured = await captureOwned(owned);

@@ -4,7 +4,14 @@
  */
 import { type Dispatch, type Handoff, type RerunVerdict, rerunGuard } from '../contract/index.js';
 
-/** The rerun guard's verdict, plus `allowed` (= not `forbidden`). */
+/**
+ * The rerun guard's verdict, plus `allowed` (= not `forbidden`).
+ *
+ * @example
+ * ```ts
+ * const v: RelaunchVerdict = canRelaunch(next, prior); // { allowed: false, branch: 'blocker', … }
+ * ```
+ */
 export interface RelaunchVerdict extends RerunVerdict {
   readonly allowed: boolean;
 }

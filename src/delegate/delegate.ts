@@ -8,7 +8,7 @@ import { deepFreeze } from '../canonical/index.js';
 import type { Dispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { StoreResult } from '../store/index.js';
-import { prepareDelegation, type WatchOptions } from './before.js';
+import { prepareDelegation, type WatchOptions, watchedStoreRoot } from './before.js';
 import { settleAttempt } from './check-handoff.js';
 import { checkDispatchRecord } from './dispatch-check.js';
 import { journalDispatch, journalHandoff, storeRefusal } from './journal.js';
@@ -16,8 +16,16 @@ import { resolveProjectRoot } from './project-root.js';
 import { operationalErrorHandoff } from './refusal-handoff.js';
 import { type DelegateWorker, runWorker } from './run-worker.js';
 import type { CheckResult } from './settle-rules.js';
+import { withTurns } from './turns.js';
 
-/** Options of {@link delegate}. */
+/**
+ * Options of {@link delegate}.
+ *
+ * @example
+ * ```ts
+ * const o: DelegateOptions = { store, timeoutMs: 120_000, signal: controller.signal };
+ * ```
+ */
 export interface DelegateOptions extends WatchOptions {
   /** Aborting it ends the attempt as a `user-stop` (the worker's own signal is aborted too). */
   readonly signal?: AbortSignal;
@@ -25,7 +33,14 @@ export interface DelegateOptions extends WatchOptions {
   readonly timeoutMs?: number;
 }
 
-/** What {@link delegate} returns. */
+/**
+ * What {@link delegate} returns.
+ *
+ * @example
+ * ```ts
+ * const { outcome, handoff, violations, cite }: DelegateResult = await delegate(dispatch, worker, { store });
+ * ```
+ */
 export interface DelegateResult extends CheckResult {
   /** `<run_id>#<seq>` of the handoff event, when a store was given and it holds the event. */
   readonly cite?: string;
@@ -69,6 +84,10 @@ function checkOptions(o: DelegateOptions): void {
  * files, git control files and run store are put back. With a `store`, the dispatch is the run's
  * manifest before the worker starts and the handoff its event after the checks (`cite`).
  *
+ * Delegations in this process that share a project root or a file-system store take turns (a
+ * concurrent one's writes would be taken for this worker's); use separate work trees for parallel
+ * workers.
+ *
  * @example
  * ```ts
  * const dispatch = await createDispatch({ target: 'src/greeting.ts:1', scope: 'file', mode: 'autoprove', ownedFiles: ['src/greeting.ts'] });
@@ -93,6 +112,18 @@ export async function delegate(
   const d = c.dispatch;
   // a host's bad project root is refused before anything is journaled
   const projectRoot = await resolveProjectRoot(d.owned_files, options.projectRoot);
+  const storeRoot = await watchedStoreRoot(options.store);
+  const places = storeRoot === null ? [projectRoot] : [projectRoot, storeRoot];
+  return withTurns(places, () => delegateInTurn(d, worker, options, projectRoot));
+}
+
+/** {@link delegate} once the project and store are this delegation's alone. */
+async function delegateInTurn(
+  d: Dispatch,
+  worker: DelegateWorker,
+  options: DelegateOptions,
+  projectRoot: string,
+): Promise<DelegateResult> {
   const store = options.store;
   let runId: string | null = null;
   if (store !== undefined) {

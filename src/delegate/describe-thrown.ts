@@ -5,7 +5,14 @@
  * it reaches a record.
  */
 
-/** The longest description kept (characters); longer text is cut and marked with `…`. */
+/**
+ * The longest description kept (characters); longer text is cut and marked with `…`.
+ *
+ * @example
+ * ```ts
+ * describeThrown('x'.repeat(MAX_THROWN_DETAIL + 9)).length; // MAX_THROWN_DETAIL + 1
+ * ```
+ */
 export const MAX_THROWN_DETAIL = 500;
 
 function clip(text: string, max: number): string {

@@ -12,10 +12,22 @@ import { describeThrown } from './describe-thrown.js';
 /**
  * The largest answer accepted, in bytes of canonical JSON: 16 MiB, the output bound a subprocess
  * worker has (src/process `runContained`'s default).
+ *
+ * @example
+ * ```ts
+ * detachAnswer({ tools: ['x'.repeat(MAX_ANSWER_BYTES)] }).ok; // false
+ * ```
  */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-/** A detached answer, or why it cannot be one. */
+/**
+ * A detached answer, or why it cannot be one.
+ *
+ * @example
+ * ```ts
+ * const d: Detached = detachAnswer(answer); if (d.ok) validateHandoff(d.value);
+ * ```
+ */
 export type Detached =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly detail: string };

@@ -7,7 +7,14 @@ import { deepFreeze } from '../canonical/index.js';
 import { type Dispatch, protocolErrorHandoff, validateDispatch } from '../contract/index.js';
 import type { CheckResult } from './settle-rules.js';
 
-/** The validated dispatch, or the refusal that ends the delegation. */
+/**
+ * The validated dispatch, or the refusal that ends the delegation.
+ *
+ * @example
+ * ```ts
+ * const c: DispatchCheck = checkDispatchRecord(dispatch); if (c.ok) c.dispatch.owned_files;
+ * ```
+ */
 export type DispatchCheck =
   | { readonly ok: true; readonly dispatch: Dispatch }
   | { readonly ok: false; readonly result: CheckResult };

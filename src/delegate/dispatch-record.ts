@@ -5,7 +5,14 @@
 import type { FileBaseline } from '../baseline/index.js';
 import type { Budget, Dispatch, DispatchContext, Mode, Scope, WorkerKind } from '../contract/index.js';
 
-/** The task of {@link dispatchRecord} and `createDispatch`. */
+/**
+ * The task of {@link dispatchRecord} and `createDispatch`.
+ *
+ * @example
+ * ```ts
+ * const input: CreateDispatchInput = { target: 'src/a.ts:1', scope: 'file', mode: 'autoprove', ownedFiles: ['src/a.ts'] };
+ * ```
+ */
 export interface CreateDispatchInput {
   /** What the worker works on (`src/greeting.ts:3`, a test name, a ticket id). */
   readonly target: string;

@@ -8,12 +8,26 @@ import type { Dispatch, Handoff } from '../contract/index.js';
 import { formatCite, type Store, type StoreResult, storeResult } from '../store/index.js';
 import { describeThrown } from './describe-thrown.js';
 
-/** A created run, or the store's refusal. */
+/**
+ * A created run, or the store's refusal.
+ *
+ * @example
+ * ```ts
+ * const j: JournaledDispatch = await journalDispatch(store, dispatch); if (j.ok) j.runId;
+ * ```
+ */
 export type JournaledDispatch =
   | { readonly ok: true; readonly runId: string; readonly result: StoreResult }
   | { readonly ok: false; readonly result: StoreResult };
 
-/** The store's answer to the handoff, with its cite when the event is in the journal. */
+/**
+ * The store's answer to the handoff, with its cite when the event is in the journal.
+ *
+ * @example
+ * ```ts
+ * const { cite, result }: JournaledHandoff = await journalHandoff(store, runId, handoff);
+ * ```
+ */
 export interface JournaledHandoff {
   readonly result: StoreResult;
   readonly cite?: string;

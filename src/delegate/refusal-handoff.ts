@@ -6,7 +6,14 @@
  */
 import { blockerSignature, type Dispatch, type Handoff, handoffFor } from '../contract/index.js';
 
-/** The part of a dispatch a runtime-written handoff echoes. */
+/**
+ * The part of a dispatch a runtime-written handoff echoes.
+ *
+ * @example
+ * ```ts
+ * const echo: DispatchEcho = dispatch; operationalErrorHandoff(echo, 'timeout');
+ * ```
+ */
 export type DispatchEcho = Pick<Dispatch, 'target' | 'scope' | 'mode' | 'owned_files' | 'file_baseline'>;
 
 function nonBlank(detail: string, fallback: string): string {

@@ -9,7 +9,14 @@ import { describeThrown } from './describe-thrown.js';
 import type { Attempt } from './settle-rules.js';
 import { readHandoff } from './violations.js';
 
-/** What a worker receives besides the dispatch. */
+/**
+ * What a worker receives besides the dispatch.
+ *
+ * @example
+ * ```ts
+ * const worker: DelegateFn = async (d, { signal }) => myAgent.run(d, { signal });
+ * ```
+ */
 export interface DelegateContext {
   /** Aborted when the delegation gives up on the worker (timeout, the host's signal). */
   readonly signal: AbortSignal;
@@ -18,13 +25,32 @@ export interface DelegateContext {
 /**
  * An in-process worker: receives the dispatch (deep-frozen) and returns — or resolves to — its
  * handoff. The answer is untrusted: it is read once into plain data and checked.
+ *
+ * @example
+ * ```ts
+ * const worker: DelegateFn = async (d) => handoffFor(d); // "solved, changed nothing"
+ * ```
  */
 export type DelegateFn = (dispatch: Dispatch, context: DelegateContext) => unknown;
 
-/** A worker: a {@link DelegateFn}, or any object with such a `run` method (called on the object). */
+/**
+ * A worker: a {@link DelegateFn}, or any object with such a `run` method (called on the object).
+ *
+ * @example
+ * ```ts
+ * const worker: DelegateWorker = { async run(d) { return handoffFor(d); } };
+ * ```
+ */
 export type DelegateWorker = DelegateFn | { run(dispatch: Dispatch, context: DelegateContext): unknown };
 
-/** How long a worker may run, and the host's abort. */
+/**
+ * How long a worker may run, and the host's abort.
+ *
+ * @example
+ * ```ts
+ * await runWorker(worker, dispatch, { timeoutMs: 60_000, signal: controller.signal });
+ * ```
+ */
 export interface RunWorkerOptions {
   /** The host's signal: aborting it ends the attempt as a `user-stop`. */
   readonly signal?: AbortSignal;

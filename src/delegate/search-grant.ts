@@ -13,7 +13,14 @@ import {
   type SearchLedger,
 } from '../cycle/search-budget.js';
 
-/** What {@link searchGrantOf} reads from a dispatch: its budget and whether the gate was open. */
+/**
+ * What {@link searchGrantOf} reads from a dispatch: its budget and whether the gate was open.
+ *
+ * @example
+ * ```ts
+ * const g: DispatchSearchGrant | null = searchGrantOf(dispatch); if (g) searchViolation(handoff, g);
+ * ```
+ */
 export interface DispatchSearchGrant {
   readonly budget: number;
   readonly ledger: SearchLedger;

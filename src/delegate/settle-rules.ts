@@ -22,10 +22,22 @@ import type { DelegateViolation, ReadHandoff } from './violations.js';
  * - `failed` — the worker gave no answer to check: it threw, timed out, was aborted, or stopped
  *   itself with a protocol or operational error (an operational-error, protocol-error or
  *   `user-stop` handoff).
+ *
+ * @example
+ * ```ts
+ * if (r.outcome === 'accepted') commit(r.handoff.files_changed);
+ * ```
  */
 export type DelegateOutcome = 'accepted' | 'refused' | 'failed';
 
-/** Why a worker gave no answer. */
+/**
+ * Why a worker gave no answer.
+ *
+ * @example
+ * ```ts
+ * const f: WorkerFailure = { stop: 'operational-error', detail: 'the worker did not return within 50 ms' };
+ * ```
+ */
 export interface WorkerFailure {
   /** `user-stop` when the host aborted, else `operational-error`. */
   readonly stop: 'operational-error' | 'user-stop';
@@ -35,12 +47,24 @@ export interface WorkerFailure {
 /**
  * What running a worker gave: its answer read as a handoff (read once, the moment it arrived), or
  * a failure.
+ *
+ * @example
+ * ```ts
+ * const a: Attempt = { kind: 'returned', read: readHandoff(answer) };
+ * ```
  */
 export type Attempt =
   | { readonly kind: 'returned'; readonly read: ReadHandoff }
   | { readonly kind: 'failed'; readonly failure: WorkerFailure };
 
-/** What a check of a worker's answer ends with: the outcome, the one handoff, the violations. */
+/**
+ * What a check of a worker's answer ends with: the outcome, the one handoff, the violations.
+ *
+ * @example
+ * ```ts
+ * const r: CheckResult = await checkHandoff(dispatch, answer, before);
+ * ```
+ */
 export interface CheckResult {
   readonly outcome: DelegateOutcome;
   /** A valid run-contract/v1 handoff: the worker's own when `accepted`, else the runtime's. */
@@ -49,7 +73,14 @@ export interface CheckResult {
   readonly violations: readonly DelegateViolation[];
 }
 
-/** What the checks found. */
+/**
+ * What the checks found.
+ *
+ * @example
+ * ```ts
+ * const f: Findings = { violations: [], handoff: solved, failure: null }; // accepted
+ * ```
+ */
 export interface Findings {
   readonly violations: readonly DelegateViolation[];
   /** The worker's validated handoff (null: none, or not valid). */

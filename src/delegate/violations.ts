@@ -47,10 +47,24 @@ export const DELEGATE_CHECKS = [
   'search_budget',
 ] as const;
 
-/** One of {@link DELEGATE_CHECKS}. */
+/**
+ * One of {@link DELEGATE_CHECKS}.
+ *
+ * @example
+ * ```ts
+ * const c: DelegateCheck = 'outside_owned';
+ * ```
+ */
 export type DelegateCheck = (typeof DELEGATE_CHECKS)[number];
 
-/** A failed check: which one, and what it found. */
+/**
+ * A failed check: which one, and what it found.
+ *
+ * @example
+ * ```ts
+ * const v: DelegateViolation = { check: 'git_state', detail: 'the worker changed git state: /r/.git/config' };
+ * ```
+ */
 export interface DelegateViolation {
   readonly check: DelegateCheck;
   readonly detail: string;
@@ -80,7 +94,14 @@ export function tamperViolations(typeSwap: string | null, changes: WorkspaceChan
   return out;
 }
 
-/** The worker's answer read as a handoff, or the `schema` finding. */
+/**
+ * The worker's answer read as a handoff, or the `schema` finding.
+ *
+ * @example
+ * ```ts
+ * const r: ReadHandoff = readHandoff(answer); if (!r.ok) r.violation.detail;
+ * ```
+ */
 export type ReadHandoff =
   | { readonly ok: true; readonly handoff: Handoff }
   | { readonly ok: false; readonly violation: DelegateViolation };

@@ -231,6 +231,66 @@ describe('captureBefore + checkHandoff, for a host that runs the worker itself',
   });
 });
 
+describe('concurrent delegations', () => {
+  it('two delegations in one project take turns: both honest workers are accepted', async () => {
+    const other = join(p.dir, 'src', 'farewell.ts');
+    await writeFile(other, 'farewell\n');
+    const second = await createDispatch({
+      target: 'src/farewell.ts:1',
+      scope: 'file',
+      mode: 'autoprove',
+      ownedFiles: [other],
+    });
+    const order: string[] = [];
+    const slow = async (d: Dispatch) => {
+      order.push(`start ${d.target}`);
+      await new Promise((r) => setTimeout(r, 30));
+      const h = await solve(d);
+      order.push(`end ${d.target}`);
+      return h;
+    };
+    const [a, b] = await Promise.all([delegate(dispatch, slow), delegate(second, slow)]);
+    expect([a.outcome, b.outcome]).toEqual(['accepted', 'accepted']);
+    expect(order).toEqual([
+      'start src/greeting.ts:1',
+      'end src/greeting.ts:1',
+      'start src/farewell.ts:1',
+      'end src/farewell.ts:1',
+    ]);
+  });
+
+  it('delegations in two projects run side by side', async () => {
+    const q = await makeProject();
+    try {
+      const there = await createDispatch({
+        target: 'src/greeting.ts:1',
+        scope: 'file',
+        mode: 'autoprove',
+        ownedFiles: [q.owned],
+      });
+      // each worker waits until both are inside: delegations that took turns would never get there
+      let entered = 0;
+      let bothInside: () => void = () => {};
+      const barrier = new Promise<void>((r) => {
+        bothInside = r;
+      });
+      const overlapping = async (d: Dispatch) => {
+        entered += 1;
+        if (entered === 2) bothInside();
+        await barrier;
+        return solve(d);
+      };
+      const rs = await Promise.all([
+        delegate(dispatch, overlapping, { timeoutMs: 20_000 }),
+        delegate(there, overlapping, { timeoutMs: 20_000 }),
+      ]);
+      expect(rs.map((r) => r.outcome)).toEqual(['accepted', 'accepted']);
+    } finally {
+      await q.cleanup();
+    }
+  });
+});
+
 describe('the delegation’s own edges', () => {
   it('external drift before dispatch: refused, the worker never runs, nothing is restored over the drift', async () => {
     await writeFile(p.owned, 'changed by someone else');

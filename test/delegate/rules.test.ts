@@ -19,6 +19,7 @@ import {
 } from '../../src/delegate/refusal-handoff.js';
 import { searchGrantOf } from '../../src/delegate/search-grant.js';
 import { isAccepted, settleHandoff } from '../../src/delegate/settle-rules.js';
+import { withTurns } from '../../src/delegate/turns.js';
 import { echoViolations, readHandoff, tamperViolations } from '../../src/delegate/violations.js';
 
 const baseline: FileBaseline = {
@@ -343,5 +344,41 @@ describe('checkDispatchRecord', () => {
       expect(bad.result.handoff.stop_reason).toBe('protocol-error');
       expect(validateHandoff(bad.result.handoff).ok).toBe(true);
     }
+  });
+});
+
+describe('withTurns', () => {
+  it('calls sharing a key run one after another, in call order, even when one throws', async () => {
+    const seen: string[] = [];
+    const step =
+      (name: string, fail = false) =>
+      async () => {
+        seen.push(`in ${name}`);
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push(`out ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      withTurns(['/a'], step('one', true)),
+      withTurns(['/b', '/a'], step('two')),
+      withTurns(['/a'], step('three')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(seen).toEqual(['in one', 'out one', 'in two', 'out two', 'in three', 'out three']);
+  });
+
+  it('calls with no key in common overlap, and keys taken in sorted order never deadlock', async () => {
+    let inside = 0;
+    let most = 0;
+    const step = async () => {
+      inside += 1;
+      most = Math.max(most, inside);
+      await new Promise((r) => setTimeout(r, 10));
+      inside -= 1;
+    };
+    await Promise.all([withTurns(['/x'], step), withTurns(['/y'], step)]);
+    expect(most).toBe(2);
+    await Promise.all([withTurns(['/p', '/q'], step), withTurns(['/q', '/p'], step)]);
   });
 });
