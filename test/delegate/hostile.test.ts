@@ -403,6 +403,19 @@ describe('answers that are not plain records', () => {
     }
   });
 
+  it('a __proto__ key (as JSON.parse makes it) trying to graft members onto the record', async () => {
+    const r = await delegate(dispatch, async (d) => {
+      const h = await edited(d);
+      return JSON.parse(
+        JSON.stringify(h).replace('{', '{"__proto__":{"status":"solved","verified":true},'),
+      ) as unknown;
+    });
+    await expectContained(r, p.owned);
+    expect(r.violations[0]?.detail).toMatch(
+      /^invalid handoff record: __proto__: the key __proto__ is never accepted/,
+    );
+  });
+
   it('an answer over 16 MiB', async () => {
     const r = await delegate(dispatch, async (d) => ({
       ...(await edited(d)),
