@@ -1,6 +1,7 @@
 /**
  * handoff-runtime — verifiable agent handoffs. The embedding API: the run-contract records and
- * their validators, the rerun guard, the baseline verbs, the `Store` interface with the file-system
+ * their validators (their zod schemas are on `handoff-runtime/contract`), the rerun guard, the
+ * delegation API (one checked handoff around a host's own worker call), the baseline verbs, the `Store` interface with the file-system
  * and in-memory stores, persistence, the runners of the three protocols (cycle, chain, gate),
  * errors and canonical JSON. Everything else lives on its area's subpath (`handoff-runtime/store`,
  * `/gate`, `/viz`, …; PostgreSQL on `handoff-runtime/pg`); see docs/architecture.md § Public surface.
@@ -15,9 +16,9 @@ export { type BaselineCheckOptions, checkBaseline } from './baseline/check.js';
 export type { BaselineCheck } from './baseline/check-schema.js';
 export { CustodyChain } from './baseline/custody.js';
 export { type RecordBaselineOptions, recordBaseline } from './baseline/record.js';
-export { type FileBaseline, FileBaselineSchema } from './baseline/schema.js';
+export type { FileBaseline } from './baseline/schema.js';
 // canonical JSON and digests
-export { canonicalJson, tryCanonicalJson } from './canonical/canonical-json.js';
+export { canonicalJson } from './canonical/canonical-json.js';
 export { digestOf, fingerprintOf, sha256Hex } from './canonical/digest.js';
 // the handoff chain's runner
 export type { Baton } from './chain/baton.js';
@@ -36,12 +37,20 @@ export { stageDelta } from './chain/stage-delta.js';
 export { type ChainTaskContract, createTaskContract } from './chain/task-contract.js';
 // run-contract/v1 records, validators and the rerun guard
 export { blockerSignature } from './contract/blocker-signature.js';
-export { type Dispatch, DispatchSchema } from './contract/dispatch-schema.js';
+export type { Dispatch } from './contract/dispatch-schema.js';
 export { handoffFor } from './contract/handoff-for.js';
-export { type Handoff, HandoffSchema } from './contract/handoff-schema.js';
+export type { Handoff } from './contract/handoff-schema.js';
 export { protocolErrorHandoff } from './contract/protocol-error.js';
 export { type RerunVerdict, rerunGuard } from './contract/rerun-guard.js';
 export { validateBaseline, validateDispatch, validateHandoff } from './contract/validate.js';
+// one checked handoff for a host with its own agent loop (handoff-runtime/delegate)
+export { captureBefore } from './delegate/before.js';
+export { canRelaunch } from './delegate/can-relaunch.js';
+export { checkHandoff } from './delegate/check-handoff.js';
+export { createDispatch } from './delegate/create-dispatch.js';
+export { type DelegateResult, delegate } from './delegate/delegate.js';
+export { operationalErrorHandoff } from './delegate/refusal-handoff.js';
+export type { DelegateWorker } from './delegate/run-worker.js';
 // errors
 export type { HandoffErrorCode } from './errors/error-codes.js';
 export { HandoffError, isHandoffError } from './errors/handoff-error.js';

@@ -7,16 +7,16 @@
  * `handoff-runtime` (advanceBaseline, handoffFor, createFsStore, resolveCite) and
  * `handoff-runtime/delegate` (createDispatch, delegate, canRelaunch, DelegateFn).
  */
-import { advanceBaseline } from '../../src/baseline/index.js';
-import { handoffFor } from '../../src/contract/index.js';
+import { advanceBaseline } from 'handoff-runtime/baseline';
+import { handoffFor } from 'handoff-runtime/contract';
 import {
   canRelaunch,
   createDispatch,
   type DelegateFn,
   type DelegateResult,
   delegate,
-} from '../../src/delegate/index.js';
-import { createFsStore, resolveCite } from '../../src/store/index.js';
+} from 'handoff-runtime/delegate';
+import { createFsStore, resolveCite } from 'handoff-runtime/store';
 import type { Subagent } from './subagent.js';
 
 /**
