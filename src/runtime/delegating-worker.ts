@@ -13,8 +13,9 @@ import type { WorkerInput, WorkOutcome } from '../cycle/types.js';
 import { importsChanged } from '../cycle/verification-ladder.js';
 import { postReturnViolation, preDispatchDrift } from './custody-guard.js';
 import { buildDispatch } from './dispatch-builder.js';
-import { captureOwned, type OwnedCapture, ownedTypeViolation, restoreOwned } from './owned-files.js';
+import { captureOwned, type OwnedCapture, ownedTypeViolation } from './owned-files.js';
 import type { Unstamped, WorkerPort } from './ports.js';
+import { restoreAfterRefusal } from './restore-after-refusal.js';
 import {
   defaultFenceResolver,
   type FenceResolver,
@@ -27,7 +28,6 @@ import {
   captureZoneBytes,
   describeWorkspaceChanges,
   gitDirsOf,
-  restoreZones,
   snapshotWorkspace,
   workspaceChanges,
 } from './workspace-watch.js';
@@ -158,21 +158,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const changes = workspaceChanges(before, after);
       // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
       // files and the run store back to theirs, and says so
-      const restoreAll = async (): Promise<string[]> => {
-        const back = await restoreOwned(captured);
-        const notes: string[] = [];
-        if (back.restored.length > 0) notes.push('owned files restored to their pre-dispatch bytes');
-        if (changes.git.length > 0 || changes.store.length > 0) {
-          const failed = await restoreZones(keeper.zones, kept, changes);
-          notes.push(
-            failed.length > 0
-              ? `could not restore ${failed.join(', ')}`
-              : 'git control files and run store restored to their pre-dispatch bytes',
-          );
-        }
-        if (back.failed.length > 0) notes.push(`could not restore ${back.failed.join(', ')}`);
-        return notes;
-      };
+      const restoreAll = () => restoreAfterRefusal(captured, keeper.zones, kept, changes);
       const refuse = async (
         kind: Exclude<WorkOutcome['kind'], 'handoff'>,
         detail: string,

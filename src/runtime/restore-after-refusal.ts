@@ -1,17 +1,11 @@
 /**
  * Putting things back after a refusal (layer 3, effects): the owned files to their pre-dispatch
- * bytes, git's control files and the run store to theirs, with the notes the cycle runtime writes.
- *
- * The same sequence is inline in src/runtime/delegating-worker.ts (`restoreAll`); both call the
- * exported mechanisms (`restoreOwned`, `restoreZones`), only the notes are written twice.
+ * bytes, git's control files and the run store to theirs, with the notes a refusal's detail ends
+ * with. The one sequence behind every refusal of the cycle runtime's delegating worker and of
+ * `delegate`/`checkHandoff` (src/delegate).
  */
-import { type OwnedCapture, restoreOwned } from '../runtime/owned-files.js';
-import {
-  restoreZones,
-  type WatchZones,
-  type WorkspaceChanges,
-  type ZoneBytes,
-} from '../runtime/workspace-watch.js';
+import { type OwnedCapture, restoreOwned } from './owned-files.js';
+import { restoreZones, type WatchZones, type WorkspaceChanges, type ZoneBytes } from './workspace-watch.js';
 
 /**
  * Restores the owned files from `captured` and the changed git and store files from `kept`;
