@@ -583,3 +583,27 @@ export const cycleMachine = cycleSetup.createMachine({
     stopped: { type: 'final', entry: 'finalizeStopped' },
   },
 });
+
+/** The cycle machine's type. */
+export type CycleMachine = typeof cycleMachine;
+/** The cycle machine's input (options, tracker, owned files, baseline, prior handoff). */
+export type CycleMachineInput = CycleInput;
+/** The cycle machine's context. */
+export type CycleMachineContext = CycleContext;
+/** The cycle machine's output: the run's run-contract/v1 handoff record, carried by every final state. */
+export type CycleMachineOutput = Handoff;
+/** The inputs and outputs of the six actors a host provides (also on `handoff-runtime/runtime`). */
+export type {
+  CheckpointInput,
+  CheckpointOutput,
+  DiagnosticsInput,
+  DiagnosticsOutput,
+  HumanInput,
+  HumanOutput,
+  PlannerInput,
+  PlannerOutput,
+  ReviewInput,
+  ReviewOutput,
+  WorkerInput,
+  WorkOutcome,
+} from '../src/cycle/types.js';

@@ -57,6 +57,35 @@ export interface GateActorInput {
   readonly context: GateLifecycleContext;
 }
 
+/** The gate machine's input (the problem, its continuation profile and the slots already used). */
+export type GateMachineInput = GateLifecycleInput;
+/** The gate machine's context. */
+export type GateMachineContext = GateLifecycleContext;
+
+/**
+ * What the gate machine ends with (its `output`, the value `toPromise(actor)` resolves to): which
+ * final state handed over to the lead, and the notes recorded on the way (actor failures, refused
+ * reservations, a hard stop). The records themselves (packets, assessments, routes, grants) are
+ * the shell's: the machine only holds their ids.
+ */
+export interface GateMachineOutput {
+  /** `lead-review` (leadReview) or `stopped` (stopped). */
+  readonly outcome: 'lead-review' | 'stopped';
+  readonly notes: readonly string[];
+}
+
+/**
+ * The gate machine's output from a final context.
+ *
+ * @example
+ * ```ts
+ * gateOutput(actor.getSnapshot().context).outcome; // 'lead-review'
+ * ```
+ */
+export function gateOutput(context: GateLifecycleContext): GateMachineOutput {
+  return { outcome: context.outcome ?? 'lead-review', notes: context.notes };
+}
+
 /** Events the gate machine accepts from outside (besides actor completions). */
 export type GateEvent =
   | { type: 'WORKER.PROVISIONAL' }
@@ -78,6 +107,7 @@ const toInput = ({ context }: { context: GateLifecycleContext }): GateActorInput
  * ```ts
  * const actor = createActor(gateMachine.provide({ actors }), { input: { problem_id: 'p1' } });
  * actor.start(); actor.send({ type: 'WORKER.PROVISIONAL' });
+ * const { outcome, notes } = await toPromise(actor); // GateMachineOutput
  * ```
  */
 export const gateMachine = setup({
@@ -85,6 +115,7 @@ export const gateMachine = setup({
     context: {} as GateLifecycleContext,
     input: {} as GateLifecycleInput,
     events: {} as GateEvent,
+    output: {} as GateMachineOutput,
   },
   actors: {
     collect: fromPromise<CollectOutput, GateActorInput>(notProvided('collect')),
@@ -167,6 +198,7 @@ export const gateMachine = setup({
   id: 'gate',
   context: ({ input }) => initialLifecycleContext(input),
   initial: 'provisional',
+  output: ({ context }) => gateOutput(context),
   on: {
     HARD_STOP: {
       target: '.stopped',

@@ -171,7 +171,10 @@ export class HandoffChain implements SeamPlan {
    * @throws SeamError one of the nine seam codes, with the checkpoint (`baton`) and its receipts.
    * @throws HandoffError `invalid_checkpoint` (foreign or inconsistent baton), `chain_complete`.
    */
-  async advance(baton: Baton, options: Pick<RunOptions, 'stageTimeoutMs'> = {}): Promise<SeamCommit> {
+  async advance(
+    baton: Baton,
+    options: Pick<RunOptions, 'stageTimeoutMs' | 'inspect'> = {},
+  ): Promise<SeamCommit> {
     const d = await driveChain(this, baton, options, 'one-seam');
     if (d.commit !== null) return d.commit;
     if (d.status === 'accepted') {

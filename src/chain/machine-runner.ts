@@ -6,6 +6,7 @@
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { type ChainMachineFailure, chainMachine } from '../../machines/chain.js';
+import type { MachineInspector } from '../../machines/inspector.js';
 import { HandoffError } from '../errors/index.js';
 import type { AcceptanceReceipt } from './acceptance-receipt.js';
 import type { Baton } from './baton.js';
@@ -32,6 +33,11 @@ export interface RunOptions {
    * the contract's `budget.max_attempts`. Default: never — the run stops at the seam.
    */
   readonly retryWhen?: (failure: ChainMachineFailure, attempt: number) => boolean;
+  /**
+   * An xstate inspector attached to the seam machine's actor (`createActor(machine, { inspect })`):
+   * it sees every event, snapshot and invoked stage, check and journal actor.
+   */
+  readonly inspect?: MachineInspector;
 }
 
 /** Options of {@link runChainMachine} (the same as a chain run's). */
@@ -131,6 +137,7 @@ export async function driveChain(
       baton,
       max_attempts: chain.contract.budget.max_attempts,
     },
+    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
   });
   const states: string[] = [];
   actor.subscribe((s) => {

@@ -7,7 +7,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import { type GateActorInput, gateMachine, type ReserveOutput } from '../../machines/gate.js';
+import {
+  type GateActorInput,
+  type GateMachineOutput,
+  gateMachine,
+  gateOutput,
+  type ReserveOutput,
+} from '../../machines/gate.js';
+import type { MachineInspector } from '../../machines/inspector.js';
 import { sha256Hex } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { runContained } from '../process/index.js';
@@ -63,6 +70,11 @@ export interface RunGateOptions {
   readonly directive?: string | undefined;
   /** Per-worker-run time limit in ms (default 10 minutes). */
   readonly workerTimeoutMs?: number | undefined;
+  /**
+   * An xstate inspector attached to the gate machine's actor (`createActor(machine, { inspect })`):
+   * it sees every event, snapshot and invoked actor of the lifecycle.
+   */
+  readonly inspect?: MachineInspector | undefined;
   /** Who asks the ledger (recorded on grants; informational — slots are keyed by problem, default `gate-run`). */
   readonly requestedBy?: string | undefined;
 }
@@ -437,6 +449,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       },
       used: { ordinary_repairs: used['ordinary-repair'], gate_continuations: used['gate-continuation'] },
     },
+    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
   });
   const path: string[] = [];
   actor.subscribe((s) => {
@@ -447,10 +460,8 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   if (options.authority.hard_stop !== null)
     actor.send({ type: 'HARD_STOP', reason: options.authority.hard_stop });
   else actor.send({ type: worker.status === 'blocked' ? 'WORKER.BLOCKED' : 'WORKER.PROVISIONAL' });
-  const snapshot = await toPromise(actor).then(
-    () => actor.getSnapshot(),
-    () => actor.getSnapshot(),
-  );
-  notes.push(...snapshot.context.notes.filter((n) => !notes.includes(n)));
-  return finishLead(snapshot.context.outcome ?? 'lead-review', path);
+  // the machine's output; if the actor itself failed, the same reading of its last context
+  const out: GateMachineOutput = await toPromise(actor).catch(() => gateOutput(actor.getSnapshot().context));
+  notes.push(...out.notes.filter((n) => !notes.includes(n)));
+  return finishLead(out.outcome, path);
 }

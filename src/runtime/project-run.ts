@@ -8,6 +8,7 @@
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { MachineInspector } from '../../machines/inspector.js';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, rerunGuard } from '../contract/index.js';
@@ -63,6 +64,8 @@ export interface ProjectRunOptions {
   /** Builds the persistence recorder once the first dispatch is known (default: none). */
   readonly recorder?: RunRecorder;
   readonly onProgress?: (p: CycleProgress) => void;
+  /** An xstate inspector attached to the cycle machine's actor (passed to {@link runCycle}). */
+  readonly inspect?: MachineInspector;
   /** Each worker progress object as it arrives, with the dispatch it belongs to. */
   readonly onWorkerProgress?: (p: Readonly<Record<string, unknown>>, d: Dispatch) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -327,6 +330,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     priorEvidence: o.evidence ?? [],
     clock,
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
+    ...(o.inspect === undefined ? {} : { inspect: o.inspect }),
   });
   const stopped = recorder.stopHandoff ?? null;
   const handoff = stopped ?? r.handoff;

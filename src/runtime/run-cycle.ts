@@ -5,6 +5,7 @@
  */
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { cycleMachine } from '../../machines/cycle.js';
+import type { MachineInspector } from '../../machines/inspector.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Handoff, validateHandoff } from '../contract/index.js';
 import { finalHandoff } from '../cycle/final-handoff.js';
@@ -42,6 +43,11 @@ export interface CycleRunInput {
   readonly priorEvidence?: readonly string[];
   readonly clock?: Clock;
   readonly onProgress?: (p: CycleProgress) => void;
+  /**
+   * An xstate inspector attached to the cycle machine's actor (`createActor(machine, { inspect })`):
+   * it sees every event, snapshot and invoked port actor of the run.
+   */
+  readonly inspect?: MachineInspector;
 }
 
 /** What a run produced. */
@@ -143,6 +149,7 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
       priorHandoff: i.priorHandoff ?? null,
       priorEvidence: i.priorEvidence ?? [],
     },
+    ...(i.inspect === undefined ? {} : { inspect: i.inspect }),
   });
   let logSeen = 0;
   let lastPhase = '';

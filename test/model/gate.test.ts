@@ -138,11 +138,14 @@ const INVARIANTS: Record<string, (s: Snap) => void> = {
     expect(s.context.outcome).toBe('lead-review');
     expect(s.context.lead_handoffs).toBe(1);
     expect(s.context.hard_stop).toBeNull();
+    // the machine's output: what the shell (gate-runner) reads at the final state
+    expect(s.output).toEqual({ outcome: 'lead-review', notes: s.context.notes });
   },
   stopped: (s) => {
     expect(s.status).toBe('done');
     expect(s.context.outcome).toBe('stopped');
     expect(s.context.lead_handoffs).toBe(1);
+    expect(s.output).toEqual({ outcome: 'stopped', notes: s.context.notes });
   },
 };
 
