@@ -407,8 +407,10 @@ export async function runCommand(
     const w = (line: string) => (io.isTTY ? io.err : io.out)(`${line}\n`);
     if (io.isTTY) io.err('\n');
     for (const warning of result.warnings) w(`warning: ${escapeLine(warning)}`);
+    // only a stored run's id is printed: `handoff inspect` rejects any other (no_such_run)
+    const stored = recorder !== undefined && recorder.runId !== null;
     w(
-      `run ${result.runId}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${escapeLine(h.stop_detail)}` : ''}`,
+      `run ${stored ? result.runId : 'unpersisted'}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${escapeLine(h.stop_detail)}` : ''}`,
     );
     if (h.blocker_signature)
       w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${escapeLine(h.blocker_signature)}`);
@@ -416,10 +418,15 @@ export async function runCommand(
       w(`committed ${c.commit?.slice(0, 8) ?? ''} ${escapeLine(c.message)}`);
     if (result.priorRun !== null) w(`reused prior run ${escapeLine(result.priorRun)}`);
     if (result.finalCite) w(`final handoff stored as ${escapeLine(result.finalCite)}`);
+    if (!stored) w(NOT_PERSISTED);
     printJson(io, h);
   }
   return exitCodeFor(h);
 }
+
+/** The summary line of a run that left nothing in the run store (no `--persist`, or nothing recorded). */
+export const NOT_PERSISTED =
+  'not persisted: rerun with --persist to inspect it later (handoff inspect RUN_ID)';
 
 /**
  * The recorder factory of the CLI: with `--persist`, a persistence recorder on the fs store

@@ -111,7 +111,7 @@ export function eventSummary(kind: string, payload: unknown): string {
 export function inspectReport(load: RunLoad, cycle: MachineGraph): InspectReport {
   const run = load.run_id;
   const path = journalPath(load);
-  const overlay = overlayPath(cycle, path.steps);
+  const overlay = overlayPath(cycle, path.steps, { avoid: path.avoid });
   const eff = load.effective_handoff;
   const ep = (eff?.payload ?? {}) as Record<string, unknown>;
   const m = load.manifest as unknown as Record<string, unknown>;

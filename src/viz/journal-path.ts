@@ -17,6 +17,11 @@
  * Everything between two recorded phases (routing, approvals, the tracker tick, the checkpoint
  * commit, …) is not in the journal; the overlay infers it as the shortest path through the
  * machine and draws it as inferred.
+ *
+ * The inference is mode-aware: an autoprove run (the manifest's first dispatch says `mode:
+ * autoprove`) never asks a human, so its path lists the human-question states in `avoid`
+ * ({@link AUTOPROVE_UNREACHABLE}) for the overlay to route around, and a `review` after a
+ * `replan` is a plain `review` (the stuck review at the boundary follows a human's answer).
  */
 
 import { formatCite } from '../store/cite.js';
@@ -33,6 +38,8 @@ export interface JournalLike {
   }[];
   /** The handoff cache state of the load (`current` confirms the last handoff was a set-handoff). */
   readonly handoff_cache?: 'absent' | 'current' | 'stale';
+  /** The run's manifest; its first dispatch's `mode` makes the inference mode-aware. */
+  readonly manifest?: unknown;
 }
 
 /** A phase step of a run. */
@@ -55,6 +62,33 @@ export interface JournalPath {
   readonly finished: boolean;
   /** What this particular derivation could not know (always includes the general limit). */
   readonly limits: readonly string[];
+  /** The run's mode from its manifest, or null when the manifest does not say. */
+  readonly mode: 'prove' | 'autoprove' | null;
+  /** Cycle states the run cannot have been in: pass as `overlayPath`'s `avoid`. */
+  readonly avoid: readonly string[];
+}
+
+/**
+ * The cycle states an autoprove run never enters: every state that asks a human (plan, commit
+ * and replan approval, the continue and blocker questions; autoprove coerces `--commit ask` to
+ * `auto`) and the stuck review, which only a human's blocker answer leads to.
+ */
+export const AUTOPROVE_UNREACHABLE: readonly string[] = [
+  'plan.approve',
+  'checkpoint.confirm',
+  'replan.approve',
+  'boundary.askContinue',
+  'boundary.askBlocker',
+  'boundary.stuckReview',
+];
+
+/** The limit added for autoprove runs. */
+export const AUTOPROVE_LIMIT =
+  'autoprove asks no human: the inferred path avoids the human questions (plan, commit and replan approval, continue, blocker) and the stuck review that follows one';
+
+function modeOf(manifest: unknown): 'prove' | 'autoprove' | null {
+  const m = (manifest as { dispatch?: { mode?: unknown } } | null | undefined)?.dispatch?.mode;
+  return m === 'prove' || m === 'autoprove' ? m : null;
 }
 
 /** The limit that applies to every derived path. */
@@ -91,6 +125,8 @@ export function journalPath(load: JournalLike): JournalPath {
   ];
   const notes: { seq: number; cite: string; step: number }[] = [];
   const limits: string[] = [JOURNAL_PATH_LIMIT];
+  const mode = modeOf(load.manifest);
+  if (mode === 'autoprove') limits.push(AUTOPROVE_LIMIT);
   const events = load.events;
   const last = events[events.length - 1];
   const lastStatus = last?.kind === 'handoff' ? statusOf(last.payload) : null;
@@ -124,7 +160,7 @@ export function journalPath(load: JournalLike): JournalPath {
         } else push('checkpoint', 'handoff');
         break;
       case 'review':
-        push(prevKind === 'replan' ? 'boundary.stuckReview' : 'review', 'review');
+        push(prevKind === 'replan' && mode !== 'autoprove' ? 'boundary.stuckReview' : 'review', 'review');
         break;
       case 'replan':
         push('replan', 'replan');
@@ -137,5 +173,12 @@ export function journalPath(load: JournalLike): JournalPath {
   }
   if (finalSeq === null)
     limits.push('the journal has no final handoff: the run is unfinished or its finish was not stored');
-  return { steps, notes, finished: finalSeq !== null, limits };
+  return {
+    steps,
+    notes,
+    finished: finalSeq !== null,
+    limits,
+    mode,
+    avoid: mode === 'autoprove' ? AUTOPROVE_UNREACHABLE : [],
+  };
 }

@@ -65,6 +65,26 @@ export interface OverlayOptions {
   readonly infer?: boolean;
   /** Longest inferred chain (default 12). */
   readonly maxInferred?: number;
+  /**
+   * States the run cannot have been in (node ids or dotted paths, e.g. the human questions of an
+   * autoprove cycle run): neither a matched edge nor an inferred chain enters or leaves one,
+   * unless a step itself is there.
+   */
+  readonly avoid?: readonly string[];
+}
+
+/** Node membership in the avoided regions (a node counts when it or an ancestor is avoided). */
+type Avoided = (id: string) => boolean;
+
+/** True when the edge enters or leaves an avoided state that neither end step is in. */
+function crossesAvoided(
+  avoided: Avoided,
+  e: VizEdge,
+  from: readonly string[],
+  to: readonly string[],
+): boolean {
+  if (avoided(e.source) && !from.some(avoided)) return true;
+  return e.targets.some((t) => avoided(t) && !to.includes(t));
 }
 
 function resolveState(g: MachineGraph, index: ReadonlyMap<string, VizNode>, s: StateValueLike): string[] {
@@ -113,10 +133,12 @@ function bestEdge(
   from: readonly string[],
   to: readonly string[],
   event: string | null,
+  avoided: Avoided,
 ): VizEdge | null {
   let best: VizEdge | null = null;
   let bestScore = -1;
   for (const e of g.edges) {
+    if (crossesAvoided(avoided, e, from, to)) continue;
     const src = from.find((f) => firesFrom(index, e, f));
     if (src === undefined) continue;
     const dst = to.find((t) => landsIn(index, e, t));
@@ -151,6 +173,7 @@ function inferChain(
   from: readonly string[],
   to: readonly string[],
   max: number,
+  avoided: Avoided,
 ): VizEdge[] | null {
   interface Item {
     readonly node: string;
@@ -162,6 +185,7 @@ function inferChain(
     const next: Item[] = [];
     for (const item of frontier) {
       for (const e of exits(g, index, item.node)) {
+        if (crossesAvoided(avoided, e, [item.node], to)) continue;
         const chain = [...item.chain, e];
         if (to.some((t) => landsIn(index, e, t))) return chain;
         for (const t of e.targets) {
@@ -202,6 +226,8 @@ export function overlayPath(
   const index = nodeIndex(g);
   const infer = options.infer ?? true;
   const max = options.maxInferred ?? 12;
+  const avoidIds = (options.avoid ?? []).flatMap((a) => resolveState(g, index, a));
+  const avoided: Avoided = (id) => avoidIds.some((a) => isWithin(index, id, a));
   const nodeVisits: Record<string, number> = {};
   const edgeVisits: Record<string, number> = {};
   const inferredNodes: Record<string, number> = {};
@@ -219,12 +245,12 @@ export function overlayPath(
       gaps.push({ step: i, reason: `state ${JSON.stringify(step.state)} is not a state of ${g.id}` });
     } else if (prev.length > 0) {
       const same = nodes.length === prev.length && nodes.every((n, k) => n === prev[k]);
-      const direct = same && event === null ? null : bestEdge(g, index, prev, nodes, event);
+      const direct = same && event === null ? null : bestEdge(g, index, prev, nodes, event, avoided);
       if (direct !== null) {
         edge = direct.id;
         bump(edgeVisits, direct.id);
       } else if (!same) {
-        const chain = infer ? inferChain(g, index, prev, nodes, max) : null;
+        const chain = infer ? inferChain(g, index, prev, nodes, max, avoided) : null;
         if (chain === null) {
           gaps.push({ step: i, reason: `no transition path from ${prev.join(',')} to ${nodes.join(',')}` });
         } else {
