@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { type Handoff, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } from '../fence/index.js';
+import { profileByName } from '../profile/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
 import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
@@ -48,7 +49,12 @@ options:
   --project DIR           project root (default: current directory)
   --reviewer 'CMD …'      reviewer command (JSON in/out; default: built-in)
   --diagnostics 'CMD …'   diagnostics command (JSON in/out; default: built-in marker counter)
-  --marker WORD           marker counted by the built-in diagnostics (default: sorry)
+  --marker WORD           marker counted by the built-in diagnostics (default: the profile's)
+  --profile lean|code     domain profile (docs/concepts.md; default lean: markers sorry, .lean
+                          statement fence; code: markers TODO(agent), no fence without
+                          --header-extractor)
+  --diagnostics-cmd 'CMD …'  the profile's check command, judged by its exit status (e.g.
+                          'npm test'): a failing check keeps the edited target open
   --max-cycles N          (default 20)        --max-stuck-cycles N (alias --max-stuck; default 3)
   --max-total-runtime D   (alias --max-runtime; default 120m; s|m|h, bare = minutes)
   --review-every checkpoint|never|N (default checkpoint)
@@ -88,6 +94,8 @@ const OPTIONS = {
   reviewer: { type: 'string' },
   diagnostics: { type: 'string' },
   marker: { type: 'string' },
+  profile: { type: 'string' },
+  'diagnostics-cmd': { type: 'string' },
   'max-cycles': { type: 'string' },
   'max-stuck-cycles': { type: 'string' },
   'max-stuck': { type: 'string' },
@@ -321,6 +329,11 @@ export async function runCommand(
   const reviewer = str(values, 'reviewer');
   const diagnostics = str(values, 'diagnostics');
   const marker = str(values, 'marker');
+  const diagnosticsCmd = str(values, 'diagnostics-cmd');
+  const profile = profileByName(str(values, 'profile') ?? 'lean', {
+    ...(marker === undefined ? {} : { markers: [marker] }),
+    ...(diagnosticsCmd === undefined ? {} : { diagnosticsCommand: splitCommand(diagnosticsCmd) }),
+  });
   const evidence = (values.evidence as string[] | undefined) ?? [];
   const headerExtractors = extractorTable(
     (values['header-extractor'] as string[] | undefined) ?? [],
@@ -354,7 +367,7 @@ export async function runCommand(
       worker: { argv: workerArgv },
       ...(reviewer === undefined ? {} : { reviewerArgv: splitCommand(reviewer) }),
       ...(diagnostics === undefined ? {} : { diagnosticsArgv: splitCommand(diagnostics) }),
-      ...(marker === undefined ? {} : { marker }),
+      profile,
       human,
       workerTimeoutMs: timeoutS * 1000,
       headerExtractors,

@@ -3,13 +3,8 @@
  * parent-wrapped stuck handoff of a target (what the rerun guard is evaluated against), and the
  * run's final run-contract/v1 handoff.
  */
-import {
-  type BlockerClass,
-  blockerClassFromPhrase,
-  type Handoff,
-  type HandoffEvidence,
-  type StopReason,
-} from '../contract/index.js';
+import type { BlockerClass, BlockerKind, Handoff, HandoffEvidence, StopReason } from '../contract/index.js';
+import { type BlockerClassTable, classOfPhrase, LEAN_BLOCKER_CLASSES } from '../profile/blocker-classes.js';
 import type { CycleContext, ReviewOutput, StuckVerdict } from './types.js';
 
 function uniq<T>(xs: Iterable<T>, key: (x: T) => string = (x) => JSON.stringify(x)): T[] {
@@ -37,8 +32,9 @@ function mergedEvidence(hs: readonly Handoff[]): HandoffEvidence {
 }
 
 /**
- * Maps a stuck review to a blocker class: the review's primary phrase, else the worker's class,
- * else `needs-helper-lemma` (with `guessed: true`).
+ * Maps a stuck review to a blocker class: the review's primary phrase (read with the domain
+ * profile's phrases, default the proof phrases), else the worker's class, else the table's
+ * fallback (`needs-helper-lemma`, with `guessed: true`).
  *
  * @example
  * ```ts
@@ -48,11 +44,44 @@ function mergedEvidence(hs: readonly Handoff[]): HandoffEvidence {
 export function stuckClass(
   review: ReviewOutput | null,
   worker: Handoff | null,
+  table: BlockerClassTable = LEAN_BLOCKER_CLASSES,
 ): { cls: BlockerClass; guessed: boolean } {
-  const fromReview = review?.primaryBlocker ? blockerClassFromPhrase(review.primaryBlocker) : null;
+  const fromReview = review?.primaryBlocker ? classOfPhrase(table, review.primaryBlocker) : null;
   if (fromReview !== null) return { cls: fromReview, guessed: false };
   if (worker?.blocker_class) return { cls: worker.blocker_class, guessed: false };
-  return { cls: 'needs-helper-lemma', guessed: true };
+  return { cls: table.fallback, guessed: true };
+}
+
+/** The blocker a stuck review settles on (see {@link stuckBlocker}). */
+export interface StuckBlocker {
+  readonly kind: BlockerKind;
+  /** Set exactly when `kind` is `proof` (run-contract/v1). */
+  readonly cls: BlockerClass | null;
+}
+
+/**
+ * The blocker kind and class of a target declared stuck. A statement-fence violation is a
+ * `safety-guard` (no class). A worker that declared a non-proof blocker (`capability`,
+ * `false-statement`, `safety-guard`, `protocol`, `operational`) keeps its kind unchanged and gets
+ * no class: the review classifies proof blockers only, so it cannot relabel a missing tool as a
+ * missing lemma. Otherwise the blocker is `proof` with {@link stuckClass}.
+ *
+ * @example
+ * ```ts
+ * stuckBlocker(review, { ...handoff, blocker_kind: 'capability' }, 'repeated-failure');
+ * // { kind: 'capability', cls: null }
+ * ```
+ */
+export function stuckBlocker(
+  review: ReviewOutput | null,
+  worker: Handoff | null,
+  condition: StuckVerdict['condition'] | null,
+  table: BlockerClassTable = LEAN_BLOCKER_CLASSES,
+): StuckBlocker {
+  if (condition === 'fence-violation') return { kind: 'safety-guard', cls: null };
+  const declared = worker?.status === 'solved' ? null : (worker?.blocker_kind ?? null);
+  if (declared !== null && declared !== 'proof') return { kind: declared, cls: null };
+  return { kind: 'proof', cls: stuckClass(review, worker, table).cls };
 }
 
 /**
@@ -75,15 +104,16 @@ export function wrapStuckHandoff(
 ): Handoff {
   const mine = ctx.handoffs.filter((h) => h.target === verdict.target);
   const lastWorker = mine.at(-1) ?? null;
-  const { cls } = stuckClass(review, lastWorker);
+  const blocker = stuckBlocker(review, lastWorker, verdict.condition, ctx.options.blockerClasses);
   const base = finalHandoff(ctx, { status: 'stuck' });
   return {
     ...base,
     target: verdict.target,
     scope: 'sorry',
-    // a fence violation is a safety guard firing, not a proof-triage class
-    blocker_kind: verdict.condition === 'fence-violation' ? 'safety-guard' : 'proof',
-    blocker_class: verdict.condition === 'fence-violation' ? null : cls,
+    // a fence violation is a safety guard firing, not a proof-triage class; a worker's
+    // non-proof blocker (capability, …) keeps its kind
+    blocker_kind: blocker.kind,
+    blocker_class: blocker.cls,
     blocker_signature: verdict.signature,
     failed_avenues: uniq([
       ...mine.flatMap((h) => h.failed_avenues),

@@ -35,7 +35,14 @@ export {
 } from './checkpoint-reducers.js';
 export { type CycleUpdate, currentCycle, initialCycleContext } from './context.js';
 export { mergeBaseline } from './custody.js';
-export { type FinalKind, finalHandoff, stuckClass, wrapStuckHandoff } from './final-handoff.js';
+export {
+  type FinalKind,
+  finalHandoff,
+  type StuckBlocker,
+  stuckBlocker,
+  stuckClass,
+  wrapStuckHandoff,
+} from './final-handoff.js';
 export { absorbDiagnostics, absorbPlan, chooseTarget } from './plan-reducers.js';
 export { relaunchForbidden, relaunchVerdict } from './relaunch.js';
 export { reviewDue, reviewScopeFor } from './review.js';

@@ -25,6 +25,9 @@ export function absorbReview(c: CycleContext, out: ReviewOutput): CycleUpdate {
     ...base,
     stuckHandoff: wrapped,
     blocked: { ...c.blocked, [v.target]: wrapped },
-    log: [...c.log, `review (stuck): ${wrapped.blocker_class} — next_action ${wrapped.next_action}`],
+    log: [
+      ...c.log,
+      `review (stuck): ${wrapped.blocker_class ?? wrapped.blocker_kind} — next_action ${wrapped.next_action}`,
+    ],
   };
 }

@@ -5,6 +5,7 @@
 
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff, Scope, StopReason } from '../contract/index.js';
+import type { BlockerClassTable } from '../profile/blocker-classes.js';
 import type { TrackerViolation } from '../tracker/counters.js';
 import type { TrackerState } from '../tracker/schema.js';
 import type { SearchLedger } from './search-budget.js';
@@ -35,6 +36,11 @@ export interface CycleOptions {
   readonly deepRegressionGate: 'strict' | 'off';
   /** Whether an inline (in-process) worker is available as the permission-denial fallback. */
   readonly inlineFallback: boolean;
+  /**
+   * The domain profile's blocker phrases (how a review's primary blocker maps to a
+   * run-contract/v1 class); default: the proof phrases.
+   */
+  readonly blockerClasses?: BlockerClassTable;
 }
 
 /** An open target reported by diagnostics (a marker such as `sorry`, at a file and line). */

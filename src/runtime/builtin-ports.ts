@@ -5,6 +5,7 @@
  */
 import { BLOCKER_CLASS_PHRASES, type BlockerClass } from '../contract/index.js';
 import type { HumanInput, TargetInfo } from '../cycle/types.js';
+import { type BlockerClassTable, LEAN_BLOCKER_CLASSES, phraseOfClass } from '../profile/blocker-classes.js';
 import type { HumanPort, PlannerPort, ReviewerPort } from './ports.js';
 
 /**
@@ -54,14 +55,19 @@ export function phraseOf(cls: BlockerClass): string {
 
 /**
  * A reviewer that summarizes the last worker handoff; in stuck mode it emits the stuck review
- * block (primary blocker phrase, top blockers, evidence, next_action).
+ * block (primary blocker phrase, top blockers, evidence, next_action). The phrase is the worker's
+ * class in the domain profile's words (`blockerClasses`, default the proof phrases); a worker's
+ * non-proof blocker (`capability`, …) is named by its kind, which no class table maps, so the
+ * stuck handoff keeps that kind.
  *
  * @example
  * ```ts
  * const reviewer = builtinReviewer();
+ * const codeReviewer = builtinReviewer({ blockerClasses: CODE_BLOCKER_CLASSES });
  * ```
  */
-export function builtinReviewer(): ReviewerPort {
+export function builtinReviewer(o: { readonly blockerClasses?: BlockerClassTable } = {}): ReviewerPort {
+  const table = o.blockerClasses ?? LEAN_BLOCKER_CLASSES;
   return {
     async review(input) {
       const h = input.lastHandoff;
@@ -78,10 +84,12 @@ export function builtinReviewer(): ReviewerPort {
           ],
         };
       }
-      const cls = h?.blocker_class ?? 'needs-helper-lemma';
+      const kind = h?.status === 'solved' ? null : (h?.blocker_kind ?? null);
+      const primary =
+        kind !== null && kind !== 'proof' ? kind : phraseOfClass(table, h?.blocker_class ?? table.fallback);
       return {
         mode: 'stuck',
-        primaryBlocker: phraseOf(cls),
+        primaryBlocker: primary,
         topBlockers: [input.stuck?.signature ?? h?.blocker_signature ?? 'unknown'].slice(0, 3),
         evidence: [
           ...(h?.failed_avenues ?? []),

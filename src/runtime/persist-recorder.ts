@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatch, Handoff } from '../contract/index.js';
-import { stuckClass } from '../cycle/final-handoff.js';
+import { stuckBlocker, stuckClass } from '../cycle/final-handoff.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import { HandoffError } from '../errors/index.js';
 import {
@@ -166,7 +166,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       let mapped: Handoff | null = null;
       let triage: Record<string, unknown> | null = null;
       if (stuck !== null && last !== null) {
-        const { cls } = stuckClass({ ...out, now: 0 }, last);
+        const { kind, cls } = stuckBlocker({ ...out, now: 0 }, last, stuck.condition);
         mapped = {
           ...last,
           target: stuck.target,
@@ -174,7 +174,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
           status: 'stuck',
           stop_reason: null,
           stop_detail: null,
-          blocker_kind: 'proof',
+          blocker_kind: kind,
           blocker_class: cls,
           blocker_signature: stuck.signature,
           next_action: out.nextAction,
@@ -183,7 +183,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
         };
         triage = {
           blocker_class: cls,
-          blocker_kind: 'proof',
+          blocker_kind: kind,
           blocker_signature: stuck.signature,
           next_action: out.nextAction,
           statement_may_be_false: out.falsification,

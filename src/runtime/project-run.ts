@@ -7,7 +7,7 @@
 
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import type { MachineInspector } from '../../machines/inspector.js';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
@@ -17,6 +17,7 @@ import { tierPlan } from '../cycle/verification-ladder.js';
 import { HandoffError } from '../errors/index.js';
 import { type ExtractorTable, extractorForFile } from '../fence/index.js';
 import { randomHex } from '../ids/index.js';
+import { type DomainProfile, leanProfile } from '../profile/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
@@ -74,6 +75,12 @@ export interface ProjectRunOptions {
    * `.lean` files use the built-in Lean extractor unless overridden here.
    */
   readonly headerExtractors?: ExtractorTable;
+  /**
+   * The domain profile (docs/concepts.md): target markers, the check command, whether `.lean`
+   * files get the built-in statement fence, the blocker phrases. Default: `leanProfile()` (with
+   * `marker` as its marker when given). `marker` and `diagnosticsArgv` still win over it.
+   */
+  readonly profile?: DomainProfile;
 }
 
 /** What {@link runProject} returns. */
@@ -139,7 +146,8 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const clock = o.clock ?? Date.now;
   const resolved = resolveCycleOptions({ ...o.flags, inlineFallback: o.inlineWorker !== undefined });
   if (!resolved.ok) throw new HandoffError('usage', resolved.error);
-  const options = resolved.options;
+  const profile = o.profile ?? leanProfile(o.marker === undefined ? {} : { markers: [o.marker] });
+  const options = { ...resolved.options, blockerClasses: profile.blockerClasses };
   const given = resolve(o.projectRoot);
   const st = await stat(given).catch(() => null);
   if (st === null || !st.isDirectory())
@@ -187,7 +195,11 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     projectRoot: root,
     target: options.target,
     scope: options.scope,
-    ...(o.marker === undefined ? {} : { marker: o.marker }),
+    markers: o.marker === undefined ? profile.markers : [o.marker],
+    errorComment: profile.errorComment,
+    ...(profile.diagnosticsCommand === null
+      ? {}
+      : { check: { argv: profile.diagnosticsCommand, timeoutMs: timeout } }),
   });
   const diagnostics =
     o.diagnostics ?? (o.diagnosticsArgv ? commandDiagnostics(o.diagnosticsArgv, root, timeout) : marker);
@@ -203,6 +215,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
   try {
     return await runWithin(o, {
+      profile,
       root,
       options,
       warnings: resolved.warnings,
@@ -217,6 +230,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
 }
 
 interface RunSetup {
+  readonly profile: DomainProfile;
   readonly root: string;
   readonly options: CycleContext['options'];
   readonly warnings: readonly string[];
@@ -227,7 +241,7 @@ interface RunSetup {
 }
 
 async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunResult> {
-  const { root, options, owned, diagnostics, scratch, clock } = s;
+  const { root, options, owned, diagnostics, scratch, clock, profile } = s;
   const timeout = o.workerTimeoutMs ?? 600_000;
   const recorder = o.recorder ?? nullRecorder();
   const asked: HumanInput[] = [];
@@ -269,7 +283,14 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   // custody of the whole run: what the workers may not touch (project outside the owned files,
   // git control files, the run store) and the verified bytes a checkpoint commits
   const storeDir = recorder.storeDir ?? null;
-  const fence: FenceResolver = (file) => extractorForFile(file, o.headerExtractors ?? {});
+  const extractors = o.headerExtractors ?? {};
+  // the code profile fences only the extensions it is given extractors for
+  const fence: FenceResolver = profile.leanHeaders
+    ? (file) => extractorForFile(file, extractors)
+    : (file) => {
+        const ext = extname(file).toLowerCase();
+        return ext !== '' && Object.hasOwn(extractors, ext) ? (extractors[ext] ?? null) : null;
+      };
   const custody = createVerifiedCustody(
     {
       projectRoot: root,
@@ -280,7 +301,10 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   );
   const planner = builtinPlanner();
   const reviewer =
-    o.reviewer ?? (o.reviewerArgv ? commandReviewer(o.reviewerArgv, root, timeout) : builtinReviewer());
+    o.reviewer ??
+    (o.reviewerArgv
+      ? commandReviewer(o.reviewerArgv, root, timeout)
+      : builtinReviewer({ blockerClasses: profile.blockerClasses }));
   const ports: CyclePorts = {
     diagnostics,
     planner: {
