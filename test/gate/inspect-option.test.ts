@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InspectionEvent } from 'xstate';
+import type { InspectedSnapshotEvent, InspectionEvent } from 'xstate';
 import type { GateMachineOutput } from '../../machines/index.js';
 import {
   createFsLedger,
@@ -45,7 +45,9 @@ describe('runGate inspect option', () => {
       register: true,
       inspect: (e) => events.push(e),
     });
-    const root = events.filter((e) => e.type === '@xstate.snapshot' && e.actorRef.sessionId === e.rootId);
+    const root = events.filter(
+      (e): e is InspectedSnapshotEvent => e.type === '@xstate.snapshot' && e.actorRef.sessionId === e.rootId,
+    );
     const states: string[] = [];
     for (const e of root) {
       const v = String((e.snapshot as { value?: unknown }).value);
@@ -59,10 +61,10 @@ describe('runGate inspect option', () => {
     const children = events.filter((e) => e.type === '@xstate.actor' && e.actorRef.sessionId !== e.rootId);
     expect(children.length).toBeGreaterThan(2);
     const last = root.at(-1);
-    if (last?.type !== '@xstate.snapshot') throw new Error('no root snapshot inspected');
+    if (last === undefined) throw new Error('no root snapshot inspected');
     const final = last.snapshot as { status?: string; output?: GateMachineOutput };
     expect(final.status).toBe('done');
     expect(final.output?.outcome).toBe(r.outcome);
-    for (const n of final.output?.notes ?? []) expect(r.lead.notes).toContain(n);
+    for (const n of final.output?.notes ?? []) expect(r.lead.limitations).toContain(n);
   });
 });
