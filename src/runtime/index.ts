@@ -1,7 +1,7 @@
 /**
  * The cycle runtime: the host that drives machines/cycle (`runProject`, `runCycle`), its ports and
  * the records they exchange, the subprocess worker protocol, the built-in and command ports, the
- * git checkpointer and the persistence recorder.
+ * git checkpointer, the persistence recorder, and the domain profiles (`leanProfile`, `codeProfile`).
  *
  * Public names only, listed one by one. The pure cycle rules live in src/cycle (imported by
  * machines/cycle); custody enforcement (owned files, workspace watch, verified custody, the
@@ -34,6 +34,19 @@ export type {
   WorkerInput,
   WorkOutcome,
 } from '../cycle/types.js';
+// domain profiles (src/profile): `runProject({ profile })`, docs/concepts.md
+export {
+  type BlockerClassTable,
+  CODE_BLOCKER_CLASSES,
+  codeProfile,
+  type DomainProfile,
+  LEAN_BLOCKER_CLASSES,
+  leanProfile,
+  PROFILE_NAMES,
+  type ProfileName,
+  type ProfileOptions,
+  profileByName,
+} from '../profile/index.js';
 export { builtinPlanner, builtinReviewer, lineHuman, scriptedHuman } from './builtin-ports.js';
 export { commandDiagnostics, commandReviewer } from './command-ports.js';
 export {
