@@ -154,5 +154,5 @@ describe('handoff run --prior-run: reuse with custody', () => {
       await rm(answers, { force: true });
       await p.cleanup();
     }
-  });
+  }, 120_000); // eight CLI runs end to end: bounded by its own budget, not the 30 s default
 });
