@@ -457,6 +457,7 @@ export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRec
     projectRoot: inv.project,
     runStore: inv.persist.runStore,
     env: inv.args.env ?? {},
+    ...(inv.args.profile === undefined ? {} : { blockerClasses: inv.args.profile.blockerClasses }),
   });
   if (inv.persist.priorRun !== null) {
     const { store } = openRunStore(inv.project, inv.persist.runStore, inv.args.env ?? {});

@@ -18,6 +18,7 @@ import {
   type PreparedPriorRun,
   type StateFs,
 } from '../persist/index.js';
+import type { BlockerClassTable } from '../profile/blocker-classes.js';
 import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -34,6 +35,8 @@ export interface PersistRecorderOptions {
   readonly store?: Store;
   /** The controller's state-file I/O (default: node:fs with fsync). */
   readonly stateFs?: StateFs;
+  /** The domain profile's blocker phrases, to map stuck reviews (default: the proof phrases). */
+  readonly blockerClasses?: BlockerClassTable;
 }
 
 /** A recorder that also exposes the cites it obtained and any policy stop. */
@@ -166,7 +169,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       let mapped: Handoff | null = null;
       let triage: Record<string, unknown> | null = null;
       if (stuck !== null && last !== null) {
-        const { kind, cls } = stuckBlocker({ ...out, now: 0 }, last, stuck.condition);
+        const { kind, cls } = stuckBlocker({ ...out, now: 0 }, last, stuck.condition, o.blockerClasses);
         mapped = {
           ...last,
           target: stuck.target,
@@ -207,7 +210,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
         mapped_handoff: mapped,
         detail:
           out.mode === 'stuck' && !completedStuck
-            ? `stuck review without a worker handoff to map (${out.primaryBlocker ? phraseOf(stuckClass({ ...out, now: 0 }, null).cls) : 'none'})`
+            ? `stuck review without a worker handoff to map (${out.primaryBlocker ? phraseOf(stuckClass({ ...out, now: 0 }, null, o.blockerClasses).cls) : 'none'})`
             : null,
       };
       const r = obey(await controller.review(payload));

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateHandoff } from '../../src/contract/index.js';
 import { codeProfile } from '../../src/profile/index.js';
+import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import { runProject } from '../../src/runtime/project-run.js';
+import { createMemoryStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'todo-worker.mjs');
@@ -94,6 +96,40 @@ describe('the code profile on a real repository with a real worker process', () 
     const wrapped = r.context.stuckHandoff;
     expect(wrapped?.blocker_kind).toBe('capability');
     expect(wrapped?.blocker_class).toBeNull();
+  }, 60_000);
+
+  it('persisted, the stuck review record maps the capability blocker unchanged too', async () => {
+    const store = createMemoryStore();
+    const profile = codeProfile({ diagnosticsCommand: [process.execPath, 'check.mjs'] });
+    const recorder = await createPersistRecorder({
+      projectRoot: dir,
+      store,
+      blockerClasses: profile.blockerClasses,
+    });
+    try {
+      const r = await runProject({
+        projectRoot: dir,
+        flags: { target: 'src', scope: 'file', mode: 'autoprove', maxCycles: 4, maxStuck: 1 },
+        worker: { argv: [process.execPath, WORKER] },
+        profile,
+        recorder,
+        env: { WORKER_MODE: 'capability' },
+        workerTimeoutMs: 30_000,
+      });
+      expect(r.handoff.blocker_kind).toBe('capability');
+      const loaded = await store.load(recorder.cites[0]?.split('#')[0] ?? '');
+      expect(loaded.ok).toBe(true);
+      const reviews = loaded.ok
+        ? loaded.value.events
+            .filter((e) => e.kind === 'review')
+            .map((e) => e.payload as Record<string, unknown>)
+        : [];
+      const stuck = reviews.find((p) => p.mode === 'stuck');
+      expect(stuck?.triage).toMatchObject({ blocker_kind: 'capability', blocker_class: null });
+      expect(stuck?.mapped_handoff).toMatchObject({ blocker_kind: 'capability', blocker_class: null });
+    } finally {
+      await recorder.dispose();
+    }
   }, 60_000);
 });
 
