@@ -1,11 +1,12 @@
 /**
  * fast-check arbitraries for run-contract/v1 records. Every generated record is valid; the
  * conformance harness and other projects' test suites use them to throw realistic input at workers
- * and validators.
+ * and validators. Every arbitrary is a factory (`arbDispatch()`, `arbHandoff({ statuses: ['stuck'] })`):
+ * call it for a fresh `fc.Arbitrary`; the defaults generate the same streams for a seed.
  */
 import fc from 'fast-check';
 import type { FileBaseline } from '../baseline/schema.js';
-import type { Dispatch, Handoff, StopReason } from '../contract/index.js';
+import type { Dispatch, Handoff, Status, StopReason } from '../contract/index.js';
 import {
   BlockerClassSchema,
   BlockerKindSchema,
@@ -14,6 +15,7 @@ import {
   RUN_CONTRACT_SCHEMA,
   ScopeSchema,
 } from '../contract/index.js';
+import { HandoffError } from '../errors/index.js';
 
 const text = fc.string({ maxLength: 24 });
 const texts = fc.array(text, { maxLength: 3 });
@@ -60,14 +62,30 @@ export function arbBaselineFor(paths: readonly string[]): fc.Arbitrary<FileBasel
 }
 
 /**
+ * Options of {@link arbFileBaseline}.
+ *
+ * @example
+ * ```ts
+ * const o: ArbFileBaselineOptions = { maxFiles: 5 };
+ * ```
+ */
+export interface ArbFileBaselineOptions {
+  /** Most entries in the baseline (1..maxFiles; default 3). */
+  readonly maxFiles?: number;
+}
+
+/**
  * A valid file-baseline/v1 record.
  *
  * @example
  * ```ts
- * fc.assert(fc.property(arbFileBaseline, (b) => validateBaseline(b).ok));
+ * fc.assert(fc.property(arbFileBaseline(), (b) => validateBaseline(b).ok));
+ * fc.sample(arbFileBaseline({ maxFiles: 6 }), 3);
  * ```
  */
-export const arbFileBaseline: fc.Arbitrary<FileBaseline> = arbAbsolutePaths().chain(arbBaselineFor);
+export function arbFileBaseline(options: ArbFileBaselineOptions = {}): fc.Arbitrary<FileBaseline> {
+  return arbAbsolutePaths(options.maxFiles ?? 3).chain(arbBaselineFor);
+}
 
 const arbParameters = fc.oneof(
   fc.constant({ worker: null, parameters: {} }),
@@ -111,74 +129,109 @@ const arbParameters = fc.oneof(
 );
 
 /**
+ * Options of {@link arbDispatch}.
+ *
+ * @example
+ * ```ts
+ * const o: ArbDispatchOptions = { maxOwnedFiles: 1, capabilities: ['search-budget:2'] };
+ * ```
+ */
+export interface ArbDispatchOptions {
+  /** Most owned files (1..maxOwnedFiles; default 3). */
+  readonly maxOwnedFiles?: number;
+  /** Capabilities every generated dispatch carries after its generated ones (default none). */
+  readonly capabilities?: readonly string[];
+}
+
+/**
  * A valid run-contract/v1 dispatch record.
  *
  * @example
  * ```ts
- * fc.assert(fc.property(arbDispatch, (d) => validateDispatch(d).ok));
+ * fc.assert(fc.property(arbDispatch(), (d) => validateDispatch(d).ok));
+ * fc.sample(arbDispatch({ maxOwnedFiles: 1 }), 5);
  * ```
  */
-export const arbDispatch: fc.Arbitrary<Dispatch> = fc
-  .record({
-    owned: arbAbsolutePaths(),
-    target: fc.string({ minLength: 1, maxLength: 30 }),
-    scope: fc.constantFrom(...ScopeSchema.options),
-    mode: fc.constantFrom(...ModeSchema.options),
-    params: arbParameters,
-    capabilities: texts,
-    prior_blocker: fc.option(text, { nil: null }),
-    evidence_delta: texts,
-    budget: fc.record({
-      max_cycles: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
-      max_stuck_cycles: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
-      runtime: fc.option(fc.stringMatching(/^[1-9][0-9]{0,3}[smh]?$/), { nil: null }),
-    }),
-    context: fc.record({
-      prior_failure: fc.option(text, { nil: null }),
-      goal_state: fc.option(text, { nil: null }),
-      diagnostics: texts,
-      search_results: fc.array(fc.record({ tool: text, query: text, top: texts }), { maxLength: 2 }),
-      candidates_tested: fc.array(fc.record({ snippet: text, result: text }), { maxLength: 2 }),
-      code_actions: texts,
-      scratch_location: fc.string({ minLength: 1, maxLength: 12 }),
-    }),
-  })
-  .chain((r) =>
-    arbBaselineFor(r.owned).map(
-      (baseline): Dispatch => ({
-        schema: RUN_CONTRACT_SCHEMA,
-        record: 'dispatch',
-        target: r.target,
-        scope: r.scope,
-        mode: r.mode,
-        worker: r.params.worker,
-        parameters: r.params.parameters,
-        capabilities: r.capabilities,
-        owned_files: r.owned,
-        file_baseline: baseline,
-        prior_blocker: r.prior_blocker,
-        evidence_delta: r.evidence_delta,
-        budget: r.budget,
-        context: r.context,
+export function arbDispatch(options: ArbDispatchOptions = {}): fc.Arbitrary<Dispatch> {
+  const extra = [...(options.capabilities ?? [])];
+  return fc
+    .record({
+      owned: arbAbsolutePaths(options.maxOwnedFiles ?? 3),
+      target: fc.string({ minLength: 1, maxLength: 30 }),
+      scope: fc.constantFrom(...ScopeSchema.options),
+      mode: fc.constantFrom(...ModeSchema.options),
+      params: arbParameters,
+      capabilities: texts,
+      prior_blocker: fc.option(text, { nil: null }),
+      evidence_delta: texts,
+      budget: fc.record({
+        max_cycles: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
+        max_stuck_cycles: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+        runtime: fc.option(fc.stringMatching(/^[1-9][0-9]{0,3}[smh]?$/), { nil: null }),
       }),
-    ),
+      context: fc.record({
+        prior_failure: fc.option(text, { nil: null }),
+        goal_state: fc.option(text, { nil: null }),
+        diagnostics: texts,
+        search_results: fc.array(fc.record({ tool: text, query: text, top: texts }), { maxLength: 2 }),
+        candidates_tested: fc.array(fc.record({ snippet: text, result: text }), { maxLength: 2 }),
+        code_actions: texts,
+        scratch_location: fc.string({ minLength: 1, maxLength: 12 }),
+      }),
+    })
+    .chain((r) =>
+      arbBaselineFor(r.owned).map(
+        (baseline): Dispatch => ({
+          schema: RUN_CONTRACT_SCHEMA,
+          record: 'dispatch',
+          target: r.target,
+          scope: r.scope,
+          mode: r.mode,
+          worker: r.params.worker,
+          parameters: r.params.parameters,
+          capabilities: [...r.capabilities, ...extra],
+          owned_files: r.owned,
+          file_baseline: baseline,
+          prior_blocker: r.prior_blocker,
+          evidence_delta: r.evidence_delta,
+          budget: r.budget,
+          context: r.context,
+        }),
+      ),
+    );
+}
+
+const arbOutcome = () =>
+  fc.oneof(
+    fc.constant({ status: 'solved' as const, stop_reason: null }),
+    fc.constant({ status: 'stuck' as const, stop_reason: null }),
+    fc
+      .constantFrom<StopReason>(
+        'max-stuck',
+        'max-cycles',
+        'max-runtime',
+        'user-stop',
+        'queue-empty',
+        'protocol-error',
+        'operational-error',
+      )
+      .map((stop_reason) => ({ status: 'stopped' as const, stop_reason })),
   );
 
-const arbOutcome = fc.oneof(
-  fc.constant({ status: 'solved' as const, stop_reason: null }),
-  fc.constant({ status: 'stuck' as const, stop_reason: null }),
-  fc
-    .constantFrom<StopReason>(
-      'max-stuck',
-      'max-cycles',
-      'max-runtime',
-      'user-stop',
-      'queue-empty',
-      'protocol-error',
-      'operational-error',
-    )
-    .map((stop_reason) => ({ status: 'stopped' as const, stop_reason })),
-);
+/**
+ * Options of {@link arbHandoff}.
+ *
+ * @example
+ * ```ts
+ * const o: ArbHandoffOptions = { statuses: ['solved', 'stuck'], maxOwnedFiles: 2 };
+ * ```
+ */
+export interface ArbHandoffOptions {
+  /** Most owned files (1..maxOwnedFiles; default 3). */
+  readonly maxOwnedFiles?: number;
+  /** Only these statuses (default every status; `stopped` with every stop reason). */
+  readonly statuses?: readonly Status[];
+}
 
 /**
  * A valid run-contract/v1 handoff record (every status and stop reason, blocker fields exactly
@@ -186,55 +239,71 @@ const arbOutcome = fc.oneof(
  *
  * @example
  * ```ts
- * fc.assert(fc.property(arbHandoff, (h) => validateHandoff(h).ok));
+ * fc.assert(fc.property(arbHandoff(), (h) => validateHandoff(h).ok));
+ * fc.sample(arbHandoff({ statuses: ['stuck'] }), 3);
  * ```
+ * @throws HandoffError `usage` when `statuses` is empty.
  */
-export const arbHandoff: fc.Arbitrary<Handoff> = fc
-  .record({
-    outcome: arbOutcome,
-    owned: arbAbsolutePaths(),
-    target: fc.string({ minLength: 1, maxLength: 30 }),
-    scope: fc.constantFrom(...ScopeSchema.options),
-    mode: fc.constantFrom(...ModeSchema.options),
-    kind: fc.constantFrom(...BlockerKindSchema.options),
-    cls: fc.constantFrom(...BlockerClassSchema.options),
-    signature: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
-    required: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
-    detail: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
-    dropIdentity: fc.boolean(),
-    tools: texts,
-    avenues: texts,
-    next_action: fc.constantFrom(...NextActionSchema.options),
-    changedCount: fc.nat(3),
-  })
-  .chain((r) =>
-    arbBaselineFor(r.owned).map((baseline): Handoff => {
-      const { status, stop_reason } = r.outcome;
-      const driven = status === 'stuck' || stop_reason === 'max-stuck';
-      const operational = stop_reason === 'protocol-error' || stop_reason === 'operational-error';
-      const anonymous = stop_reason === 'protocol-error' && r.dropIdentity;
-      return {
-        schema: RUN_CONTRACT_SCHEMA,
-        record: 'handoff',
-        target: anonymous ? null : r.target,
-        scope: anonymous ? null : r.scope,
-        mode: anonymous ? null : r.mode,
-        status,
-        stop_reason,
-        stop_detail: operational ? r.detail : null,
-        blocker_kind: driven ? r.kind : null,
-        blocker_class: driven && r.kind === 'proof' ? r.cls : null,
-        blocker_signature: driven ? r.signature : null,
-        attempted_tools: r.tools,
-        best_candidates: [],
-        failed_avenues: r.avenues,
-        evidence: { queries: [], top_candidates: [], attempts: [], goal_delta: null, diagnostic_delta: null },
-        files_owned: anonymous ? [] : r.owned,
-        files_changed: r.owned.slice(0, r.changedCount),
-        file_baseline: anonymous ? null : baseline,
-        artifacts: [],
-        next_action: r.next_action,
-        new_evidence_required_for_rerun: driven ? r.required : null,
-      };
-    }),
-  );
+export function arbHandoff(options: ArbHandoffOptions = {}): fc.Arbitrary<Handoff> {
+  const statuses = options.statuses;
+  if (statuses !== undefined && statuses.length === 0) {
+    throw new HandoffError('usage', 'arbHandoff: statuses must name at least one status');
+  }
+  const outcome =
+    statuses === undefined ? arbOutcome() : arbOutcome().filter((o) => statuses.includes(o.status));
+  return fc
+    .record({
+      outcome,
+      owned: arbAbsolutePaths(options.maxOwnedFiles ?? 3),
+      target: fc.string({ minLength: 1, maxLength: 30 }),
+      scope: fc.constantFrom(...ScopeSchema.options),
+      mode: fc.constantFrom(...ModeSchema.options),
+      kind: fc.constantFrom(...BlockerKindSchema.options),
+      cls: fc.constantFrom(...BlockerClassSchema.options),
+      signature: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
+      required: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
+      detail: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
+      dropIdentity: fc.boolean(),
+      tools: texts,
+      avenues: texts,
+      next_action: fc.constantFrom(...NextActionSchema.options),
+      changedCount: fc.nat(3),
+    })
+    .chain((r) =>
+      arbBaselineFor(r.owned).map((baseline): Handoff => {
+        const { status, stop_reason } = r.outcome;
+        const driven = status === 'stuck' || stop_reason === 'max-stuck';
+        const operational = stop_reason === 'protocol-error' || stop_reason === 'operational-error';
+        const anonymous = stop_reason === 'protocol-error' && r.dropIdentity;
+        return {
+          schema: RUN_CONTRACT_SCHEMA,
+          record: 'handoff',
+          target: anonymous ? null : r.target,
+          scope: anonymous ? null : r.scope,
+          mode: anonymous ? null : r.mode,
+          status,
+          stop_reason,
+          stop_detail: operational ? r.detail : null,
+          blocker_kind: driven ? r.kind : null,
+          blocker_class: driven && r.kind === 'proof' ? r.cls : null,
+          blocker_signature: driven ? r.signature : null,
+          attempted_tools: r.tools,
+          best_candidates: [],
+          failed_avenues: r.avenues,
+          evidence: {
+            queries: [],
+            top_candidates: [],
+            attempts: [],
+            goal_delta: null,
+            diagnostic_delta: null,
+          },
+          files_owned: anonymous ? [] : r.owned,
+          files_changed: r.owned.slice(0, r.changedCount),
+          file_baseline: anonymous ? null : baseline,
+          artifacts: [],
+          next_action: r.next_action,
+          new_evidence_required_for_rerun: driven ? r.required : null,
+        };
+      }),
+    );
+}

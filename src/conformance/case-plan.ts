@@ -50,6 +50,17 @@ export interface PlanOptions {
   readonly defects?: readonly Defect[];
 }
 
+/**
+ * The search grant the harness adds to every fourth case from the third (`search-budget:1`): the
+ * worker may run at most one knowledge search (`evidence.queries`) and no script fallback.
+ *
+ * @example
+ * ```ts
+ * planCases({ runs: 3, seed: 0 })[2]?.template.capabilities.includes(SEARCH_GRANT); // true
+ * ```
+ */
+export const SEARCH_GRANT = 'search-budget:1';
+
 const LINES = [
   FENCED_HEADER,
   '  sorry -- hint: simp',
@@ -64,7 +75,7 @@ const LINES = [
 const arbContent = fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 6 });
 
 const arbCase = fc.record({
-  dispatch: arbDispatch,
+  dispatch: arbDispatch(),
   contents: fc.array(arbContent, { minLength: 3, maxLength: 3 }),
   line: fc.nat(),
 });
@@ -73,7 +84,8 @@ const arbCase = fc.record({
  * Plans `runs` cases deterministically from `seed` (fast-check `fc.sample`; no other randomness).
  * Even-numbered cases (0, 2, …) are valid; odd-numbered ones are malformed and cycle through the
  * defect list in catalogue order. The first owned file always exists and starts with
- * {@link FENCED_HEADER}; the others hold a few generated Lean-like lines when they exist.
+ * {@link FENCED_HEADER}; the others hold a few generated Lean-like lines when they exist. Cases 3,
+ * 7, 11, … (all valid) carry the {@link SEARCH_GRANT} capability.
  *
  * @example
  * ```ts
@@ -108,7 +120,15 @@ export function planCases(o: PlanOptions): CasePlan[] {
     const firstLines = (files[0]?.content ?? '').split('\n').length - 1;
     const targetLine = 1 + (s.line % Math.max(1, firstLines));
     const malformed = defects.length > 0 && i % 2 === 1;
-    if (!malformed) return { case_id, kind: 'valid', template: s.dispatch, files, targetLine };
+    if (!malformed) {
+      // every fourth case from the third (case-03, case-07, …) grants a search budget, so the
+      // search-budget check is exercised (appended, not drawn: the seeded stream stays the same)
+      const template =
+        i % 4 === 2
+          ? { ...s.dispatch, capabilities: [...s.dispatch.capabilities, SEARCH_GRANT] }
+          : s.dispatch;
+      return { case_id, kind: 'valid', template, files, targetLine };
+    }
     const defect = defects[malformedIndex++ % defects.length] as Defect;
     return { case_id, kind: 'malformed', defect, template: s.dispatch, files, targetLine };
   });

@@ -7,6 +7,8 @@
  */
 import { canonicalJson } from '../canonical/index.js';
 import { type Dispatch, type Handoff, validateHandoff } from '../contract/index.js';
+import { searchViolation } from '../cycle/search-budget.js';
+import { searchGrantOf } from '../delegate/search-grant.js';
 import { describeViolation } from '../fence/describe.js';
 import { fenceCheck } from '../fence/fence-check.js';
 import type { HeaderSnapshot } from '../fence/snapshot.js';
@@ -46,14 +48,39 @@ export interface ContainmentObservation {
   readonly headersAfter: HeaderSnapshot;
 }
 
-/** Everything {@link evaluateCase} inspects. */
-export interface CaseObservation {
+/**
+ * How an in-process worker's call ended and what its answer was, as the harness observed it
+ * (src/delegate's `runWorker` calls it; the answer is read once on arrival with `detachAnswer`).
+ */
+export interface InProcessAnswer {
+  /** `returned`: it returned or resolved to a value; `threw`: it threw or rejected; `timed-out`. */
+  readonly outcome: 'returned' | 'threw' | 'timed-out';
+  /** What it threw (described safely: "the worker threw: …"), or the timeout; '' when it returned. */
+  readonly detail: string;
+  /** The answer read once into plain JSON data the moment it arrived; undefined when unreadable. */
+  readonly value: unknown;
+  /** Why the answer could not be read as JSON data (a cycle, a function, a trap that throws…), or null. */
+  readonly unreadable: string | null;
+  /** Why the answer is not plain data (a Proxy, a getter, a class instance…), or null when it is. */
+  readonly notPlain: string | null;
+  /** How the answer changed after the worker returned it (read again later), or null when it did not. */
+  readonly changedLater: string | null;
+}
+
+/** Everything {@link evaluateCase} inspects (a command's process, or an in-process worker's answer). */
+export type CaseObservation = CaseObservationBase &
+  (
+    | { readonly process: ContainedResult; readonly answer?: never }
+    | { readonly answer: InProcessAnswer; readonly process?: never }
+  );
+
+/** The members of a {@link CaseObservation} common to both kinds of worker. */
+export interface CaseObservationBase {
   readonly case_id: string;
   readonly kind: 'valid' | 'malformed';
   readonly defect?: Defect;
   /** The dispatch sent (valid cases) or the valid dispatch it was damaged from (malformed cases). */
   readonly dispatch: Dispatch;
-  readonly process: ContainedResult;
   readonly timeoutMs: number;
   /** Absolute paths created, removed or modified under the project (but `.git` and `.handoff`) while the worker ran. */
   readonly changed: readonly string[];
@@ -128,34 +155,44 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
   };
   const done = (handoff: Handoff | null = null): CaseEvaluation => ({ findings, handoff });
   const p = o.process;
-  if (
-    !add('spawn', p.spawnError === null, p.spawnError === null ? 'started' : `cannot start: ${p.spawnError}`)
-  )
-    return done();
+  const a = o.answer;
+  if (p !== undefined) {
+    if (
+      !add(
+        'spawn',
+        p.spawnError === null,
+        p.spawnError === null ? 'started' : `cannot start: ${p.spawnError}`,
+      )
+    )
+      return done();
+  }
+  const timedOut = p !== undefined ? p.timedOut : a?.outcome === 'timed-out';
   if (
     !add(
       'timeout',
-      !p.timedOut,
-      p.timedOut ? `killed after exceeding ${o.timeoutMs} ms` : `exited within ${o.timeoutMs} ms`,
+      !timedOut,
+      timedOut ? `killed after exceeding ${o.timeoutMs} ms` : `exited within ${o.timeoutMs} ms`,
     )
   )
     return done();
 
   const c = o.containment;
-  const lingered: string[] = [];
-  if (p.swept > 0)
-    lingered.push(`${p.swept} process(es) still ran after the worker exited (killed by the session sweep)`);
-  if (p.pipesHeld)
-    lingered.push('a descendant held stdout/stderr open after the worker exited (the pipes were cut)');
-  if (c.lingering > 0)
-    lingered.push(
-      `${c.lingering} process(es) outside the worker's session still ran in the project (killed by the harness)`,
+  if (p !== undefined) {
+    const lingered: string[] = [];
+    if (p.swept > 0)
+      lingered.push(`${p.swept} process(es) still ran after the worker exited (killed by the session sweep)`);
+    if (p.pipesHeld)
+      lingered.push('a descendant held stdout/stderr open after the worker exited (the pipes were cut)');
+    if (c.lingering > 0)
+      lingered.push(
+        `${c.lingering} process(es) outside the worker's session still ran in the project (killed by the harness)`,
+      );
+    add(
+      'no-lingering-process',
+      lingered.length === 0,
+      lingered.length === 0 ? 'nothing the worker started outlived it' : lingered.join('; '),
     );
-  add(
-    'no-lingering-process',
-    lingered.length === 0,
-    lingered.length === 0 ? 'nothing the worker started outlived it' : lingered.join('; '),
-  );
+  }
   add(
     'git-unchanged',
     c.gitChanged.length === 0,
@@ -190,40 +227,11 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     );
   }
 
-  const framed = parseWorkerOutput(p.stdout);
-  const exit = p.code === null ? `signal ${p.signal ?? '?'}` : `exit ${p.code}`;
-  if (p.truncated) {
-    add('framing', false, `output exceeded the size limit (${exit})`);
-    return done();
-  }
-  if (!framed.ok) {
-    add('framing', false, `${framed.defect} (${exit}${tail(p.stderr)})`);
-    return done();
-  }
-  add('framing', true, `${framed.progress.length} progress line(s) and one handoff (${exit})`);
+  const answered = p !== undefined ? commandAnswer(p, o, add) : inProcessAnswer(a as InProcessAnswer, add);
+  if (answered === null) return done();
+  const { value, progress } = answered;
 
-  const badProgress: string[] = [];
-  const ownedSet = new Set(o.dispatch.owned_files);
-  framed.progress.forEach((line, i) => {
-    const r = safeValidate(ProgressSchema, line);
-    if (!r.ok) {
-      const first = r.issues[0];
-      badProgress.push(`line ${i + 1}: ${first ? `${first.path || '(root)'} ${first.code}` : 'invalid'}`);
-    } else if (o.kind === 'valid') {
-      const foreign = (r.value.files_changed ?? []).filter((f) => !ownedSet.has(f));
-      if (foreign.length > 0)
-        badProgress.push(`line ${i + 1}: files_changed outside owned_files ${list(foreign)}`);
-    }
-  });
-  add(
-    'progress-valid',
-    badProgress.length === 0,
-    badProgress.length === 0
-      ? `${framed.progress.length} valid run-persist-progress/v1 line(s)`
-      : `invalid progress: ${list(badProgress)}`,
-  );
-
-  const v = validateHandoff(framed.handoff);
+  const v = validateHandoff(value);
   if (!v.ok) {
     add(
       'handoff-valid',
@@ -239,8 +247,8 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     `valid handoff: status ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}`,
   );
   const unsafe = [
-    ...framed.progress.flatMap((line, i) => unsafeStrings(line, `progress[${i}]`)),
-    ...unsafeStrings(framed.handoff, 'handoff'),
+    ...progress.flatMap((line, i) => unsafeStrings(line, `progress[${i}]`)),
+    ...unsafeStrings(value, 'handoff'),
   ];
   add(
     'terminal-safe',
@@ -357,5 +365,97 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
         : `baseline advances files not in files_changed: ${list(silent)}`,
     );
   }
+  const grant = searchGrantOf(d);
+  if (grant !== null) {
+    const over = searchViolation(h, grant);
+    add(
+      'search-budget',
+      over === null,
+      over === null
+        ? `${h.evidence.queries.length} search(es) within the granted search-budget:${grant.budget}`
+        : `search budget: ${over}`,
+    );
+  }
   return done(h);
+}
+
+type AddFinding = (check: CheckId, passed: boolean, detail: string) => boolean;
+
+/** The answer to judge: the handoff as JSON data, and the progress lines (a command's only). */
+interface Answered {
+  readonly value: unknown;
+  readonly progress: readonly unknown[];
+}
+
+/** A command's stdout: `framing` (gate) and `progress-valid`. */
+function commandAnswer(p: ContainedResult, o: CaseObservationBase, add: AddFinding): Answered | null {
+  const framed = parseWorkerOutput(p.stdout);
+  const exit = p.code === null ? `signal ${p.signal ?? '?'}` : `exit ${p.code}`;
+  if (p.truncated) {
+    add('framing', false, `output exceeded the size limit (${exit})`);
+    return null;
+  }
+  if (!framed.ok) {
+    add('framing', false, `${framed.defect} (${exit}${tail(p.stderr)})`);
+    return null;
+  }
+  add('framing', true, `${framed.progress.length} progress line(s) and one handoff (${exit})`);
+
+  const badProgress: string[] = [];
+  const ownedSet = new Set(o.dispatch.owned_files);
+  framed.progress.forEach((line, i) => {
+    const r = safeValidate(ProgressSchema, line);
+    if (!r.ok) {
+      const first = r.issues[0];
+      badProgress.push(`line ${i + 1}: ${first ? `${first.path || '(root)'} ${first.code}` : 'invalid'}`);
+    } else if (o.kind === 'valid') {
+      const foreign = (r.value.files_changed ?? []).filter((f) => !ownedSet.has(f));
+      if (foreign.length > 0)
+        badProgress.push(`line ${i + 1}: files_changed outside owned_files ${list(foreign)}`);
+    }
+  });
+  add(
+    'progress-valid',
+    badProgress.length === 0,
+    badProgress.length === 0
+      ? `${framed.progress.length} valid run-persist-progress/v1 line(s)`
+      : `invalid progress: ${list(badProgress)}`,
+  );
+  return { value: framed.handoff, progress: framed.progress };
+}
+
+/**
+ * An in-process worker's answer: `returned` (gate: it did not throw or reject), `plain-answer`
+ * and `answer-stable` (only when the answer is plain data: a getter or a Proxy changes between
+ * reads by design, one finding is enough). An answer that cannot be read as JSON data fails
+ * `handoff-valid` (gate).
+ */
+function inProcessAnswer(a: InProcessAnswer, add: AddFinding): Answered | null {
+  if (
+    !add(
+      'returned',
+      a.outcome === 'returned',
+      a.outcome === 'returned' ? 'the worker returned an answer' : a.detail,
+    )
+  )
+    return null;
+  add(
+    'plain-answer',
+    a.notPlain === null,
+    a.notPlain ?? 'the answer is plain data (no Proxy, getter or class instance)',
+  );
+  if (a.notPlain === null) {
+    add(
+      'answer-stable',
+      a.changedLater === null,
+      a.changedLater === null
+        ? 'the answer did not change after it was returned'
+        : `the worker changed its answer after returning it: ${a.changedLater}`,
+    );
+  }
+  if (a.unreadable !== null) {
+    add('handoff-valid', false, `invalid handoff record: ${a.unreadable}`);
+    return null;
+  }
+  return { value: a.value, progress: [] };
 }

@@ -33,6 +33,12 @@ export function formatReport(r: ConformanceReport): string {
     `${r.passed} checks passed, ${r.failed} failed; ${r.runs - failedCases}/${r.runs} cases conform.`,
   );
   if (failedChecks.length > 0) lines.push(`failing checks: ${failedChecks.join(', ')}`);
+  if (r.not_applicable !== undefined && r.not_applicable.length > 0) {
+    lines.push(
+      `not applicable to ${r.worker_kind === 'in-process' ? 'an in-process worker' : 'a worker command'} (not rated, not counted):`,
+    );
+    for (const n of r.not_applicable) lines.push(`  ${n.check}: ${n.reason}`);
+  }
   const defects = [...new Set(r.cases.flatMap((c) => (c.defect === undefined ? [] : [c.defect])))];
   if (defects.length > 0) {
     lines.push('malformed dispatches sent:');

@@ -1,21 +1,32 @@
 /**
  * The worker conformance harness (layer 3: temp projects, git, child processes): throws generated
- * valid and malformed dispatches at a worker command, each in a fresh case project (owned and
- * bystander files committed to a git repository, a small run store), and checks every handoff it
- * returns and everything the worker did around it.
+ * valid and malformed dispatches at a worker — a command, or an in-process worker as `delegate`
+ * takes it — each in a fresh case project (owned and bystander files committed to a git
+ * repository, a small run store), and checks every handoff it returns and everything the worker
+ * did around it.
  */
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkBaseline, recordBaseline } from '../baseline/index.js';
-import { type Dispatch, validateDispatch } from '../contract/index.js';
+import { deepFreeze } from '../canonical/index.js';
+import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
+import { type Detached, detachAnswer } from '../delegate/detach.js';
+import { type DelegateFn, type DelegateWorker, runWorker } from '../delegate/run-worker.js';
 import { HandoffError } from '../errors/index.js';
-import { runContained } from '../process/index.js';
+import { type ContainedResult, runContained } from '../process/index.js';
 import { WORKER_PROTOCOL_VERSION } from '../runtime/worker-framing.js';
+import { answerChange, notPlainData } from './answer-shape.js';
 import { type CasePlan, planCases } from './case-plan.js';
 import { commitCaseRepository } from './case-repository.js';
 import { plantRunStore } from './case-store.js';
-import { endWatch, startWatch } from './case-watch.js';
-import { evaluateCase, handoffOf, needsBaselineCheck, type ReturnedBaselineCheck } from './checks.js';
+import { type CaseWatchResult, endWatch, startWatch } from './case-watch.js';
+import {
+  evaluateCase,
+  handoffOf,
+  type InProcessAnswer,
+  needsBaselineCheck,
+  type ReturnedBaselineCheck,
+} from './checks.js';
 import { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { malformedInput } from './defects.js';
 import { BYSTANDER_FILES, type CaseDirectory, layOutProject, tempCaseDirectory } from './project.js';
@@ -25,12 +36,30 @@ import {
   type ConformanceReport,
   type Defect,
   type Finding,
+  NOT_APPLICABLE,
 } from './report-schema.js';
 
-/** Options of {@link runConformance}. */
+/**
+ * Options of {@link runConformance}: the worker is a `command` or an in-process `worker`
+ * (exactly one of them).
+ *
+ * @example
+ * ```ts
+ * const o: ConformanceOptions = { worker: async (d) => myAgent(d), name: 'my-agent', runs: 12 };
+ * ```
+ */
 export interface ConformanceOptions {
   /** The worker command as an argument array (`['python3', '/abs/worker.py']`); never a shell string. */
-  readonly command: readonly string[];
+  readonly command?: readonly string[];
+  /**
+   * An in-process worker, as `delegate` takes it: an async function `(dispatch, { signal }) =>
+   * handoff` or an object with such a `run` method. It receives the dispatch deep-frozen (a
+   * malformed case: the value the damaged text parses to, or the text itself when it is not
+   * JSON), with the owned paths absolute; the working directory and environment are not changed.
+   */
+  readonly worker?: DelegateWorker;
+  /** The in-process worker's name in the report (`['<in-process>', name]`; default `worker`). */
+  readonly name?: string;
   /** Number of cases (default {@link DEFAULT_RUNS}). */
   readonly runs?: number;
   /** fast-check seed: the same seed plans the same cases (default {@link DEFAULT_SEED}). */
@@ -41,7 +70,7 @@ export interface ConformanceOptions {
   readonly defects?: readonly Defect[];
   /** Makes the (empty) project directory of a case (default: mkdtemp under the OS temp dir, removed after). */
   readonly cwdFactory?: (caseId: string) => Promise<CaseDirectory>;
-  /** Extra environment for the worker. */
+  /** Extra environment for a worker command (not used for an in-process worker). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Called after each case (progress display). */
   readonly onCase?: (summary: CaseSummary, findings: readonly Finding[]) => void;
@@ -80,10 +109,88 @@ async function prepareCase(plan: CasePlan, root: string): Promise<PreparedCase> 
   return { dispatch, foreign: join(root, Object.keys(BYSTANDER_FILES)[0] as string), gitDirs, storeRoot };
 }
 
+/** The worker to run, resolved from the options. */
+type Runner =
+  | { readonly kind: 'command'; readonly command: readonly string[] }
+  | { readonly kind: 'in-process'; readonly worker: DelegateWorker };
+
+/**
+ * What an in-process worker receives on a malformed case: the value the damaged text parses to,
+ * or the text itself when it is not JSON ('' for empty stdin).
+ */
+function inProcessInput(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Runs an in-process worker through src/delegate's `runWorker` (the time budget, anything thrown
+ * described safely, a thenable whose `then` throws) and reads its answer once, the moment it
+ * arrives, with `detachAnswer` — then again after the case, to see whether it changed.
+ */
+async function runInProcess(
+  worker: DelegateWorker,
+  input: unknown,
+  timeoutMs: number,
+  afterRun: () => Promise<void>,
+): Promise<InProcessAnswer> {
+  let settled: 'returned' | 'threw' | null = null;
+  let raw: unknown;
+  let arrival: Detached = { ok: false, detail: 'no answer' };
+  let notPlain: string | null = null;
+  const fn: DelegateFn = async (d, context) => {
+    try {
+      const answer: unknown = await (typeof worker === 'function'
+        ? worker(d, context)
+        : (worker as { run(d: unknown, c: unknown): unknown }).run(d, context));
+      // read at once: nothing the worker scheduled has run yet
+      raw = answer;
+      notPlain = notPlainData(answer);
+      arrival = detachAnswer(answer);
+      settled = 'returned';
+    } catch (e) {
+      settled = 'threw';
+      throw e;
+    }
+    // nothing for runWorker to read: the harness judges its own copy
+    return undefined;
+  };
+  const attempt = await runWorker(fn, input as Dispatch, { timeoutMs });
+  await afterRun();
+  if (attempt.kind === 'failed') {
+    return {
+      outcome: settled === null ? 'timed-out' : 'threw',
+      detail: attempt.failure.detail,
+      value: undefined,
+      unreadable: null,
+      notPlain: null,
+      changedLater: null,
+    };
+  }
+  // read again, after the case's own I/O let every timer and callback the worker left run
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const got = arrival as Detached;
+  const shape = notPlain as string | null;
+  return {
+    outcome: 'returned',
+    detail: '',
+    value: got.ok ? got.value : undefined,
+    unreadable: got.ok ? null : got.detail,
+    notPlain: shape,
+    changedLater: shape === null ? answerChange(got, detachAnswer(raw)) : null,
+  };
+}
+
 async function runCase(
   plan: CasePlan,
-  o: Required<Pick<ConformanceOptions, 'command' | 'timeoutMs' | 'cwdFactory'>> &
-    Pick<ConformanceOptions, 'env'>,
+  o: {
+    readonly runner: Runner;
+    readonly timeoutMs: number;
+    readonly cwdFactory: (caseId: string) => Promise<CaseDirectory>;
+  } & Pick<ConformanceOptions, 'env'>,
 ): Promise<{ summary: CaseSummary; findings: Finding[] }> {
   const place = await o.cwdFactory(plan.case_id);
   try {
@@ -95,13 +202,33 @@ async function runCase(
       foreignBaseline: await recordBaseline([foreign]),
     });
     const watch = await startWatch({ projectRoot: root, gitDirs, storeRoot }, dispatch.owned_files);
-    const process = await runContained(o.command, stdin, {
-      cwd: root,
-      timeoutMs: o.timeoutMs,
-      env: { ...(o.env ?? {}), HANDOFF_WORKER_PROTOCOL: WORKER_PROTOCOL_VERSION, HANDOFF_PROJECT_ROOT: root },
-    });
-    const { changed, containment } = await endWatch(watch);
-    const handoff = process.timedOut || process.spawnError !== null ? null : handoffOf(process.stdout);
+    let ran: { process: ContainedResult } | { answer: InProcessAnswer };
+    let watched: CaseWatchResult | undefined;
+    let handoff: Handoff | null;
+    if (o.runner.kind === 'command') {
+      const process = await runContained(o.runner.command, stdin, {
+        cwd: root,
+        timeoutMs: o.timeoutMs,
+        env: {
+          ...(o.env ?? {}),
+          HANDOFF_WORKER_PROTOCOL: WORKER_PROTOCOL_VERSION,
+          HANDOFF_PROJECT_ROOT: root,
+        },
+      });
+      watched = await endWatch(watch);
+      handoff = process.timedOut || process.spawnError !== null ? null : handoffOf(process.stdout);
+      ran = { process };
+    } else {
+      const input = deepFreeze(plan.defect === undefined ? dispatch : inProcessInput(stdin));
+      const answer = await runInProcess(o.runner.worker, input, o.timeoutMs, async () => {
+        watched = await endWatch(watch);
+      });
+      const v =
+        answer.unreadable === null && answer.outcome === 'returned' ? validateHandoff(answer.value) : null;
+      handoff = v?.ok ? v.value : null;
+      ran = { answer };
+    }
+    const { changed, containment } = watched as CaseWatchResult;
     let baselineCheck: ReturnedBaselineCheck | undefined;
     if (needsBaselineCheck(plan.kind, handoff) && handoff?.file_baseline) {
       try {
@@ -122,7 +249,7 @@ async function runCase(
       kind: plan.kind,
       ...(plan.defect === undefined ? {} : { defect: plan.defect }),
       dispatch,
-      process,
+      ...ran,
       timeoutMs: o.timeoutMs,
       changed,
       containment,
@@ -135,7 +262,7 @@ async function runCase(
       kind: plan.kind,
       ...(plan.defect === undefined ? {} : { defect: plan.defect }),
       target: plan.defect === 'not-json' || plan.defect === 'empty-stdin' ? null : clean(dispatch.target),
-      exit_code: process.timedOut ? null : process.code,
+      exit_code: 'process' in ran ? (ran.process.timedOut ? null : ran.process.code) : null,
       status: h?.status ?? null,
       stop_reason: h?.stop_reason ?? null,
       passed: findings.every((f) => f.passed),
@@ -146,22 +273,46 @@ async function runCase(
   }
 }
 
+function runnerOf(options: ConformanceOptions): Runner {
+  const { command, worker } = options;
+  if (command !== undefined && worker !== undefined) {
+    throw new HandoffError('usage', 'conformance takes a worker command or an in-process worker, not both');
+  }
+  if (worker !== undefined) {
+    const ok =
+      typeof worker === 'function' || (typeof worker === 'object' && worker !== null && 'run' in worker);
+    if (!ok)
+      throw new HandoffError(
+        'usage',
+        'the in-process worker must be a function or an object with a run method',
+      );
+    return { kind: 'in-process', worker };
+  }
+  if (command === undefined || command.length === 0 || command[0] === '') {
+    throw new HandoffError('usage', 'conformance needs a worker command');
+  }
+  return { kind: 'command', command };
+}
+
 /**
- * Runs the conformance cases against a worker command, one after another, each in a fresh
- * project, and returns the conformance-report/v1 record (deterministic for a given command and
- * seed: temp paths appear as `<project>`, and nothing depends on time except the timeout).
+ * Runs the conformance cases against a worker — a command, or an in-process worker (a function
+ * or an object with a `run` method, as `delegate` takes it) — one after another, each in a fresh
+ * project, and returns the conformance-report/v1 record (deterministic for a given worker and
+ * seed: temp paths appear as `<project>`, and nothing depends on time except the timeout). The
+ * checks a kind of worker cannot be rated on are listed in the report's `not_applicable`, never
+ * counted as passed.
  *
  * @example
  * ```ts
  * const report = await runConformance({ command: ['python3', '/abs/worker.py'], runs: 12, seed: 42 });
  * if (report.failed > 0) for (const f of report.findings.filter((x) => !x.passed)) show(f);
+ * const mine = await runConformance({ worker: async (d) => myAgent(d), name: 'my-agent' });
  * ```
- * @throws HandoffError `usage` for an empty command, a bad runs/seed/timeout value.
+ * @throws HandoffError `usage` for no worker (or both kinds), an empty command, a bad
+ * runs/seed/timeout value.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  if (options.command.length === 0 || options.command[0] === '') {
-    throw new HandoffError('usage', 'conformance needs a worker command');
-  }
+  const runner = runnerOf(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
     throw new HandoffError(
@@ -180,7 +331,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const findings: Finding[] = [];
   for (const plan of plans) {
     const r = await runCase(plan, {
-      command: options.command,
+      runner,
       timeoutMs,
       cwdFactory: options.cwdFactory ?? tempCaseDirectory,
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -192,7 +343,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const passed = findings.filter((f) => f.passed).length;
   return {
     schema: CONFORMANCE_REPORT_SCHEMA,
-    worker: [...options.command],
+    worker: runner.kind === 'command' ? [...runner.command] : ['<in-process>', options.name ?? 'worker'],
+    worker_kind: runner.kind,
+    not_applicable: NOT_APPLICABLE[runner.kind].map((n) => ({ ...n })),
     seed,
     runs: plans.length,
     cases,

@@ -42,7 +42,11 @@ export const DEFECTS = [
  * case whose worker ran to its end, whatever it printed; `framing`, `progress-valid`,
  * `handoff-valid` and `terminal-safe` to every case; `protocol-error` and `no-file-changed` to
  * malformed cases; the rest to valid cases (`patch-only-baseline` only when files_changed is
- * empty, `baseline-advances-reported` only when it is not).
+ * empty, `baseline-advances-reported` only when it is not, `search-budget` only when the dispatch
+ * grants a `search-budget:N`). A worker kind applies only its own checks: `spawn`,
+ * `no-lingering-process`, `framing` and `progress-valid` are a command's; `returned`,
+ * `plain-answer` and `answer-stable` (the last only when `plain-answer` passed) an in-process
+ * worker's — the report lists the others as not applicable ({@link NOT_APPLICABLE}).
  *
  * @example
  * ```ts
@@ -58,7 +62,10 @@ export const CHECKS = [
   'no-symlink-swap',
   'headers-unchanged',
   'framing',
+  'returned',
   'progress-valid',
+  'plain-answer',
+  'answer-stable',
   'handoff-valid',
   'terminal-safe',
   'protocol-error',
@@ -72,7 +79,57 @@ export const CHECKS = [
   'baseline-matches-disk',
   'patch-only-baseline',
   'baseline-advances-reported',
+  'search-budget',
 ] as const;
+
+/**
+ * The kinds of worker the harness runs: a `command` (a child process speaking the worker
+ * protocol) or an `in-process` worker (a function or an object with a `run` method, as
+ * `delegate` takes).
+ *
+ * @example
+ * ```ts
+ * report.worker_kind === 'in-process';
+ * ```
+ */
+export const WORKER_KINDS = ['command', 'in-process'] as const;
+
+/**
+ * The checks that do not apply to a kind of worker, each with the reason (the report's
+ * `not_applicable`).
+ *
+ * @example
+ * ```ts
+ * NOT_APPLICABLE['in-process'].map((n) => n.check); // ['spawn', 'no-lingering-process', 'framing', 'progress-valid']
+ * ```
+ */
+export const NOT_APPLICABLE: Readonly<
+  Record<
+    (typeof WORKER_KINDS)[number],
+    readonly { readonly check: (typeof CHECKS)[number]; readonly reason: string }[]
+  >
+> = {
+  command: [
+    { check: 'returned', reason: 'an in-process worker check: a command answers on stdout (framing)' },
+    {
+      check: 'plain-answer',
+      reason: 'an in-process worker check: a command answers with JSON text, always plain data',
+    },
+    {
+      check: 'answer-stable',
+      reason: 'an in-process worker check: a command cannot change its answer once printed',
+    },
+  ],
+  'in-process': [
+    { check: 'spawn', reason: 'no process is started: the worker is a function in this process' },
+    {
+      check: 'no-lingering-process',
+      reason: 'no process of its own to outlive it; promises and timers it leaves running are not observed',
+    },
+    { check: 'framing', reason: 'no stdout: the worker returns its answer as a value' },
+    { check: 'progress-valid', reason: 'no stdout: an in-process worker prints no progress lines' },
+  ],
+};
 
 /**
  * A defect of the malformed catalogue.
@@ -142,8 +199,12 @@ export const CaseSummarySchema = z.strictObject({
  */
 export const ConformanceReportSchema = z.strictObject({
   schema: z.literal(CONFORMANCE_REPORT_SCHEMA),
-  /** The worker command (argument array). */
+  /** The worker command (argument array); for an in-process worker `['<in-process>', name]`. */
   worker: z.array(z.string()).min(1),
+  /** The kind of worker (absent in reports of earlier versions: `command`). */
+  worker_kind: z.enum(WORKER_KINDS).optional(),
+  /** The checks this kind of worker is not rated on, with the reason: never counted as passed. */
+  not_applicable: z.array(z.strictObject({ check: CheckSchema, reason: z.string() })).optional(),
   seed: z.number().int(),
   /** Number of cases run. */
   runs: z.number().int().min(0),
@@ -163,5 +224,7 @@ export type CheckId = z.infer<typeof CheckSchema>;
 export type Finding = z.infer<typeof FindingSchema>;
 /** One case summary. */
 export type CaseSummary = z.infer<typeof CaseSummarySchema>;
+/** A kind of worker: `command` or `in-process`. */
+export type WorkerKind = (typeof WORKER_KINDS)[number];
 /** A conformance-report/v1 record. */
 export type ConformanceReport = z.infer<typeof ConformanceReportSchema>;

@@ -32,7 +32,7 @@ const proc = (over: Partial<ContainedResult> = {}): ContainedResult => ({
   ...over,
 });
 
-const [sample] = fc.sample(arbDispatch, { seed: 11, numRuns: 1 });
+const [sample] = fc.sample(arbDispatch(), { seed: 11, numRuns: 1 });
 if (sample === undefined) throw new Error('no sample');
 const dispatch: Dispatch = sample;
 const FILE = dispatch.owned_files[0] as string;
@@ -67,7 +67,7 @@ function evaluate(
     baselineCheck: { result: 'match', detail: '' },
     ...rest,
     containment: { ...clean, ...containment },
-  }).findings;
+  } as CaseObservation).findings;
 }
 
 const failed = (findings: ReturnType<typeof evaluate>) =>

@@ -3,7 +3,13 @@
  * passes every check; each broken worker fails exactly the check that names its flaw.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECKS, ConformanceReportSchema, DEFECTS, runConformance } from '../../src/conformance/index.js';
+import {
+  CHECKS,
+  ConformanceReportSchema,
+  DEFECTS,
+  NOT_APPLICABLE,
+  runConformance,
+} from '../../src/conformance/index.js';
 import { failedChecks, nodeWorker, PY_EXAMPLE, TS_EXAMPLE } from './helpers.js';
 
 describe('runConformance with the conforming worker', () => {
@@ -27,8 +33,11 @@ describe('runConformance with the conforming worker', () => {
     // valid cases exercised both an edit (solved) and a patch-only answer (stuck)
     const statuses = new Set(r.cases.filter((c) => c.kind === 'valid').map((c) => c.status));
     expect(statuses).toEqual(new Set(['solved', 'stuck']));
+    // every check but the in-process worker's, which are listed as not applicable
+    const inProcessOnly = NOT_APPLICABLE.command.map((n) => n.check);
+    expect(r.not_applicable?.map((n) => n.check)).toEqual(inProcessOnly);
     const applied = new Set(r.findings.map((f) => f.check));
-    expect(applied).toEqual(new Set(CHECKS));
+    expect(applied).toEqual(new Set(CHECKS.filter((c) => !inProcessOnly.includes(c))));
     // temp paths never leak into the report
     expect(JSON.stringify(r)).not.toMatch(/handoff-conformance-/);
   }, 120_000);
@@ -42,6 +51,7 @@ describe('runConformance with broken workers', () => {
     ['garbage', ['framing']],
     ['stale-baseline', ['baseline-matches-disk']],
     ['bad-progress', ['progress-valid']],
+    ['over-search', ['search-budget']],
   ];
   it.each(cases)('%s fails exactly %j', async (worker, failing) => {
     const r = await runConformance({ command: nodeWorker(worker), runs: 4, seed: 3, timeoutMs: 15_000 });

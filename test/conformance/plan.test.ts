@@ -91,7 +91,7 @@ describe('malformedInput', () => {
 
   it('returns the dispatch itself for no defect', () => {
     fc.assert(
-      fc.property(arbDispatch, (d) => {
+      fc.property(arbDispatch(), (d) => {
         expect(validateDispatch(JSON.parse(malformedInput(null, d, { foreignBaseline }))).ok).toBe(true);
       }),
       { numRuns: 30 },
@@ -100,7 +100,7 @@ describe('malformedInput', () => {
 
   it('makes every generated dispatch invalid with every defect, and protocolErrorHandoff of it validates', () => {
     fc.assert(
-      fc.property(arbDispatch, fc.constantFrom(...DEFECTS), (d, defect) => {
+      fc.property(arbDispatch(), fc.constantFrom(...DEFECTS), (d, defect) => {
         const text = malformedInput(defect, d, { foreignBaseline });
         let parsed: unknown;
         let isJson = true;
@@ -119,7 +119,7 @@ describe('malformedInput', () => {
 });
 
 describe('evaluateCase', () => {
-  const [dispatch] = fc.sample(arbDispatch, { seed: 4, numRuns: 1 });
+  const [dispatch] = fc.sample(arbDispatch(), { seed: 4, numRuns: 1 });
   if (dispatch === undefined) throw new Error('no sample');
   const containment: ContainmentObservation = {
     lingering: 0,
@@ -195,7 +195,7 @@ describe('evaluateCase', () => {
 
   it('flags a baseline that advances an entry files_changed does not name, and foreign progress paths', () => {
     const [two] = fc.sample(
-      arbDispatch.filter((d) => d.owned_files.length >= 2),
+      arbDispatch().filter((d) => d.owned_files.length >= 2),
       { seed: 4, numRuns: 1 },
     );
     if (two === undefined) throw new Error('no sample');

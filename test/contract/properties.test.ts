@@ -25,7 +25,7 @@ describe('validators never throw', () => {
 
   it('on arbitrary JSON grafted onto a valid record', () => {
     fc.assert(
-      fc.property(arbDispatch, fc.jsonValue(), fc.nat(13), (d, junk, i) => {
+      fc.property(arbDispatch(), fc.jsonValue(), fc.nat(13), (d, junk, i) => {
         const key = Object.keys(d)[i] as string;
         const r = validateDispatch({ ...d, [key]: junk });
         expect(typeof r.ok).toBe('boolean');
@@ -38,7 +38,7 @@ describe('validators never throw', () => {
 describe('generated valid records validate', () => {
   it('dispatch', () => {
     fc.assert(
-      fc.property(arbDispatch, (d) => {
+      fc.property(arbDispatch(), (d) => {
         const r = validateDispatch(d);
         expect(r.ok ? [] : r.issues).toEqual([]);
       }),
@@ -47,7 +47,7 @@ describe('generated valid records validate', () => {
   });
   it('handoff', () => {
     fc.assert(
-      fc.property(arbHandoff, (h) => {
+      fc.property(arbHandoff(), (h) => {
         const r = validateHandoff(h);
         expect(r.ok ? [] : r.issues).toEqual([]);
       }),
@@ -96,7 +96,7 @@ describe('single-field mutations that break a rule are caught', () => {
   for (const [name, mutate] of Object.entries(handoffMutations)) {
     it(`handoff: ${name}`, () => {
       fc.assert(
-        fc.property(arbHandoff, (h) => {
+        fc.property(arbHandoff(), (h) => {
           const m = mutate(h as unknown as Record<string, unknown>);
           fc.pre(m !== null);
           // flipping blocker_class on a driven non-proof blocker or a non-driven record is always a violation,
@@ -119,7 +119,7 @@ describe('single-field mutations that break a rule are caught', () => {
   for (const [name, mutate] of Object.entries(dispatchMutations)) {
     it(`dispatch: ${name}`, () => {
       fc.assert(
-        fc.property(arbDispatch, (d) => {
+        fc.property(arbDispatch(), (d) => {
           expect(validateDispatch(mutate(d as unknown as Record<string, unknown>)).ok).toBe(false);
         }),
         { numRuns: 150 },
