@@ -120,6 +120,15 @@ describe('an honest in-process worker', () => {
     expect(agent.calls).toBe(4);
   });
 
+  it('an object whose run getter throws fails returned on every case', async () => {
+    const r = await run(Object.defineProperty({}, 'run', { get: trap }) as DelegateWorker, { runs: 2 });
+    expect(failedChecks(r)).toEqual(['returned']);
+    expect(r.findings.filter((f) => f.check === 'returned').map((f) => f.detail)).toEqual([
+      'the worker threw: trap',
+      'the worker threw: trap',
+    ]);
+  });
+
   it('a command run lists the in-process checks as not applicable', () => {
     expect(IN_PROCESS_ONLY).toEqual(['returned', 'plain-answer', 'answer-stable']);
   });
