@@ -2,7 +2,7 @@
  * The rerun guard for a host's relaunch (layer 1, pure): src/contract `rerunGuard`, with the
  * answer a host branches on.
  */
-import { type Dispatch, type Handoff, type RerunVerdict, rerunGuard } from '../contract/index.js';
+import { type RerunVerdict, rerunGuard } from '../contract/index.js';
 
 /**
  * The rerun guard's verdict, plus `allowed` (= not `forbidden`).
@@ -30,17 +30,8 @@ export interface RelaunchVerdict extends RerunVerdict {
  * ```
  */
 export function canRelaunch(
-  next: Pick<Dispatch, 'target' | 'scope' | 'mode' | 'prior_blocker' | 'evidence_delta'>,
-  prior: Pick<
-    Handoff,
-    | 'target'
-    | 'scope'
-    | 'mode'
-    | 'stop_reason'
-    | 'stop_detail'
-    | 'blocker_signature'
-    | 'new_evidence_required_for_rerun'
-  > | null,
+  next: Parameters<typeof rerunGuard>[0],
+  prior: Parameters<typeof rerunGuard>[1] | null,
 ): RelaunchVerdict {
   if (prior === null) {
     return {
