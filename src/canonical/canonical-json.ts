@@ -1,7 +1,8 @@
 /**
  * Canonical JSON: sorted keys (by Unicode code point), separators `,` and `:`, ASCII only
  * (every non-ASCII character escaped as `\uXXXX`). The same value always yields the same bytes,
- * across runs and processes.
+ * across runs and processes. This is the form digests and fingerprints are taken over; the run
+ * store writes the reference's raw UTF-8 form instead (`canonicalJsonUtf8`), with the same writer.
  *
  * Values that JSON cannot represent faithfully are rejected with a {@link HandoffError} of code
  * `canonical_unsupported`, never silently dropped: `undefined` (as a value, array element or
@@ -13,7 +14,16 @@
  */
 import { HandoffError } from '../errors/index.js';
 
-function compareCodePoints(a: string, b: string): number {
+/**
+ * Orders two strings by Unicode code point (what Python's `sort_keys` does), not by UTF-16 code
+ * unit (JavaScript's default sort): the two differ when a surrogate pair meets U+E000..U+FFFF.
+ *
+ * @example
+ * ```ts
+ * ['😀', '｡'].sort(compareCodePoints); // ['｡', '😀']
+ * ```
+ */
+export function compareCodePoints(a: string, b: string): number {
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
   for (;;) {
@@ -29,7 +39,7 @@ function compareCodePoints(a: string, b: string): number {
 
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/;
 
-function quote(s: string): string {
+function quoteAscii(s: string): string {
   const json = JSON.stringify(s);
   if (!NEEDS_ESCAPE.test(s)) return json;
   let out = '';
@@ -51,6 +61,23 @@ function fail(path: string, what: string): never {
   });
 }
 
+/**
+ * How scalars are written: the one part in which the ASCII form and the reference's UTF-8 form
+ * differ. `quote` returns null for a string the style cannot write; `number` gets finite numbers.
+ */
+export interface CanonicalStyle {
+  readonly quote: (s: string) => string | null;
+  /** What `quote` refused, for the error (e.g. `a lone surrogate`). */
+  readonly unquotable: string;
+  readonly number: (n: number) => string;
+}
+
+const ASCII_STYLE: CanonicalStyle = {
+  quote: quoteAscii,
+  unquotable: 'a string',
+  number: (n) => (Object.is(n, -0) ? '0' : JSON.stringify(n)),
+};
+
 /** An array or plain object being written: its members and the index of the next one. */
 interface Frame {
   readonly value: object;
@@ -71,10 +98,19 @@ function pathOf(stack: readonly Frame[]): string {
 }
 
 /**
- * Writes `value` without recursion: an explicit stack of open arrays and objects, so any depth is
- * written (a deep value is not an error here; records are held to their depth limit elsewhere).
+ * Writes `value` in `style` without recursion: an explicit stack of open arrays and objects, so
+ * any depth is written (a deep value is not an error here; records are held to their depth limit
+ * elsewhere). Keys are sorted by code point in every style.
+ *
+ * @example
+ * ```ts
+ * writeCanonical({ b: 1, a: 2 }, style); // '{"a":2,"b":1}'
+ * ```
+ * @throws HandoffError `canonical_unsupported`.
  */
-function write(root: unknown): string {
+export function writeCanonical(root: unknown, style: CanonicalStyle): string {
+  const { quote, number } = style;
+  const unquotable = (stack: readonly Frame[]): never => fail(pathOf(stack), style.unquotable);
   const stack: Frame[] = [];
   const open = new Set<object>(); // the arrays and objects on the current path (cycle check)
   let out = '';
@@ -83,14 +119,14 @@ function write(root: unknown): string {
     // write `value`: a scalar completely, an array or object by opening it
     switch (typeof value) {
       case 'string':
-        out += quote(value);
+        out += quote(value) ?? unquotable(stack);
         break;
       case 'boolean':
         out += value ? 'true' : 'false';
         break;
       case 'number':
         if (!Number.isFinite(value)) fail(pathOf(stack), `non-finite number ${value}`);
-        out += Object.is(value, -0) ? '0' : JSON.stringify(value);
+        out += number(value);
         break;
       case 'object': {
         if (value === null) {
@@ -126,7 +162,7 @@ function write(root: unknown): string {
           value = (top.value as unknown[])[i];
         } else {
           const k = top.keys[i] as string;
-          out += `${i > 0 ? ',' : ''}${quote(k)}:`;
+          out += `${i > 0 ? ',' : ''}${quote(k) ?? unquotable(stack)}:`;
           value = (top.value as Record<string, unknown>)[k];
         }
         break;
@@ -149,7 +185,7 @@ function write(root: unknown): string {
  * functions, symbols, cycles and non-plain objects.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value);
+  return writeCanonical(value, ASCII_STYLE);
 }
 
 /**
