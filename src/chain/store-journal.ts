@@ -151,7 +151,7 @@ export function createStoreChainJournal(
     const state: RunState = {
       run_id: load.run_id,
       last,
-      damaged: load.damaged !== null,
+      damaged: load.damaged,
       commits: commitsOf(load),
     };
     runs.set(load.manifest.baton_id, state);

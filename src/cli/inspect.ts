@@ -131,9 +131,10 @@ export const command: CliCommand = {
     if (cycle === undefined) throw new HandoffError('internal', 'the cycle machine is not registered');
     const graph = machineGraph(cycle.machine);
     const report = inspectReport(loaded.value, graph);
-    if (loaded.value.damaged !== null) {
+    const damage = loaded.value.damage;
+    if (damage !== null) {
       io.err(
-        `handoff inspect: journal damaged (${loaded.value.damaged.code} at line ${loaded.value.damaged.line}); showing the valid prefix\n`,
+        `handoff inspect: journal damaged (${damage.code} at line ${damage.line}); showing the valid prefix\n`,
       );
     }
     let text: string;

@@ -115,14 +115,11 @@ async function loadPrior(store: Store, priorRun: string): Promise<ReuseOutcome<R
         : 'prior_run_unreadable';
     return refuse(code, r.detail, { store_code: r.code });
   }
-  if (r.value.damaged !== null) {
-    return refuse(
-      'prior_run_damaged',
-      `${priorRun}: ${r.value.damaged.code} at line ${r.value.damaged.line}`,
-      {
-        damage: r.value.damaged,
-      },
-    );
+  if (r.value.damaged) {
+    const d = r.value.damage;
+    return refuse('prior_run_damaged', `${priorRun}: ${d?.code ?? 'damaged'} at line ${d?.line ?? '?'}`, {
+      damage: d,
+    });
   }
   if (r.value.manifest.storage_root !== store.root) {
     return refuse('bad_prior_run', `${priorRun} belongs to another store (${r.value.manifest.storage_root})`);

@@ -3,7 +3,7 @@
  * store is touched, which event schema a kind may be written under, what is re-checked under the
  * run's lock, and the canonical event line. Pure: no I/O.
  */
-import { fastCanonicalJson } from './canonical-fast.js';
+import { fastCanonicalJsonUtf8 } from './canonical-fast.js';
 import { batonCommitProblem, type ChainTail, checkBatonCommit, startTail } from './chain-rules.js';
 import {
   BATON_COMMIT_KIND,
@@ -12,7 +12,13 @@ import {
   isChainManifest,
   type StoredManifest,
 } from './chain-schema.js';
-import { EVENT_KINDS_V1, EVENT_V2_SCHEMA, type EventSchemaId, eventSchemaOf } from './schema.js';
+import {
+  CACHE_SCHEMA,
+  EVENT_KINDS_V1,
+  EVENT_V2_SCHEMA,
+  type EventSchemaId,
+  eventSchemaOf,
+} from './schema.js';
 import { refused, type StoreEventKind, type StoreResult } from './store.js';
 import { validateEventPayload } from './validate-payload.js';
 
@@ -20,7 +26,7 @@ import { validateEventPayload } from './validate-payload.js';
 export interface PreparedAppend {
   /** The validated `{ baton, receipt }` of a `baton-commit`, else null. */
   readonly commit: BatonCommitPayload | null;
-  /** The payload's canonical JSON text. */
+  /** The payload's canonical JSON text (the reference's raw UTF-8 form). */
   readonly payloadText: string;
 }
 
@@ -57,7 +63,8 @@ export function prepareAppend(
     if (!shape.ok) return { ok: false, result: refused(runId, shape.code, shape.detail) };
   }
   try {
-    return { ok: true, value: { commit, payloadText: fastCanonicalJson(payload) } };
+    // a string the reference could not encode as UTF-8 (a lone surrogate) is refused here too
+    return { ok: true, value: { commit, payloadText: fastCanonicalJsonUtf8(payload) } };
   } catch (e) {
     return { ok: false, result: refused(runId, 'invalid_payload', String((e as Error)?.message ?? e)) };
   }
@@ -155,7 +162,9 @@ export function lockedAppendRefusal(
 
 /**
  * The canonical event line (without its newline) around an already canonical payload: keys in
- * sorted order (kind, payload, schema, seq, ts). Canonical text is ASCII.
+ * sorted order (kind, payload, schema, seq, ts); the envelope's own text is ASCII, the payload's
+ * the reference's raw UTF-8 form, so the line is byte-identical (once encoded as UTF-8) to what
+ * lean4-skills' `run_store.py` writes for the same event.
  *
  * @example
  * ```ts
@@ -170,4 +179,17 @@ export function eventLine(
   ts: string,
 ): string {
   return `{"kind":"${kind}","payload":${payloadText},"schema":"${eventSchema}","seq":${seq},"ts":"${ts}"}`;
+}
+
+/**
+ * The canonical handoff cache (`run-store-handoff/v1`, without its newline) around an already
+ * canonical handoff payload: keys in sorted order (payload, schema, seq), as the reference writes it.
+ *
+ * @example
+ * ```ts
+ * cacheText('{"record":"handoff",…}', 7); // '{"payload":{"record":"handoff",…},"schema":"run-store-handoff/v1","seq":7}'
+ * ```
+ */
+export function cacheText(payloadText: string, seq: number): string {
+  return `{"payload":${payloadText},"schema":"${CACHE_SCHEMA}","seq":${seq}}`;
 }

@@ -8,6 +8,7 @@ import type { Baton } from '../chain/baton.js';
 import { ChainTaskContractSchema, contractDigest } from '../chain/task-contract.js';
 import type { IdSource } from '../ids/index.js';
 import { MAX_RECORD_DEPTH, memberDepthIssue, safeValidate } from '../validation/index.js';
+import { unwritableIn } from './canonical-fast.js';
 import {
   BATON_COMMIT_KIND,
   type BatonCommitPayload,
@@ -18,7 +19,7 @@ import {
   ChainManifestSchema,
   type ChainStoreEvent,
 } from './chain-schema.js';
-import { isCanonicalText, type ParsedJournal, scanLines } from './journal-parse.js';
+import { isCanonicalLine, NOT_CANONICAL, type ParsedJournal, scanLines } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { TIMESTAMP_PATTERN } from './schema.js';
@@ -134,6 +135,8 @@ export function buildChainManifest(
   if (deep !== null) return fail('invalid_payload', describeIssues([deep]));
   const m = safeValidate(ChainManifestSchema, candidate);
   if (!m.ok) return { ok: false, code: 'invalid_payload', run_id: null, detail: describeIssues(m.issues) };
+  const unwritable = unwritableIn(m.value);
+  if (unwritable !== null) return fail('invalid_payload', unwritable);
   return { ok: true, manifest: m.value };
 }
 
@@ -264,8 +267,7 @@ export function checkChainEventLine(
   if (!p.ok) return { ok: false, detail: p.detail };
   const problem = batonCommitProblem(manifest, prev, p.value);
   if (problem !== null) return { ok: false, detail: problem.detail };
-  if (!isCanonicalText(text, v))
-    return { ok: false, detail: 'not a canonical (compact, sorted-key, ASCII) JSON line' };
+  if (!isCanonicalLine(text, v)) return { ok: false, detail: NOT_CANONICAL };
   const event: ChainStoreEvent = {
     schema: CHAIN_EVENT_SCHEMA,
     seq: expectedSeq,

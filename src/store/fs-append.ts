@@ -6,10 +6,10 @@
  * rules are checked, the one canonical line is written completely and fsync'd — only then is the
  * event `committed` — and, for set-handoff, the handoff cache is published.
  */
-import { canonicalJson } from '../canonical/index.js';
 import { errnoOf, O, publishFile, readRange, StepFailure, writeFully } from '../durable/index.js';
 import {
   appendEventSchema,
+  cacheText,
   eventLine,
   type LockedAppend,
   lockedAppendRefusal,
@@ -25,7 +25,7 @@ import { readManifest } from './fs-manifest.js';
 import { parseJournal } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
 import { isRunId } from './run-id.js';
-import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache } from './schema.js';
+import { eventSchemaOf } from './schema.js';
 import { refused, type StoreEventKind, type StoreResult, storeResult } from './store.js';
 
 /**
@@ -150,7 +150,7 @@ export function appendSync(
  */
 export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
   const { fsl } = ctx;
-  const { runId, manifest, eventSchema, kind, payload, commit } = plan;
+  const { runId, manifest, eventSchema, kind, commit } = plan;
   const opened = openJournal(ctx, runId, plan.paths, manifest);
   if (!opened.ok) return opened.result;
   const state = opened.state;
@@ -158,9 +158,9 @@ export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
   const seq = state.lastSeq + 1;
   const refusal = lockedAppendRefusal(plan, state.tail, seq);
   if (refusal !== null) return refusal;
-  // canonical text is ASCII, so latin1 encoding is exact
+  // the reference's form: raw UTF-8 (the payload text holds no lone surrogate: prepareAppend)
   const line = `${eventLine(kind, plan.payloadText, eventSchema, seq, plan.ts)}\n`;
-  const bytes = Buffer.from(line, 'latin1');
+  const bytes = Buffer.from(line, 'utf8');
   try {
     writeFully(fsl, fd, bytes, 'write');
   } catch (e) {
@@ -192,10 +192,9 @@ export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
   state.lastSeq = seq;
   if (commit !== null) state.tail = tailOf(commit.baton);
   if (!plan.withCache) return storeResult('committed', runId, { seq });
-  const cache: HandoffCache = { schema: CACHE_SCHEMA, seq, payload: payload as HandoffCache['payload'] };
   const cachePath = plan.paths.cache;
   try {
-    publishFile(fsl, cachePath, Buffer.from(`${canonicalJson(cache)}\n`), {
+    publishFile(fsl, cachePath, Buffer.from(`${cacheText(plan.payloadText, seq)}\n`, 'utf8'), {
       label: 'cache',
       tmpPath: `${cachePath}.tmp`,
       reuseTmp: true,

@@ -6,7 +6,7 @@
  * nothing published is ever removed.
  */
 import * as path from 'node:path';
-import { canonicalJson } from '../canonical/index.js';
+import { canonicalJsonUtf8 } from '../canonical/index.js';
 import {
   createExclusiveFile,
   errnoOf,
@@ -156,6 +156,13 @@ function publishRun(ctx: FsContext, built: StoredManifest): StoreResult {
   // the root may have been created just now: record its real path
   const manifest: StoredManifest = { ...built, storage_root: recordedRoot(ctx) };
   const runId = manifest.run_id;
+  // serialized before anything is made: the reference's raw UTF-8 form
+  let manifestBytes: Buffer;
+  try {
+    manifestBytes = Buffer.from(`${canonicalJsonUtf8(manifest)}\n`, 'utf8');
+  } catch (e) {
+    return refused(runId, 'invalid_payload', `the manifest cannot be written: ${(e as Error).message}`);
+  }
   const p = runPaths(root, runId);
   const dirOut = { run_directory: p.dir };
   try {
@@ -198,7 +205,7 @@ function publishRun(ctx: FsContext, built: StoredManifest): StoreResult {
   }
   created.push(p.events);
   try {
-    publishFile(fsl, p.manifest, Buffer.from(`${canonicalJson(manifest)}\n`), {
+    publishFile(fsl, p.manifest, manifestBytes, {
       label: 'manifest',
       tmpPath: `${p.manifest}.tmp`,
       reuseTmp: true,

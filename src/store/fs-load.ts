@@ -11,7 +11,7 @@ import { readManifest } from './fs-manifest.js';
 import { parseJournal } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
 import { isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad } from './run-load.js';
+import { assembleChainLoad, assembleLoad, storageRootWarnings } from './run-load.js';
 import { eventSchemaOf, type HandoffCache } from './schema.js';
 import type { AnyLoadResult } from './store.js';
 import { validateHandoffCache } from './validate-payload.js';
@@ -85,12 +85,11 @@ export function loadSync(ctx: FsContext, runId: string): AnyLoadResult {
   }
   if (isChainManifest(manifest)) {
     const parsed = parseChainJournal(bytes, manifest);
-    const warnings = manifest.storage_root !== recordedRoot(ctx) ? ['storage_root_differs'] : [];
+    const warnings = storageRootWarnings(manifest.storage_root, recordedRoot(ctx));
     return { ok: true, value: assembleChainLoad(manifest, parsed.events, parsed.damage, warnings) };
   }
   const parsed = parseJournal(bytes, runId, eventSchemaOf(manifest));
   let cache: HandoffCache | null | 'invalid' = null;
-  const warnings: string[] = [];
   try {
     const c = readFileNoFollow(fsl, p.cache);
     if (c !== null) {
@@ -100,6 +99,6 @@ export function loadSync(ctx: FsContext, runId: string): AnyLoadResult {
   } catch {
     cache = 'invalid';
   }
-  if (manifest.storage_root !== recordedRoot(ctx)) warnings.push('storage_root_differs');
+  const warnings = storageRootWarnings(manifest.storage_root, recordedRoot(ctx));
   return { ok: true, value: assembleLoad(manifest, parsed.events, parsed.damage, cache, warnings) };
 }

@@ -3,6 +3,7 @@
  * chain manifest whose `run_id` names its directory), and cached by inode and size — manifests
  * are published once and never rewritten, so an unchanged inode and size is the same manifest.
  */
+import { isUtf8 } from 'node:buffer';
 import { errnoOf, type FsLayer, type FsStat, readFileNoFollow } from '../durable/index.js';
 import type { StoredManifest } from './chain-schema.js';
 import type { RunPaths } from './fs-layout.js';
@@ -73,6 +74,7 @@ export function readManifest(
     };
   }
   if (bytes === null) return { ok: false, code: 'incomplete_run', detail: 'manifest.json is missing' };
+  if (!isUtf8(bytes)) return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not UTF-8' };
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));

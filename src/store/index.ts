@@ -89,6 +89,8 @@ export type {
   HandoffCacheState,
   JournalDamage,
   LoadResult,
+  LoadWarning,
+  LoadWarningCode,
   RunLoad,
   Store,
   StoreCode,

@@ -1,11 +1,13 @@
 /**
- * Parsing and validating `events.jsonl` bytes (pure): one canonical JSON line per event, exact
- * envelope keys, the run's event schema, dense seqs from 1, each payload valid for its kind.
- * The valid prefix is returned with the first defect: an unterminated last line is
- * `truncated_tail`; any other defect is `corrupt` with its 1-based line number — a payload nested
- * deeper than `MAX_RECORD_DEPTH` included (`too_deep`, the same rule as on append).
+ * Parsing and validating `events.jsonl` bytes (pure): one canonical JSON line per event (UTF-8;
+ * canonical under the reference's raw UTF-8 rule or the older all-ASCII rule), exact envelope
+ * keys, the run's event schema, dense seqs from 1, each payload valid for its kind. The valid
+ * prefix is returned with the first defect: an unterminated last line is `truncated_tail`; any
+ * other defect is `corrupt` with its 1-based line number — a line that is not valid UTF-8, and a
+ * payload nested deeper than `MAX_RECORD_DEPTH` (`too_deep`, the same rule as on append), included.
  */
-import { isCanonicalText } from './canonical-fast.js';
+import { isAscii, isUtf8 } from 'node:buffer';
+import { isCanonicalLine } from './canonical-fast.js';
 import { quoteValue } from './quote-value.js';
 import {
   EVENT_KINDS_V1,
@@ -17,7 +19,11 @@ import {
 import type { JournalDamage } from './store-types.js';
 import { validateEventPayload } from './validate-payload.js';
 
-export { isCanonicalText } from './canonical-fast.js';
+export { isCanonicalLine, isCanonicalText } from './canonical-fast.js';
+
+/** The defect text of a line that is parsed JSON but not canonical under either rule. */
+export const NOT_CANONICAL =
+  'not a canonical JSON line (compact, keys sorted by code point; raw UTF-8 as the reference writes it, or the older all-ASCII form)';
 
 /** Result of {@link parseJournal}. */
 export interface ParsedJournal {
@@ -74,16 +80,18 @@ export function checkEventLine(
   const event = v as StoreEvent;
   const check = validateEventPayload(event.kind, event.payload, { runId, eventSchema, nextSeq: expectedSeq });
   if (!check.ok) return { ok: false, detail: check.detail };
-  if (!isCanonicalText(text, v))
-    return { ok: false, detail: 'not a canonical (compact, sorted-key, ASCII) JSON line' };
+  if (!isCanonicalLine(text, v)) return { ok: false, detail: NOT_CANONICAL };
   return { ok: true, event };
 }
 
 /**
  * Walks newline-terminated lines of journal bytes, calling `check(text, index)` for each complete
- * line until it returns a defect text. An unterminated last line is `truncated_tail`; a defect is
- * `corrupt` with its 1-based line number (counted from `startLine`), and so is a line whose check
- * throws: one bad line never makes the valid prefix before it unreadable.
+ * line (decoded as UTF-8) until it returns a defect text. An unterminated last line is
+ * `truncated_tail` (with the count of its `bytes`, as the reference reports it); a defect is
+ * `corrupt` with its 1-based line number (counted from `startLine`), and so is a line that is not
+ * valid UTF-8 and a line whose check throws: one bad line never makes the valid prefix before it
+ * unreadable. Only `\n` ends a line (as in the reference's `split(b"\n")`); a `\r` before it
+ * stays part of the line, which is then not canonical.
  *
  * @example
  * ```ts
@@ -95,34 +103,75 @@ export function scanLines(
   startLine: number,
   check: (text: string, index: number) => string | null,
 ): { validBytes: number; damage: JournalDamage | null } {
-  // Decoded as latin1: one char per byte, so string offsets are byte offsets. Valid lines are
-  // canonical, hence ASCII, where latin1 and UTF-8 agree; a line with any byte ≥ 0x80 is never
-  // canonical and is reported corrupt either way.
-  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // All ASCII (older runs, and every run without non-ASCII text): decoded as latin1, one char per
+  // byte, so string offsets are byte offsets and one decode serves every line.
+  if (isAscii(buf)) return scanDecoded(buf.toString('latin1'), startLine, check);
+  // Raw UTF-8 lines: newlines found in the bytes, each line decoded on its own (an ASCII line
+  // stays a one-byte string, which V8 parses and compares faster than slices of one decoded
+  // buffer). When the whole buffer is valid UTF-8 (checked once), every line is; else each line
+  // is checked first (a torn multi-byte tail, a damaged byte).
+  const whole = isUtf8(buf);
+  let pos = 0;
+  let line = startLine;
+  let index = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) return { validBytes: pos, damage: tornTail(line, buf.length - pos) };
+    let defect: string | null;
+    try {
+      defect =
+        whole || isUtf8(buf.subarray(pos, nl))
+          ? check(buf.toString('utf8', pos, nl), index)
+          : 'not valid UTF-8';
+    } catch (e) {
+      defect = uncheckable(e);
+    }
+    if (defect !== null) return { validBytes: pos, damage: corruptAt(line, defect) };
+    pos = nl + 1;
+    line++;
+    index++;
+  }
+  return { validBytes: pos, damage: null };
+}
+
+function tornTail(line: number, bytes: number): JournalDamage {
+  return {
+    code: 'truncated_tail',
+    line,
+    bytes,
+    detail: `line ${line} is not newline-terminated (${bytes} bytes)`,
+  };
+}
+
+function corruptAt(line: number, defect: string): JournalDamage {
+  return { code: 'corrupt', line, detail: `line ${line}: ${defect}` };
+}
+
+/** A line that breaks its checker is a bad line, never a reason to lose the whole journal. */
+function uncheckable(e: unknown): string {
+  return `the line could not be checked: ${String((e as Error)?.message ?? e)}`;
+}
+
+/** {@link scanLines} over an all-ASCII journal decoded as latin1 (string offsets = byte offsets). */
+function scanDecoded(
+  all: string,
+  startLine: number,
+  check: (text: string, index: number) => string | null,
+): { validBytes: number; damage: JournalDamage | null } {
   let pos = 0;
   let line = startLine;
   let index = 0;
   while (pos < all.length) {
     const nl = all.indexOf('\n', pos);
-    if (nl === -1) {
-      return {
-        validBytes: pos,
-        damage: {
-          code: 'truncated_tail',
-          line,
-          detail: `line ${line} is not newline-terminated (${all.length - pos} bytes)`,
-        },
-      };
-    }
+    if (nl === -1) return { validBytes: pos, damage: tornTail(line, all.length - pos) };
     let defect: string | null;
     try {
       defect = check(all.slice(pos, nl), index);
     } catch (e) {
-      // a line that breaks its checker is a bad line, never a reason to lose the whole journal
-      defect = `the line could not be checked: ${String((e as Error)?.message ?? e)}`;
+      defect = uncheckable(e);
     }
-    if (defect !== null)
-      return { validBytes: pos, damage: { code: 'corrupt', line, detail: `line ${line}: ${defect}` } };
+    if (defect !== null) return { validBytes: pos, damage: corruptAt(line, defect) };
     pos = nl + 1;
     line++;
     index++;

@@ -1,11 +1,13 @@
 /**
  * Building a run's manifest from a create request: dispatch validation (depth first), timestamp
- * and prior-run checks, the run id (its suffix from `env.runIdSuffix`), v1/v2 selection.
+ * and prior-run checks, the run id (its suffix from `env.runIdSuffix`), v1/v2 selection, and that
+ * the manifest can be written as UTF-8 (no lone surrogate).
  */
 import type { Dispatch } from '../contract/dispatch-schema.js';
 import { validateDispatch } from '../contract/validate.js';
 import type { IdSource } from '../ids/index.js';
 import { depthIssue, type ValidationResult } from '../validation/index.js';
+import { unwritableIn } from './canonical-fast.js';
 import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId, isTimestamp, makeRunId } from './run-id.js';
 import { EVENT_V2_SCHEMA, MANIFEST_V1_SCHEMA, MANIFEST_V2_SCHEMA, type Manifest } from './schema.js';
@@ -34,7 +36,8 @@ export type ManifestBuild =
 
 /**
  * Validates a create request and builds the manifest it would publish. A dispatch nested deeper
- * than `MAX_RECORD_DEPTH` is `invalid_dispatch` (`too_deep`). Never throws for a bad request (an
+ * than `MAX_RECORD_DEPTH` is `invalid_dispatch` (`too_deep`), and so is one holding a string with
+ * a lone surrogate (not encodable as UTF-8; the reference refuses it too). Never throws for a bad request (an
  * injected `runIdSuffix` returning no 8-hex suffix is a programming error: RangeError).
  *
  * @example
@@ -106,5 +109,8 @@ export function buildManifest(input: CreateRunInput, env: ManifestEnv): Manifest
     version === 'v2'
       ? { schema: MANIFEST_V2_SCHEMA, ...common, event_schema: EVENT_V2_SCHEMA }
       : { schema: MANIFEST_V1_SCHEMA, ...common };
+  const unwritable = unwritableIn(manifest);
+  if (unwritable !== null)
+    return { ok: false, code: 'invalid_dispatch', run_id: null, detail: `invalid dispatch: ${unwritable}` };
   return { ok: true, manifest };
 }

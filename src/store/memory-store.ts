@@ -5,6 +5,7 @@
  */
 
 import type { IdSource } from '../ids/index.js';
+import { unwritableIn } from './canonical-fast.js';
 import {
   batonCommitProblem,
   buildChainManifest,
@@ -136,6 +137,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       );
     const shape = checkBatonCommit(payload);
     if (!shape.ok) return refused(runId, 'invalid_payload', shape.detail);
+    const unwritable = unwritableIn(payload);
+    if (unwritable !== null) return refused(runId, 'invalid_payload', unwritable);
     if (locks.has(runId)) return refused(runId, 'busy', 'the run is locked by another mutation');
     if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
     const last = run.events[run.events.length - 1] as ChainStoreEvent | undefined;
@@ -178,6 +181,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       nextSeq,
     });
     if (!check.ok) return refused(runId, check.code, check.detail);
+    // what the durable backends could not write (a lone surrogate) is refused here too
+    const unwritable = unwritableIn(payload);
+    if (unwritable !== null) return refused(runId, 'invalid_payload', unwritable);
     if (locks.has(runId)) return refused(runId, 'busy', 'the run is locked by another mutation');
     if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
     const copy = structuredClone(payload);

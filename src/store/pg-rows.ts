@@ -48,7 +48,7 @@ export function rowsToJournal(
     }
     parts.push(`${r.line}\n`);
   }
-  // UTF-8, not latin1: a non-ASCII character must stay non-ASCII so that it is never canonical
+  // UTF-8, as the fs journal holds the same lines: a row is checked exactly as a journal line
   return { bytes: Buffer.from(parts.join(''), 'utf8'), rowDamage: null };
 }
 

@@ -12,10 +12,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
-import { canonicalJson } from '../canonical/index.js';
+import { canonicalJsonUtf8 } from '../canonical/index.js';
 import type { IdSource } from '../ids/index.js';
-import { appendEventSchema, eventLine, lockedAppendRefusal, prepareAppend } from './append-rules.js';
-import { isCanonicalText } from './canonical-fast.js';
+import {
+  appendEventSchema,
+  cacheText,
+  eventLine,
+  lockedAppendRefusal,
+  prepareAppend,
+} from './append-rules.js';
+import { isCanonicalLine } from './canonical-fast.js';
 import { buildChainManifest, type ChainTail, startTail, tailOf } from './chain-rules.js';
 import { isChainManifest, type StoredManifest } from './chain-schema.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
@@ -30,8 +36,8 @@ import {
 } from './pg-schema.js';
 import { quoteValue } from './quote-value.js';
 import { formatTimestamp, isRunId } from './run-id.js';
-import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js';
-import { CACHE_SCHEMA, eventSchemaOf, type HandoffCache } from './schema.js';
+import { assembleChainLoad, assembleLoad, contractLoadOnly, storageRootWarnings } from './run-load.js';
+import { eventSchemaOf, type HandoffCache } from './schema.js';
 import {
   type AnyLoadResult,
   type ChainRunStore,
@@ -241,7 +247,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       };
     if (m.value.run_id !== runId)
       return { ok: false, detail: `manifest run_id ${m.value.run_id} does not match row ${runId}` };
-    if (!isCanonicalText(text, v)) return { ok: false, detail: 'the manifest row is not canonical JSON' };
+    if (!isCanonicalLine(text, v)) return { ok: false, detail: 'the manifest row is not canonical JSON' };
     manifests.set(runId, m.value);
     return { ok: true, manifest: m.value };
   }
@@ -305,7 +311,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   async function publishRun(built: StoredManifest): Promise<StoreResult> {
     const manifest: StoredManifest = { ...built, storage_root: root };
     const runId = manifest.run_id;
-    const text = canonicalJson(manifest);
+    let text: string;
+    try {
+      text = canonicalJsonUtf8(manifest); // the reference's form, as the fs manifest.json
+    } catch (e) {
+      return refused(runId, 'invalid_payload', `the manifest cannot be written: ${errText(e)}`);
+    }
     const r = await transact(
       runId,
       () => undefined,
@@ -421,13 +432,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           `INSERT INTO ${t('events')} (run_id, seq, line) VALUES ('${runId}', ${next}, ${dollarQuote(line)})`,
         ];
         if (withCache) {
-          const cache: HandoffCache = {
-            schema: CACHE_SCHEMA,
-            seq: next,
-            payload: payload as HandoffCache['payload'],
-          };
           writes.push(
-            `INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ('${runId}', ${next}, ${dollarQuote(canonicalJson(cache))})`,
+            `INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ('${runId}', ${next}, ${dollarQuote(cacheText(payloadText, next))})`,
           );
         }
         // the in-process view advances only once COMMIT returned (see below)
@@ -492,7 +498,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       const m = manifestOf(runId, text);
       if (!m.ok) return fail('integrity_failure', m.detail);
       const manifest = m.manifest;
-      const warnings = manifest.storage_root !== root ? ['storage_root_differs'] : [];
+      const warnings = storageRootWarnings(manifest.storage_root, root);
       if (isChainManifest(manifest)) {
         const p = parseChainEventRows(rows, manifest);
         return { ok: true, value: assembleChainLoad(manifest, p.events, p.damage, warnings) };

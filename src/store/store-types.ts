@@ -60,7 +60,28 @@ export interface CreateRunInput {
 export interface JournalDamage {
   readonly code: 'truncated_tail' | 'corrupt';
   readonly line: number;
+  /** `truncated_tail`: the bytes after the last newline. */
+  readonly bytes?: number;
   readonly detail: string;
+}
+
+/** Codes of {@link LoadWarning}: the reference's three and this store's `storage_root_differs`. */
+export type LoadWarningCode = 'truncated_tail' | 'corrupt' | 'handoff_cache_stale' | 'storage_root_differs';
+
+/**
+ * One warning of a load, in the reference's shape (`{code, line?, …}`):
+ * - `truncated_tail` `{code, line, bytes, detail}` and `corrupt` `{code, line, detail}`: the
+ *   journal's first defect (the same as `damage`);
+ * - `handoff_cache_stale` `{code, detail}`: the cache is unreadable, invalid, or not the last
+ *   handoff event — or missing while the journal holds a handoff;
+ * - `storage_root_differs` `{code, detail}` (this store's addition): the manifest records another
+ *   storage root than the one it was loaded from (a moved or copied store).
+ */
+export interface LoadWarning {
+  readonly code: LoadWarningCode;
+  readonly line?: number;
+  readonly bytes?: number;
+  readonly detail?: string;
 }
 
 /** State of the disposable handoff cache relative to the journal. */
@@ -80,10 +101,12 @@ export interface RunLoad {
   /** The last `handoff` event of the valid prefix, or null. */
   readonly effective_handoff: StoreEvent | null;
   readonly handoff_cache: HandoffCacheState;
-  /** Damage after the valid prefix, or null when the journal is whole. */
-  readonly damaged: JournalDamage | null;
-  /** Warnings such as `handoff_cache_stale`. */
-  readonly warnings: readonly string[];
+  /** True when the journal has damage after the valid prefix (the reference's boolean). */
+  readonly damaged: boolean;
+  /** The damage after the valid prefix (this store's detail), or null when the journal is whole. */
+  readonly damage: JournalDamage | null;
+  /** Warnings `{code, line?, …}`: the damage, `handoff_cache_stale`, `storage_root_differs`. */
+  readonly warnings: readonly LoadWarning[];
   readonly note: string;
 }
 
@@ -107,8 +130,9 @@ export interface ChainRunLoad {
   readonly last_baton: ChainManifest['start_baton'];
   readonly effective_handoff: null;
   readonly handoff_cache: 'absent';
-  readonly damaged: JournalDamage | null;
-  readonly warnings: readonly string[];
+  readonly damaged: boolean;
+  readonly damage: JournalDamage | null;
+  readonly warnings: readonly LoadWarning[];
   readonly note: string;
 }
 

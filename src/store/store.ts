@@ -35,6 +35,8 @@ export type {
   HandoffCacheState,
   JournalDamage,
   LoadResult,
+  LoadWarning,
+  LoadWarningCode,
   RunLoad,
   StoreCode,
   StoreEventKind,

@@ -106,8 +106,12 @@ export function chainInspectReport(load: ChainRunLoad, chain: MachineGraph): Cha
       snapshot_id: load.last_baton.snapshot_id,
       trace: [...load.last_baton.trace],
     },
-    damaged: load.damaged === null ? null : { ...load.damaged },
-    warnings: [...load.warnings],
+    // handoff-inspect/v1 keeps its own shape: the damage object (or null) and warning codes
+    damaged:
+      load.damage === null
+        ? null
+        : { code: load.damage.code, line: load.damage.line, detail: load.damage.detail },
+    warnings: load.warnings.map((w) => w.code),
     path,
     overlay,
   };

@@ -147,8 +147,12 @@ export function inspectReport(load: RunLoad, cycle: MachineGraph): InspectReport
             target: str(ep.target),
           },
     handoff_cache: load.handoff_cache,
-    damaged: load.damaged === null ? null : { ...load.damaged },
-    warnings: [...load.warnings],
+    // handoff-inspect/v1 keeps its own shape: the damage object (or null) and warning codes
+    damaged:
+      load.damage === null
+        ? null
+        : { code: load.damage.code, line: load.damage.line, detail: load.damage.detail },
+    warnings: load.warnings.map((w) => w.code),
     path,
     overlay,
   };

@@ -109,7 +109,8 @@ describe('handoff store on chain runs', () => {
         start_baton: { revision: 0 },
       },
       last_baton: { revision: 5, snapshot_id: t.commits[5]?.snapshot_id },
-      damaged: null,
+      damaged: false,
+      damage: null,
     });
     expect(l.events.map((e) => [e.seq, e.kind])).toEqual([1, 2, 3, 4, 5].map((s) => [s, 'baton-commit']));
     expect(l.events.map((e) => e.payload.receipt.receipt_id)).toEqual(

@@ -219,7 +219,7 @@ describe('kill and resume (real child processes, SIGKILL mid-chain)', () => {
     const afterFirst = await lastOf();
     expect(afterFirst.last_baton.trace).toEqual(['intent', 'settle', 'fund_check']);
     expect(afterFirst.events.map((e) => e.seq)).toEqual([1, 2, 3]);
-    expect(afterFirst.damaged).toBeNull();
+    expect(afterFirst.damaged).toBe(false);
 
     // 2. resumed; killed again at the start of receipt (pay committed this time)
     const second = startWorker('receipt:start', 'store');

@@ -213,6 +213,6 @@ describe('store chain journal on the fs store: locks and damage', () => {
     expect(l.value.manifest.start_baton.snapshot_id).toBe(last.snapshot_id);
     expect(l.value.events.map((e) => e.payload.receipt.stage_name)).toEqual(['pay']);
     const old = await store.loadRun(damagedRun);
-    expect(old.ok && old.value.damaged?.code).toBe('truncated_tail');
+    expect(old.ok && old.value.damage?.code).toBe('truncated_tail');
   });
 });

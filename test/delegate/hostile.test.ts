@@ -214,7 +214,7 @@ describe('links, git and the run store', () => {
       const load = await store.load(RUN_ID);
       expect(load.ok).toBe(true);
       if (load.ok) {
-        expect(load.value.damaged).toBeNull();
+        expect(load.value.damaged).toBe(false);
         expect(load.value.events).toHaveLength(1);
         expect(load.value.effective_handoff?.payload).toEqual(r.handoff);
       }

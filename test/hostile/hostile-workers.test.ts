@@ -177,7 +177,7 @@ describe('hostile workers: the run store', () => {
         expect(runs).toHaveLength(1);
         const loaded = await store.load(runs[0] as string);
         if (!loaded.ok) throw new Error(loaded.detail);
-        expect(loaded.value.damaged).toBeNull();
+        expect(loaded.value.damaged).toBe(false);
         expect(JSON.stringify(loaded.value.events)).not.toContain('forged');
         expect((loaded.value.effective_handoff?.payload as Handoff | undefined)?.stop_detail).toBe(
           h.stop_detail,

@@ -48,7 +48,7 @@ async function trial(verb: Verb, failAt: number, mode: FaultMode): Promise<Trial
     // the journal is never damaged silently: a damaged tail is reported by load, never hidden
     const seqs = loaded.value.events.map((e) => e.seq);
     const raw = readFileSync(join(root, 'runs', runId, 'events.jsonl'), 'utf8');
-    if (loaded.value.damaged === null) expect(raw.split('\n').filter(Boolean)).toHaveLength(seqs.length);
+    if (!loaded.value.damaged) expect(raw.split('\n').filter(Boolean)).toHaveLength(seqs.length);
     return { result, f, seqs, project: dir };
   } finally {
     await cleanup();

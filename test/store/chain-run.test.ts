@@ -103,8 +103,8 @@ describe('chain journal integrity (fs)', () => {
     const l = await store.loadRun(id);
     if (!l.ok || !('last_baton' in l.value)) throw new Error('load failed');
     expect(l.value.events.map((e) => e.seq)).toEqual([1, 2]);
-    expect(l.value.damaged).toMatchObject({ code: 'truncated_tail', line: 3 });
-    expect(l.value.warnings).toContain('truncated_tail');
+    expect(l.value.damage).toMatchObject({ code: 'truncated_tail', line: 3 });
+    expect(l.value.warnings).toContainEqual(expect.objectContaining({ code: 'truncated_tail', line: 3 }));
     expect(l.value.last_baton.revision).toBe(2);
     expect(await store.append(id, 'baton-commit', commit(batons[3] as Baton))).toMatchObject({
       outcome: 'nothing_written',
@@ -132,8 +132,8 @@ describe('chain journal integrity (fs)', () => {
     const l = await store.loadRun(id);
     if (!l.ok) throw new Error(l.detail);
     expect(l.value.events).toHaveLength(2);
-    expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 3 });
-    expect(l.value.damaged?.detail).toContain('is not the last committed fingerprint');
+    expect(l.value.damage).toMatchObject({ code: 'corrupt', line: 3 });
+    expect(l.value.damage?.detail).toContain('is not the last committed fingerprint');
   });
 
   it('parseChainJournal: seq gaps, wrong schema or kind, tampered batons and non-canonical lines are corrupt', async () => {

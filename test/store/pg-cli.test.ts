@@ -55,7 +55,8 @@ describe('handoff store --pg', () => {
     expect(stdoutJson(l)).toMatchObject({
       run_id: created.run_id,
       handoff_cache: 'current',
-      damaged: null,
+      damaged: false,
+      damage: null,
       effective_handoff: { seq: 2 },
     });
     const list = await runCli(['store', 'list', ...pgArgs], { cwd: dir });

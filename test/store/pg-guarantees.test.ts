@@ -9,7 +9,7 @@
  * when it did not — never a false `committed` or `nothing_written`; idempotent migrations.
  * Children use dist/ (run `npm run build` first).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
 import { createPgStore, type PgStore } from '../../src/pg/index.js';
+import { createFsStore } from '../../src/store/index.js';
 import { type ChildResult, spawnChild } from '../helpers/child.js';
 import { usePostgres } from '../setup/postgres.js';
 import { dispatch, fixedClock, note, reviewOfDepth, solvedHandoff } from './fixtures.js';
@@ -132,8 +133,8 @@ describe('integrity on load: rows written behind the store are found', () => {
     const l = await store.load(id);
     if (!l.ok) throw new Error(l.detail);
     expect(l.value.events.map((e) => e.seq)).toEqual([1]);
-    expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
-    expect(l.value.damaged?.detail).toMatch(/canonical|newline/);
+    expect(l.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(l.value.damage?.detail).toMatch(/canonical|newline/);
     const other = fresh({ schema: store.schema });
     expect(await other.append(id, 'note', note())).toMatchObject({
       outcome: 'nothing_written',
@@ -146,7 +147,7 @@ describe('integrity on load: rows written behind the store are found', () => {
     const id = await runWithNotes(store, 3);
     await tamper(store, (s) => `DELETE FROM ${s}.events WHERE run_id = $1 AND seq = 2`, [id]);
     const gap = await store.load(id);
-    expect(gap.ok && gap.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(gap.ok && gap.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
     expect(gap.ok && gap.value.events.length).toBe(1);
     const store2 = fresh();
     const id2 = await runWithNotes(store2, 2);
@@ -157,8 +158,8 @@ describe('integrity on load: rows written behind the store are found', () => {
       [id2],
     );
     const l = await store2.load(id2);
-    expect(l.ok && l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
-    expect(l.ok && l.value.damaged?.detail).toMatch(/seq gap: 7/);
+    expect(l.ok && l.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
+    expect(l.ok && l.value.damage?.detail).toMatch(/seq gap: 7/);
   });
 
   it('an over-deep line inserted behind the store is corrupt at its seq; the prefix stays readable', async () => {
@@ -178,8 +179,8 @@ describe('integrity on load: rows written behind the store are found', () => {
       const l = await s.load(id);
       if (!l.ok) throw new Error(l.detail);
       expect(l.value.events.map((e) => e.seq)).toEqual([1]);
-      expect(l.value.damaged).toMatchObject({ code: 'corrupt', line: 2 });
-      expect(l.value.damaged?.detail).toMatch(/nests deeper than 64/);
+      expect(l.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
+      expect(l.value.damage?.detail).toMatch(/nests deeper than 64/);
       expect(await s.append(id, 'note', note())).toMatchObject({
         outcome: 'nothing_written',
         code: 'journal_damaged',
@@ -193,6 +194,88 @@ describe('integrity on load: rows written behind the store are found', () => {
     await tamper(store, (s) => `UPDATE ${s}.runs SET manifest = manifest || ' ' WHERE run_id = $1`, [id]);
     const other = fresh({ schema: store.schema });
     expect(await other.load(id)).toMatchObject({ ok: false, code: 'integrity_failure' });
+  });
+});
+
+describe('rows hold the lines the fs store writes, byte for byte (the reference form, raw UTF-8)', () => {
+  it('the manifest, every event line and the cache body equal the fs files for the same run', async () => {
+    const suffix = () => '7484bfa8';
+    const pgStore = fresh({ runIdSuffix: suffix, root: '/same/root' });
+    const fsRoot = join(tmp(), 'store');
+    const fsStore = createFsStore({
+      root: fsRoot,
+      env: {},
+      now: fixedClock(),
+      runIdSuffix: suffix,
+      gitTracked: () => [],
+    });
+    const d = dispatch();
+    const input = {
+      dispatch: { ...d, context: { ...d.context, goal_state: 'a b : ℕ\n⊢ a ≤ b' } },
+      trackerSessionId: 'sid',
+    };
+    const id = (await pgStore.createRun(input)).run_id as string;
+    expect((await fsStore.createRun(input)).run_id).toBe(id);
+    for (const s of [pgStore, fsStore]) {
+      expect((await s.append(id, 'note', note('closes ⊢ a ≤ b; 😀 ﬀ \u2028 \u0001'))).outcome).toBe(
+        'committed',
+      );
+      expect((await s.setHandoff(id, solvedHandoff())).outcome).toBe('committed');
+    }
+    const c = await sql();
+    const rows = await c.query<{ line: string }>(
+      `SELECT line FROM ${pgStore.schema}.events WHERE run_id = $1 ORDER BY seq`,
+      [id],
+    );
+    const dir = join(fsRoot, 'runs', id);
+    expect(`${rows.rows.map((r) => r.line).join('\n')}\n`).toBe(
+      readFileSync(join(dir, 'events.jsonl'), 'utf8'),
+    );
+    expect(rows.rows[0]?.line).toContain('"text":"closes ⊢ a ≤ b; 😀 ﬀ \u2028 \\u0001"');
+    const cache = await c.query<{ body: string }>(
+      `SELECT body FROM ${pgStore.schema}.handoff_cache WHERE run_id = $1`,
+      [id],
+    );
+    expect(`${cache.rows[0]?.body}\n`).toBe(readFileSync(join(dir, 'handoff.json'), 'utf8'));
+    const m = await c.query<{ manifest: string }>(
+      `SELECT manifest FROM ${pgStore.schema}.runs WHERE run_id = $1`,
+      [id],
+    );
+    expect(`${m.rows[0]?.manifest}\n`).toBe(
+      readFileSync(join(dir, 'manifest.json'), 'utf8').replace(
+        `"storage_root":${JSON.stringify(fsStore.root)}`,
+        '"storage_root":"/same/root"',
+      ),
+    );
+    const l = await pgStore.load(id);
+    expect(l.ok && [l.value.damaged, l.value.warnings, l.value.handoff_cache]).toEqual([
+      false,
+      [],
+      'current',
+    ]);
+  });
+
+  it('an older all-ASCII row still loads and takes appends after it', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 1);
+    const line = canonicalJson({
+      kind: 'note',
+      payload: note('old ⊢'),
+      schema: 'run-store-event/v2',
+      seq: 2,
+      ts: '2026-11-30T10:00:00Z',
+    });
+    expect(line).toContain('old \\u22a2');
+    const c = await sql();
+    await c.query(`INSERT INTO ${store.schema}.events (run_id, seq, line) VALUES ($1, 2, $2)`, [id, line]);
+    const other = fresh({ schema: store.schema });
+    expect(await other.append(id, 'note', note('new ⊢'))).toMatchObject({ outcome: 'committed', seq: 3 });
+    const l = await other.load(id);
+    if (!l.ok) throw new Error(l.detail);
+    expect([l.value.damaged, l.value.events.map((e) => (e.payload as { text: string }).text)]).toEqual([
+      false,
+      ['n0', 'old ⊢', 'new ⊢'],
+    ]);
   });
 });
 
@@ -256,7 +339,7 @@ describe('locks are database sessions', () => {
     expect([...committed].sort((a, b) => a - b)).toEqual(committed.map((_, i) => i + 1));
     const load = await store.load(id);
     if (!load.ok) throw new Error(load.detail);
-    expect(load.value.damaged).toBeNull();
+    expect(load.value.damaged).toBe(false);
     expect(load.value.events).toHaveLength(committed.length);
   }, 60_000);
 });

@@ -8,9 +8,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { canonicalJson } from '../../src/canonical/index.js';
+import { canonicalJson, canonicalJsonUtf8 } from '../../src/canonical/index.js';
 import { prepareAppend } from '../../src/store/append-rules.js';
-import { FAST_CANONICAL_DEPTH, fastCanonicalJson, isCanonicalText } from '../../src/store/canonical-fast.js';
+import {
+  FAST_CANONICAL_DEPTH,
+  fastCanonicalJsonUtf8,
+  isCanonicalLine,
+  isCanonicalText,
+} from '../../src/store/canonical-fast.js';
 import { checkBatonCommit } from '../../src/store/chain-rules.js';
 import { parseJournal, RECORD_KINDS, validateRecord } from '../../src/store/index.js';
 import { scanLines } from '../../src/store/journal-parse.js';
@@ -137,7 +142,7 @@ describe('one limit, the same verdict on validate, append and load', () => {
           load.damage === null,
         ]).toEqual([within, within, within, within, within]);
         if (within) {
-          expect(append.ok && append.value.payloadText).toBe(canonicalJson(review));
+          expect(append.ok && append.value.payloadText).toBe(canonicalJsonUtf8(review));
           expect(load.events).toHaveLength(1);
         } else {
           expect(validate).toEqual([expect.objectContaining({ path: 'output', code: TOO_DEEP })]);
@@ -267,7 +272,7 @@ describe('one limit, the same verdict on validate, append and load', () => {
 });
 
 describe('the canonical checks of the load path work at any depth', () => {
-  it('fastCanonicalJson and isCanonicalText agree with canonicalJson around the fast-path depth and far beyond (property)', () => {
+  it('fastCanonicalJsonUtf8, isCanonicalText and isCanonicalLine agree with the exact writers around the fast-path depth and far beyond (property)', () => {
     fc.assert(
       fc.property(
         fc.oneof(arbDepthAround(FAST_CANONICAL_DEPTH), arbDepthAround(L)),
@@ -275,11 +280,15 @@ describe('the canonical checks of the load path work at any depth', () => {
         (depth, shape) => {
           const v = nest(depth, shape);
           const text = canonicalJson(v);
-          expect(fastCanonicalJson(v)).toBe(text);
+          const utf8 = canonicalJsonUtf8(v);
+          expect(fastCanonicalJsonUtf8(v)).toBe(utf8);
           expect(isCanonicalText(text, JSON.parse(text))).toBe(true);
+          expect(isCanonicalLine(text, JSON.parse(text))).toBe(true);
+          expect(isCanonicalLine(utf8, JSON.parse(utf8))).toBe(true);
           if (depth > 0) {
             const spaced = `${text[0]} ${text.slice(1)}`; // same value, not canonical
             expect(isCanonicalText(spaced, JSON.parse(spaced))).toBe(false);
+            expect(isCanonicalLine(spaced, JSON.parse(spaced))).toBe(false);
           }
         },
       ),

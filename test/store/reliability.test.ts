@@ -143,7 +143,7 @@ describe('SIGKILL crash trials', () => {
         const half = await store.load(id);
         if (half.ok) {
           expect(half.value.events, label).toEqual([]);
-          expect(half.value.damaged, label).toBeNull();
+          expect(half.value.damaged, label).toBe(false);
         } else
           expect(
             ['no_storage_root', 'no_runs_dir', 'no_such_run', 'incomplete_run', 'integrity_failure'],
@@ -163,8 +163,8 @@ describe('SIGKILL crash trials', () => {
       // damage is never silent: bytes past the valid prefix are always reported
       const bytes = readFileSync(join(root, 'runs', created, 'events.jsonl'));
       const parsed = parseJournal(bytes, created, l.value.event_schema);
-      if (parsed.validBytes !== bytes.length) expect(l.value.damaged, label).not.toBeNull();
-      else expect(l.value.damaged, label).toBeNull();
+      if (parsed.validBytes !== bytes.length) expect(l.value.damaged, label).toBe(true);
+      else expect(l.value.damaged, label).toBe(false);
       if (existsSync(join(root, 'runs', created, '.lock'))) {
         stats.lockLeft++;
         // a killed writer's lock is never broken: appends stay refused, nothing is written
@@ -214,7 +214,7 @@ describe('two processes appending to one run', () => {
     expect(committed.length + busy).toBe(2 * COUNT);
     const l = await store.load(id);
     if (!l.ok) throw new Error(l.detail);
-    expect(l.value.damaged).toBeNull();
+    expect(l.value.damaged).toBe(false);
     expect(l.value.events.map((e) => e.seq)).toEqual(committed.map((_, i) => i + 1));
     expect(l.value.events.map((e) => (e.payload as { text: string }).text)).toEqual(
       committed.map((x) => x.text),

@@ -91,7 +91,7 @@ describe('handoff store CLI', () => {
     ]);
     expect(load.effective_handoff?.payload).toEqual(final);
     expect(load.handoff_cache).toBe('current');
-    expect(load.damaged).toBeNull();
+    expect(load.damaged).toBe(false);
     // every cite in the journal resolves to an earlier event of this run
     for (const e of load.events) {
       const cites: string[] =
@@ -279,6 +279,11 @@ describe('handoff store CLI', () => {
     expect(stdoutJson(appended)).toMatchObject({ outcome: 'nothing_written', code: 'invalid_payload' });
     const loaded = await runCli(['store', 'load', ...root, '--run-id', id], opts);
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(stdoutJson<RunLoad>(loaded)).toMatchObject({ events: [], damaged: null });
+    expect(stdoutJson<RunLoad>(loaded)).toMatchObject({
+      events: [],
+      damaged: false,
+      damage: null,
+      warnings: [],
+    });
   }, 60_000);
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
 import type { Baton, StageReceipt } from '../../src/chain/index.js';
-import { fastCanonicalJson } from '../../src/store/canonical-fast.js';
+import { fastCanonicalJsonUtf8 } from '../../src/store/canonical-fast.js';
 import { type ChainRunStore, isChainRunStore, resolveCite, type Store } from '../../src/store/index.js';
 import { MAX_RECORD_DEPTH } from '../../src/validation/index.js';
 import { nest } from '../canonical/deep.js';
@@ -107,7 +107,7 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       expect(l.value.events.map((e) => e.payload)).toEqual([...kinds.map(([, p]) => p), solvedHandoff()]);
       expect(l.value.effective_handoff?.seq).toBe(7);
       expect(l.value.handoff_cache).toBe('current');
-      expect(l.value.damaged).toBeNull();
+      expect(l.value.damaged).toBe(false);
       for (let seq = 1; seq <= 7; seq++) expect(resolveCite(l.value, `${id}#${seq}`).ok).toBe(true);
       expect(resolveCite(l.value, `${id}#8`).ok).toBe(false);
     });
@@ -144,7 +144,7 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       // the process has serialized deep values before (warm, optimized writers go deeper)
       for (let i = 0; i < 3; i++) {
         canonicalJson(reviewOfDepth(4_200));
-        fastCanonicalJson(reviewOfDepth(4_200));
+        fastCanonicalJsonUtf8(reviewOfDepth(4_200));
       }
       const store = await h.make();
       const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
@@ -179,9 +179,46 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       expect(await store.append(id, 'note', note('after'))).toMatchObject({ outcome: 'committed', seq: 3 });
       const l = await store.load(id);
       if (!l.ok) throw new Error(l.detail);
-      expect(l.value.damaged).toBeNull();
+      expect(l.value.damaged).toBe(false);
       expect(l.value.events.map((e) => e.kind)).toEqual(['note', 'review', 'note']);
       expect(canonicalJson(l.value.events[1]?.payload)).toBe(canonicalJson(atLimit));
+      expect(await store.listRuns()).toEqual([id]);
+    });
+
+    it('keeps non-ASCII text as given (Lean goals, astral, U+2028, controls) and refuses what UTF-8 cannot encode', async () => {
+      const store = await h.make();
+      const d = dispatch();
+      const goal = 'a b : ℕ\nh : a < b\n⊢ a ≤ b 😀';
+      const id = (await store.createRun({ dispatch: { ...d, context: { ...d.context, goal_state: goal } } }))
+        .run_id as string;
+      const text = 'closes ⊢ a ≤ b; 😀 ﬀ; \u2028; \u0001\u007f; "q" \\ /';
+      expect(await store.append(id, 'note', note(text))).toMatchObject({ outcome: 'committed', seq: 1 });
+      const unencodable = {
+        outcome: 'nothing_written',
+        code: 'invalid_payload',
+        detail: expect.stringMatching(/lone surrogate/),
+      };
+      expect(await store.append(id, 'note', note('half \ud83d'))).toMatchObject(unencodable);
+      expect(
+        await store.setHandoff(id, { ...solvedHandoff(), attempted_tools: ['lean\udc00'] }),
+      ).toMatchObject(unencodable);
+      expect(
+        await store.createRun({
+          dispatch: { ...d, context: { ...d.context, goal_state: '\udc00' } },
+          trackerSessionId: 'x',
+        }),
+      ).toMatchObject({ outcome: 'nothing_written', code: 'invalid_dispatch' });
+      expect(await store.setHandoff(id, solvedHandoff())).toMatchObject({ outcome: 'committed', seq: 2 });
+      const l = await store.load(id);
+      if (!l.ok) throw new Error(l.detail);
+      expect(l.value.manifest.dispatch.context.goal_state).toBe(goal);
+      expect((l.value.events[0]?.payload as { text?: string } | undefined)?.text).toBe(text);
+      expect([l.value.damaged, l.value.damage, l.value.warnings, l.value.handoff_cache]).toEqual([
+        false,
+        null,
+        [],
+        'current',
+      ]);
       expect(await store.listRuns()).toEqual([id]);
     });
 
@@ -245,7 +282,7 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
           batons.slice(1).map((b) => b.fingerprint),
         );
         expect('last_baton' in l.value && l.value.last_baton.snapshot_id).toBe(batons[3]?.snapshot_id);
-        expect(l.value.damaged).toBeNull();
+        expect(l.value.damaged).toBe(false);
         expect(await store.listRuns()).toEqual([id]);
         // the run-contract load keeps its type: a chain run is not a run-contract run
         expect(await store.load(id)).toMatchObject({ ok: false, code: 'kind_unsupported' });
@@ -373,7 +410,7 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
           seq: 1,
         });
         const l = await store.loadRun(id);
-        expect(l.ok && l.value.damaged).toBeNull();
+        expect(l.ok && l.value.damaged).toBe(false);
         expect(l.ok && l.value.events.length).toBe(1);
       });
 
