@@ -7,7 +7,7 @@
  * A prior source-note written by this helper is recognized and flattened, never nested as text.
  */
 import type { BaselineEntry } from '../baseline/schema.js';
-import { canonicalJson, digestOf } from '../canonical/index.js';
+import { canonicalJson, canonicalJsonUtf8, sha256Hex } from '../canonical/index.js';
 import type { Dispatch } from '../contract/dispatch-schema.js';
 import type { Handoff } from '../contract/handoff-schema.js';
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
@@ -39,7 +39,9 @@ export interface PriorSelection {
 }
 
 /**
- * Digest of the observed prefix: sha256 of canonical `{ run_id, manifest, events }`.
+ * Digest of the observed prefix: sha256 of `{ run_id, manifest, events }` serialized as the
+ * reference's `run_reuse` does (sorted keys, compact, non-ASCII raw: {@link canonicalJsonUtf8}), so
+ * both implementations compute the same digest for a run with non-ASCII text.
  *
  * @example
  * ```ts
@@ -47,7 +49,7 @@ export interface PriorSelection {
  * ```
  */
 export function prefixDigest(load: Pick<RunLoad, 'run_id' | 'manifest' | 'events'>): string {
-  return digestOf({ run_id: load.run_id, manifest: load.manifest, events: load.events });
+  return sha256Hex(canonicalJsonUtf8({ run_id: load.run_id, manifest: load.manifest, events: load.events }));
 }
 
 function dedupe<T>(items: T[]): T[] {
