@@ -132,5 +132,25 @@ export const DispatchSchema = z
 export type Dispatch = z.infer<typeof DispatchSchema>;
 /** The dispatch context. */
 export type DispatchContext = z.infer<typeof DispatchContextSchema>;
+
+/**
+ * A pre-flight context with nothing known yet: every member null or empty, the scratch location set.
+ *
+ * @example
+ * ```ts
+ * const context = { ...emptyContext('/tmp/scratch'), goal_state: '⊢ a = a' };
+ * ```
+ */
+export function emptyContext(scratchLocation: string): DispatchContext {
+  return {
+    prior_failure: null,
+    goal_state: null,
+    diagnostics: [],
+    search_results: [],
+    candidates_tested: [],
+    code_actions: [],
+    scratch_location: scratchLocation,
+  };
+}
 /** The dispatch budget. */
 export type Budget = z.infer<typeof BudgetSchema>;

@@ -3,6 +3,7 @@
  * caller's task — an inline pass by default, an empty-but-complete context, an unbounded budget.
  */
 import type { FileBaseline } from '../baseline/index.js';
+import { emptyContext } from '../contract/dispatch-schema.js';
 import type { Budget, Dispatch, DispatchContext, Mode, Scope, WorkerKind } from '../contract/index.js';
 
 /**
@@ -73,15 +74,6 @@ export function dispatchRecord(
     prior_blocker: input.priorBlocker ?? null,
     evidence_delta: [...(input.evidenceDelta ?? [])],
     budget: { max_cycles: null, max_stuck_cycles: null, runtime: null, ...(input.budget ?? {}) },
-    context: {
-      prior_failure: null,
-      goal_state: null,
-      diagnostics: [],
-      search_results: [],
-      candidates_tested: [],
-      code_actions: [],
-      scratch_location: scratch,
-      ...(input.context ?? {}),
-    },
+    context: { ...emptyContext(scratch), ...(input.context ?? {}) },
   };
 }

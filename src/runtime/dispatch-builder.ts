@@ -3,6 +3,7 @@
  * of a prior-run reuse.
  */
 import type { FileBaseline } from '../baseline/schema.js';
+import { emptyContext } from '../contract/dispatch-schema.js';
 import type { Dispatch } from '../contract/index.js';
 import type { CycleOptions, WorkerInput } from '../cycle/types.js';
 
@@ -38,13 +39,10 @@ export function buildDispatch(
     evidence_delta: [...input.evidenceDelta],
     budget: { ...input.budget },
     context: {
+      ...emptyContext(scratch),
       prior_failure: input.priorFailure,
       goal_state: input.target.goal === '' ? null : input.target.goal,
-      diagnostics: [],
       search_results: input.searchResults.map((s) => ({ tool: s.tool, query: s.query, top: [...s.top] })),
-      candidates_tested: [],
-      code_actions: [],
-      scratch_location: scratch,
     },
   };
 }
@@ -91,14 +89,6 @@ export function buildRunDispatch(i: RunDispatchInput): Dispatch {
       max_stuck_cycles: i.options.maxStuck,
       runtime: i.options.maxRuntime === '' ? null : i.options.maxRuntime,
     },
-    context: {
-      prior_failure: null,
-      goal_state: null,
-      diagnostics: [],
-      search_results: [],
-      candidates_tested: [],
-      code_actions: [],
-      scratch_location: i.scratch,
-    },
+    context: emptyContext(i.scratch),
   };
 }
