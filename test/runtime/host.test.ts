@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline, recordBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff, handoffFor } from '../../src/contract/index.js';
 import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
+import type { WorkerInput } from '../../src/cycle/types.js';
 import { HandoffError } from '../../src/errors/index.js';
 import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
@@ -41,6 +42,25 @@ async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
 
 let t = 0;
 const clock = () => (t += 1000);
+
+/** The first autoprove cycle's worker input for A.lean:2, its baseline recorded now. */
+async function firstCycleInput(file: string): Promise<WorkerInput> {
+  return {
+    target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
+    cycle: 1,
+    mode: 'autoprove',
+    priorBlocker: null,
+    evidenceDelta: [],
+    priorFailure: null,
+    searchResults: [],
+    searchBudget: 2,
+    searchLedger: EMPTY_LEDGER,
+    trivial: false,
+    inline: false,
+    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
+    baseline: await recordBaseline([file]),
+  };
+}
 
 describe('runProject with in-process workers', () => {
   it('solves, commits a checkpoint, and reports a deterministic run id', async () => {
@@ -311,24 +331,7 @@ describe('runProject with in-process workers', () => {
         throw new Error('a line after the refusal must not be submitted');
       },
     });
-    const out = await worker.work(
-      {
-        target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
-        cycle: 1,
-        mode: 'autoprove',
-        priorBlocker: null,
-        evidenceDelta: [],
-        priorFailure: null,
-        searchResults: [],
-        searchBudget: 2,
-        searchLedger: EMPTY_LEDGER,
-        trivial: false,
-        inline: false,
-        budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-        baseline: await recordBaseline([file]),
-      },
-      new AbortController().signal,
-    );
+    const out = await worker.work(await firstCycleInput(file), new AbortController().signal);
     expect(out).toMatchObject({ kind: 'protocol-error' });
     expect((out as { detail: string }).detail).toBe('worker progress rejected: progress_outside_ownership');
   });
@@ -354,24 +357,7 @@ describe('runProject with in-process workers', () => {
       },
     });
     await expect(
-      worker.work(
-        {
-          target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
-          cycle: 1,
-          mode: 'autoprove',
-          priorBlocker: null,
-          evidenceDelta: [],
-          priorFailure: null,
-          searchResults: [],
-          searchBudget: 2,
-          searchLedger: EMPTY_LEDGER,
-          trivial: false,
-          inline: false,
-          budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-          baseline: await recordBaseline([file]),
-        },
-        new AbortController().signal,
-      ),
+      worker.work(await firstCycleInput(file), new AbortController().signal),
     ).rejects.toMatchObject({ code: 'persist_stop' });
     expect(await readFile(file, 'utf8')).toBe(original);
     expect(await readFile(config, 'utf8')).toBe(configBefore);
