@@ -37,9 +37,38 @@ export interface StoreResult {
   readonly run_id: string | null;
   readonly run_directory?: string;
   readonly seq?: number;
+  /** {@link Store.appendBatch} only: the first seq of the batch (`seq` is its last). */
+  readonly first_seq?: number;
   readonly code?: StoreCode;
   readonly step?: string;
   readonly detail?: string;
+}
+
+/** One event of a batch given to {@link Store.appendBatch}: a kind and its payload, validated as `append` validates them. */
+export interface BatchEntry {
+  readonly kind: StoreEventKind;
+  readonly payload: unknown;
+}
+
+/**
+ * One machine transition recorded with a batch (compact): the machine's id, the state value
+ * before and after (dotted paths, e.g. `work.await_worker`), the event type, and the guard or
+ * actor that decided it when there was one. `handoff audit` replays these through the machine
+ * definition.
+ */
+export interface TraceStep {
+  readonly machine: string;
+  readonly from: string;
+  readonly event: string;
+  readonly to: string;
+  readonly guard?: string;
+  readonly actor?: string;
+}
+
+/** Options of {@link Store.appendBatch}. */
+export interface AppendBatchOptions {
+  /** The machine transitions since the previous boundary; stored with the batch's record. */
+  readonly trace?: readonly TraceStep[];
 }
 
 /** Input of {@link Store.createRun}. */

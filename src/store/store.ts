@@ -18,6 +18,8 @@ import { STORE_CODES } from '../errors/error-codes.js';
 import type { CreateChainRunInput } from './chain-rules.js';
 import type {
   AnyLoadResult,
+  AppendBatchOptions,
+  BatchEntry,
   ChainRunLoad,
   CreateRunInput,
   LoadResult,
@@ -30,6 +32,8 @@ import type {
 
 export type {
   AnyLoadResult,
+  AppendBatchOptions,
+  BatchEntry,
   ChainRunLoad,
   CreateRunInput,
   HandoffCacheState,
@@ -42,6 +46,7 @@ export type {
   StoreEventKind,
   StoreOutcome,
   StoreResult,
+  TraceStep,
 } from './store-types.js';
 /** Every {@link StoreCode}, for validation of foreign results (the catalogue's store list). */
 export { STORE_CODES };
@@ -83,6 +88,30 @@ export interface Store {
    * ```
    */
   setHandoff(runId: string, payload: unknown): Promise<StoreResult>;
+  /**
+   * Group commit: appends `entries` as one batch — every payload validated first (nothing is
+   * written when one is refused), seqs `last+1 … last+n`, one lock acquisition, one write and one
+   * sync of the journal. All-or-nothing: a batch torn by a crash loads as a torn tail (none of its
+   * events is in the valid prefix), and no event of it is acknowledged before the sync. The result
+   * has `first_seq` and `seq` (the last). `options.trace` (machine transitions since the previous
+   * boundary) is stored with the batch where a plain run-store/v1 reader does not see it.
+   * Optional so that other implementations of this interface keep compiling; the fs, memory and
+   * PostgreSQL backends implement it.
+   *
+   * @example
+   * ```ts
+   * const r = await store.appendBatch?.(runId, [
+   *   { kind: 'handoff', payload: handoff },
+   *   { kind: 'review', payload: review },
+   * ], { trace });
+   * if (r?.outcome === 'committed') cites(r.first_seq!, r.seq!);
+   * ```
+   */
+  appendBatch?(
+    runId: string,
+    entries: readonly BatchEntry[],
+    options?: AppendBatchOptions,
+  ): Promise<StoreResult>;
   /**
    * Loads a run-contract run (no lock): manifest, the valid journal prefix, damage, cache state.
    * A chain run is refused with `kind_unsupported` (its records are not run-contract records; use
