@@ -1,0 +1,149 @@
+/**
+ * `handoff audit` (pure): replays a run's recorded transition trace through the machine
+ * definitions and flags every step the machine does not allow — a tampered or foreign journal.
+ *
+ * A step is allowed when
+ * 1. its machine is one of the given machine graphs (`unknown_machine` otherwise);
+ * 2. the machine has a transition candidate from the step's source on the step's event type to
+ *    exactly the step's targets (`no_such_transition`), and, when the step names a guard, with
+ *    that guard (`guard_mismatch`; a step without a guard matches an unguarded candidate only);
+ * 3. the source is active in the configuration the previous steps of the same machine left
+ *    (`not_active`): the trace must be one path, not a set of plausible edges.
+ *
+ * Each finding carries the cite of the batch that stored the step (`<run_id>#<first_seq>`) and
+ * the step's position. Replay goes on after a finding from the configuration the step claims, so
+ * one edited step is one finding, not a cascade.
+ */
+import { formatCite } from '../store/cite.js';
+import type { TraceStep } from '../store/store-types.js';
+import type { MachineGraph } from '../viz/graph.js';
+import { applyTransition, initialConfiguration, isActive, type NodeIndex } from './configuration.js';
+
+/** Schema id of {@link AuditReport}. */
+export const AUDIT_SCHEMA = 'run-audit/v1';
+
+/** A batch's trace as stored: its seq range and its steps. */
+export interface TracedBatch {
+  readonly first_seq: number;
+  readonly last_seq: number;
+  readonly trace: readonly TraceStep[];
+}
+
+/** Why a step was flagged. */
+export type AuditFindingCode = 'unknown_machine' | 'no_such_transition' | 'guard_mismatch' | 'not_active';
+
+/** One flagged step. */
+export interface AuditFinding {
+  readonly code: AuditFindingCode;
+  /** The cite of the batch that stored the step. */
+  readonly cite: string;
+  /** The step's index in its batch's trace (0-based). */
+  readonly index: number;
+  readonly step: TraceStep;
+  readonly detail: string;
+}
+
+/** The audit of one run (`run-audit/v1`). */
+export interface AuditReport {
+  readonly schema: typeof AUDIT_SCHEMA;
+  readonly run_id: string;
+  /** True when every recorded step is allowed (and at least one batch carried a trace). */
+  readonly ok: boolean;
+  readonly batches: number;
+  readonly steps: number;
+  readonly findings: readonly AuditFinding[];
+  /** What the audit cannot see (always said). */
+  readonly note: string;
+}
+
+const NOTE =
+  'the audit checks the recorded transitions against the machine definitions; events appended without a trace (single appends, other writers) carry no transitions to check';
+
+interface MachineState {
+  readonly graph: MachineGraph;
+  readonly index: NodeIndex;
+  leaves: string[];
+}
+
+/** The reason a step is not an edge of the graph, or null when it is one. */
+function edgeProblem(g: MachineGraph, s: TraceStep): { code: AuditFindingCode; detail: string } | null {
+  const candidates = g.edges.filter(
+    (e) => e.source === s.from && e.event === s.event && e.targets.join(',') === s.to,
+  );
+  if (candidates.length === 0)
+    return {
+      code: 'no_such_transition',
+      detail: `${g.id} has no transition from ${s.from} on ${JSON.stringify(s.event)} to ${s.to === '' ? '(no target)' : s.to}`,
+    };
+  const guard = s.guard ?? null;
+  if (!candidates.some((e) => e.guard === guard))
+    return {
+      code: 'guard_mismatch',
+      detail: `${g.id}: the transition from ${s.from} on ${JSON.stringify(s.event)} to ${s.to} is guarded by ${candidates.map((e) => e.guard ?? '(none)').join(' | ')}, the trace says ${guard ?? '(none)'}`,
+    };
+  return null;
+}
+
+/**
+ * Audits a run's traced batches against machine graphs (pure).
+ *
+ * @example
+ * ```ts
+ * const r = auditTrace(runId, batches, [machineGraph(cycleMachine)]);
+ * if (!r.ok) for (const f of r.findings) print(`${f.cite} step ${f.index}: ${f.detail}`);
+ * ```
+ */
+export function auditTrace(
+  runId: string,
+  batches: readonly TracedBatch[],
+  graphs: readonly MachineGraph[],
+): AuditReport {
+  const machines = new Map<string, MachineState>();
+  for (const graph of graphs) {
+    const index = new Map(graph.nodes.map((n) => [n.id, n]));
+    machines.set(graph.id, { graph, index, leaves: initialConfiguration(graph) });
+  }
+  const findings: AuditFinding[] = [];
+  let steps = 0;
+  let traced = 0;
+  for (const batch of batches) {
+    if (batch.trace.length > 0) traced += 1;
+    const cite = formatCite(runId, batch.first_seq);
+    batch.trace.forEach((step, index) => {
+      steps += 1;
+      const m = machines.get(step.machine);
+      if (m === undefined) {
+        findings.push({
+          code: 'unknown_machine',
+          cite,
+          index,
+          step,
+          detail: `no machine ${JSON.stringify(step.machine)} is known to the audit`,
+        });
+        return;
+      }
+      const problem = edgeProblem(m.graph, step);
+      if (problem !== null) findings.push({ ...problem, cite, index, step });
+      else if (!isActive(m.index, m.leaves, step.from))
+        findings.push({
+          code: 'not_active',
+          cite,
+          index,
+          step,
+          detail: `${step.from} is not active at this point (active: ${m.leaves.join(', ')})`,
+        });
+      const targets = step.to === '' ? [] : step.to.split(',');
+      if (targets.every((t) => m.index.has(t)) && m.index.has(step.from))
+        m.leaves = applyTransition(m.index, m.leaves, step.from, targets);
+    });
+  }
+  return {
+    schema: AUDIT_SCHEMA,
+    run_id: runId,
+    ok: findings.length === 0 && traced > 0,
+    batches: batches.length,
+    steps,
+    findings,
+    note: NOTE,
+  };
+}

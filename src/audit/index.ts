@@ -1,0 +1,20 @@
+/**
+ * The journal audit: the transition trace a run records with its batches
+ * ({@link createTraceCollector}) and its replay through the machine definitions
+ * ({@link auditTrace}, `handoff audit RUN_ID`).
+ */
+export {
+  AUDIT_SCHEMA,
+  type AuditFinding,
+  type AuditFindingCode,
+  type AuditReport,
+  auditTrace,
+  type TracedBatch,
+} from './audit-rules.js';
+export { applyTransition, initialConfiguration } from './configuration.js';
+export {
+  createTraceCollector,
+  type TraceCollector,
+  type TraceCollectorOptions,
+  traceStep,
+} from './trace-collector.js';
