@@ -6,7 +6,7 @@
  */
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { deepFreeze } from '../../canonical/index.js';
-import type { Dispatch, Handoff } from '../../contract/index.js';
+import { type Dispatch, type Handoff, sameTask } from '../../contract/index.js';
 import { canRelaunch } from '../../delegate/can-relaunch.js';
 import { createDispatch } from '../../delegate/create-dispatch.js';
 import { type DelegateOptions, delegate } from '../../delegate/delegate.js';
@@ -61,8 +61,9 @@ export interface DelegateNodeOptions<S> extends Omit<DelegateOptions, 'signal'> 
   /**
    * Ask the rerun guard before launching (default true): when the state's previous delegation is
    * a stuck, protocol-error or operational-error handoff of the same task, the worker runs again
-   * only if the new task brings new evidence (`evidenceDelta`, or a new `priorBlocker`); else the
-   * node ends with `relaunch_forbidden` without starting it.
+   * only if the new task brings new evidence (`evidenceDelta`); else the node ends with
+   * `relaunch_forbidden` without starting it. A task that names no `priorBlocker` of its own
+   * addresses the prior handoff's `blocker_signature`.
    */
   readonly rerunGuard?: boolean;
 }
@@ -84,6 +85,16 @@ function priorHandoff(state: unknown): Handoff | null {
   if (typeof state !== 'object' || state === null) return null;
   const r = readDelegation((state as { delegation?: unknown }).delegation);
   return r.ok ? r.record.handoff : null;
+}
+
+/**
+ * A relaunch of the task the prior handoff was stuck on addresses that blocker: the task's
+ * `priorBlocker`, when it does not name one itself, is the prior `blocker_signature`.
+ */
+function withPriorBlocker(input: CreateDispatchInput, prior: Handoff | null): CreateDispatchInput {
+  if (input.priorBlocker !== undefined || prior === null || prior.blocker_signature === null) return input;
+  if (!sameTask(input, prior)) return input;
+  return { ...input, priorBlocker: prior.blocker_signature };
 }
 
 /**
@@ -118,8 +129,9 @@ export function delegateNode<S = DelegationState>(options: DelegateNodeOptions<S
   const { task, worker, rerunGuard = true, ...delegateOptions } = options;
   return async (state, config) => {
     const input = typeof task === 'function' ? await task(state) : task;
-    const dispatch = await createDispatch(input);
-    const relaunch = rerunGuard ? canRelaunch(dispatch, priorHandoff(state)) : null;
+    const prior = rerunGuard ? priorHandoff(state) : null;
+    const dispatch = await createDispatch(withPriorBlocker(input, prior));
+    const relaunch = rerunGuard ? canRelaunch(dispatch, prior) : null;
     if (relaunch !== null && !relaunch.allowed) {
       const record: DelegationRecord = {
         verdict: 'relaunch_forbidden',
