@@ -58,8 +58,9 @@ import {
   stateCreateError,
 } from './start-rules.js';
 import { rootMismatch, unusableStateResult } from './state-binding.js';
-import { nodeStateFs, readState, type StateFs, stateText } from './state-file.js';
+import { nodeStateFs, type StateFs } from './state-file.js';
 import type { PersistState } from './state-schema.js';
+import { fileStateStore, type StateStore } from './state-store.js';
 import { statusResult } from './status-report.js';
 import { type StopPlan, stoppedState, stopResult } from './stop-rules.js';
 import { classifyStoreResult, isBusy, type StoreVerdict, verdictFromThrow } from './store-verdict.js';
@@ -78,8 +79,16 @@ export type { PreparedPriorRun } from './start-rules.js';
 
 /** Options of {@link PersistController}. */
 export interface PersistControllerOptions {
-  /** The invocation state file (from `--state` or `HANDOFF_RUN_PERSIST_STATE`). */
-  readonly statePath: string;
+  /**
+   * The invocation state file (from `--state` or `HANDOFF_RUN_PERSIST_STATE`); required unless
+   * `stateStore` is given.
+   */
+  readonly statePath?: string;
+  /**
+   * Where the state lives instead of a state file: `memoryStateStore()` for an in-process run
+   * (nothing but the journal is written; see state-store.ts).
+   */
+  readonly stateStore?: StateStore;
   /** Opens the store at a storage root (the start root, then the root bound in the state). */
   readonly openStore: (root: string) => Store | Promise<Store>;
   /** The storage root resolved for start (`--root`/`--run-store` → env → `<project>/.handoff`). */
@@ -92,7 +101,7 @@ export interface PersistControllerOptions {
   readonly clock?: () => Date;
   /** Sleep used before the one `busy` retry (default: a real 1 s timer). */
   readonly sleep?: (ms: number) => Promise<void>;
-  /** State file operations (default: node:fs). */
+  /** State file operations (default: node:fs); used with `statePath`. */
   readonly stateFs?: StateFs;
 }
 
@@ -123,13 +132,16 @@ const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r
  */
 export class PersistController {
   readonly #o: PersistControllerOptions;
-  readonly #fs: StateFs;
+  readonly #state: StateStore;
   readonly #clock: () => Date;
   readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: PersistControllerOptions) {
     this.#o = options;
-    this.#fs = options.stateFs ?? nodeStateFs;
+    if (options.stateStore !== undefined) this.#state = options.stateStore;
+    else if (options.statePath !== undefined)
+      this.#state = fileStateStore(options.stateFs ?? nodeStateFs, options.statePath);
+    else throw new TypeError('PersistController needs statePath or stateStore');
     this.#clock = options.clock ?? (() => new Date());
     this.#sleep = options.sleep ?? realSleep;
   }
@@ -140,7 +152,7 @@ export class PersistController {
 
   async #save(state: PersistState): Promise<boolean> {
     try {
-      await this.#fs.replace(this.#o.statePath, stateText(state));
+      await this.#state.save(state);
       return true;
     } catch {
       return false;
@@ -167,8 +179,8 @@ export class PersistController {
 
   /** Loads the state for a verb after start; returns a final result when the verb must not proceed. */
   async #load(verb: string): Promise<{ state: PersistState } | { result: PersistResult }> {
-    const r = await readState(this.#fs, this.#o.statePath);
-    if (!r.ok) return { result: unusableStateResult(verb, r, this.#o.statePath) };
+    const r = await this.#state.load();
+    if (!r.ok) return { result: unusableStateResult(verb, r, this.#state.location) };
     const req = this.#o.requestedRoot;
     const refused = rootMismatch(verb, r.state, req === undefined || req === null ? null : resolve(req));
     return refused === null ? { state: r.state } : { result: refused };
@@ -254,9 +266,9 @@ export class PersistController {
       now,
     });
     try {
-      await this.#fs.createExclusive(this.#o.statePath, stateText(state));
+      await this.#state.create(state);
     } catch (e) {
-      return stateCreateError(verb, this.#o.statePath, e);
+      return stateCreateError(verb, this.#state.location, e);
     }
     let created: StoreResult | undefined;
     let thrown: unknown;

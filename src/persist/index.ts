@@ -37,5 +37,6 @@ export { parseSourceNote, SOURCE_NOTE_SCHEMA, SourceNoteSchema } from './source-
 export type { StateFs } from './state-file.js';
 export type { PersistState } from './state-schema.js';
 export { PersistStateSchema, STATE_SCHEMA } from './state-schema.js';
+export { fileStateStore, memoryStateStore, type StateStore } from './state-store.js';
 export type { StoreVerdict, VerdictExpectation } from './store-verdict.js';
 export { classifyStoreResult, STORE_RESULT_SCHEMA } from './store-verdict.js';

@@ -13,6 +13,7 @@ import { stuckBlocker, stuckClass } from '../cycle/final-handoff.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import { HandoffError } from '../errors/index.js';
 import {
+  memoryStateStore,
   PersistController,
   type PersistResult,
   type PreparedPriorRun,
@@ -33,7 +34,13 @@ export interface PersistRecorderOptions {
   readonly clock?: () => Date;
   /** A store to journal to instead of the fs store (e.g. `createMemoryStore()`). */
   readonly store?: Store;
-  /** The controller's state-file I/O (default: node:fs with fsync). */
+  /**
+   * Where the controller keeps its invocation state: `memory` (the default: the journal is the only
+   * thing written, one sync per event) or `file` (a private state file in a temporary directory,
+   * replaced whole twice per mutation — the `handoff persist` verbs' form; given `stateFs`, `file`).
+   */
+  readonly state?: 'memory' | 'file';
+  /** The controller's state-file I/O when the state is a file (default: node:fs with fsync). */
   readonly stateFs?: StateFs;
   /** The domain profile's blocker phrases, to map stuck reviews (default: the proof phrases). */
   readonly blockerClasses?: BlockerClassTable;
@@ -47,8 +54,10 @@ export interface PersistRecorder extends RunRecorder {
   readonly sourceNoteCite: string | null;
   /** The controller's stop handoff when the failure policy stopped the run. */
   readonly stopHandoff: Handoff | null;
-  /** The invocation-private controller state file (`run-persist-state/v1`). */
-  readonly statePath: string;
+  /** The invocation-private controller state file (`run-persist-state/v1`), or null when the state is in memory. */
+  readonly statePath: string | null;
+  /** The controller's view of the run (`status`: committed history, knowledge, markers). */
+  status(): Promise<PersistResult>;
   /** Removes the invocation state (call once the run is over and its result was reported). */
   dispose(): Promise<void>;
 }
@@ -84,10 +93,11 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     o.store === undefined
       ? openRunStore(o.projectRoot, o.runStore, o.env)
       : { store: o.store, root: o.store.root };
-  const stateDir = await mkdtemp(join(tmpdir(), 'handoff-persist-'));
-  const statePath = join(stateDir, 'run-persist.json');
+  const inFile = (o.state ?? (o.stateFs === undefined ? 'memory' : 'file')) === 'file';
+  const stateDir = inFile ? await mkdtemp(join(tmpdir(), 'handoff-persist-')) : null;
+  const statePath = stateDir === null ? null : join(stateDir, 'run-persist.json');
   const controller = new PersistController({
-    statePath,
+    ...(statePath === null ? { stateStore: memoryStateStore() } : { statePath }),
     openStore: () => store,
     storageRoot: root,
     projectRoot: o.projectRoot,
@@ -121,8 +131,9 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     storeDir: o.store === undefined ? root : null,
     cites,
     statePath,
+    status: () => controller.status(),
     async dispose() {
-      await rm(stateDir, { recursive: true, force: true });
+      if (stateDir !== null) await rm(stateDir, { recursive: true, force: true });
     },
     get stopHandoff() {
       return stopHandoff;

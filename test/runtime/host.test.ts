@@ -181,10 +181,8 @@ describe('runProject with in-process workers', () => {
       expect(r.handoff.status).toBe('solved');
       expect(seen).toEqual([`A.lean:2 ["probe-tool"]`, `A.lean:2 ${JSON.stringify([join(dir, 'A.lean')])}`]);
       // the controller absorbed the progress as parent knowledge (the handoff never named the tool)
-      const state = JSON.parse(await readFile(recorder.statePath, 'utf8')) as {
-        knowledge: { accumulated: { attempted_tools: string[] } };
-      };
-      expect(state.knowledge.accumulated.attempted_tools).toContain('probe-tool');
+      const status = (await recorder.status()) as unknown as { accumulated: { attempted_tools: string[] } };
+      expect(status.accumulated.attempted_tools).toContain('probe-tool');
     } finally {
       await recorder.dispose();
     }
