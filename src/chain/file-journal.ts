@@ -7,15 +7,16 @@
  */
 import { join } from 'node:path';
 import { canonicalJson, deepFreeze, fingerprintOf } from '../canonical/index.js';
+import type { FsLayer } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type Baton, BatonSchema, type StageReceipt, StageReceiptSchema } from './baton.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
 import {
-  appendLineDurably,
   appendLockFile,
-  fileStamp,
-  readCompleteLines,
+  fileStampSync,
+  JsonlAppender,
+  readCompleteLinesSync,
   withAppendLock,
 } from './jsonl-file.js';
 
@@ -49,8 +50,8 @@ function damaged(path: string, line: number, why: string): never {
   throw new HandoffError('journal_damaged', `${path} line ${line}: ${why}`, { details: { path, line } });
 }
 
-async function loadEntries(path: string, batonId: string): Promise<JournalEntry[]> {
-  const lines = await readCompleteLines(path);
+function loadEntries(path: string, batonId: string, fsl?: FsLayer): JournalEntry[] {
+  const lines = readCompleteLinesSync(path, fsl);
   const out: JournalEntry[] = [];
   lines.forEach((text, i) => {
     let raw: unknown;
@@ -79,6 +80,19 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
 }
 
 /**
+ * Options of {@link createFileChainJournal}.
+ *
+ * @example
+ * ```ts
+ * const journal = createFileChainJournal(dir, { fs: nodeFsLayer() });
+ * ```
+ */
+export interface FileChainJournalOptions {
+  /** The file-system layer every lock, read, write and fsync goes through (default node's). */
+  readonly fs?: FsLayer;
+}
+
+/**
  * Opens (lazily) a file journal under `dir`. Every commit holds the baton's append lock
  * (`<journal file>.lock`, created with O_EXCL): a second writer committing the same baton at the
  * same moment — another process, or another journal object — is refused with `busy` instead of
@@ -88,6 +102,12 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
  * process extended: the sequencing rule then answers (duplicate → no-op, anything else →
  * `journal_conflict`).
  *
+ * One commit is one durable boundary: one lock acquisition, one `write` and one `fsync` of the
+ * baton's file (its directory is fsync'd only by the commit that creates the file); the file's
+ * descriptor stays open between commits (at most `HELD_JSONL_FILES` (8) per journal object) and
+ * is re-checked against the path under the lock before every write. `options.fs` replaces the
+ * file-system layer (fault injection in tests).
+ *
  * @example
  * ```ts
  * const journal = createFileChainJournal('/var/lib/payroll/journal');
@@ -96,15 +116,18 @@ async function loadEntries(path: string, batonId: string): Promise<JournalEntry[
  */
 export function createFileChainJournal(
   dir: string,
+  options: FileChainJournalOptions = {},
 ): ChainJournal & { entries(batonId: string): Promise<JournalEntry[]> } {
+  const fsl = options.fs;
+  const appender = new JsonlAppender(fsl);
   const tails = new Map<string, { readonly stamp: string; readonly last: Baton | undefined }>();
   let queue: Promise<unknown> = Promise.resolve();
-  const lastOf = async (batonId: string): Promise<Baton | undefined> => {
+  const lastOf = (batonId: string): Baton | undefined => {
     const path = chainJournalFile(dir, batonId);
-    const stamp = await fileStamp(path);
+    const stamp = fileStampSync(path);
     const known = tails.get(batonId);
     if (known?.stamp === stamp) return known.last;
-    const entries = await loadEntries(path, batonId);
+    const entries = loadEntries(path, batonId, fsl);
     const last = entries[entries.length - 1]?.baton;
     tails.set(batonId, { stamp, last });
     return last;
@@ -114,22 +137,26 @@ export function createFileChainJournal(
       const run = queue.then(() => {
         const id = entry.baton.baton_id;
         const path = chainJournalFile(dir, id);
-        return withAppendLock(path, async () => {
-          if (!assertSequence(await lastOf(id), entry)) return;
-          const line = canonicalJson({
-            v: 1,
-            baton_id: id,
-            revision: entry.baton.revision,
-            baton: entry.baton,
-            receipt: entry.receipt,
-          });
-          tails.set(id, { stamp: await appendLineDurably(path, line), last: entry.baton });
-        });
+        return withAppendLock(
+          path,
+          async () => {
+            if (!assertSequence(lastOf(id), entry)) return;
+            const line = canonicalJson({
+              v: 1,
+              baton_id: id,
+              revision: entry.baton.revision,
+              baton: entry.baton,
+              receipt: entry.receipt,
+            });
+            tails.set(id, { stamp: appender.append(path, [line]), last: entry.baton });
+          },
+          fsl,
+        );
       });
       queue = run.catch(() => undefined);
       return run;
     },
-    loadLast: (batonId) => lastOf(batonId),
-    entries: (batonId) => loadEntries(chainJournalFile(dir, batonId), batonId),
+    loadLast: async (batonId) => lastOf(batonId),
+    entries: async (batonId) => loadEntries(chainJournalFile(dir, batonId), batonId, fsl),
   };
 }

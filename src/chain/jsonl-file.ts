@@ -1,29 +1,34 @@
 /**
- * Durable append-only JSON-lines files (effects layer): one `write` per record followed by
- * `fsync`; a torn last line (a crash mid-write) is ignored on read and cut off before the next
- * append. Writers serialize through an exclusive lock file per appended file
- * ({@link withAppendLock}): a second concurrent writer is refused with `busy`, and the lock is never
- * broken. The lock file and the directory fsync are src/durable's. Shared by the file journal, the
- * file effect ledger and the example's payment rail.
+ * Durable append-only JSON-lines files (effects layer). One durable boundary costs one lock
+ * acquisition, one `write` and one `fsync` of the file (plus one directory fsync when the append
+ * created the file): the lines of a boundary are written together, a torn last line (a crash
+ * mid-write) is ignored on read and cut off before the next append, and a {@link JsonlAppender}
+ * keeps each file's descriptor open between appends (re-checked under the lock before every
+ * write, so a replaced or extended file is noticed). Writers serialize through an exclusive lock
+ * file per appended file ({@link withAppendLock}): a second concurrent writer is refused with
+ * `busy`, and the lock is never broken. Every file-system step goes through an {@link FsLayer}
+ * (src/durable), so tests can fail any single call. Shared by the file journal, the file effect
+ * ledger and the example's payment rail.
  */
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
-import { createExclusiveFile, fsyncDir, nodeFsLayer, removeExclusiveFile } from '../durable/index.js';
+import {
+  createExclusiveFile,
+  errnoOf,
+  type FsLayer,
+  fsyncDir,
+  nodeFsLayer,
+  O,
+  readRange,
+  removeExclusiveFile,
+  StepFailure,
+  writeFully,
+} from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 
-const fsl = nodeFsLayer();
-
-function syncDir(dir: string): void {
-  try {
-    fsyncDir(fsl, dir, 'dir_fsync');
-  } catch {
-    // directories cannot be fsync'd on every platform; the file itself was fsync'd
-  }
-}
-
-const errno = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? '';
+const defaultFsl = nodeFsLayer();
 
 const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint }): string =>
   `${s.ino}:${s.size}:${s.mtimeNs}`;
@@ -40,10 +45,23 @@ const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint }): string =>
  * @throws HandoffError `io_error` for stat errors other than a missing file.
  */
 export async function fileStamp(path: string): Promise<string> {
+  return fileStampSync(path);
+}
+
+/**
+ * {@link fileStamp}, synchronously (one `stat(2)`).
+ *
+ * @example
+ * ```ts
+ * const stamp = fileStampSync('/var/chain/baton-1a2b.jsonl'); // 'absent' or '<ino>:<size>:<mtime ns>'
+ * ```
+ * @throws HandoffError `io_error` for stat errors other than a missing file.
+ */
+export function fileStampSync(path: string): string {
   try {
-    return stampOf(await stat(path, { bigint: true }));
+    return stampOf(fs.statSync(path, { bigint: true }));
   } catch (e) {
-    if (errno(e) === 'ENOENT') return 'absent';
+    if (errnoOf(e) === 'ENOENT') return 'absent';
     throw new HandoffError('io_error', `cannot stat ${path}: ${(e as Error).message}`, {
       details: { path },
       cause: e,
@@ -63,20 +81,29 @@ export function appendLockFile(path: string): string {
   return `${path}.lock`;
 }
 
-async function lockHolder(lockPath: string): Promise<unknown> {
+function lockHolder(fsl: FsLayer, lockPath: string): unknown {
   try {
-    return JSON.parse(await readFile(lockPath, 'utf8'));
+    const fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW);
+    try {
+      return JSON.parse(readRange(fsl, fd, 0, fsl.fstat(fd).size).toString('utf8'));
+    } finally {
+      fsl.close(fd);
+    }
   } catch {
     return null; // being created or removed right now, or not JSON: diagnostic only
   }
 }
+
+/** The lock body: `{host, pid}` (diagnostic only), computed once per process. */
+let lockBody: Buffer | undefined;
 
 /**
  * Runs `fn` while holding the append lock of `path`: `<path>.lock`, created with
  * O_CREAT|O_EXCL|O_NOFOLLOW (its body `{pid, host}` is diagnostic only) and removed when `fn`
  * settles. An existing lock means another writer is inside its critical section — or crashed
  * there: the call is refused with `busy` and the lock is **never broken** (a crashed writer's lock
- * stays until a human who knows no writer runs removes it). Readers take no lock.
+ * stays until a human who knows no writer runs removes it). Readers take no lock. The directory is
+ * created (recursively) only when it is missing.
  *
  * @example
  * ```ts
@@ -87,28 +114,31 @@ async function lockHolder(lockPath: string): Promise<unknown> {
  * @throws HandoffError `busy` (details `lock`, `holder`) when the lock exists; `io_error` when it
  *   cannot be created; whatever `fn` throws.
  */
-export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+export async function withAppendLock<T>(
+  path: string,
+  fn: () => Promise<T>,
+  fsl: FsLayer = defaultFsl,
+): Promise<T> {
   const lockPath = appendLockFile(path);
-  try {
-    await mkdir(dirname(path), { recursive: true });
-  } catch (e) {
-    throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
-      details: { path, lock: lockPath },
-      cause: e,
-    });
+  lockBody ??= Buffer.from(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`);
+  let made = createExclusiveFile(fsl, lockPath, lockBody);
+  if (!made.ok && made.reason === 'create_failed' && errnoOf(made.cause) === 'ENOENT') {
+    try {
+      fs.mkdirSync(dirname(path), { recursive: true });
+    } catch (e) {
+      throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
+        details: { path, lock: lockPath },
+        cause: e,
+      });
+    }
+    made = createExclusiveFile(fsl, lockPath, lockBody);
   }
-  const made = createExclusiveFile(
-    fsl,
-    lockPath,
-    Buffer.from(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`),
-  );
   if (!made.ok) {
     if (made.reason === 'exists') {
-      const holder = await lockHolder(lockPath);
       throw new HandoffError(
         'busy',
         `another writer holds ${lockPath}; it is never broken (remove it only when no writer runs)`,
-        { details: { path, lock: lockPath, holder } },
+        { details: { path, lock: lockPath, holder: lockHolder(fsl, lockPath) } },
       );
     }
     // init_failed: the half-made lock was removed again
@@ -126,10 +156,227 @@ export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Pro
   }
 }
 
+/** An open journal file: its descriptor, identity, and the size this appender left it at. */
+interface Held {
+  fd: number;
+  readonly ino: number;
+  readonly dev: number;
+  size: number;
+}
+
+/**
+ * How many descriptors one {@link JsonlAppender} keeps open between appends (least recently used
+ * are closed first).
+ *
+ * @example
+ * ```ts
+ * for (const p of paths.slice(0, HELD_JSONL_FILES)) appender.append(p, [line]); // all held
+ * ```
+ */
+export const HELD_JSONL_FILES = 8;
+
+const finalizer = new FinalizationRegistry<{ fsl: FsLayer; held: Map<string, Held> }>((x) => {
+  for (const h of x.held.values()) closeQuietly(x.fsl, h.fd);
+  x.held.clear();
+});
+
+function closeQuietly(fsl: FsLayer, fd: number): void {
+  try {
+    fsl.close(fd);
+  } catch {
+    // nothing pending on it: every acknowledged line was fsync'd before it was kept open
+  }
+}
+
+function ioError(path: string, e: unknown): HandoffError {
+  if (e instanceof HandoffError) return e;
+  return new HandoffError('io_error', `cannot append to ${path}: ${(e as Error)?.message ?? String(e)}`, {
+    details: { path, step: e instanceof StepFailure ? e.step : null },
+    cause: e,
+  });
+}
+
+/**
+ * Durable appends to JSON-lines files with descriptors kept open between appends. One
+ * {@link JsonlAppender.append} is one durable boundary: the lines are written with one `write`
+ * (looping only over short writes) and made durable with one `fsync`; when the append created the
+ * file, its directory is fsync'd too (best effort, as some file systems refuse it). Before every
+ * write the held descriptor is re-checked against the path (same inode, size this appender left):
+ * a replaced file is reopened, and a file another writer extended has its tail checked — a torn
+ * last line (a crash mid-write) is cut off so it never merges with the new record. A failed
+ * append closes the descriptor and cuts the file back to its size before the append (best effort),
+ * so a retry never finds an unacknowledged, unsynced line and mistakes it for a durable one.
+ * Callers that can race with other processes hold {@link withAppendLock}.
+ *
+ * @example
+ * ```ts
+ * const appender = new JsonlAppender();
+ * await withAppendLock(path, async () => appender.append(path, [canonicalJson(record)]));
+ * ```
+ */
+export class JsonlAppender {
+  readonly #fsl: FsLayer;
+  readonly #held = new Map<string, Held>();
+  readonly #maxHeld: number;
+
+  /** `fsl`: the file-system layer (default node's); `maxHeld`: descriptors kept open (0 closes after every append). */
+  constructor(fsl: FsLayer = defaultFsl, maxHeld = HELD_JSONL_FILES) {
+    this.#fsl = fsl;
+    this.#maxHeld = maxHeld;
+    finalizer.register(this, { fsl, held: this.#held });
+  }
+
+  /**
+   * Appends `lines` (each without a newline; at least one) plus `\n` each, durably, and returns
+   * the file's new {@link fileStamp}.
+   *
+   * @throws HandoffError `internal` for a line holding a newline; `io_error` (details `path`,
+   *   `step`) when the file cannot be written or made durable.
+   */
+  append(path: string, lines: readonly string[]): string {
+    if (lines.length === 0) throw new HandoffError('internal', 'an append needs at least one line');
+    for (const l of lines) {
+      if (l.includes('\n')) throw new HandoffError('internal', 'a journal line may not contain a newline');
+    }
+    const fsl = this.#fsl;
+    const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+    let h: Held | undefined;
+    let created = false;
+    let before = -1;
+    try {
+      ({ h, created } = this.#ready(path));
+      before = h.size;
+      writeFully(fsl, h.fd, data, 'write');
+      try {
+        fsl.fsync(h.fd);
+      } catch (e) {
+        throw new StepFailure('fsync', e, data.length);
+      }
+      h.size += data.length;
+      const st = fs.fstatSync(h.fd, { bigint: true });
+      if (created) {
+        try {
+          fsyncDir(fsl, dirname(path), 'dir_fsync');
+        } catch {
+          // directories cannot be fsync'd on every platform; the file itself was fsync'd
+        }
+      }
+      this.#keep(path, h);
+      return stampOf(st);
+    } catch (e) {
+      if (h !== undefined) {
+        this.#held.delete(path);
+        if (before >= 0) {
+          try {
+            fs.ftruncateSync(h.fd, before); // best effort: an unacknowledged line must not survive a retry
+          } catch {
+            // a torn or unsynced tail may stay; the next append checks the tail again
+          }
+        }
+        closeQuietly(fsl, h.fd);
+      }
+      throw ioError(path, e);
+    }
+  }
+
+  /** Closes every held descriptor (later appends reopen and re-check). */
+  close(): void {
+    for (const h of this.#held.values()) closeQuietly(this.#fsl, h.fd);
+    this.#held.clear();
+  }
+
+  /** The descriptor to append to, re-checked against the path; a torn tail is cut first. */
+  #ready(path: string): { h: Held; created: boolean } {
+    const fsl = this.#fsl;
+    const known = this.#held.get(path);
+    let st: { ino: number; dev: number; size: number; isFile(): boolean } | null;
+    try {
+      st = fsl.lstat(path);
+    } catch (e) {
+      if (errnoOf(e) !== 'ENOENT') throw new StepFailure('lstat', e);
+      st = null;
+    }
+    if (known !== undefined) {
+      if (st?.isFile() && st.ino === known.ino && st.dev === known.dev) {
+        if (st.size !== known.size) known.size = this.#cutTornTail(known.fd, st.size);
+        return { h: known, created: false };
+      }
+      this.#held.delete(path);
+      closeQuietly(fsl, known.fd);
+    }
+    let fd: number;
+    let created = false;
+    try {
+      fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
+    } catch (e) {
+      if (errnoOf(e) !== 'ENOENT') throw new StepFailure('open', e);
+      try {
+        fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
+        created = true;
+      } catch (e2) {
+        throw new StepFailure('open', e2);
+      }
+    }
+    try {
+      const s = fsl.fstat(fd);
+      if (!s.isFile())
+        throw new StepFailure('open', Object.assign(new Error('not a regular file'), { code: 'EISDIR' }));
+      const size = s.size === 0 ? 0 : this.#cutTornTail(fd, s.size);
+      return { h: { fd, ino: s.ino, dev: s.dev, size }, created };
+    } catch (e) {
+      closeQuietly(fsl, fd);
+      throw e;
+    }
+  }
+
+  /** Cuts a torn last line (no final newline) off the file; returns its (new) size. */
+  #cutTornTail(fd: number, size: number): number {
+    if (size === 0) return 0;
+    const fsl = this.#fsl;
+    const last = Buffer.alloc(1);
+    try {
+      fsl.read(fd, last, 0, 1, size - 1);
+    } catch (e) {
+      throw new StepFailure('read', e);
+    }
+    if (last[0] === 0x0a) return size;
+    let whole: Buffer;
+    try {
+      whole = readRange(fsl, fd, 0, size);
+    } catch (e) {
+      throw new StepFailure('read', e);
+    }
+    const keep = whole.lastIndexOf(0x0a) + 1;
+    try {
+      fs.ftruncateSync(fd, keep);
+    } catch (e) {
+      throw new StepFailure('truncate', e);
+    }
+    return keep;
+  }
+
+  #keep(path: string, h: Held): void {
+    const held = this.#held;
+    held.delete(path);
+    if (this.#maxHeld <= 0) {
+      closeQuietly(this.#fsl, h.fd);
+      return;
+    }
+    held.set(path, h);
+    for (const [p, x] of held) {
+      if (held.size <= this.#maxHeld) break;
+      held.delete(p);
+      closeQuietly(this.#fsl, x.fd);
+    }
+  }
+}
+
 /**
  * Appends `line` (without newline) plus `\n` durably and resolves to the file's new
- * {@link fileStamp}. A torn tail left by a crash is truncated first so it never merges with the new
- * record. Callers that can race with other processes hold {@link withAppendLock}.
+ * {@link fileStamp}: one write, one fsync (and the directory's when the file is created). A torn
+ * tail left by a crash is truncated first so it never merges with the new record. Callers that
+ * can race with other processes hold {@link withAppendLock}. Opens and closes the file each call;
+ * a hot path keeps a {@link JsonlAppender}.
  *
  * @example
  * ```ts
@@ -140,36 +387,11 @@ export async function withAppendLock<T>(path: string, fn: () => Promise<T>): Pro
 export async function appendLineDurably(path: string, line: string): Promise<string> {
   if (line.includes('\n')) throw new HandoffError('internal', 'a journal line may not contain a newline');
   try {
-    await mkdir(dirname(path), { recursive: true });
-    const fd = await open(path, 'a+');
-    let created = false;
-    let stamp: string;
-    try {
-      const { size } = await fd.stat();
-      created = size === 0;
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await fd.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) {
-          const bytes = await readFile(path);
-          await fd.truncate(bytes.lastIndexOf(0x0a) + 1);
-        }
-      }
-      await fd.write(`${line}\n`);
-      await fd.sync();
-      stamp = stampOf(await fd.stat({ bigint: true }));
-    } finally {
-      await fd.close();
-    }
-    if (created) syncDir(dirname(path));
-    return stamp;
+    fs.mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
-    if (e instanceof HandoffError) throw e;
-    throw new HandoffError('io_error', `cannot append to ${path}: ${(e as Error).message}`, {
-      details: { path },
-      cause: e,
-    });
+    throw ioError(path, e);
   }
+  return new JsonlAppender(defaultFsl, 0).append(path, [line]);
 }
 
 /**
@@ -182,11 +404,34 @@ export async function appendLineDurably(path: string, line: string): Promise<str
  * @throws HandoffError `io_error` for read errors other than a missing file.
  */
 export async function readCompleteLines(path: string): Promise<string[]> {
+  return readCompleteLinesSync(path);
+}
+
+/**
+ * {@link readCompleteLines}, synchronously, through `fsl` (default node's).
+ *
+ * @example
+ * ```ts
+ * const lines = readCompleteLinesSync('/var/chain/effects.jsonl');
+ * ```
+ * @throws HandoffError `io_error` for read errors other than a missing file.
+ */
+export function readCompleteLinesSync(path: string, fsl: FsLayer = defaultFsl): string[] {
   let text: string;
   try {
-    text = (await readFile(path)).toString('utf8');
+    let fd: number;
+    try {
+      fd = fsl.open(path, O.O_RDONLY);
+    } catch (e) {
+      if (errnoOf(e) === 'ENOENT') return [];
+      throw e;
+    }
+    try {
+      text = readRange(fsl, fd, 0, fsl.fstat(fd).size).toString('utf8');
+    } finally {
+      closeQuietly(fsl, fd);
+    }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new HandoffError('io_error', `cannot read ${path}: ${(e as Error).message}`, {
       details: { path },
       cause: e,

@@ -3,14 +3,29 @@
  * `log/00000001.json …`, each event written to a private temporary file, fsync'd, then published
  * with `link(2)` (`publishNewFile` of src/durable) — which fails with EEXIST when the sequence
  * number is taken, so exactly one of any number of racing processes appends a given event, and no
- * reader ever sees a torn entry.
+ * reader ever sees a torn entry. The directory is fsync'd after the link (best effort), so an
+ * acknowledged event's name is durable: two fsyncs per event, the price of a lock-free
+ * compare-and-set on names (see docs/performance.md).
  * A log that does not parse, has gaps or does not start with a registration fails closed
  * (`ledger_damaged`).
+ *
+ * The log is read synchronously through an {@link FsLayer} (fault injection in tests): one
+ * directory listing per read, and only the entries this log object has not parsed yet are read —
+ * a published entry is immutable (it is only ever created by `link(2)` of a private temp file),
+ * so a per-problem cache of parsed entries stays valid while the listing grows.
  */
 
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { causeOf, nodeFsLayer, publishNewFile } from '../durable/index.js';
+import {
+  causeOf,
+  errnoOf,
+  type FsLayer,
+  nodeFsLayer,
+  O,
+  publishNewFile,
+  readRange,
+} from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
@@ -23,7 +38,33 @@ function problemDir(root: string, problemId: string): string {
   return join(root, problemId);
 }
 
-const fsl = nodeFsLayer();
+const defaultFsl = nodeFsLayer();
+
+/**
+ * Options of {@link fsLedgerLog} and {@link createFsLedger}.
+ *
+ * @example
+ * ```ts
+ * const log = fsLedgerLog(root, { fs: nodeFsLayer() });
+ * ```
+ */
+export interface FsLedgerLogOptions {
+  /** The file-system layer every read, write, fsync and link goes through (default node's). */
+  readonly fs?: FsLayer;
+}
+
+function readEntry(fsl: FsLayer, file: string): string {
+  const fd = fsl.open(file, O.O_RDONLY | O.O_NOFOLLOW);
+  try {
+    return readRange(fsl, fd, 0, fsl.fstat(fd).size).toString('utf8');
+  } finally {
+    try {
+      fsl.close(fd);
+    } catch {
+      // read-only descriptor: nothing to lose
+    }
+  }
+}
 
 /**
  * Creates the fs-backed {@link LedgerLog} under `root`.
@@ -33,15 +74,23 @@ const fsl = nodeFsLayer();
  * const log = fsLedgerLog('/repo/.handoff/gate/ledger');
  * ```
  */
-export function fsLedgerLog(root: string): LedgerLog {
+export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): LedgerLog {
+  const fsl = options.fs ?? defaultFsl;
+  /** Parsed entries by problem (entry i is seq i + 1); valid while the log only grows. */
+  const parsed = new Map<string, LedgerEvent[]>();
+  /** Problems whose `log/` and `tmp/` directories this object made sure of. */
+  const made = new Set<string>();
   return {
     async read(problemId) {
       const dir = join(problemDir(root, problemId), 'log');
       let names: string[];
       try {
-        names = await readdir(dir);
+        names = fsl.readdir(dir);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (errnoOf(e) === 'ENOENT') {
+          parsed.delete(problemId);
+          return null;
+        }
         throw ledgerDamaged(problemId, `cannot list the log: ${(e as Error).message}`, e);
       }
       const seqs = names
@@ -50,26 +99,33 @@ export function fsLedgerLog(root: string): LedgerLog {
         .map(Number)
         .sort((a, b) => a - b);
       if (seqs.length === 0) return null;
-      const events: LedgerEvent[] = [];
+      let known = parsed.get(problemId) ?? [];
+      if (known.length > seqs.length) known = []; // entries vanished: trust nothing cached
+      const events: LedgerEvent[] = known.slice();
       for (let i = 0; i < seqs.length; i++) {
         if (seqs[i] !== i + 1) throw ledgerDamaged(problemId, `gap in the log before entry ${seqs[i]}`);
+        if (i < events.length) continue;
         const file = join(dir, `${String(i + 1).padStart(8, '0')}.json`);
         let text: string;
         try {
-          text = await readFile(file, 'utf8');
+          text = readEntry(fsl, file);
         } catch (e) {
           throw ledgerDamaged(problemId, `entry ${i + 1} is unreadable`, e);
         }
         events.push(parseLedgerEntry(problemId, i + 1, text));
       }
-      return events;
+      parsed.set(problemId, events);
+      return events.slice();
     },
     async append(problemId, event) {
       const base = problemDir(root, problemId);
       const dir = join(base, 'log');
       const tmpDir = join(base, 'tmp');
-      await mkdir(dir, { recursive: true });
-      await mkdir(tmpDir, { recursive: true });
+      if (!made.has(problemId)) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.mkdirSync(tmpDir, { recursive: true });
+        made.add(problemId);
+      }
       try {
         // some file systems refuse fsync on directories; the link itself is already atomic
         return publishNewFile(
@@ -83,6 +139,7 @@ export function fsLedgerLog(root: string): LedgerLog {
           },
         );
       } catch (e) {
+        if (errnoOf(causeOf(e)) === 'ENOENT') made.delete(problemId); // removed meanwhile: re-make next time
         throw causeOf(e);
       }
     },
@@ -97,6 +154,6 @@ export function fsLedgerLog(root: string): LedgerLog {
  * const ledger = createFsLedger('.handoff/gate/ledger', { now: () => new Date().toISOString() });
  * ```
  */
-export function createFsLedger(root: string, options: { now: () => string }): Ledger {
-  return createLogLedger(fsLedgerLog(root), options);
+export function createFsLedger(root: string, options: { now: () => string } & FsLedgerLogOptions): Ledger {
+  return createLogLedger(fsLedgerLog(root, options.fs === undefined ? {} : { fs: options.fs }), options);
 }
