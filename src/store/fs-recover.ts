@@ -52,7 +52,7 @@ import type {
 } from './recover-schema.js';
 import { formatTimestamp, isRunId } from './run-id.js';
 import { eventSchemaOf } from './schema.js';
-import type { StoreCode } from './store-types.js';
+import type { JournalDamage, StoreCode } from './store-types.js';
 
 /**
  * Options of {@link recoverRun}. Root precedence as for `createFsStore`: `root` →
@@ -207,14 +207,20 @@ function examineLock(fsl: FsLayer, lockPath: string): LockSeen {
   return { state: 'present', owner: parsed.owner, ino, dev, bytes };
 }
 
-/** The journal's shape from its bytes (pure parse). */
-function shapeOf(bytes: Buffer, runId: string, manifest: StoredManifest): JournalShape {
+/** The journal's shape from its bytes (pure parse) and the store load's damage. */
+function shapeOf(
+  bytes: Buffer,
+  runId: string,
+  manifest: StoredManifest,
+  loadDamage: JournalDamage | null,
+): JournalShape {
   const parsed = parseJournal(bytes, runId, eventSchemaOf(manifest as Parameters<typeof eventSchemaOf>[0]));
   return {
     size: bytes.length,
     validBytes: parsed.validBytes,
     damage: parsed.damage,
     tailHasNewline: bytes.indexOf(0x0a, parsed.validBytes) !== -1,
+    loadDamage,
   };
 }
 
@@ -262,6 +268,7 @@ function readShape(
   p: RunPaths,
   runId: string,
   manifest: StoredManifest,
+  loadDamage: JournalDamage | null,
 ): { readonly kind: 'ok'; readonly shape: JournalShape } | StepFail {
   let fd: number;
   try {
@@ -279,7 +286,7 @@ function readShape(
         detail: 'events.jsonl is not a regular file',
         changed: false,
       };
-    return { kind: 'ok', shape: shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest) };
+    return { kind: 'ok', shape: shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest, loadDamage) };
   } catch (e) {
     return {
       kind: 'fail',
@@ -307,6 +314,7 @@ function truncateLocked(
   p: RunPaths,
   runId: string,
   manifest: StoredManifest,
+  loadDamage: JournalDamage | null,
 ): { readonly kind: 'done'; readonly action: TailTruncatedAction } | { readonly kind: 'none' } | StepFail {
   let fd: number;
   try {
@@ -326,7 +334,7 @@ function truncateLocked(
           detail: 'events.jsonl is not a regular file',
           changed: false,
         };
-      plan = planTail(shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest));
+      plan = planTail(shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest, loadDamage));
     } catch (e) {
       return {
         kind: 'fail',
@@ -593,7 +601,7 @@ async function recoverWith(store: FsStore, fsl: FsLayer, s: Settled): Promise<Re
   }
 
   // 2. the journal (read without the lock for the plan; read again under the lock to act)
-  const read = readShape(fsl, p, runId, manifest);
+  const read = readShape(fsl, p, runId, manifest, loaded.value.damage);
   if (read.kind === 'fail') return refuse(read.detail, { code: read.code });
   const tail = planTail(read.shape);
   if (tail.kind === 'refuse')
@@ -642,7 +650,11 @@ async function recoverWith(store: FsStore, fsl: FsLayer, s: Settled): Promise<Re
     if (!lock.ok) return failed({ code: lock.code, step: 'lock', detail: lock.detail }, false);
     let t: ReturnType<typeof truncateLocked>;
     try {
-      t = truncateLocked(fsl, s.ftruncate, p, runId, manifest);
+      // readers take no lock: the store's own verdict again, now that no writer can append
+      const again = await store.loadRun(runId);
+      t = again.ok
+        ? truncateLocked(fsl, s.ftruncate, p, runId, manifest, again.value.damage)
+        : { kind: 'fail', code: again.code, step: 'truncate', detail: again.detail, changed: false };
     } finally {
       const warn = releaseLock(fsl, p.lock);
       if (warn !== null) warnings.push(`recover's own ${warn}`);

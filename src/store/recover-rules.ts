@@ -135,48 +135,72 @@ export function judgeLock(
 /** The state of a journal as read by recover: its size, the valid prefix's bytes and the first defect. */
 export interface JournalShape {
   readonly size: number;
+  /** The plain line parse (`parseJournal`): bytes of the valid prefix and its first defect. */
   readonly validBytes: number;
   readonly damage: JournalDamage | null;
   /** True when the bytes from `validBytes` to `size` hold a newline. */
   readonly tailHasNewline: boolean;
+  /**
+   * The damage the store's own load reports for the same run (it may know more than the plain
+   * line parse, e.g. a torn batch whose complete lines the plain parse accepts).
+   */
+  readonly loadDamage: JournalDamage | null;
+}
+
+/** A journal refusal of {@link planTail}. */
+export interface TailRefusal {
+  readonly kind: 'refuse';
+  readonly code: 'journal_damaged';
+  readonly reason: RecoverReason;
+  readonly detail: string;
 }
 
 /**
- * What to do with a journal: nothing (whole), truncate its torn tail, or refuse (a corrupt line;
- * a "tail" that is more than the bytes after the last newline).
+ * What to do with a journal: nothing (whole), truncate its torn tail, or refuse. A truncation needs
+ * the plain line parse and the store's load to agree on a `truncated_tail` at the same line with
+ * the same byte count, and those bytes to hold no newline: exactly the bytes after the last
+ * newline. A `corrupt` line (either verdict) is refused, and so is any other disagreement (a torn
+ * batch whose complete lines the load does not count, a tail that holds a newline).
  *
  * @example
  * ```ts
- * planTail({ size: 120, validBytes: 100, tailHasNewline: false,
- *   damage: { code: 'truncated_tail', line: 3, bytes: 20, detail: '…' } });
+ * const d = { code: 'truncated_tail', line: 3, bytes: 20, detail: '…' } as const;
+ * planTail({ size: 120, validBytes: 100, tailHasNewline: false, damage: d, loadDamage: d });
  * // { kind: 'truncate', action: { kind: 'tail_truncated', line: 3, bytes: 20, size_before: 120, size_after: 100 } }
  * ```
  */
-export function planTail(j: JournalShape):
+export function planTail(
+  j: JournalShape,
+):
   | { readonly kind: 'none' }
   | { readonly kind: 'truncate'; readonly action: TailTruncatedAction }
-  | {
-      readonly kind: 'refuse';
-      readonly code: 'journal_damaged';
-      readonly reason: RecoverReason;
-      readonly detail: string;
-    } {
+  | TailRefusal {
   const d = j.damage;
-  if (d === null) return { kind: 'none' };
-  if (d.code === 'corrupt')
+  const l = j.loadDamage;
+  if (d === null && l === null) return { kind: 'none' };
+  const corrupt = d?.code === 'corrupt' ? d : l?.code === 'corrupt' ? l : null;
+  if (corrupt !== null)
     return {
       kind: 'refuse',
       code: 'journal_damaged',
       reason: 'corrupt_line',
-      detail: `the journal has a corrupt line, which recover never repairs (${d.detail}); the valid prefix ends at byte ${j.validBytes}`,
+      detail: `the journal has a corrupt line, which recover never repairs (${corrupt.detail})`,
     };
   const bytes = j.size - j.validBytes;
-  if (j.tailHasNewline || bytes <= 0 || (d.bytes !== undefined && d.bytes !== bytes))
+  if (
+    d === null ||
+    l === null ||
+    j.tailHasNewline ||
+    bytes <= 0 ||
+    d.bytes !== bytes ||
+    l.line !== d.line ||
+    l.bytes !== bytes
+  )
     return {
       kind: 'refuse',
       code: 'journal_damaged',
       reason: 'torn_tail_spans_lines',
-      detail: `the damage after the valid prefix (line ${d.line}, bytes ${j.validBytes}..${j.size}) is not only bytes after the last newline; recover cuts nothing else`,
+      detail: `the damage is not only bytes after the last newline (${describeDamage('lines', d)}; ${describeDamage('load', l)}); recover cuts nothing else`,
     };
   return {
     kind: 'truncate',
@@ -188,6 +212,12 @@ export function planTail(j: JournalShape):
       size_after: j.validBytes,
     },
   };
+}
+
+function describeDamage(who: string, d: JournalDamage | null): string {
+  return d === null
+    ? `${who}: none`
+    : `${who}: ${d.code} at line ${d.line}${d.bytes === undefined ? '' : `, ${d.bytes} bytes`}`;
 }
 
 /**
