@@ -145,8 +145,14 @@ export function errorResult(subtype: SDKResultError['subtype'], errors: string[]
   };
 }
 
-/** What a scripted step may do besides yielding a message: its options are the query's. */
-export type ScriptAction = (options: Options) => void | Promise<void>;
+/**
+ * What a scripted step may do besides yielding a fixed message (write a file as a tool would,
+ * throw, hang): it gets the query's options and prompt; a message it returns is yielded.
+ */
+export type ScriptAction = (
+  options: Options,
+  prompt: string,
+) => undefined | SDKMessage | Promise<undefined | SDKMessage>;
 /** One step of a script: a message to yield, or an action to run. */
 export type ScriptStep = SDKMessage | ScriptAction;
 
@@ -176,10 +182,10 @@ export function scriptedQuery(steps: readonly ScriptStep[]): Script {
       return (async function* () {
         try {
           for (const step of steps) {
-            if (typeof step === 'function') await step(options);
-            else {
+            const m = typeof step === 'function' ? await step(options, params.prompt) : step;
+            if (m !== undefined) {
               s.yielded += 1;
-              yield step;
+              yield m;
             }
           }
         } finally {
@@ -192,11 +198,11 @@ export function scriptedQuery(steps: readonly ScriptStep[]): Script {
 }
 
 /** An action that never settles (a query that never ends). */
-export const hang: ScriptAction = () => new Promise<void>(() => {});
+export const hang: ScriptAction = () => new Promise<undefined>(() => {});
 
 /** An action that waits until the SDK's AbortController aborts, then rejects like the SDK does. */
 export const hangUntilAborted: ScriptAction = (options) =>
-  new Promise<void>((_, reject) => {
+  new Promise<undefined>((_, reject) => {
     const signal = options.abortController?.signal;
     signal?.addEventListener('abort', () => reject(new Error('Claude Code process aborted by user')), {
       once: true,
