@@ -15,8 +15,10 @@ import {
   lockedAppendRefusal,
   prepareAppend,
 } from './append-rules.js';
-import { parseChainJournal, startTail, tailOf } from './chain-rules.js';
+import { BATCH_SCHEMA, type BatchRecord, batchRecordText, batchSha256, judgeBatches } from './batch-rules.js';
+import { type ChainTail, parseChainJournal, startTail, tailOf } from './chain-rules.js';
 import { isChainManifest, type StoredManifest } from './chain-schema.js';
+import { appendRecord, readSidecar, sidecarUnderLock } from './fs-batch-sidecar.js';
 import { type FsContext, locateRun, posixOnly } from './fs-context.js';
 import type { HeldJournal, JournalState } from './fs-held-journals.js';
 import type { RunPaths } from './fs-layout.js';
@@ -26,7 +28,7 @@ import { parseJournal } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
 import { isRunId } from './run-id.js';
 import { eventSchemaOf } from './schema.js';
-import { refused, type StoreEventKind, type StoreResult, storeResult } from './store.js';
+import { refused, type StoreEventKind, type StoreResult, storeResult, type TraceStep } from './store.js';
 
 /**
  * Everything an append decided before taking the lock: which run and event, its canonical
@@ -48,8 +50,16 @@ export interface AppendPlan extends LockedAppend {
   readonly withCache: boolean;
 }
 
-/** A journal open for appending under the lock, or the refusal that ends the append. */
-type OpenedJournal =
+/**
+ * A journal open for appending under the lock, or the refusal that ends the append.
+ *
+ * @example
+ * ```ts
+ * const o: OpenedJournal = openJournal(ctx, runId, paths, manifest);
+ * if (!o.ok) return o.result;
+ * ```
+ */
+export type OpenedJournal =
   | { readonly ok: true; readonly state: HeldJournal }
   | { readonly ok: false; readonly result: StoreResult };
 
@@ -149,18 +159,126 @@ export function appendSync(
  * ```
  */
 export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
-  const { fsl } = ctx;
   const { runId, manifest, eventSchema, kind, commit } = plan;
   const opened = openJournal(ctx, runId, plan.paths, manifest);
   if (!opened.ok) return opened.result;
   const state = opened.state;
-  const fd = state.fd;
   const seq = state.lastSeq + 1;
   const refusal = lockedAppendRefusal(plan, state.tail, seq);
   if (refusal !== null) return refusal;
   // the reference's form: raw UTF-8 (the payload text holds no lone surrogate: prepareAppend)
   const line = `${eventLine(kind, plan.payloadText, eventSchema, seq, plan.ts)}\n`;
-  const bytes = Buffer.from(line, 'utf8');
+  const written = commitLines(ctx, runId, plan.paths, state, Buffer.from(line, 'utf8'), {
+    count: 1,
+    trace: undefined,
+    tail: commit === null ? null : tailOf(commit.baton),
+    batch: false,
+  });
+  if (written !== null) return written;
+  if (!plan.withCache) return storeResult('committed', runId, { seq });
+  return refreshCache(ctx, runId, plan.paths, plan.payloadText, seq, {});
+}
+
+/**
+ * Publishes the handoff cache for the handoff at `seq` (its canonical payload text) after the
+ * event is durable: `committed` with `extra`, or `journal_only` with the failing `cache_*` step.
+ *
+ * @example
+ * ```ts
+ * return refreshCache(ctx, runId, paths, payloadText, seq, {});
+ * ```
+ */
+export function refreshCache(
+  ctx: FsContext,
+  runId: string,
+  paths: RunPaths,
+  payloadText: string,
+  seq: number,
+  extra: { readonly first_seq?: number; readonly seq?: number },
+): StoreResult {
+  const cachePath = paths.cache;
+  try {
+    publishFile(ctx.fsl, cachePath, Buffer.from(`${cacheText(payloadText, seq)}\n`, 'utf8'), {
+      label: 'cache',
+      tmpPath: `${cachePath}.tmp`,
+      reuseTmp: true,
+    });
+  } catch (e) {
+    return storeResult('journal_only', runId, {
+      seq,
+      ...extra,
+      step: e instanceof StepFailure ? e.step : 'cache',
+      detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
+    });
+  }
+  return storeResult('committed', runId, { seq, ...extra });
+}
+
+/** What {@link commitLines} writes beside the lines. */
+export interface CommitShape {
+  /** How many events the lines hold (seqs `state.lastSeq + 1 …`). */
+  readonly count: number;
+  /** The batch's trace (a record is written when given, even empty). */
+  readonly trace: readonly TraceStep[] | undefined;
+  /** Chain runs: the tail after the last line, else null. */
+  readonly tail: ChainTail | null;
+  /** An appendBatch: results carry `first_seq` even for one event. */
+  readonly batch: boolean;
+}
+
+/**
+ * Under the lock, after every check: writes `bytes` (the complete lines of seqs
+ * `state.lastSeq + 1 … + count`) to the journal with one write and one fsync. First, when the
+ * lines are a batch of ≥ 2 events, carry a trace, or follow an aborted batch record (one whose
+ * events were never written: this write re-uses its seqs and must supersede it), their batch
+ * record is appended to the sidecar and fsync'd. Returns null when the lines are durable (the
+ * held state then covers them), else the result: `nothing_written` (`write_failed`) while the
+ * journal is provably unchanged, `indeterminate` (step `write`/`fsync`) after that.
+ *
+ * @example
+ * ```ts
+ * const r = commitLines(ctx, runId, paths, state, bytes, { count: 3, trace, tail: null });
+ * if (r === null) storeResult('committed', runId, { first_seq, seq });
+ * ```
+ */
+export function commitLines(
+  ctx: FsContext,
+  runId: string,
+  paths: RunPaths,
+  state: HeldJournal,
+  bytes: Buffer,
+  shape: CommitShape,
+): StoreResult | null {
+  const { fsl } = ctx;
+  const fd = state.fd;
+  const first = state.lastSeq + 1;
+  const last = state.lastSeq + shape.count;
+  const side = sidecarUnderLock(ctx, paths, state);
+  if (!side.ok) return refused(runId, side.code, side.detail);
+  const supersede = side.known !== null && side.known.maxFirst > state.lastSeq;
+  if (shape.count >= 2 || shape.trace !== undefined || supersede) {
+    const trace = shape.trace ?? [];
+    const sha256 = batchSha256(bytes);
+    const record: BatchRecord = {
+      schema: BATCH_SCHEMA,
+      first_seq: first,
+      last_seq: last,
+      count: shape.count,
+      sha256,
+      trace,
+    };
+    try {
+      appendRecord(ctx, paths, state, side.known, record, batchRecordText(first, last, sha256, trace));
+    } catch (e) {
+      // the journal is untouched: a record whose events never follow is an aborted batch
+      return refused(
+        runId,
+        'write_failed',
+        `batch record not written (${stepOf(e)}): ${(e as Error).message}`,
+      );
+    }
+  }
+  const span = shape.batch ? { first_seq: first, seq: last } : { seq: last };
   try {
     writeFully(fsl, fd, bytes, 'write');
   } catch (e) {
@@ -175,38 +293,27 @@ export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
     }
     ctx.journals.forget(runId);
     if (size === state.size) return refused(runId, 'write_failed', sf.message);
-    return storeResult('indeterminate', runId, { seq, step: 'write', detail: sf.message });
+    return storeResult('indeterminate', runId, { ...span, step: 'write', detail: sf.message });
   }
   try {
     fsl.fsync(fd);
   } catch (e) {
     ctx.journals.forget(runId);
     return storeResult('indeterminate', runId, {
-      seq,
+      ...span,
       step: 'fsync',
       detail: `fsync failed: ${errnoOf(e) || String(e)}`,
     });
   }
   // durable: keep the descriptor for the next append
   state.size += bytes.length;
-  state.lastSeq = seq;
-  if (commit !== null) state.tail = tailOf(commit.baton);
-  if (!plan.withCache) return storeResult('committed', runId, { seq });
-  const cachePath = plan.paths.cache;
-  try {
-    publishFile(fsl, cachePath, Buffer.from(`${cacheText(plan.payloadText, seq)}\n`, 'utf8'), {
-      label: 'cache',
-      tmpPath: `${cachePath}.tmp`,
-      reuseTmp: true,
-    });
-  } catch (e) {
-    return storeResult('journal_only', runId, {
-      seq,
-      step: e instanceof StepFailure ? e.step : 'cache',
-      detail: `handoff event committed; handoff cache not confirmed: ${(e as Error).message}`,
-    });
-  }
-  return storeResult('committed', runId, { seq });
+  state.lastSeq = last;
+  if (shape.tail !== null) state.tail = shape.tail;
+  return null;
+}
+
+function stepOf(e: unknown): string {
+  return e instanceof StepFailure ? e.step : 'batch_record';
 }
 
 /**
@@ -218,9 +325,21 @@ export function appendLocked(ctx: FsContext, plan: AppendPlan): StoreResult {
  * replaced, renamed away or swapped for a symlink is never written through a stale descriptor)
  * and that its size is the one validated (fstat; bytes another writer appended are validated
  * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
- * the full path: open with O_NOFOLLOW and validate.
+ * the full path: open with O_NOFOLLOW and validate. Validation is batch-aware: lines of a batch
+ * whose record shows it torn are damage (`journal_damaged`), as a torn tail is.
+ *
+ * @example
+ * ```ts
+ * const opened = openJournal(ctx, runId, paths, manifest); // the caller holds paths.lock
+ * if (opened.ok) opened.state.lastSeq;
+ * ```
  */
-function openJournal(ctx: FsContext, runId: string, p: RunPaths, manifest: StoredManifest): OpenedJournal {
+export function openJournal(
+  ctx: FsContext,
+  runId: string,
+  p: RunPaths,
+  manifest: StoredManifest,
+): OpenedJournal {
   const { fsl, journals } = ctx;
   const held = journals.get(runId);
   if (held !== undefined && held.fd !== null) {
@@ -240,7 +359,7 @@ function openJournal(ctx: FsContext, runId: string, p: RunPaths, manifest: Store
       same = false;
     }
     if (same && size === held.size) return { ok: true, state: held as HeldJournal };
-    if (same && size > held.size) return validateTail(ctx, runId, manifest, held.fd, held, size);
+    if (same && size > held.size) return validateTail(ctx, runId, p, manifest, held.fd, held, size);
     journals.forget(runId);
   }
   let fd: number;
@@ -292,7 +411,7 @@ function openJournal(ctx: FsContext, runId: string, p: RunPaths, manifest: Store
       journals.remember(runId, base);
       return { ok: true, state: base as HeldJournal };
     }
-    const v = validateTail(ctx, runId, manifest, fd, base, st.size);
+    const v = validateTail(ctx, runId, p, manifest, fd, base, st.size);
     return v.ok ? v : refuse(v.result);
   } catch (e) {
     return refuse(
@@ -305,6 +424,7 @@ function openJournal(ctx: FsContext, runId: string, p: RunPaths, manifest: Store
 function validateTail(
   ctx: FsContext,
   runId: string,
+  p: RunPaths,
   manifest: StoredManifest,
   fd: number,
   known: JournalState,
@@ -337,13 +457,37 @@ function validateTail(
       ),
     };
   }
+  // batches: lines of a batch whose record says it is incomplete are a torn batch, not events
+  const side = readSidecar(ctx, p);
+  if (!side.ok) {
+    ctx.journals.forget(runId);
+    return { ok: false, result: refused(runId, side.code, side.detail) };
+  }
+  const lastSeq = known.lastSeq + parsed.events.length;
+  if (side.parsed !== null) {
+    const j = judgeBatches(side.parsed.records, {
+      bytes,
+      fromSeq: first,
+      lastSeq,
+      validBytes: parsed.validBytes,
+      damage: null,
+    });
+    if (j.damage !== null) {
+      ctx.journals.forget(runId);
+      return {
+        ok: false,
+        result: refused(runId, 'journal_damaged', `journal damaged (${j.damage.code}): ${j.damage.detail}`),
+      };
+    }
+  }
   const state: JournalState = {
     fd,
     ino: known.ino,
     dev: known.dev,
     size,
-    lastSeq: known.lastSeq + parsed.events.length,
+    lastSeq,
     tail: 'tail' in parsed ? parsed.tail : known.tail,
+    sidecar: side.known,
   };
   ctx.journals.remember(runId, state);
   return { ok: true, state: state as HeldJournal };

@@ -38,6 +38,30 @@ export interface JournalState {
   lastSeq: number;
   /** Chain runs: the last committed baton's revision and fingerprint at `lastSeq`. */
   tail: ChainTail | null;
+  /**
+   * The batch sidecar as last seen under the lock: null when absent, undefined when not known
+   * (read again before the next write).
+   */
+  sidecar?: SidecarKnown | null | undefined;
+}
+
+/**
+ * What an instance knows of a run's batch sidecar (`batches.jsonl`): the file it read (inode,
+ * device, size), whether it ends with a newline, and the greatest first seq of its records (a
+ * record starting after the journal's last seq is an aborted batch that the next write must
+ * supersede).
+ *
+ * @example
+ * ```ts
+ * const k: SidecarKnown = { ino, dev, size: 120, endsWithNewline: true, maxFirst: 4 };
+ * ```
+ */
+export interface SidecarKnown {
+  readonly ino: number;
+  readonly dev: number;
+  readonly size: number;
+  readonly endsWithNewline: boolean;
+  readonly maxFirst: number;
 }
 
 /**

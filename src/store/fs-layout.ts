@@ -7,6 +7,7 @@
  *   runs/<run-id>/manifest.json   immutable
  *   runs/<run-id>/events.jsonl    append-only, one canonical JSON line per event
  *   runs/<run-id>/handoff.json    disposable cache of the last set-handoff
+ *   runs/<run-id>/batches.jsonl   batch records of group commits (run-store-batch/v1), when any
  *   runs/<run-id>/.lock           present while a mutation runs (never broken)
  *   runs/<run-id>/*.tmp           temp files of whole-file publication
  * ```
@@ -22,6 +23,7 @@ export const RUN_FILES = {
   manifest: 'manifest.json',
   events: 'events.jsonl',
   cache: 'handoff.json',
+  batches: 'batches.jsonl',
   lock: '.lock',
 } as const;
 
@@ -62,6 +64,8 @@ export interface RunPaths {
   readonly manifest: string;
   readonly events: string;
   readonly cache: string;
+  /** The batch sidecar (`batches.jsonl`): one record per recorded batch. */
+  readonly batches: string;
   readonly lock: string;
 }
 
@@ -82,6 +86,7 @@ export function runPaths(root: string, runId: string): RunPaths {
     manifest: path.join(dir, RUN_FILES.manifest),
     events: path.join(dir, RUN_FILES.events),
     cache: path.join(dir, RUN_FILES.cache),
+    batches: path.join(dir, RUN_FILES.batches),
     lock: path.join(dir, RUN_FILES.lock),
   };
 }

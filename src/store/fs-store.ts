@@ -19,17 +19,20 @@ import * as path from 'node:path';
 import { type FsLayer, nodeFsLayer } from '../durable/index.js';
 import type { IdSource } from '../ids/index.js';
 import { appendSync } from './fs-append.js';
+import { appendBatchSync } from './fs-batch.js';
 import { createFsContext, isSymlinkOrNotDir } from './fs-context.js';
 import { createChainRunSync, createRunSync } from './fs-create.js';
 import { closeWhenCollected, HELD_JOURNALS } from './fs-held-journals.js';
 import { resolveStoreRoot, runPaths, type StoreRootInput } from './fs-layout.js';
-import { loadSync } from './fs-load.js';
+import { loadBatchesSync, loadSync } from './fs-load.js';
 import { gitTrackedUnder } from './git-index.js';
 import { RUNTIME_VERSION } from './manifest.js';
 import { isRunId } from './run-id.js';
 import { contractLoadOnly } from './run-load.js';
 import {
   type AnyLoadResult,
+  type BatchesLoadResult,
+  type BatchStore,
   type ChainRunStore,
   type LoadResult,
   type StoreResult,
@@ -65,6 +68,8 @@ export interface FsStoreOptions extends StoreRootInput {
 /** The fs store, with its resolved root and the run-directory helper. */
 export interface FsStore extends ChainRunStore {
   readonly backend: 'fs';
+  appendBatch: BatchStore['appendBatch'];
+  readBatches: BatchStore['readBatches'];
   /** Directory of a run (no check that it exists). */
   runDirectory(runId: string): string;
   /**
@@ -134,6 +139,18 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
       return guard(
         () => appendSync(ctx, runId, kind, payload, false),
         (e) => unexpected(runIdOrNull(runId), e),
+      );
+    },
+    async appendBatch(runId, entries, options) {
+      return guard(
+        () => appendBatchSync(ctx, runId, entries, options),
+        (e) => unexpected(runIdOrNull(runId), e),
+      );
+    },
+    async readBatches(runId) {
+      return guard<BatchesLoadResult>(
+        () => loadBatchesSync(ctx, runId),
+        (e) => ({ ok: false, code: 'journal_unreadable', run_id: runIdOrNull(runId), detail: String(e) }),
       );
     },
     async setHandoff(runId, payload) {

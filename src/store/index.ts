@@ -8,6 +8,8 @@
  * are imported from their files.
  */
 
+export type { BatchJudgement, BatchRecord, JournalView, LinedRecord, ParsedBatches } from './batch-rules.js';
+export { BATCH_SCHEMA, judgeBatches, parseBatchRecords, traceProblem } from './batch-rules.js';
 export type { CreateChainRunInput, ParsedChainJournal } from './chain-rules.js';
 export { parseChainJournal } from './chain-rules.js';
 export {
@@ -83,11 +85,18 @@ export {
 } from './schema.js';
 export type {
   AnyLoadResult,
+  AppendBatchOptions,
+  BatchEntry,
+  BatchesLoad,
+  BatchesLoadResult,
+  BatchStatus,
+  BatchStore,
   ChainRunLoad,
   ChainRunStore,
   CreateRunInput,
   HandoffCacheState,
   JournalDamage,
+  LoadedBatch,
   LoadResult,
   LoadWarning,
   LoadWarningCode,
@@ -97,8 +106,10 @@ export type {
   StoreEventKind,
   StoreOutcome,
   StoreResult,
+  TraceStep,
 } from './store.js';
 export {
+  isBatchStore,
   isChainRunLoad,
   isChainRunStore,
   OUTCOME_EXIT_CODES,

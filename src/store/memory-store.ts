@@ -5,7 +5,9 @@
  */
 
 import type { IdSource } from '../ids/index.js';
-import { unwritableIn } from './canonical-fast.js';
+import { eventLine } from './append-rules.js';
+import { assembleBatches, BATCH_SCHEMA, batchSha256, type LinedRecord, traceProblem } from './batch-rules.js';
+import { fastCanonicalJsonUtf8, unwritableIn } from './canonical-fast.js';
 import {
   batonCommitProblem,
   buildChainManifest,
@@ -27,6 +29,10 @@ import { assembleChainLoad, assembleLoad, contractLoadOnly } from './run-load.js
 import { eventSchemaOf, type HandoffCache, type Manifest, type StoreEvent } from './schema.js';
 import {
   type AnyLoadResult,
+  type AppendBatchOptions,
+  type BatchEntry,
+  type BatchesLoadResult,
+  type BatchStore,
   type ChainRunStore,
   type CreateRunInput,
   type LoadResult,
@@ -34,6 +40,7 @@ import {
   type StoreEventKind,
   type StoreResult,
   storeResult,
+  type TraceStep,
 } from './store.js';
 import { validateEventPayload } from './validate-payload.js';
 
@@ -65,11 +72,15 @@ interface MemRun {
   events: (StoreEvent | ChainStoreEvent)[];
   cache: HandoffCache | null;
   damaged: boolean;
+  /** Recorded batches (≥ 2 events or a trace), as the fs sidecar holds them. */
+  batches: { first_seq: number; last_seq: number; trace: TraceStep[] }[];
 }
 
 /** The in-memory store, with test hooks. */
 export interface MemoryStore extends ChainRunStore {
-  /** Makes the next mutation (create/append/set-handoff) report `o` (after validation passes). */
+  appendBatch: BatchStore['appendBatch'];
+  readBatches: BatchStore['readBatches'];
+  /** Makes the next mutation (create/append/set-handoff/append-batch: the whole batch) report `o` (after validation passes). */
   scriptNext(o: ScriptedOutcome): void;
   /** Holds (true) or releases (false) the run's lock, so mutations get `busy`. */
   holdLock(runId: string, held: boolean): void;
@@ -105,7 +116,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const runId = b.manifest.run_id;
     if (runs.has(runId)) return refused(runId, 'run_exists', `run ${runId} exists`);
     const write = (): void => {
-      runs.set(runId, { manifest: structuredClone(b.manifest), events: [], cache: null, damaged: false });
+      runs.set(runId, {
+        manifest: structuredClone(b.manifest),
+        events: [],
+        cache: null,
+        damaged: false,
+        batches: [],
+      });
     };
     const s = scripted(runId, undefined, write);
     if (s !== null) return { ...s, run_directory: `${root}${runId}` };
@@ -209,6 +226,110 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return storeResult('committed', runId, { seq: nextSeq });
   }
 
+  /** The batch's events, or the refusal naming the first bad entry (`entries[i]: …`). */
+  function batchEvents(
+    runId: string,
+    run: MemRun,
+    entries: readonly BatchEntry[],
+  ): { ok: true; events: (StoreEvent | ChainStoreEvent)[] } | { ok: false; result: StoreResult } {
+    const manifest = run.manifest;
+    const ts = formatTimestamp(now());
+    const events: (StoreEvent | ChainStoreEvent)[] = [];
+    const last = run.events[run.events.length - 1] as ChainStoreEvent | StoreEvent | undefined;
+    let prevBaton = isChainManifest(manifest)
+      ? ((last as ChainStoreEvent | undefined)?.payload.baton ?? manifest.start_baton)
+      : null;
+    const at = (i: number, r: StoreResult) => ({
+      ok: false as const,
+      result: { ...r, detail: `entries[${i}]: ${r.detail ?? r.code}` },
+    });
+    for (const [i, e] of entries.entries()) {
+      if (typeof e !== 'object' || e === null)
+        return at(i, refused(runId, 'invalid_payload', 'not a {kind, payload} entry'));
+      const seq = run.events.length + 1 + i;
+      const unwritable = unwritableIn(e.payload);
+      if (e.kind === BATON_COMMIT_KIND || isChainManifest(manifest)) {
+        if (!isChainManifest(manifest) || e.kind !== BATON_COMMIT_KIND)
+          return at(
+            i,
+            refused(runId, 'kind_unsupported', `kind ${String(e.kind)} does not fit run ${runId}`),
+          );
+        const shape = checkBatonCommit(e.payload);
+        if (!shape.ok) return at(i, refused(runId, 'invalid_payload', shape.detail));
+        if (unwritable !== null) return at(i, refused(runId, 'invalid_payload', unwritable));
+        const problem = batonCommitProblem(
+          manifest,
+          tailOf(prevBaton as ChainStoreEvent['payload']['baton']),
+          shape.value,
+        );
+        if (problem !== null) return at(i, refused(runId, problem.code, problem.detail));
+        prevBaton = shape.value.baton;
+        events.push({
+          schema: CHAIN_EVENT_SCHEMA,
+          seq,
+          ts,
+          kind: BATON_COMMIT_KIND,
+          payload: structuredClone(shape.value),
+        });
+        continue;
+      }
+      const eventSchema = eventSchemaOf(manifest);
+      const check = validateEventPayload(e.kind, e.payload, { runId, eventSchema, nextSeq: seq });
+      if (!check.ok) return at(i, refused(runId, check.code, check.detail));
+      if (unwritable !== null) return at(i, refused(runId, 'invalid_payload', unwritable));
+      events.push({
+        schema: eventSchema,
+        seq,
+        ts,
+        kind: e.kind,
+        payload: structuredClone(e.payload),
+      } as StoreEvent);
+    }
+    return { ok: true, events };
+  }
+
+  function doAppendBatch(
+    runId: string,
+    entries: readonly BatchEntry[],
+    options: AppendBatchOptions | undefined,
+  ): StoreResult {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
+    if (!Array.isArray(entries) || entries.length === 0)
+      return refused(runId, 'invalid_payload', 'a batch needs at least one entry');
+    if (options?.trace !== undefined) {
+      const t = traceProblem(options.trace) ?? unwritableIn(options.trace);
+      if (t !== null) return refused(runId, 'invalid_payload', t);
+    }
+    const run = runs.get(runId);
+    if (run === undefined) return refused(runId, 'no_such_run', `no run ${runId}`);
+    const built = batchEvents(runId, run, entries);
+    if (!built.ok) return built.result;
+    if (locks.has(runId)) return refused(runId, 'busy', 'the run is locked by another mutation');
+    if (run.damaged) return refused(runId, 'journal_damaged', 'the journal is damaged; appends are refused');
+    const first = run.events.length + 1;
+    const last = first + built.events.length - 1;
+    const write = (): void => {
+      run.events.push(...built.events);
+      if (built.events.length >= 2 || options?.trace !== undefined)
+        run.batches.push({
+          first_seq: first,
+          last_seq: last,
+          trace: structuredClone([...(options?.trace ?? [])]),
+        });
+      const handoff = built.events.filter((e) => e.kind === 'handoff').at(-1) as StoreEvent | undefined;
+      if (handoff !== undefined)
+        run.cache = {
+          schema: 'run-store-handoff/v1',
+          seq: handoff.seq,
+          payload: structuredClone(handoff.payload) as HandoffCache['payload'],
+        };
+    };
+    const s = scripted(runId, last, write);
+    if (s !== null) return s.outcome === 'nothing_written' ? s : { ...s, first_seq: first };
+    write();
+    return storeResult('committed', runId, { first_seq: first, seq: last });
+  }
+
   const store: MemoryStore = {
     backend: 'memory',
     root,
@@ -237,6 +358,41 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async setHandoff(runId, payload) {
       calls.push({ op: 'set-handoff', run_id: runId, kind: 'handoff' });
       return doAppend(runId, 'handoff', payload, true);
+    },
+    async appendBatch(runId, entries, options) {
+      calls.push({ op: 'append-batch', run_id: runId });
+      return doAppendBatch(runId, entries, options);
+    },
+    async readBatches(runId): Promise<BatchesLoadResult> {
+      if (!isRunId(runId)) return { ok: false, code: 'bad_run_id', run_id: null, detail: 'not a run id' };
+      const run = runs.get(runId);
+      if (run === undefined)
+        return { ok: false, code: 'no_such_run', run_id: runId, detail: `no run ${runId}` };
+      const records: LinedRecord[] = run.batches.map((b, i) => {
+        const lines = run.events
+          .slice(b.first_seq - 1, b.last_seq)
+          .map((e) => `${eventLine(e.kind, fastCanonicalJsonUtf8(e.payload), e.schema, e.seq, e.ts)}\n`);
+        return {
+          line: i + 1,
+          record: {
+            schema: BATCH_SCHEMA,
+            first_seq: b.first_seq,
+            last_seq: b.last_seq,
+            count: b.last_seq - b.first_seq + 1,
+            sha256: batchSha256(Buffer.from(lines.join(''), 'utf8')),
+            trace: structuredClone(b.trace),
+          },
+        };
+      });
+      return {
+        ok: true,
+        value: assembleBatches(
+          runId,
+          records,
+          records.map(() => 'complete'),
+          [],
+        ),
+      };
     },
     async createChainRun(input) {
       calls.push({ op: 'create-chain', run_id: null });

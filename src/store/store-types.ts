@@ -71,6 +71,49 @@ export interface AppendBatchOptions {
   readonly trace?: readonly TraceStep[];
 }
 
+/**
+ * What became of a recorded batch on load ({@link BatchesLoad}):
+ * - `complete`: every event of the batch is in the valid prefix and its bytes match the record;
+ * - `aborted`: none of its events was written (a failure or crash after the record, before the
+ *   journal write), or a later record re-used its seqs (superseded) — not damage;
+ * - `torn`: the batch is only partly in the journal, or its bytes differ from the record: the
+ *   valid prefix ends before its first seq;
+ * - `unreached`: after the end of the valid prefix (an earlier torn batch or journal damage).
+ */
+export type BatchStatus = 'complete' | 'aborted' | 'torn' | 'unreached';
+
+/** One batch record as loaded ({@link Store.readBatches}), with its 1-based line in the sidecar. */
+export interface LoadedBatch {
+  /** 1-based line of the record in the batch sidecar. */
+  readonly line: number;
+  readonly first_seq: number;
+  readonly last_seq: number;
+  readonly count: number;
+  /** sha256 (hex) of the batch's exact journal bytes (its lines with their newlines). */
+  readonly sha256: string;
+  /** The machine transitions recorded with the batch (empty when none were given). */
+  readonly trace: readonly TraceStep[];
+  readonly status: BatchStatus;
+}
+
+/**
+ * The batch records of a run (`run-store-batches/v1`), read beside its load: every record in
+ * sidecar order with its status, and the warnings about damaged sidecar lines. A run without
+ * recorded batches has `batches: []`.
+ */
+export interface BatchesLoad {
+  readonly schema: 'run-store-batches/v1';
+  readonly run_id: string;
+  readonly batches: readonly LoadedBatch[];
+  /** `batch_record_damaged` warnings (`{code, line, detail}`). */
+  readonly warnings: readonly LoadWarning[];
+}
+
+/** Result of {@link Store.readBatches}: the batch records, or a refusal code (as for a load). */
+export type BatchesLoadResult =
+  | { readonly ok: true; readonly value: BatchesLoad }
+  | { readonly ok: false; readonly code: StoreCode; readonly run_id: string | null; readonly detail: string };
+
 /** Input of {@link Store.createRun}. */
 export interface CreateRunInput {
   /** The first dispatch (run-contract/v1); validated before anything is written (`invalid_dispatch`). */
@@ -94,8 +137,17 @@ export interface JournalDamage {
   readonly detail: string;
 }
 
-/** Codes of {@link LoadWarning}: the reference's three and this store's `storage_root_differs`. */
-export type LoadWarningCode = 'truncated_tail' | 'corrupt' | 'handoff_cache_stale' | 'storage_root_differs';
+/**
+ * Codes of {@link LoadWarning}: the reference's three, this store's `storage_root_differs`, and
+ * `batch_record_damaged` (a line of the batch sidecar `batches.jsonl` that is not a valid batch
+ * record; only runs written with {@link Store.appendBatch} have that file).
+ */
+export type LoadWarningCode =
+  | 'truncated_tail'
+  | 'corrupt'
+  | 'handoff_cache_stale'
+  | 'storage_root_differs'
+  | 'batch_record_damaged';
 
 /**
  * One warning of a load, in the reference's shape (`{code, line?, …}`):
@@ -104,7 +156,10 @@ export type LoadWarningCode = 'truncated_tail' | 'corrupt' | 'handoff_cache_stal
  * - `handoff_cache_stale` `{code, detail}`: the cache is unreadable, invalid, or not the last
  *   handoff event — or missing while the journal holds a handoff;
  * - `storage_root_differs` `{code, detail}` (this store's addition): the manifest records another
- *   storage root than the one it was loaded from (a moved or copied store).
+ *   storage root than the one it was loaded from (a moved or copied store);
+ * - `batch_record_damaged` `{code, line, detail}` (this store's addition): line `line` of the batch
+ *   sidecar is not a valid batch record (a torn last line after a crash, or an edit); the events
+ *   are never judged by it.
  */
 export interface LoadWarning {
   readonly code: LoadWarningCode;

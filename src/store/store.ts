@@ -20,6 +20,7 @@ import type {
   AnyLoadResult,
   AppendBatchOptions,
   BatchEntry,
+  BatchesLoadResult,
   ChainRunLoad,
   CreateRunInput,
   LoadResult,
@@ -34,10 +35,14 @@ export type {
   AnyLoadResult,
   AppendBatchOptions,
   BatchEntry,
+  BatchesLoad,
+  BatchesLoadResult,
+  BatchStatus,
   ChainRunLoad,
   CreateRunInput,
   HandoffCacheState,
   JournalDamage,
+  LoadedBatch,
   LoadResult,
   LoadWarning,
   LoadWarningCode,
@@ -113,6 +118,20 @@ export interface Store {
     options?: AppendBatchOptions,
   ): Promise<StoreResult>;
   /**
+   * Reads the run's batch records (no lock): each recorded batch (≥ 2 events, or given a trace)
+   * with its seqs, sha256, trace and status against the journal's valid prefix (`complete`,
+   * `aborted`, `torn`, `unreached`), and warnings for damaged record lines. This is where the
+   * transition trace is read (`handoff audit`); `load` stays `run-store-load/v1`. Optional like
+   * {@link Store.appendBatch}.
+   *
+   * @example
+   * ```ts
+   * const b = await store.readBatches?.(runId);
+   * if (b?.ok) for (const x of b.value.batches) if (x.status === 'complete') replay(x.trace);
+   * ```
+   */
+  readBatches?(runId: string): Promise<BatchesLoadResult>;
+  /**
    * Loads a run-contract run (no lock): manifest, the valid journal prefix, damage, cache state.
    * A chain run is refused with `kind_unsupported` (its records are not run-contract records; use
    * {@link Store.loadRun}), so callers that read dispatches never meet a chain manifest.
@@ -163,6 +182,21 @@ export interface Store {
    * ```
    */
   loadRun?(runId: string): Promise<AnyLoadResult>;
+}
+
+/** A store with group commit and its batch records (the fs and memory backends). */
+export type BatchStore = Store & Required<Pick<Store, 'appendBatch' | 'readBatches'>>;
+
+/**
+ * True when the store implements group commit and reads its batch records.
+ *
+ * @example
+ * ```ts
+ * if (isBatchStore(store)) await store.appendBatch(runId, entries, { trace });
+ * ```
+ */
+export function isBatchStore(store: Store): store is BatchStore {
+  return typeof store.appendBatch === 'function' && typeof store.readBatches === 'function';
 }
 
 /** A store that holds chain runs too (the fs and memory backends). */

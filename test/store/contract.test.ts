@@ -8,6 +8,7 @@ import { tempDir } from './tmp.js';
 describeStoreContract('memory', {
   make: async (options) => createMemoryStore({ now: fixedClock(), ...options }),
   holdLock: async (store, runId, held) => (store as MemoryStore).holdLock(runId, held),
+  capabilities: { appendBatch: true, readBatches: true },
 });
 
 describeStoreContract('fs', {
@@ -18,4 +19,5 @@ describeStoreContract('fs', {
     if (held) writeFileSync(lock, '{"pid":0}\n', { flag: 'wx' });
     else unlinkSync(lock);
   },
+  capabilities: { appendBatch: true, readBatches: true },
 });

@@ -3,7 +3,7 @@
  * show through the `Store` interface alone. A backend registers with `describeStoreContract`.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/canonical/index.js';
+import { canonicalJson, sha256Hex } from '../../src/canonical/index.js';
 import type { Baton, StageReceipt } from '../../src/chain/index.js';
 import { fastCanonicalJsonUtf8 } from '../../src/store/canonical-fast.js';
 import { type ChainRunStore, isChainRunStore, resolveCite, type Store } from '../../src/store/index.js';
@@ -31,7 +31,52 @@ export interface StoreHarness {
   make(options?: { runIdSuffix?: () => string }): Promise<Store>;
   /** Makes the run's lock appear held by someone else (true) or released (false). */
   holdLock(store: Store, runId: string, held: boolean): Promise<void>;
+  /**
+   * What the backend claims to implement beyond the core interface. The group-commit cases run
+   * only when `appendBatch` is true (else they are reported as skipped, never as passed), and
+   * then fail if the store lacks the method; the batch-record cases likewise need `readBatches`.
+   */
+  readonly capabilities?: StoreCapabilities;
 }
+
+/** Optional parts of the Store interface a backend declares to the contract suite. */
+export interface StoreCapabilities {
+  /** `Store.appendBatch` (group commit). */
+  readonly appendBatch?: boolean;
+  /** `Store.readBatches` (the batch records and their traces). */
+  readonly readBatches?: boolean;
+}
+
+/** The store's appendBatch, or a failure: the harness declared the capability. */
+function batchOf(store: Store): NonNullable<Store['appendBatch']> {
+  const f = store.appendBatch;
+  if (typeof f !== 'function') throw new Error(`${store.backend} declares appendBatch but has none`);
+  return f.bind(store);
+}
+
+/** The store's readBatches, or a failure: the harness declared the capability. */
+function readBatchesOf(store: Store): NonNullable<Store['readBatches']> {
+  const f = store.readBatches;
+  if (typeof f !== 'function') throw new Error(`${store.backend} declares readBatches but has none`);
+  return f.bind(store);
+}
+
+/** The journal line of an event as the reference writes it (with its newline). */
+function lineOf(e: { kind: string; payload: unknown; schema: string; seq: number; ts: string }): string {
+  return `${fastCanonicalJsonUtf8({ kind: e.kind, payload: e.payload, schema: e.schema, seq: e.seq, ts: e.ts })}\n`;
+}
+
+const TRACE = [
+  {
+    machine: 'cycle',
+    from: 'work.dispatch',
+    event: 'DISPATCHED',
+    to: 'work.await_worker',
+    actor: 'dispatch',
+  },
+  { machine: 'cycle', from: 'work.await_worker', event: 'HANDOFF', to: 'review', guard: 'isStuck' },
+  { machine: 'cycle', from: 'review', event: 'REVIEWED', to: 'replan ⊢' },
+];
 
 /**
  * Registers the contract tests for one backend.
@@ -235,6 +280,238 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
       expect((await store.load(id)).ok).toBe(true);
       await h.holdLock(store, id, false);
       expect(await store.append(id, 'note', note())).toMatchObject({ outcome: 'committed', seq: 1 });
+    });
+
+    const batchCaps = h.capabilities ?? {};
+    const batchDescribe = batchCaps.appendBatch === true ? describe : describe.skip;
+    const recordsIt = batchCaps.readBatches === true ? it : it.skip;
+
+    batchDescribe('group commit (appendBatch)', () => {
+      it('commits a batch after plain appends: dense seqs, first_seq/seq, a replan citing an earlier event of the batch', async () => {
+        const store = await h.make();
+        const batch = batchOf(store);
+        const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+        expect(await store.append(id, 'note', note('before'))).toMatchObject({
+          outcome: 'committed',
+          seq: 1,
+        });
+        const r = await batch(id, [
+          { kind: 'dispatch', payload: dispatch() },
+          { kind: 'handoff', payload: stuckHandoff() },
+          { kind: 'review', payload: stuckReview() },
+          { kind: 'replan', payload: replan([`${id}#1`, `${id}#3`, `${id}#4`]) },
+        ]);
+        expect(r).toMatchObject({
+          schema: 'run-store-result/v1',
+          outcome: 'committed',
+          run_id: id,
+          first_seq: 2,
+          seq: 5,
+        });
+        expect(await store.append(id, 'note', note('after'))).toMatchObject({ outcome: 'committed', seq: 6 });
+        const l = await store.load(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.events.map((e) => [e.seq, e.kind])).toEqual([
+          [1, 'note'],
+          [2, 'dispatch'],
+          [3, 'handoff'],
+          [4, 'review'],
+          [5, 'replan'],
+          [6, 'note'],
+        ]);
+        expect(l.value.events[3]?.payload).toEqual(stuckReview());
+        expect([l.value.damaged, l.value.damage, l.value.warnings]).toEqual([false, null, []]);
+        // a handoff in a batch is a handoff event, and the cache is refreshed with it
+        expect(l.value.effective_handoff?.seq).toBe(3);
+        expect(l.value.handoff_cache).toBe('current');
+        for (let seq = 1; seq <= 6; seq++) expect(resolveCite(l.value, `${id}#${seq}`).ok).toBe(true);
+      });
+
+      it('refuses the whole batch before writing: the first bad entry names its code and index', async () => {
+        const store = await h.make();
+        const batch = batchOf(store);
+        const v1 = (await store.createRun({ dispatch: dispatch(), eventSchema: 'v1' })).run_id as string;
+        const id = (await store.createRun({ dispatch: dispatch(), trackerSessionId: 'x' })).run_id as string;
+        expect(await store.append(id, 'note', note('a'))).toMatchObject({ seq: 1 });
+        const nothing = (code: string, index?: number) => ({
+          outcome: 'nothing_written',
+          code,
+          ...(index === undefined ? {} : { detail: expect.stringContaining(`entries[${index}]`) }),
+        });
+        expect(await batch(id, [])).toMatchObject(nothing('invalid_payload'));
+        expect(
+          await batch(id, [
+            { kind: 'note', payload: note('b') },
+            { kind: 'note', payload: note('c') },
+            { kind: 'note', payload: { kind: 'note', text: 'x', lean: null } },
+            { kind: 'review', payload: reviewOfDepth(MAX_RECORD_DEPTH + 1) },
+          ]),
+        ).toMatchObject(nothing('invalid_payload', 2));
+        // a cite of the batch's own seq or a later one is refused (seq 3 cites 3)
+        expect(
+          await batch(id, [
+            { kind: 'note', payload: note('b') },
+            { kind: 'replan', payload: replan([`${id}#3`]) },
+          ]),
+        ).toMatchObject(nothing('invalid_payload', 1));
+        expect(await batch(id, [{ kind: 'note', payload: note('half \ud83d') }])).toMatchObject(
+          nothing('invalid_payload', 0),
+        );
+        expect(
+          await batch(v1, [
+            { kind: 'note', payload: note('b') },
+            { kind: 'review', payload: batchReview() },
+          ]),
+        ).toMatchObject(nothing('kind_unsupported', 1));
+        expect(
+          await batch(id, [{ kind: 'note', payload: note('b') }], {
+            trace: [{ machine: 'cycle', from: 'a', event: 'GO' } as never],
+          }),
+        ).toMatchObject(nothing('invalid_payload'));
+        expect(await batch('../etc', [{ kind: 'note', payload: note() }])).toMatchObject(
+          nothing('bad_run_id'),
+        );
+        expect(await batch('20261130T100000Z-00000000', [{ kind: 'note', payload: note() }])).toMatchObject({
+          outcome: 'nothing_written',
+        });
+        for (const [run, n] of [
+          [id, 1],
+          [v1, 0],
+        ] as const) {
+          const l = await store.load(run);
+          if (!l.ok) throw new Error(l.detail);
+          expect(l.value.events.length).toBe(n);
+          expect(l.value.damaged).toBe(false);
+        }
+        expect(
+          await batch(id, [
+            { kind: 'note', payload: note('b') },
+            { kind: 'note', payload: note('c') },
+          ]),
+        ).toMatchObject({
+          outcome: 'committed',
+          first_seq: 2,
+          seq: 3,
+        });
+      });
+
+      it('a held lock makes a batch busy; nothing is written and the lock is never broken', async () => {
+        const store = await h.make();
+        const batch = batchOf(store);
+        const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+        await h.holdLock(store, id, true);
+        expect(
+          await batch(id, [
+            { kind: 'note', payload: note('a') },
+            { kind: 'note', payload: note('b') },
+          ]),
+        ).toMatchObject({ outcome: 'nothing_written', code: 'busy' });
+        expect(await store.isLocked(id)).toBe(true);
+        const l = await store.load(id);
+        expect(l.ok && l.value.events.length).toBe(0);
+        await h.holdLock(store, id, false);
+        expect(await batch(id, [{ kind: 'note', payload: note('a') }])).toMatchObject({
+          outcome: 'committed',
+          first_seq: 1,
+          seq: 1,
+        });
+      });
+
+      it('a one-event batch is an append; non-ASCII payloads and traces are kept as given', async () => {
+        const store = await h.make();
+        const batch = batchOf(store);
+        const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+        const text = 'closes ⊢ a ≤ b; 😀 \u2028';
+        expect(await batch(id, [{ kind: 'note', payload: note(text) }])).toMatchObject({
+          first_seq: 1,
+          seq: 1,
+        });
+        expect(await batch(id, [{ kind: 'note', payload: note('traced') }], { trace: TRACE })).toMatchObject({
+          first_seq: 2,
+          seq: 2,
+        });
+        const l = await store.load(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.events[0]?.payload).toEqual(note(text));
+        expect(l.value.events.map((e) => e.seq)).toEqual([1, 2]);
+      });
+
+      recordsIt(
+        'records each batch of ≥ 2 events or with a trace: seqs, sha256 of its journal lines, trace',
+        async () => {
+          const store = await h.make();
+          const batch = batchOf(store);
+          const read = readBatchesOf(store);
+          const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+          const none = await read(id);
+          if (!none.ok) throw new Error(none.detail);
+          expect(none.value).toEqual({
+            schema: 'run-store-batches/v1',
+            run_id: id,
+            batches: [],
+            warnings: [],
+          });
+          await batch(id, [{ kind: 'note', payload: note('plain') }]); // seq 1: no record
+          await store.append(id, 'note', note('append')); // seq 2
+          await batch(id, [
+            { kind: 'note', payload: note('b1') },
+            { kind: 'note', payload: note('b2') },
+            { kind: 'note', payload: note('b3') },
+          ]); // 3..5
+          await batch(id, [{ kind: 'handoff', payload: stuckHandoff() }], { trace: TRACE }); // 6
+          const b = await read(id);
+          if (!b.ok) throw new Error(b.detail);
+          const l = await store.load(id);
+          if (!l.ok) throw new Error(l.detail);
+          const sha = (f: number, t: number) =>
+            sha256Hex(
+              Buffer.from(
+                l.value.events
+                  .slice(f - 1, t)
+                  .map(lineOf)
+                  .join(''),
+                'utf8',
+              ),
+            );
+          expect(b.value.warnings).toEqual([]);
+          expect(b.value.batches.map(({ line: _line, ...x }) => x)).toEqual([
+            { first_seq: 3, last_seq: 5, count: 3, sha256: sha(3, 5), trace: [], status: 'complete' },
+            { first_seq: 6, last_seq: 6, count: 1, sha256: sha(6, 6), trace: TRACE, status: 'complete' },
+          ]);
+          expect(await read('../x')).toMatchObject({ ok: false, code: 'bad_run_id' });
+          expect(await read('20261130T100000Z-00000000')).toMatchObject({ ok: false });
+        },
+      );
+
+      it('chain runs: a batch of baton commits chains within the batch; one out of sequence refuses it all', async () => {
+        const store = await h.make();
+        if (!isChainRunStore(store)) throw new Error(`${name} holds no chain runs`);
+        const batch = batchOf(store);
+        const { batons } = await chainCommits();
+        const commit = (b: Baton) => ({ baton: b, receipt: b.stage_receipts.at(-1) as StageReceipt });
+        const id = (await store.createChainRun(chainRunInput(batons[0] as Baton))).run_id as string;
+        expect(
+          await batch(id, [
+            { kind: 'baton-commit', payload: commit(batons[1] as Baton) },
+            { kind: 'baton-commit', payload: commit(batons[3] as Baton) },
+          ]),
+        ).toMatchObject({
+          outcome: 'nothing_written',
+          code: 'baton_out_of_sequence',
+          detail: expect.stringContaining('entries[1]'),
+        });
+        expect(
+          await batch(id, [
+            { kind: 'baton-commit', payload: commit(batons[1] as Baton) },
+            { kind: 'baton-commit', payload: commit(batons[2] as Baton) },
+          ]),
+        ).toMatchObject({ outcome: 'committed', first_seq: 1, seq: 2 });
+        expect(await store.append(id, 'baton-commit', commit(batons[3] as Baton))).toMatchObject({ seq: 3 });
+        const l = await store.loadRun(id);
+        if (!l.ok) throw new Error(l.detail);
+        expect(l.value.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+        expect(l.value.damaged).toBe(false);
+      });
     });
 
     describe('chain runs (run-store-manifest/chain-v1, baton-commit)', () => {
