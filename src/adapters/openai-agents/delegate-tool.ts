@@ -202,6 +202,34 @@ async function runCheckedCall<P extends ToolParameters>(
   }
 }
 
+/**
+ * A call's raw argument text read against the tool's schema: JSON, then the zod object.
+ *
+ * @example
+ * ```ts
+ * readArguments(z.object({ file: z.string() }), '{"file": 1}').ok; // false
+ * ```
+ */
+function readArguments(
+  schema: ToolParameters,
+  input: unknown,
+): { ok: true; value: unknown } | { ok: false; detail: string } {
+  if (typeof input !== 'string') return { ok: false, detail: 'no argument text' };
+  let value: unknown;
+  try {
+    value = JSON.parse(input === '' ? '{}' : input) as unknown;
+  } catch (e) {
+    return { ok: false, detail: `not JSON (${describeThrown(e, 200)})` };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+  return { ok: false, detail: issues };
+}
+
 function identityOwned(input: unknown): unknown {
   if (typeof input !== 'object' || input === null) return undefined;
   try {
@@ -249,21 +277,22 @@ export function delegateTool<P extends ToolParameters>(
   checkOptions(options as unknown as DelegateToolOptions<ToolParameters>);
   const projectRoot = resolve(options.projectRoot ?? process.cwd());
   const memory = createRelaunchMemory();
-  // The SDK types the fallback of a tool without an output schema as a string; it passes any value
-  // on as the call's output, so a refused call is the same kind of issued result as any other.
-  const refusedInput = ((_context: unknown, error: unknown) =>
-    refusedArguments(
-      undefined,
-      `the arguments are not valid for this tool: ${describeThrown(error)}`,
-    )) as unknown as (context: unknown, error: unknown) => string;
-  const t = tool({
+  const sdkTool = tool({
     name: options.name,
     description: options.description,
     parameters: options.parameters as ToolParameters,
     strict: true,
-    execute: (args, _context, details) =>
-      runCheckedCall(options, projectRoot, memory, args as z.infer<P>, details?.signal),
-    errorFunction: refusedInput,
+    execute: () => '',
   });
+  // The tool reads its own arguments: the SDK would answer arguments that are not JSON, or not the
+  // schema, with a message of its own; here they are a refused call with a valid handoff like any
+  // other refusal. (`invoke` is the FunctionTool member the runner calls with the raw text.)
+  const invoke = async (_context: unknown, input: string, details?: { readonly signal?: AbortSignal }) => {
+    const args = readArguments(options.parameters, input);
+    if (!args.ok)
+      return refusedArguments(undefined, `the arguments are not valid for this tool: ${args.detail}`);
+    return runCheckedCall(options, projectRoot, memory, args.value as z.infer<P>, details?.signal);
+  };
+  const t = { ...sdkTool, invoke };
   return t as unknown as FunctionTool<unknown, P, CheckedToolResult>;
 }
