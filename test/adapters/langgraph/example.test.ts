@@ -28,17 +28,25 @@ it('runs the LangGraph example end to end', async () => {
   expect(report.honest.cite).toMatch(/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}#1$/);
   expect(await readFile(join(dir, 'src', 'greeting.ts'), 'utf8')).toBe("export const greeting = 'hello';\n");
 
-  expect(report.overreach).toMatchObject({ verdict: 'refused', path: ['triage'], violations: ['outside_owned'] });
+  expect(report.overreach).toMatchObject({
+    verdict: 'refused',
+    path: ['triage'],
+    violations: ['outside_owned'],
+  });
   expect(report.overreach.detail).toBe(
     'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes',
   );
-  expect(await readFile(join(dir, 'src', 'farewell.ts'), 'utf8')).toBe("export const farewell = 'TODO(agent)';\n");
+  expect(await readFile(join(dir, 'src', 'farewell.ts'), 'utf8')).toBe(
+    "export const farewell = 'TODO(agent)';\n",
+  );
 
   const trip = report.trip;
   expect(trip.outcome.status).toBe('accepted');
   expect(trip.outcome.baton?.trace).toEqual(['intent', 'route', 'pay']);
   expect(trip.retried).toEqual([
-    expect.stringMatching(/^stage_failed route \(trip-1::route::r1::[0-9a-f]{16}\): Error: the maps service answered 503$/),
+    expect.stringMatching(
+      /^stage_failed route \(trip-1::route::r1::[0-9a-f]{16}\): Error: the maps service answered 503$/,
+    ),
   ]);
   const routeRecord = trip.outcome.baton?.records.find((r) => r.key === 'depart_by');
   expect(trip.retried[0]).toContain(routeRecord?.stage_run_id);
