@@ -5,8 +5,10 @@
  * `g.edge` per transition with its label, initial markers, a legend and, with an overlay, the
  * visited path (classes `visited`, `inferred`, `current`, `data-visits` counts) plus a step table.
  */
+
+import { classifyEdges } from './edge-class.js';
 import { htmlText } from './escape.js';
-import { edgeLabel, type MachineGraph, nodeIndex, type VizNode } from './graph.js';
+import { displayPath, edgeLabel, type MachineGraph, nodeIndex, type VizNode } from './graph.js';
 import { FONT, type GraphLayout, layoutGraph, leafLines } from './layout.js';
 import type { PathOverlay } from './overlay.js';
 
@@ -19,7 +21,16 @@ export interface HtmlOptions {
   readonly subtitle?: readonly string[];
   /** Forces the top-level layout direction. */
   readonly direction?: 'LR' | 'TB';
+  /**
+   * How the page opens its error/stop edges (see `edge-class.ts`): `collapsed` shows only the
+   * error badges and the shared lane, `expanded` draws every edge; `auto` (the default) collapses
+   * when there are at least {@link COLLAPSE_MIN} of them. The page's toggle switches either way.
+   */
+  readonly errors?: 'auto' | 'collapsed' | 'expanded';
 }
+
+/** With `errors: 'auto'`, the number of error/stop edges from which the page opens collapsed. */
+export const COLLAPSE_MIN = 12;
 
 const CSS = `
 :root { color-scheme: light; }
@@ -56,6 +67,11 @@ svg text { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
 .edge.inferred path { stroke: #ffb74d; stroke-width: 2.5; stroke-dasharray: 6 4; stroke-opacity: 1; }
 .edge-label.visited text { fill: #bf360c; font-weight: bold; }
 .edge:hover path { stroke-width: 4; }
+.error-lane path { fill: none; stroke: #c62828; stroke-width: 2.2; stroke-opacity: 0.8; }
+.error-badge rect { fill: #fff5f5; stroke: #c62828; stroke-width: 1.1; }
+.error-badge text { font-size: 10px; font-weight: bold; fill: #b71c1c; }
+#expand-errors:not(:checked) ~ svg .lane:not(.visited):not(.inferred) { display: none; }
+.errors-toggle { display: inline-block; margin: 4px 0; color: #37474f; cursor: pointer; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: center; margin: 6px 0; color: #37474f; }
 .legend svg { vertical-align: middle; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 12px; }
@@ -98,6 +114,7 @@ function legend(withOverlay: boolean): string {
     `<span class="legend-item" data-legend="done">${line('done', '#2e7d32', '')} invoke done</span>`,
     `<span class="legend-item" data-legend="error">${line('error', '#c62828', '')} invoke error</span>`,
     '<span class="legend-item" data-legend="guard">[guard] · invoke id (src)</span>',
+    `<span class="legend-item" data-legend="error-lane"><svg width="44" height="18" aria-hidden="true"><line x1="36" y1="1" x2="36" y2="17" stroke="#c62828" stroke-width="2.2"/><rect x="2" y="2" width="24" height="14" rx="7" fill="#fff5f5" stroke="#c62828"/><text x="14" y="13" text-anchor="middle" font-size="10" font-weight="bold" fill="#b71c1c">✕n</text></svg> n error/stop exits, all joining one lane to the stop state</span>`,
   ];
   if (withOverlay) {
     items.push(
@@ -161,6 +178,8 @@ export function toSvg(g: MachineGraph, options: HtmlOptions = {}, layout?: Graph
   out.push('</g>');
   // edges (under the leaf boxes)
   out.push('<g class="edges">');
+  const classes = classifyEdges(g);
+  const laneIds = new Set(l.edges.filter((r) => r.lane).map((r) => r.edge));
   const byEdge = new Map<string, typeof l.edges>();
   for (const r of l.edges) byEdge.set(r.edge, [...(byEdge.get(r.edge) ?? []), r]);
   for (const e of g.edges) {
@@ -170,15 +189,23 @@ export function toSvg(g: MachineGraph, options: HtmlOptions = {}, layout?: Graph
     const cls = ['edge', `kind-${e.kind}`];
     if (visits !== undefined) cls.push('visited');
     else if (inferred !== undefined) cls.push('inferred');
+    if (laneIds.has(e.id)) cls.push('lane');
     const marker = visits !== undefined ? 'visited' : inferred !== undefined ? 'inferred' : e.kind;
     const full = [edgeLabel(e), e.actions.length > 0 ? `actions: ${e.actions.join(', ')}` : '']
       .filter(Boolean)
       .join('\n');
     out.push(
-      `<g class="${cls.join(' ')}" data-id="${e.id}" data-source="${htmlText(e.source)}" data-targets="${htmlText(e.targets.join(' '))}"${visits === undefined ? '' : ` data-visits="${visits}"`}${inferred === undefined ? '' : ` data-inferred="${inferred}"`}><title>${htmlText(full)}</title>${routes.map((r) => `<path d="${r.d}" marker-end="url(#arrow-${marker})"/>`).join('')}</g>`,
+      `<g class="${cls.join(' ')}" data-id="${e.id}" data-source="${htmlText(e.source)}" data-targets="${htmlText(e.targets.join(' '))}" data-class="${classes.get(e.id)}"${visits === undefined ? '' : ` data-visits="${visits}"`}${inferred === undefined ? '' : ` data-inferred="${inferred}"`}><title>${htmlText(full)}</title>${routes.map((r) => `<path d="${r.d}" marker-end="url(#arrow-${marker})"/>`).join('')}</g>`,
     );
   }
   out.push('</g>');
+  if (l.errorLane !== null) {
+    const index = nodeIndex(g);
+    const sinkNames = l.errorLane.sinks.map((x) => displayPath(index.get(x.sink) as VizNode)).join(', ');
+    out.push(
+      `<g class="error-lane" data-x="${n1(l.errorLane.x)}" data-sinks="${htmlText(l.errorLane.sinks.map((x) => x.sink).join(' '))}"><title>${htmlText(`error/stop lane: ${laneIds.size} transitions into ${sinkNames}`)}</title>${l.errorLane.sinks.map((x) => `<path d="${x.d}" marker-end="url(#arrow-error)"/>`).join('')}</g>`,
+    );
+  }
   // initial markers
   out.push('<g class="initials">');
   for (const m of l.initials) {
@@ -233,13 +260,35 @@ export function toSvg(g: MachineGraph, options: HtmlOptions = {}, layout?: Graph
     const x = r.label.x + r.label.w / 2 - w / 2;
     const cls = ['edge-label', `kind-${e.kind}`];
     if (visits !== undefined) cls.push('visited');
+    else if (inferred !== undefined) cls.push('inferred');
+    if (r.lane) cls.push('lane');
     out.push(
       `<g class="${cls.join(' ')}" data-edge="${e.id}"><rect x="${n1(x)}" y="${n1(r.label.y)}" width="${n1(w)}" height="${n1(r.label.h)}" rx="3"/><text x="${n1(x + w / 2)}" y="${n1(r.label.y + r.label.h - 3.5)}" text-anchor="middle">${htmlText(text)}</text></g>`,
+    );
+  }
+  for (const bd of l.errorLane?.badges ?? []) {
+    const lines = bd.edges.map((id) => {
+      const e = g.edges.find((x) => x.id === id) as (typeof g.edges)[number];
+      return `${edgeLabel(e)} → ${e.targets.map((t) => displayPath(nodeIndex(g).get(t) as VizNode)).join(', ')}`;
+    });
+    const b = bd.box;
+    out.push(
+      `<g class="error-badge" data-source="${htmlText(bd.source)}" data-edges="${bd.edges.join(' ')}"><title>${htmlText(`${bd.edges.length} error/stop exits:\n${lines.join('\n')}`)}</title><rect x="${n1(b.x)}" y="${n1(b.y)}" width="${n1(b.w)}" height="${n1(b.h)}" rx="7"/><text x="${n1(b.x + b.w / 2)}" y="${n1(b.y + b.h - 3.5)}" text-anchor="middle">✕${bd.edges.length}</text></g>`,
     );
   }
   out.push('</g>');
   out.push('</svg>');
   return out.join('\n');
+}
+
+/** The checkbox (before the SVG, so CSS can hide lane edges) and its label. */
+function errorsToggle(g: MachineGraph, options: HtmlOptions): string {
+  const classes = classifyEdges(g);
+  const n = g.edges.filter((e) => classes.get(e.id) === 'stop').length;
+  if (n === 0) return '';
+  const mode = options.errors ?? 'auto';
+  const expanded = mode === 'expanded' || (mode === 'auto' && n < COLLAPSE_MIN);
+  return `<input type="checkbox" id="expand-errors"${expanded ? ' checked' : ''}><label class="errors-toggle" for="expand-errors">draw the ${n} error/stop transitions (else: ✕n badges and one lane)</label>`;
 }
 
 function stepTable(g: MachineGraph, o: PathOverlay): string {
@@ -287,6 +336,7 @@ export function toHtml(g: MachineGraph, options: HtmlOptions = {}): string {
     '</head>',
     '<body>',
     `<header><h1>${htmlText(title)}</h1><p>${htmlText(summary)}</p>${sub}</header>`,
+    errorsToggle(g, options),
     legend(o !== null),
     toSvg(g, options),
     o === null ? '' : stepTable(g, o),

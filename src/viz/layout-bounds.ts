@@ -3,7 +3,8 @@
  * to hold edge labels and loops that stick out of it.
  */
 import { round } from './geometry.js';
-import type { EdgeRoute, Pt, Size } from './layout-types.js';
+import { flattenPath } from './layout-check.js';
+import type { EdgeRoute, ErrorLane, Pt, Size } from './layout-types.js';
 
 /** Margin around the top-level content. */
 export const MARGIN = 36;
@@ -32,7 +33,8 @@ export function canvasSize(size: Size): Size {
 }
 
 /**
- * The canvas grown to hold every non-empty edge label with 6 px to spare.
+ * The canvas grown to hold every non-empty edge label, every route's points, the error lane and
+ * its badges, with 6 px to spare.
  *
  * @example
  * ```ts
@@ -40,7 +42,11 @@ export function canvasSize(size: Size): Size {
  * // { minX: -16, minY: 0, width: 188, height: 130 }
  * ```
  */
-export function drawingBounds(canvas: Size, edges: readonly EdgeRoute[]): DrawingBounds {
+export function drawingBounds(
+  canvas: Size,
+  edges: readonly EdgeRoute[],
+  lane: ErrorLane | null = null,
+): DrawingBounds {
   let minX = 0;
   let minY = 0;
   let maxX = canvas.w;
@@ -52,5 +58,14 @@ export function drawingBounds(canvas: Size, edges: readonly EdgeRoute[]): Drawin
     maxX = Math.max(maxX, r.label.x + r.label.w + 6);
     maxY = Math.max(maxY, r.label.y + r.label.h + 6);
   }
+  const grow = (p: Pt, m: number): void => {
+    minX = Math.min(minX, p.x - m);
+    minY = Math.min(minY, p.y - m);
+    maxX = Math.max(maxX, p.x + m);
+    maxY = Math.max(maxY, p.y + m);
+  };
+  for (const r of edges) for (const line of flattenPath(r.d)) for (const p of line) grow(p, 8);
+  for (const s of lane?.sinks ?? []) for (const line of flattenPath(s.d)) for (const p of line) grow(p, 12);
+  for (const b of lane?.badges ?? []) grow({ x: b.box.x + b.box.w, y: b.box.y + b.box.h }, 6);
   return { minX: round(minX), minY: round(minY), width: round(maxX - minX), height: round(maxY - minY) };
 }

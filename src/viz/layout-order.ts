@@ -87,3 +87,16 @@ export function barycenterOrder(
   }
   return out;
 }
+
+/**
+ * Moves the nodes in `last` (error sinks) to the end of their rank, keeping both groups' order,
+ * so the sinks sit next to the error lane. Returns new arrays.
+ *
+ * @example
+ * ```ts
+ * sinksLast([['m.stopped', 'm.done']], new Set(['m.stopped'])); // [['m.done', 'm.stopped']]
+ * ```
+ */
+export function sinksLast(ranks: readonly (readonly string[])[], last: ReadonlySet<string>): string[][] {
+  return ranks.map((r) => [...r.filter((k) => !last.has(k)), ...r.filter((k) => last.has(k))]);
+}

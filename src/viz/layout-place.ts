@@ -31,6 +31,7 @@ export function placeRanks(
   ranks: readonly (readonly string[])[],
   sizes: ReadonlyMap<string, Size>,
   dir: LayoutDirection,
+  gaps: readonly number[] = [],
 ): { rel: Map<string, RelativeBox>; size: Size } {
   const rel = new Map<string, RelativeBox>();
   const along = (sz: Size): number => (dir === 'LR' ? sz.w : sz.h);
@@ -57,10 +58,45 @@ export function placeRanks(
       else rel.set(k, { x: c, y: a, w: sz.w, h: sz.h });
       c += across(sz);
     });
-    cursor += ext + GAP_RANK[dir];
+    cursor += ext + (ri < ranks.length - 1 ? Math.max(GAP_RANK[dir], gaps[ri] ?? 0) : 0);
   });
-  const totalAlong = Math.max(0, cursor - GAP_RANK[dir]);
+  const totalAlong = Math.max(0, cursor);
   return { rel, size: dir === 'LR' ? { w: totalAlong, h: totalAcross } : { w: totalAcross, h: totalAlong } };
+}
+
+/** Room left on each side of a label between two ranks. */
+export const LABEL_ROOM = 12;
+
+/**
+ * The space each gap between consecutive ranks needs for the labels of the edges joining them
+ * (left→right only: there a label lies across the gap; top→bottom gaps already fit a label's
+ * height): the widest label plus {@link LABEL_ROOM} on each side, 0 when no labelled edge joins
+ * the two ranks. `labels` are the edges as `[a, b, label width]`.
+ *
+ * @example
+ * ```ts
+ * labelGaps([['a'], ['b']], [['a', 'b', 120]], 'LR'); // [144]
+ * ```
+ */
+export function labelGaps(
+  ranks: readonly (readonly string[])[],
+  labels: readonly (readonly [string, string, number])[],
+  dir: LayoutDirection,
+): number[] {
+  const gaps = ranks.slice(1).map(() => 0);
+  if (dir !== 'LR') return gaps;
+  const at = new Map<string, number>();
+  ranks.forEach((r, i) => {
+    for (const k of r) at.set(k, i);
+  });
+  for (const [a, b, w] of labels) {
+    const ra = at.get(a);
+    const rb = at.get(b);
+    if (ra === undefined || rb === undefined || Math.abs(ra - rb) !== 1 || w <= 0) continue;
+    const g = Math.min(ra, rb);
+    gaps[g] = Math.max(gaps[g] as number, w + 2 * LABEL_ROOM);
+  }
+  return gaps;
 }
 
 /**

@@ -20,11 +20,26 @@ import {
   smoothPath,
 } from './geometry.js';
 import type { MachineGraph, VizEdge, VizNode } from './graph.js';
+import { flattenPath, segmentCrossesBox } from './layout-check.js';
+import { errorBadges, errorLane, LANE_GAP, obstaclesBetween, routeLane } from './layout-lane.js';
+import { boxPorts, orthoRoute, roundedPath } from './layout-ortho.js';
 import { FONT, HEADER } from './layout-size.js';
-import type { EdgeRoute, LayoutBox, Pt } from './layout-types.js';
+import type { EdgeRoute, ErrorLane, LayoutBox, Pt } from './layout-types.js';
 
 /** Height of a label box. */
 export const LABEL_H = 14;
+/**
+ * The width of a label box for `text` (0 for no text).
+ *
+ * @example
+ * ```ts
+ * labelWidth('GO'); // 20
+ * ```
+ */
+export function labelWidth(text: string): number {
+  return text === '' ? 0 : Math.ceil(text.length * FONT.label + 8);
+}
+
 /** Where along a curve a label is tried, in order (fractions of the curve's parameter). */
 export const LABEL_SPOTS: readonly number[] = [0.5, 0.38, 0.62, 0.28, 0.72, 0.18, 0.82, 0.45, 0.55];
 /** Where along a path through dummy nodes a label is tried, in order (fractions of its length). */
@@ -43,11 +58,15 @@ export interface EdgeCurve {
   readonly candidates: readonly number[];
 }
 
-/** What a label should not cover. `placed` grows as labels are placed. */
+/**
+ * What a label should not cover. `placed` grows as labels (and error badges) are placed;
+ * `compounds` (optional) are compound boxes a label must not straddle.
+ */
 export interface LabelObstacles {
   readonly placed: readonly LayoutBox[];
   readonly leaves: readonly LayoutBox[];
   readonly headers: readonly LayoutBox[];
+  readonly compounds?: readonly LayoutBox[];
 }
 
 /**
@@ -192,8 +211,8 @@ export function edgeCurve(
 }
 
 /**
- * The boxes labels avoid: leaf boxes (and the pseudo node) and the title strips of compounds;
- * `placed` starts empty.
+ * The boxes labels avoid: leaf boxes (and the pseudo node), the title strips of compounds and
+ * the compounds themselves (not to be straddled); `placed` starts empty.
  *
  * @example
  * ```ts
@@ -203,20 +222,32 @@ export function edgeCurve(
 export function labelObstacles(
   boxes: ReadonlyMap<string, LayoutBox>,
   isCompound: (id: string) => boolean,
-): { placed: LayoutBox[]; leaves: LayoutBox[]; headers: LayoutBox[] } {
+): { placed: LayoutBox[]; leaves: LayoutBox[]; headers: LayoutBox[]; compounds: LayoutBox[] } {
+  const compounds = [...boxes.values()].filter((b) => isCompound(b.id));
   return {
     placed: [],
     leaves: [...boxes.values()].filter((b) => !isCompound(b.id)),
-    headers: [...boxes.values()]
-      .filter((b) => isCompound(b.id))
-      .map((b) => ({ id: b.id, x: b.x, y: b.y, w: b.w, h: HEADER })),
+    headers: compounds.map((b) => ({ id: b.id, x: b.x, y: b.y, w: b.w, h: HEADER })),
+    compounds,
   };
+}
+
+/** How badly a label box runs into the obstacles (placed 3, leaves 2, headers and borders 1). */
+function labelHits(box: LayoutBox, obstacles: LabelObstacles): number {
+  const straddles = (obstacles.compounds ?? []).filter((c) => overlaps(c, box) && !contains(c, box)).length;
+  return (
+    obstacles.placed.filter((q) => overlaps(q, box)).length * 3 +
+    obstacles.leaves.filter((q) => overlaps(q, box)).length * 2 +
+    obstacles.headers.filter((q) => overlaps(q, box)).length +
+    straddles
+  );
 }
 
 /**
  * The label box of an edge on `curve`: an empty label is a zero-width box at the curve's middle;
- * otherwise the first candidate spot that overlaps nothing, else the one with the fewest weighted
- * overlaps (earliest on ties).
+ * otherwise the first candidate spot that overlaps nothing — centred on the curve at each
+ * candidate, then beside it (above, below), then at finer steps along it — else the one with the
+ * fewest weighted overlaps (earliest on ties).
  *
  * @example
  * ```ts
@@ -228,16 +259,34 @@ export function placeLabel(id: string, text: string, curve: EdgeCurve, obstacles
     const p = curve.at(0.5);
     return { id, x: round(p.x), y: round(p.y - LABEL_H / 2), w: 0, h: LABEL_H };
   }
-  const lw = Math.ceil(text.length * FONT.label + 8);
+  const lw = labelWidth(text);
+  const fine: number[] = [];
+  for (let k = 1; k < 40; k++) fine.push(k / 40);
+  const tries: [number, number, number][] = [];
+  for (const u of curve.candidates) tries.push([u, 0, 0]);
+  for (const u of curve.candidates)
+    for (const [dx, dy] of [
+      [0, -(LABEL_H / 2 + 2)],
+      [0, LABEL_H / 2 + 2],
+      [lw / 2 + 3, 0],
+      [-(lw / 2 + 3), 0],
+    ] as const)
+      tries.push([u, dx, dy]);
+  for (const u of fine)
+    for (const [dx, dy] of [
+      [0, 0],
+      [0, -(LABEL_H / 2 + 2)],
+      [0, LABEL_H / 2 + 2],
+      [lw / 2 + 3, 0],
+      [-(lw / 2 + 3), 0],
+    ] as const)
+      tries.push([u, dx, dy]);
   let best: LayoutBox | null = null;
   let bestHits = Number.POSITIVE_INFINITY;
-  for (const u of curve.candidates) {
+  for (const [u, dx, dy] of tries) {
     const p = curve.at(u);
-    const box = { id, x: round(p.x - lw / 2), y: round(p.y - LABEL_H / 2), w: lw, h: LABEL_H };
-    const hits =
-      obstacles.placed.filter((q) => overlaps(q, box)).length * 3 +
-      obstacles.leaves.filter((q) => overlaps(q, box)).length * 2 +
-      obstacles.headers.filter((q) => overlaps(q, box)).length;
+    const box = { id, x: round(p.x + dx - lw / 2), y: round(p.y + dy - LABEL_H / 2), w: lw, h: LABEL_H };
+    const hits = labelHits(box, obstacles);
     if (hits < bestHits) {
       best = box;
       bestHits = hits;
@@ -248,12 +297,44 @@ export function placeLabel(id: string, text: string, curve: EdgeCurve, obstacles
 }
 
 /**
- * Routes every edge of `g` over placed boxes: the root's own transitions start at the `anyState`
- * pseudo node, `viaOf(<edge id>><target>)` gives the dummy-node points of a route.
+ * True when a curve passes through a box in `obstacles` (sampled as drawn).
  *
  * @example
  * ```ts
- * routeEdges(g, nodeIndex(g), boxes, null, () => [])[0]; // { edge: 'e0', source, target, d, label, text }
+ * curveHits(directCurve(a, c, 0, 1, 1), [b]); // true when b sits between a and c
+ * ```
+ */
+export function curveHits(curve: EdgeCurve, obstacles: readonly LayoutBox[]): boolean {
+  for (const line of flattenPath(curve.d))
+    for (let k = 0; k + 1 < line.length; k++)
+      for (const b of obstacles) if (segmentCrossesBox(line[k] as Pt, line[k + 1] as Pt, b, 0.5)) return true;
+  return false;
+}
+
+/**
+ * An orthogonal curve from box `a` to box `b` around `obstacles`, or null when there is none.
+ *
+ * @example
+ * ```ts
+ * orthoCurve(a, b, [wall])?.d; // 'M… L… Q… …'
+ * ```
+ */
+export function orthoCurve(a: LayoutBox, b: LayoutBox, obstacles: readonly LayoutBox[]): EdgeCurve | null {
+  const pts = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, obstacles);
+  if (pts === null) return null;
+  return { d: roundedPath(pts), at: (u) => alongPolyline(pts, u), candidates: WAYPOINT_LABEL_SPOTS };
+}
+
+/**
+ * Routes every edge of `g` over placed boxes: the root's own transitions start at the `anyState`
+ * pseudo node, `viaOf(<edge id>><target>)` gives the dummy-node points of a route. Edges in
+ * `lane` (error/stop edges, see `edge-class.ts`) go through the error lane right of the drawing
+ * (`layout-lane.ts`); every other curve that would pass through a box is re-routed orthogonally
+ * around the boxes. Main labels are placed first, then the error badges, then lane labels.
+ *
+ * @example
+ * ```ts
+ * routeEdges(g, nodeIndex(g), boxes, null, () => [])[0]; // { edge: 'e0', source, target, d, label, text, lane }
  * ```
  */
 export function routeEdges(
@@ -262,28 +343,60 @@ export function routeEdges(
   boxes: ReadonlyMap<string, LayoutBox>,
   anyState: string | null,
   viaOf: (routeKey: string) => readonly Pt[],
-): EdgeRoute[] {
-  const boxOf = (id: string): LayoutBox =>
-    id === g.root && anyState !== null ? (boxes.get(anyState) as LayoutBox) : (boxes.get(id) as LayoutBox);
+  lane: ReadonlySet<string> = new Set(),
+): { edges: EdgeRoute[]; errorLane: ErrorLane | null } {
+  const endId = (id: string): string => (id === g.root && anyState !== null ? anyState : id);
+  const boxOf = (id: string): LayoutBox => boxes.get(endId(id)) as LayoutBox;
   const isCompound = (id: string): boolean =>
     id !== anyState && (index.get(id) as VizNode).children.length > 0;
   const obstacles = labelObstacles(boxes, isCompound);
+  const between = (ends: readonly string[]): LayoutBox[] =>
+    obstaclesBetween(boxes, index, g.root, ends.map(endId));
   const items = routeItems(g.edges);
-  const fans = fanOut(items);
-  const edges: EdgeRoute[] = [];
+  const laneItems = items.map((item, i) => ({ item, i })).filter(({ item }) => lane.has(item.e.id));
+  const badges = errorBadges(
+    laneItems.map(({ item }) => ({ source: endId(item.e.source), edge: item.e.id })),
+    (id) => boxes.get(id) as LayoutBox,
+  );
+  for (const bd of badges) obstacles.placed.push(bd.box);
+  const fans = fanOut(items.filter(({ e }) => !lane.has(e.id)));
+  const routes = new Map<number, EdgeRoute>();
+  let f = 0;
   items.forEach((item, i) => {
     const { e, t } = item;
+    if (lane.has(e.id)) return;
     const text = compactLabel(e, index.get(e.source));
-    const curve = edgeCurve(
-      item,
-      boxOf(e.source),
-      boxOf(t),
-      fans[i] as { k: number; n: number },
-      viaOf(`${e.id}>${t}`),
-    );
+    const a = boxOf(e.source);
+    const b = boxOf(t);
+    let curve = edgeCurve(item, a, b, fans[f++] as { k: number; n: number }, viaOf(`${e.id}>${t}`));
+    const walls = between([e.source, t]);
+    if (e.source !== t && curveHits(curve, walls)) curve = orthoCurve(a, b, walls) ?? curve;
     const label = placeLabel(e.id, text, curve, obstacles);
     if (text !== '') obstacles.placed.push(label);
-    edges.push({ edge: e.id, source: e.source, target: t, d: curve.d, label, text });
+    routes.set(i, { edge: e.id, source: e.source, target: t, d: curve.d, label, text, lane: false });
   });
-  return edges;
+  let errorLaneOut: ErrorLane | null = null;
+  if (laneItems.length > 0) {
+    let right = 0;
+    for (const bx of boxes.values()) right = Math.max(right, bx.x + bx.w);
+    for (const p of obstacles.placed) right = Math.max(right, p.x + p.w);
+    for (const bd of badges) right = Math.max(right, bd.box.x + bd.box.w);
+    const x = round(right + LANE_GAP);
+    const { curves, sinks, top } = routeLane({
+      items: laneItems.map(({ item }) => item),
+      boxOf,
+      obstacles: between,
+      x,
+    });
+    laneItems.forEach(({ item, i }, k) => {
+      const { e, t } = item;
+      const curve = curves[k] as EdgeCurve;
+      const text = compactLabel(e, index.get(e.source));
+      const label = placeLabel(e.id, text, curve, obstacles);
+      if (text !== '') obstacles.placed.push(label);
+      routes.set(i, { edge: e.id, source: e.source, target: t, d: curve.d, label, text, lane: true });
+    });
+    errorLaneOut = errorLane(x, top, sinks, badges);
+  }
+  return { edges: items.map((_, i) => routes.get(i) as EdgeRoute), errorLane: errorLaneOut };
 }

@@ -23,6 +23,27 @@ export interface EdgeRoute {
   /** The label's box (centre of its text at x + w/2). */
   readonly label: LayoutBox;
   readonly text: string;
+  /** True for an error/stop edge routed through the error lane (collapsible in the viewer). */
+  readonly lane: boolean;
+}
+
+/** The error badge of a box: how many lane edges leave it, drawn on its right border. */
+export interface ErrorBadge {
+  /** The box id (a state id, or the pseudo node's id). */
+  readonly source: string;
+  /** The lane edges leaving it, in edge order. */
+  readonly edges: readonly string[];
+  readonly box: LayoutBox;
+}
+
+/** The shared lane of error/stop edges: a vertical line right of the drawing into the error sinks. */
+export interface ErrorLane {
+  readonly x: number;
+  /** Top of the lane (the highest point where an edge or badge row joins it). */
+  readonly top: number;
+  /** One path per error sink: down the lane from its top, then into the sink. */
+  readonly sinks: readonly { readonly sink: string; readonly d: string }[];
+  readonly badges: readonly ErrorBadge[];
 }
 
 /** An initial-state marker: a dot and an arrow into the initial child. */
@@ -51,6 +72,8 @@ export interface GraphLayout {
   readonly anyState: string | null;
   readonly edges: readonly EdgeRoute[];
   readonly initials: readonly InitialMarker[];
+  /** The error lane, or null when the graph has no lane edges. */
+  readonly errorLane: ErrorLane | null;
 }
 
 /** The direction ranks advance in: left→right or top→bottom. */

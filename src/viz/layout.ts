@@ -11,19 +11,28 @@
  * (`layout-order.ts`) → coordinates (`layout-place.ts`) → initial markers (`layout-initials.ts`)
  * → edge routes and labels (`layout-route.ts`) → drawing bounds (`layout-bounds.ts`).
  */
-import { type MachineGraph, nodeIndex, type VizNode } from './graph.js';
+import { compactLabel } from './compact-label.js';
+import { errorSinks, isLaneEdge } from './edge-class.js';
+import { type MachineGraph, nodeIndex, type VizEdge, type VizNode } from './graph.js';
 import { CONTENT_ORIGIN, canvasSize, drawingBounds } from './layout-bounds.js';
 import { initialMarkers } from './layout-initials.js';
-import { barycenterOrder, groupByRank, rankedNodes } from './layout-order.js';
-import { placeAbsolute, placeRanks } from './layout-place.js';
+import { barycenterOrder, groupByRank, rankedNodes, sinksLast } from './layout-order.js';
+import { labelGaps, placeAbsolute, placeRanks } from './layout-place.js';
 import { childContaining, insertDummies, liftEdges, rankLayers, searchRoots } from './layout-rank.js';
-import { routeEdges } from './layout-route.js';
+import { labelWidth, routeEdges } from './layout-route.js';
 import { ANY_STATE_SIZE, compoundSize, dummySize, leafSize } from './layout-size.js';
 import type { GraphLayout, LayoutDirection, Pt, RelativeBox, Size } from './layout-types.js';
 
 export { compactLabel } from './compact-label.js';
 export { FONT, leafLines } from './layout-size.js';
-export type { EdgeRoute, GraphLayout, InitialMarker, LayoutBox } from './layout-types.js';
+export type {
+  EdgeRoute,
+  ErrorBadge,
+  ErrorLane,
+  GraphLayout,
+  InitialMarker,
+  LayoutBox,
+} from './layout-types.js';
 
 /**
  * Lays out a graph. `direction` forces the top-level direction; by default both are tried and
@@ -46,6 +55,11 @@ export function layoutGraph(g: MachineGraph, direction?: LayoutDirection): Graph
 /** What the per-compound step reads and the relative results it collects. */
 interface CompoundPass {
   readonly g: MachineGraph;
+  /** The edges that take part in ranking: every edge but the lane (error/stop) edges. */
+  readonly ranked: readonly VizEdge[];
+  /** Error sinks: ordered last in their rank, next to the lane. */
+  readonly sinks: ReadonlySet<string>;
+  readonly edgeById: ReadonlyMap<string, VizEdge>;
   readonly index: ReadonlyMap<string, VizNode>;
   readonly anyState: string | null;
   readonly childOf: (parent: string, id: string) => string | undefined;
@@ -62,8 +76,13 @@ interface CompoundPass {
 function layoutWith(g: MachineGraph, topDir: LayoutDirection): GraphLayout {
   const index = nodeIndex(g);
   const anyState = g.edges.some((e) => e.source === g.root) ? `${g.root}::any` : null;
+  const sinks = new Set(errorSinks(g));
+  const lane = new Set(g.edges.filter((e) => isLaneEdge(e, sinks)).map((e) => e.id));
   const pass: CompoundPass = {
     g,
+    ranked: g.edges.filter((e) => !lane.has(e.id)),
+    sinks,
+    edgeById: new Map(g.edges.map((e) => [e.id, e])),
     index,
     anyState,
     childOf: childContaining(index, g.root, anyState),
@@ -77,8 +96,8 @@ function layoutWith(g: MachineGraph, topDir: LayoutDirection): GraphLayout {
   const canvas = canvasSize(size);
   const initials = initialMarkers(g, index, boxes, topDir);
   const viaOf = (key: string): Pt[] => (pass.chains.get(key) ?? []).map((id) => waypoints.get(id) as Pt);
-  const edges = routeEdges(g, index, boxes, anyState, viaOf);
-  const bounds = drawingBounds(canvas, edges);
+  const { edges, errorLane } = routeEdges(g, index, boxes, anyState, viaOf, lane);
+  const bounds = drawingBounds(canvas, edges, errorLane);
   return {
     minX: bounds.minX,
     minY: bounds.minY,
@@ -89,6 +108,7 @@ function layoutWith(g: MachineGraph, topDir: LayoutDirection): GraphLayout {
     anyState,
     edges,
     initials,
+    errorLane,
   };
 }
 
@@ -113,7 +133,7 @@ function layoutCompound(pass: CompoundPass, parentId: string, dir: LayoutDirecti
       );
     }
   }
-  const { lifted, adj } = liftEdges(g.edges, kids, (id) => pass.childOf(parentId, id));
+  const { lifted, adj } = liftEdges(pass.ranked, kids, (id) => pass.childOf(parentId, id));
   const initial = kids.find((k) => k !== anyState && (index.get(k) as VizNode).initial);
   const isFinal = (k: string): boolean => k !== anyState && (index.get(k) as VizNode).final;
   const ranked = rankLayers(kids, adj, searchRoots(kids, anyState, initial), isFinal);
@@ -121,7 +141,12 @@ function layoutCompound(pass: CompoundPass, parentId: string, dir: LayoutDirecti
   for (const id of dummies) sizes.set(id, dummySize(dir));
   for (const [key, chain] of chains) pass.chains.set(key, chain);
   const all = rankedNodes(kids, rank);
-  const { rel, size } = placeRanks(barycenterOrder(groupByRank(all, rank), links), sizes, dir);
+  const order = sinksLast(barycenterOrder(groupByRank(all, rank), links), pass.sinks);
+  const widths = lifted.map((l): [string, string, number] => {
+    const e = pass.edgeById.get(l.key.slice(0, l.key.indexOf('>'))) as VizEdge;
+    return [l.a, l.b, labelWidth(compactLabel(e, index.get(e.source)))];
+  });
+  const { rel, size } = placeRanks(order, sizes, dir, labelGaps(order, widths, dir));
   for (const [k, box] of rel) pass.rel.set(k, box);
   pass.kidsOf.set(parentId, all);
   return size;

@@ -110,9 +110,10 @@ describe('bounds', () => {
       edge: 'e',
       source: 'a',
       target: 'b',
-      d: 'M0,0',
+      d: 'M50,50',
       text,
       label: { id: 'e', x, y, w, h: 14 },
+      lane: false,
     });
     expect(drawingBounds({ w: 172, h: 130 }, [route('GO', -10, 10, 20)])).toEqual({
       minX: -16,
@@ -131,6 +132,33 @@ describe('bounds', () => {
       minY: 0,
       width: 196,
       height: 140,
+    });
+  });
+
+  it('grows to hold route points with 8 px to spare, the error lane with 12 and badges with 6', () => {
+    const r: EdgeRoute = {
+      edge: 'e',
+      source: 'a',
+      target: 'b',
+      d: 'M50,50 L-20,50 Q-20,200 50,200',
+      text: '',
+      label: { id: 'e', x: 0, y: 0, w: 0, h: 14 },
+      lane: false,
+    };
+    const b = drawingBounds({ w: 172, h: 130 }, [r]);
+    expect(b.minX).toBe(-28);
+    expect(b.height).toBe(208);
+    const lane = {
+      x: 300,
+      top: 20,
+      sinks: [{ sink: 'b', d: 'M300,20 L300,100' }],
+      badges: [{ source: 'a', edges: ['e'], box: { id: 'badge:a', x: 100, y: 140, w: 24, h: 14 } }],
+    };
+    expect(drawingBounds({ w: 172, h: 130 }, [], lane)).toEqual({
+      minX: 0,
+      minY: 0,
+      width: 312,
+      height: 160,
     });
   });
 });

@@ -149,7 +149,8 @@ describe('routeEdges', () => {
       ['m::any', box('m::any', 0, 0, 110, 32)],
       ['m.a', box('m.a', 300, 0, 96, 32)],
     ]);
-    const routes = routeEdges(g, nodeIndex(g), boxes, 'm::any', () => []);
+    const { edges: routes, errorLane } = routeEdges(g, nodeIndex(g), boxes, 'm::any', () => []);
+    expect(errorLane).toBeNull();
     expect(routes.map((r) => [r.edge, r.source, r.target, r.text])).toEqual([
       ['e0', 'm', 'm.a', 'E0'],
       ['e1', 'm', 'm.a', 'E1'],
