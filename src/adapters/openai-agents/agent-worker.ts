@@ -5,7 +5,9 @@
  * like any worker's.
  */
 import { type Agent, type AgentInputItem, type AgentOutputType, Runner } from '@openai/agents';
-import type { Dispatch } from '../../contract/index.js';
+import { advanceBaseline } from '../../baseline/index.js';
+import { canonicalJson } from '../../canonical/index.js';
+import type { Dispatch, Handoff } from '../../contract/index.js';
 import { stoppedHandoff } from '../../delegate/refusal-handoff.js';
 import type { DelegateFn } from '../../delegate/run-worker.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, readAgentOutput } from './agent-output.js';
@@ -29,6 +31,26 @@ export interface AgentWorkerOptions {
   readonly maxOutputChars?: number;
   /** The sub-agent's input for a dispatch (default {@link dispatchPrompt}). */
   readonly input?: (dispatch: Dispatch) => string | AgentInputItem[];
+}
+
+/**
+ * The protocol-error stop the adapter writes for a sub-agent whose answer cannot be read, with the
+ * custody the disk shows: the owned files whose bytes changed are reported as changed (advanced
+ * from the disk), so the checks judge the stop itself — and an edit elsewhere is still refused.
+ * When the owned files cannot be read (a link in place of one), the stop keeps the dispatch's
+ * baseline and the checks refuse it.
+ */
+async function protocolStop(d: Dispatch, detail: string): Promise<Handoff> {
+  const stop = stoppedHandoff(d, 'protocol-error', detail);
+  try {
+    const now = await advanceBaseline(d.file_baseline, d.owned_files);
+    const before = new Map(d.file_baseline.files.map((f) => [f.path, canonicalJson(f)]));
+    const changed = now.files.filter((f) => before.get(f.path) !== canonicalJson(f)).map((f) => f.path);
+    if (changed.length === 0) return stop;
+    return { ...stop, files_changed: changed, file_baseline: now };
+  } catch {
+    return stop;
+  }
 }
 
 /**
@@ -62,14 +84,13 @@ export function agentWorker<TContext, TOutput extends AgentOutputType>(
       }),
     );
     if (result.interruptions.length > 0) {
-      return stoppedHandoff(
+      return protocolStop(
         d,
-        'protocol-error',
         'the sub-agent stopped for a tool approval; a checked sub-agent must finish on its own',
       );
     }
     const read = readAgentOutput(result.finalOutput, maxChars);
-    if (!read.ok) return stoppedHandoff(d, 'protocol-error', `the sub-agent's final output ${read.detail}`);
+    if (!read.ok) return protocolStop(d, `the sub-agent's final output ${read.detail}`);
     return read.value;
   };
 }
