@@ -3,9 +3,11 @@
  * Prints `run-store-result/v1` JSON; exit 0 committed, 3 nothing_written, 5 journal_only,
  * 6 indeterminate, 2 usage. `load` prints `run-store-load/v1` (exit 0) or a refusal (exit 3);
  * `validate` prints `{schema, outcome: ok|invalid, kind, errors}` (exit 0/3; an unreadable FILE is a
- * `payload_unreadable` refusal, exit 3).
+ * `payload_unreadable` refusal, exit 3). `recover` prints `run-store-recover/v1` with `--json`, else
+ * lines for a person (exit 0 recovered / nothing to do / planned, 3 refused, 6 incomplete).
  */
 import { HandoffError } from '../errors/index.js';
+import { recoverRun } from '../store/fs-recover.js';
 import {
   BATON_COMMIT_KIND,
   type ChainRunStore,
@@ -19,6 +21,14 @@ import {
   type StoreResult,
   validateRecord,
 } from '../store/index.js';
+import {
+  PG_NOTHING_TO_RECOVER,
+  RECOVER_EXIT_CODES,
+  recoverResult,
+  recoverText,
+} from '../store/recover-rules.js';
+import type { RecoverResult } from '../store/recover-schema.js';
+import { isRunId } from '../store/run-id.js';
 import { type OptionSpec, optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readInput } from './io.js';
@@ -38,6 +48,8 @@ const OPTIONS: OptionSpec = {
   payload: { type: 'string' },
   pg: { type: 'string' },
   'pg-schema': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
 };
 
 const COMMON = ['root', 'run-store', 'project-root', 'pg', 'pg-schema'];
@@ -47,6 +59,7 @@ const VERB_OPTIONS: Record<string, readonly string[]> = {
   'set-handoff': [...COMMON, 'run-id', 'payload'],
   load: [...COMMON, 'run-id'],
   list: COMMON,
+  recover: [...COMMON, 'run-id', 'dry-run', 'json'],
   validate: [...COMMON, 'kind'], // the common options are accepted (validate touches no store)
 };
 
@@ -63,6 +76,8 @@ const HELP = [
   '                                            a chain run (run-store-manifest/chain-v1) loads with',
   '                                            its baton-commit events and last_baton',
   '  list                                      print the run ids of the store',
+  '  recover --run-id ID [--dry-run] [--json]  break a stale .lock (its pid gone on this host) and truncate a',
+  '                                            torn tail, journaled as a note (prints its cite); never automatic',
   '  validate --kind manifest|event|dispatch|handoff|note|cache|review|replan|baton-commit FILE|-',
   '                                            (manifest and event also accept the chain kinds)',
   '',
@@ -72,13 +87,19 @@ const HELP = [
   'Exit: 0 committed, 3 nothing_written (refusal, with "code"), 5 journal_only (set-handoff: cache',
   'not confirmed), 6 indeterminate (write or fsync failed part-way; "step"), 2 usage.',
   'load: 0 loaded (see "damaged"), 3 refused. validate: 0 ok, 3 invalid or unreadable (payload_unreadable).',
+  'recover: 0 recovered, nothing_to_do or planned (--dry-run), 3 refused (nothing changed), 6 incomplete.',
   'A create refuses a root whose runs/ has paths in a Git index (git_tracked).',
 ].join('\n');
 
 /** PostgreSQL stores opened by this invocation (their pools are ended when the verb returns). */
 const openedPg: { close(): Promise<void> }[] = [];
 
-async function storeFor(values: ParsedArgs['values'], io: CliIo): Promise<ChainRunStore> {
+/** Where the verb's store is: PostgreSQL (URL, schema) or the file system (root options). */
+type StoreTarget =
+  | { readonly kind: 'pg'; readonly url: string; readonly schema: string | undefined }
+  | { readonly kind: 'fs'; readonly root: string | undefined; readonly projectRoot: string | undefined };
+
+function storeTarget(values: ParsedArgs['values'], io: CliIo): StoreTarget {
   const root = optionalString(values, 'root') ?? optionalString(values, 'run-store');
   const projectRoot = optionalString(values, 'project-root');
   const pgFlag = optionalString(values, 'pg');
@@ -93,14 +114,26 @@ async function storeFor(values: ParsedArgs['values'], io: CliIo): Promise<ChainR
   const pgSchema = optionalString(values, 'pg-schema');
   if (pgUrl === undefined && pgSchema !== undefined)
     throw new HandoffError('usage', '--pg-schema needs --pg URL (or $HANDOFF_PG_URL)');
-  if (pgUrl !== undefined) {
+  if (pgUrl !== undefined) return { kind: 'pg', url: pgUrl, schema: pgSchema };
+  if (values.root !== undefined && values['run-store'] !== undefined) {
+    throw new HandoffError('usage', '--root and --run-store are the same option; give one');
+  }
+  if (root !== undefined && projectRoot !== undefined) {
+    throw new HandoffError('usage', 'give --root or --project-root, not both');
+  }
+  return { kind: 'fs', root, projectRoot };
+}
+
+async function storeFor(values: ParsedArgs['values'], io: CliIo): Promise<ChainRunStore> {
+  const target = storeTarget(values, io);
+  if (target.kind === 'pg') {
     const { createPgStore } = await loadPg('--pg');
     let store: ReturnType<PgModule['createPgStore']>;
     try {
       store = createPgStore({
-        connectionString: pgUrl,
+        connectionString: target.url,
         maxConnections: 2,
-        ...(pgSchema === undefined ? {} : { schema: pgSchema }),
+        ...(target.schema === undefined ? {} : { schema: target.schema }),
       });
     } catch (e) {
       throw new HandoffError('usage', (e as Error).message);
@@ -108,13 +141,40 @@ async function storeFor(values: ParsedArgs['values'], io: CliIo): Promise<ChainR
     openedPg.push(store);
     return store;
   }
-  if (values.root !== undefined && values['run-store'] !== undefined) {
-    throw new HandoffError('usage', '--root and --run-store are the same option; give one');
+  return createFsStore({ root: target.root, projectRoot: target.projectRoot, env: io.env, cwd: io.cwd });
+}
+
+/**
+ * `store recover`: the fs store's {@link recoverRun}; a PostgreSQL store has no lock file and no
+ * torn line, so an existing run there is `nothing_to_do` (a missing one refused as load refuses it).
+ */
+async function recover(values: ParsedArgs['values'], io: CliIo): Promise<number> {
+  const runId = requireString(values, 'run-id');
+  const dryRun = values['dry-run'] === true;
+  const target = storeTarget(values, io);
+  let result: RecoverResult;
+  if (target.kind === 'fs') {
+    result = await recoverRun({
+      runId,
+      dryRun,
+      ...(target.root === undefined ? {} : { root: target.root }),
+      ...(target.projectRoot === undefined ? {} : { projectRoot: target.projectRoot }),
+      env: io.env,
+      cwd: io.cwd,
+    });
+  } else if (!isRunId(runId)) {
+    result = recoverResult('refused', null, dryRun, [], `not a run id: ${JSON.stringify(runId)}`, {
+      code: 'bad_run_id',
+    });
+  } else {
+    const loaded = await (await storeFor(values, io)).loadRun(runId);
+    result = loaded.ok
+      ? recoverResult('nothing_to_do', runId, dryRun, [], PG_NOTHING_TO_RECOVER)
+      : recoverResult('refused', runId, dryRun, [], loaded.detail, { code: loaded.code });
   }
-  if (root !== undefined && projectRoot !== undefined) {
-    throw new HandoffError('usage', 'give --root or --project-root, not both');
-  }
-  return createFsStore({ root, projectRoot, env: io.env, cwd: io.cwd });
+  if (values.json === true) printJson(io, result);
+  else io.out(recoverText(result));
+  return RECOVER_EXIT_CODES[result.outcome];
 }
 
 /** Reads a `F|-` JSON payload; a refusal result when it cannot be read or parsed. */
@@ -218,6 +278,8 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
         printJson(io, r.value);
         return 0;
       }
+      case 'recover':
+        return await recover(values, io);
       case 'list': {
         const store = await storeFor(values, io);
         printJson(io, { root: store.root, runs: await store.listRuns() });

@@ -44,6 +44,13 @@ export const RECOVER_EXIT_CODES: Readonly<Record<RecoverOutcome, number>> = {
   incomplete: 6,
 };
 
+/**
+ * The answer for a PostgreSQL store (`nothing_to_do`): it has neither of the two things recover
+ * repairs.
+ */
+export const PG_NOTHING_TO_RECOVER =
+  'PostgreSQL store: there is no lock file (a mutation holds a transaction-scoped advisory lock, which ends with its transaction or session, also when the writer dies) and no torn line (each event is one row inserted in a transaction): nothing to recover, nothing written';
+
 const LOCK_KEYS = ['acquired', 'host', 'pid'];
 
 /**
