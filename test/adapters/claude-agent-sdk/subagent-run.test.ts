@@ -99,6 +99,7 @@ describe('the answer', () => {
       successResult('{"answer": 2}'),
       () => {
         wroteLate = true;
+        return undefined;
       },
     ]);
     const out = await runSubagent({ query: s.query, prompt: 'p', signal: live() });
@@ -278,6 +279,7 @@ describe('abort', () => {
       (o) => {
         seen = o.abortController;
         expect(o.abortController?.signal.aborted).toBe(false);
+        return undefined;
       },
       successResult('{}'),
     ]);
