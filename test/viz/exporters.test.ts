@@ -166,6 +166,35 @@ describe('toHtml', () => {
     }
   });
 
+  it('error/stop edges: collapsed by default from COLLAPSE_MIN, a CSS-only toggle, badges and one lane', () => {
+    const html = toHtml(cycle);
+    expect(html).toContain('<input type="checkbox" id="expand-errors">');
+    expect(html).toContain('draw the 25 error/stop transitions');
+    expect(html.match(/<g class="edge [^"]*\blane\b/g)).toHaveLength(25);
+    expect(html.match(/data-class="stop"/g)).toHaveLength(25);
+    expect(html.match(/<g class="error-badge"/g)).toHaveLength(16);
+    expect(html).toMatch(/<g class="error-lane" [^>]*data-sinks="cycle\.stopped"/);
+    expect(html).toContain(
+      '#expand-errors:not(:checked) ~ svg .lane:not(.visited):not(.inferred) { display: none; }',
+    );
+    expect(html.indexOf('id="expand-errors"')).toBeLessThan(html.indexOf('<svg id="machine"'));
+    expect(toHtml(cycle, { errors: 'expanded' })).toContain(
+      '<input type="checkbox" id="expand-errors" checked>',
+    );
+    expect(toHtml(gate)).toContain('<input type="checkbox" id="expand-errors" checked>');
+    expect(toHtml(gate, { errors: 'collapsed' })).toContain('<input type="checkbox" id="expand-errors">');
+    expect(toHtml(gate).match(/data-class="error"/g)).toHaveLength(8);
+    const noStops = machineGraph(
+      setup({}).createMachine({
+        id: 'm',
+        initial: 'a',
+        states: { a: { on: { GO: 'b' } }, b: {} },
+      }) as unknown as AnyStateMachine,
+    );
+    expect(toHtml(noStops)).not.toContain('id="expand-errors"');
+    expect(toHtml(noStops)).not.toContain('<g class="error-lane"');
+  });
+
   it('escapes hostile names in text and attributes', () => {
     const html = toHtml(evil);
     expect(html).not.toContain('<script>alert');
