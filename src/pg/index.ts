@@ -22,4 +22,8 @@ export {
   PG_STORE_SCHEMA_VERSION,
   pgStoreDdl,
 } from '../store/pg-schema.js';
-export { createPgStore, type PgStore, type PgStoreOptions } from '../store/pg-store.js';
+export {
+  createPgStore,
+  type PgStore,
+  type PgStoreOptions,
+} from '../store/pg-store.js';

@@ -1,14 +1,20 @@
 /**
- * The PostgreSQL run store's schema (DDL as data, pure): tables `runs`, `events`, `handoff_cache`
- * and `schema_version` in one PostgreSQL schema, append-only triggers that raise on UPDATE,
- * DELETE and TRUNCATE, a trigger that refuses any event whose seq is not the run's last seq + 1,
- * and the advisory-lock key of a run. Applying the statements is idempotent
- * (`CREATE … IF NOT EXISTS`, `CREATE OR REPLACE`); `pg-store.ts` runs them.
+ * The PostgreSQL run store's schema (DDL as data, pure): tables `runs`, `events`, `handoff_cache`,
+ * `handoff_batches` (one row per group commit: its seq range and machine trace) and
+ * `schema_version` in one PostgreSQL schema, append-only triggers that raise on UPDATE, DELETE and
+ * TRUNCATE, a trigger that refuses any event whose seq is not the run's last seq + 1, the function
+ * `append_events` (one statement: the run's advisory lock, the continuity check, the inserts), and
+ * the advisory-lock key of a run. Applying the statements is idempotent (`CREATE … IF NOT EXISTS`,
+ * `CREATE OR REPLACE`), and applying them to a version-1 schema migrates it to version 2;
+ * `pg-store.ts` runs them.
  */
 import { sha256Hex } from '../canonical/index.js';
 
-/** Version recorded in `schema_version` by {@link pgStoreDdl}. */
-export const PG_STORE_SCHEMA_VERSION = 1;
+/**
+ * Version recorded in `schema_version` by {@link pgStoreDdl}. Version 2 added `handoff_batches`
+ * and `append_events`; a version-1 schema keeps its row 1 and gains row 2 when migrated.
+ */
+export const PG_STORE_SCHEMA_VERSION = 2;
 
 /** Default PostgreSQL schema of the run store. */
 export const PG_STORE_DEFAULT_SCHEMA = 'handoff_store';
@@ -78,7 +84,19 @@ export function pgStoreDdl(schema: string): readonly string[] {
        RETURN NEW;
      END
      $fn$`,
-    ...['runs', 'events', 'handoff_cache'].flatMap((t) => [
+    // version 2: one row per recorded group commit (`appendBatch` of ≥ 2 events or with a trace):
+    // its seq range, the sha256 of its journal bytes and the machine trace, kept apart from
+    // `events` so that a reader of the reference's rows never meets it
+    `CREATE TABLE IF NOT EXISTS ${s}.handoff_batches (
+       run_id text NOT NULL REFERENCES ${s}.runs (run_id),
+       first_seq integer NOT NULL CHECK (first_seq >= 1),
+       last_seq integer NOT NULL,
+       sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+       trace jsonb NOT NULL CHECK (jsonb_typeof(trace) = 'array'),
+       CHECK (last_seq >= first_seq),
+       PRIMARY KEY (run_id, first_seq),
+       FOREIGN KEY (run_id, last_seq) REFERENCES ${s}.events (run_id, seq))`,
+    ...['runs', 'events', 'handoff_cache', 'handoff_batches'].flatMap((t) => [
       `CREATE OR REPLACE TRIGGER ${t}_append_only BEFORE UPDATE OR DELETE ON ${s}.${t}
          FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_mutation()`,
       `CREATE OR REPLACE TRIGGER ${t}_no_truncate BEFORE TRUNCATE ON ${s}.${t}
@@ -86,8 +104,76 @@ export function pgStoreDdl(schema: string): readonly string[] {
     ]),
     `CREATE OR REPLACE TRIGGER events_dense_seq BEFORE INSERT ON ${s}.events
        FOR EACH ROW EXECUTE FUNCTION ${s}.dense_seq()`,
+    appendEventsFunction(schema),
     `INSERT INTO ${s}.schema_version (version) VALUES (${PG_STORE_SCHEMA_VERSION}) ON CONFLICT DO NOTHING`,
   ];
+}
+
+/**
+ * The SQL expression of a run's advisory-lock key computed by the server from `runIdExpr` (an SQL
+ * text expression): the same value as {@link pgAdvisoryKey}(`store:<schema>`, run id).
+ *
+ * @example
+ * ```ts
+ * `SELECT ${pgAdvisoryKeySql('handoff_store', '$1')} AS key`; // = pgAdvisoryKey('store:handoff_store', runId)
+ * ```
+ * @throws RangeError when `schema` is not a plain lower-case identifier.
+ */
+export function pgAdvisoryKeySql(schema: string, runIdExpr: string): string {
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  // the first 16 hex digits of sha256, as a signed 64-bit integer (two's complement), like pgAdvisoryKey
+  return `('x' || left(encode(sha256(convert_to('handoff|store:${schema}|' || ${runIdExpr}, 'UTF8')), 'hex'), 16))::bit(64)::bigint`;
+}
+
+/**
+ * The `append_events` function of `schema`: one call is one statement that takes the run's
+ * advisory lock with `pg_try_advisory_xact_lock` (the key derived by the server, as
+ * {@link pgAdvisoryKey}), reads the run's last seq under it, and — only when that is
+ * `p_first - 1` — inserts `p_lines` as seqs `p_first …` (the dense-seq trigger still checks each
+ * row), the handoff cache row (`p_cache` at `p_cache_seq`, when not null) and the batch row
+ * (`p_sha256`, the sha256 of the lines' journal bytes, and `p_trace`, when `p_trace` is not null). Returns `-1` when another session holds the lock (nothing done),
+ * else the last seq it found: the rows were inserted exactly when that equals `p_first - 1`.
+ *
+ * @example
+ * ```ts
+ * appendEventsFunction('handoff_store'); // 'CREATE OR REPLACE FUNCTION "handoff_store".append_events(…'
+ * ```
+ * @throws RangeError when `schema` is not a plain lower-case identifier.
+ */
+export function appendEventsFunction(schema: string): string {
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  const s = `"${schema}"`;
+  return `CREATE OR REPLACE FUNCTION ${s}.append_events(
+       p_run text, p_first integer, p_lines text[], p_cache text, p_cache_seq integer,
+       p_sha256 text, p_trace jsonb)
+     RETURNS integer LANGUAGE plpgsql VOLATILE AS $fn$
+     DECLARE last integer;
+     BEGIN
+       IF p_first IS NULL OR p_first < 1 OR p_lines IS NULL OR cardinality(p_lines) = 0 THEN
+         RAISE EXCEPTION 'handoff run store: append_events needs p_first >= 1 and at least one line'
+           USING ERRCODE = '22023';
+       END IF;
+       IF NOT pg_try_advisory_xact_lock(${pgAdvisoryKeySql(schema, 'p_run')}) THEN
+         RETURN -1;
+       END IF;
+       -- a new snapshot, taken under the lock: every row committed before it was granted
+       SELECT COALESCE(max(seq), 0) INTO last FROM ${s}.events WHERE run_id = p_run;
+       IF last <> p_first - 1 THEN
+         RETURN last;
+       END IF;
+       INSERT INTO ${s}.events (run_id, seq, line)
+         SELECT p_run, p_first + (u.o - 1)::integer, u.l
+           FROM unnest(p_lines) WITH ORDINALITY AS u(l, o) ORDER BY u.o;
+       IF p_cache IS NOT NULL THEN
+         INSERT INTO ${s}.handoff_cache (run_id, seq, body) VALUES (p_run, p_cache_seq, p_cache);
+       END IF;
+       IF p_trace IS NOT NULL THEN
+         INSERT INTO ${s}.handoff_batches (run_id, first_seq, last_seq, sha256, trace)
+           VALUES (p_run, p_first, p_first + cardinality(p_lines) - 1, p_sha256, p_trace);
+       END IF;
+       RETURN last;
+     END
+     $fn$`;
 }
 
 /**

@@ -1,30 +1,40 @@
 /**
  * The PostgreSQL run store: the {@link Store} contract on a database shared by many machines.
- * Tables `runs`, `events` (PRIMARY KEY (run_id, seq), one canonical line per row) and
- * `handoff_cache` are append-only (triggers raise on UPDATE/DELETE/TRUNCATE; a trigger refuses an
- * event whose seq is not the last + 1). A mutation is one transaction: it takes the run's advisory
- * lock with `pg_try_advisory_xact_lock` (`busy` when another session holds it — never broken, and
- * released by the database when that session ends), re-validates the rows appended since this
- * process last looked (`journal_damaged` on a defect), validates the payload with the store's pure
- * rules, inserts, and commits. `committed` is reported only after COMMIT returned; a failure while
- * COMMIT is in flight (connection lost, backend terminated) is `indeterminate` with step `commit`.
+ * Tables `runs`, `events` (PRIMARY KEY (run_id, seq), one canonical line per row),
+ * `handoff_cache` and `handoff_batches` are append-only (triggers raise on UPDATE/DELETE/TRUNCATE;
+ * a trigger refuses an event whose seq is not the last + 1). A mutation is one transaction that
+ * takes the run's advisory lock with `pg_try_advisory_xact_lock` (`busy` when another session
+ * holds it — never broken, and released by the database when that session ends).
+ *
+ * An append (`append`, `setHandoff`, `appendBatch`) is validated by the store's pure rules first.
+ * When this store object's view of the run is current (it knows the manifest and has validated
+ * every row up to the last seq), it is ONE round trip: `BEGIN; SELECT append_events(…); COMMIT`,
+ * where the function takes the lock, checks under it that the last seq is still the one the lines
+ * were planned after, and inserts (see `pg-schema.ts`). When the run moved on (another writer) or
+ * the view is unknown (a new process), a locked transaction reads and re-validates the new rows
+ * (`journal_damaged` on a defect), re-plans, and calls the same function with COMMIT: two round
+ * trips. `committed` is reported only after COMMIT returned; a failure while COMMIT is in flight
+ * (connection lost, backend terminated) is `indeterminate` with step `commit`.
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import pg from 'pg';
 import { canonicalJsonUtf8 } from '../canonical/index.js';
 import type { IdSource } from '../ids/index.js';
-import {
-  appendEventSchema,
-  cacheText,
-  eventLine,
-  lockedAppendRefusal,
-  prepareAppend,
-} from './append-rules.js';
+import { prepareAppend } from './append-rules.js';
 import { isCanonicalLine } from './canonical-fast.js';
-import { buildChainManifest, type ChainTail, startTail, tailOf } from './chain-rules.js';
+import { buildChainManifest, type ChainTail, startTail } from './chain-rules.js';
 import { isChainManifest, type StoredManifest } from './chain-schema.js';
 import { buildManifest, RUNTIME_VERSION } from './manifest.js';
+import {
+  type AppendPlan,
+  judgeBatchRows,
+  linesSha256,
+  type PgBatchRow,
+  type PreparedEntry,
+  planAppend,
+  prepareBatch,
+} from './pg-batch.js';
 import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
   ADVISORY_HELD_SQL,
@@ -40,6 +50,9 @@ import { assembleChainLoad, assembleLoad, contractLoadOnly, storageRootWarnings 
 import { eventSchemaOf, type HandoffCache } from './schema.js';
 import {
   type AnyLoadResult,
+  type AppendBatchOptions,
+  type BatchEntry,
+  type BatchesLoadResult,
   type ChainRunStore,
   type CreateRunInput,
   type LoadResult,
@@ -83,6 +96,24 @@ export interface PgStoreOptions {
 
 /** The PostgreSQL store. */
 export interface PgStore extends ChainRunStore {
+  /** Group commit: always implemented by this backend (one round trip when the view is current). */
+  appendBatch(
+    runId: string,
+    entries: readonly BatchEntry[],
+    options?: AppendBatchOptions,
+  ): Promise<StoreResult>;
+  /**
+   * The run's batch records (`handoff_batches`: seq range, sha256 and trace of each recorded
+   * `appendBatch`), in seq order with their status against the journal's valid prefix
+   * (`run-store-batches/v1`, as the fs backend's `readBatches`), read without a lock in one
+   * snapshot. `load` does not read them: a plain run-store/v1 reader never meets them.
+   *
+   * @example
+   * ```ts
+   * const b = await store.readBatches(runId); if (b.ok) b.value.batches.map((x) => x.trace);
+   * ```
+   */
+  readBatches(runId: string): Promise<BatchesLoadResult>;
   /** The PostgreSQL schema of the tables. */
   readonly schema: string;
   /** The advisory-lock key (bigint, decimal) a mutation of `runId` takes. */
@@ -99,12 +130,41 @@ interface Known {
 }
 
 /**
- * What a mutation's transaction body decides: commit (its result, and the SQL of its writes to
- * send with COMMIT) or roll back with a result (a refusal found under the lock).
+ * The final word on a mutation: its result, or `stale` — nothing was written because the run moved
+ * past this process's view (the caller retries under the lock).
+ */
+type Verdict = StoreResult | 'stale';
+
+/**
+ * What a mutation's transaction body decides: commit (its result, the SQL of its writes to send
+ * with COMMIT, and how to read the writes' replies into the final {@link Verdict}) or roll back
+ * with a result (a refusal found under the lock).
  */
 type TxDecision =
-  | { readonly commit: StoreResult; readonly writes?: string }
+  | {
+      readonly commit: StoreResult;
+      readonly writes?: string;
+      readonly verify?: (replies: readonly QueryResult[]) => Verdict;
+    }
   | { readonly rollback: StoreResult };
+
+/** The seqs of a mutation in flight, for an `indeterminate` result. */
+interface Pending {
+  readonly seq?: number;
+  readonly first_seq?: number;
+}
+
+/** The replies of a (possibly multi-statement) simple query, as a list. */
+const replyList = (r: unknown): QueryResult[] => (Array.isArray(r) ? r : [r]) as QueryResult[];
+
+/** The integer `r` returned by `append_events` in a message's replies, or undefined. */
+function appendReply(replies: readonly QueryResult[]): number | undefined {
+  for (const q of replies) {
+    const v = (q?.rows?.[0] as { r?: unknown } | undefined)?.r;
+    if (typeof v === 'number') return v;
+  }
+  return undefined;
+}
 
 const errText = (e: unknown): string => String((e as Error)?.message ?? e);
 
@@ -253,56 +313,86 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   }
 
   /**
-   * Runs `body` on one connection (it must open the transaction with BEGIN) and commits: `body`
-   * returns {@link TxDecision} — its result and optionally the SQL of its writes, which is sent in
-   * one message with COMMIT, or a result to roll back with. A failure (throw) before COMMIT is sent
-   * is `nothing_written`/`write_failed` (without COMMIT nothing can have committed); a failure of
-   * the writes+COMMIT message is a plain server ERROR (the transaction aborted: `write_failed`) or
-   * `indeterminate` (the connection failed while COMMIT was in flight).
+   * Runs `body` on one connection and commits. `body` opens the transaction with BEGIN (in its own
+   * queries, or as the start of its writes) and returns {@link TxDecision}: its result, optionally
+   * the SQL of its writes — sent in one message with COMMIT — and how to read their replies, or a
+   * result to roll back with. A failure (throw) before COMMIT is sent is `nothing_written`/
+   * `write_failed` (without COMMIT nothing can have committed); a failure of the writes+COMMIT
+   * message is a plain server ERROR (the transaction aborted: `write_failed`) or `indeterminate`
+   * (the connection failed while COMMIT was in flight). With the `beforeCommit` seam the writes go
+   * first, then the seam (lock held, rows inserted), then COMMIT alone.
    */
   async function transact(
     runId: string | null,
-    seqOf: () => number | undefined,
+    pending: () => Pending,
     body: (c: PoolClient) => Promise<TxDecision>,
-  ): Promise<StoreResult> {
+  ): Promise<Verdict> {
     const out = await checkout(runId);
     if (!out.ok) return out.result;
     const client = out.client;
     let destroy = false;
+    const rollback = async (): Promise<void> => {
+      await client.query('ROLLBACK').catch(() => {
+        destroy = true;
+      });
+    };
+    const notCommitted = async (e: unknown): Promise<StoreResult> => {
+      await rollback();
+      destroy = destroy || !isPlainServerError(e);
+      return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
+    };
+    const inFlight = (e: unknown): StoreResult => {
+      destroy = true;
+      known.delete(runId ?? '');
+      if (isPlainServerError(e))
+        return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
+      return storeResult('indeterminate', runId, {
+        ...pending(),
+        step: 'commit',
+        detail: `the connection failed while COMMIT was in flight: ${errText(e)}`,
+      });
+    };
     try {
-      let ok: { readonly commit: StoreResult; readonly writes?: string };
+      let ok: Extract<TxDecision, { commit: StoreResult }>;
       try {
         const decided = await body(client);
         if ('rollback' in decided) {
-          await client.query('ROLLBACK').catch(() => {
-            destroy = true;
-          });
+          await rollback();
           return decided.rollback;
         }
         ok = decided;
-        await options.beforeCommit?.({ runId, seq: seqOf() });
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {
-          destroy = true;
-        });
-        destroy = destroy || !isPlainServerError(e);
-        return refused(runId, 'write_failed', `not committed: ${errText(e)}`);
+        return await notCommitted(e);
       }
-      try {
-        await client.query(ok.writes === undefined ? 'COMMIT' : `${ok.writes}; COMMIT`);
-      } catch (e) {
-        destroy = true;
-        known.delete(runId ?? '');
-        const seq = seqOf();
-        if (isPlainServerError(e))
-          return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
-        return storeResult('indeterminate', runId, {
-          ...(seq === undefined ? {} : { seq }),
-          step: 'commit',
-          detail: `the connection failed while COMMIT was in flight: ${errText(e)}`,
-        });
+      const hook = options.beforeCommit;
+      let replies: QueryResult[] = [];
+      if (hook !== undefined) {
+        try {
+          if (ok.writes !== undefined) replies = replyList(await client.query(ok.writes));
+          const early = ok.verify?.(replies);
+          if (early !== undefined && (early === 'stale' || early.outcome !== 'committed')) {
+            await rollback();
+            return early;
+          }
+          await hook({ runId, seq: pending().seq });
+        } catch (e) {
+          return await notCommitted(e);
+        }
+        try {
+          await client.query('COMMIT');
+        } catch (e) {
+          return inFlight(e);
+        }
+      } else {
+        try {
+          replies = replyList(
+            await client.query(ok.writes === undefined ? 'COMMIT' : `${ok.writes}; COMMIT`),
+          );
+        } catch (e) {
+          return inFlight(e);
+        }
       }
-      return ok.commit;
+      return ok.verify?.(replies) ?? ok.commit;
     } finally {
       client.release(destroy);
     }
@@ -319,7 +409,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     }
     const r = await transact(
       runId,
-      () => undefined,
+      () => ({}),
       async (c) => {
         await c.query('BEGIN');
         const ins = await c.query(
@@ -330,6 +420,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         return { commit: storeResult('committed', runId, { run_directory: `${root}/runs/${runId}` }) };
       },
     );
+    if (r === 'stale') return refused(runId, 'write_failed', 'not committed'); // no verify: unreachable
+    if (r.outcome === 'committed') {
+      // the manifest is immutable and the journal empty: the first append needs no read
+      manifests.set(runId, manifest);
+      known.set(runId, { lastSeq: 0, tail: isChainManifest(manifest) ? startTail(manifest) : null });
+    }
     return r.run_directory === undefined && r.outcome !== 'nothing_written'
       ? { ...r, run_directory: `${root}/runs/${runId}` }
       : r;
@@ -342,7 +438,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     base: Known,
     rows: readonly PgEventRow[],
   ): { ok: true; known: Known } | { ok: false; result: StoreResult } {
-    if (rows.length === 0) return { ok: true, known: base };
+    if (rows.length === 0) {
+      // read under the lock: the journal ends at base.lastSeq
+      known.set(runId, base);
+      return { ok: true, known: base };
+    }
     const first = base.lastSeq + 1;
     const parsed = isChainManifest(manifest)
       ? parseChainEventRows(rows, manifest, first, base.tail ?? startTail(manifest))
@@ -366,39 +466,102 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return { ok: true, known: next };
   }
 
-  async function doAppend(
+  /** The SQL call of `append_events` for `plan` (inlined: a validated run id, integers, dollar-quoted text). */
+  function appendCall(runId: string, plan: AppendPlan, trace: string | null): string {
+    const lines = `ARRAY[${plan.lines.map(dollarQuote).join(', ')}]::text[]`;
+    const cache = plan.cache === null ? 'NULL, NULL' : `${dollarQuote(plan.cache.text)}, ${plan.cache.seq}`;
+    // a batch record when the batch has ≥ 2 events or was given a trace (the fs backend's rule)
+    const record =
+      trace === null && plan.lines.length < 2
+        ? 'NULL, NULL'
+        : `'${linesSha256(plan.lines)}', ${dollarQuote(trace ?? '[]')}::jsonb`;
+    return `SELECT ${t('append_events')}('${runId}', ${plan.first}, ${lines}, ${cache}, ${record}) AS r`;
+  }
+
+  /**
+   * Appends prepared entries: one round trip when this object's view of the run is current (the
+   * manifest and the last validated seq known, and the plan passes against that view), else — or
+   * when the function finds the run moved on — the locked transaction that reads the new rows first.
+   */
+  async function appendEntries(
     runId: string,
-    kind: StoreEventKind,
-    payload: unknown,
-    withCache: boolean,
+    entries: readonly PreparedEntry[],
+    mode: { readonly cacheHandoffs: boolean; readonly trace: string | null; readonly batch: boolean },
   ): Promise<StoreResult> {
-    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
-    // shape first, before touching the database (cites and the baton sequence again under the lock)
-    const prepared = prepareAppend(runId, kind, payload);
-    if (!prepared.ok) return prepared.result;
-    const { commit, payloadText } = prepared.value;
-    let seq: number | undefined;
-    return transact(
+    // one timestamp per append, shared by a batch's events (as the fs backend writes them)
+    const ts = formatTimestamp(now());
+    const committed = (plan: AppendPlan): StoreResult =>
+      storeResult(
+        'committed',
+        runId,
+        mode.batch ? { first_seq: plan.first, seq: plan.last } : { seq: plan.last },
+      );
+    const pendingOf = (plan: AppendPlan | null): Pending =>
+      plan === null ? {} : mode.batch ? { seq: plan.last, first_seq: plan.first } : { seq: plan.last };
+    /** Advances the view after a commit of `plan`; forgets it when it no longer lines up. */
+    const settle = (plan: AppendPlan | null, v: Verdict): StoreResult => {
+      const r = v === 'stale' ? refused(runId, 'write_failed', 'not committed: the journal moved') : v;
+      if (r.outcome === 'committed' && plan !== null) {
+        const k = known.get(runId);
+        if (k !== undefined && k.lastSeq + 1 === plan.first)
+          known.set(runId, { lastSeq: plan.last, tail: plan.tail });
+        else known.delete(runId);
+      } else if (r.outcome !== 'nothing_written' || r.code === 'write_failed') known.delete(runId);
+      return r;
+    };
+
+    // the fast path: BEGIN; append_events(…); COMMIT — one message, one round trip
+    const cachedManifest = manifests.get(runId);
+    const view = known.get(runId);
+    if (cachedManifest !== undefined && view !== undefined) {
+      const p = planAppend(runId, cachedManifest, view, entries, {
+        cacheHandoffs: mode.cacheHandoffs,
+        batch: mode.batch,
+        ts,
+      });
+      // a refusal against this view may be stale (a replan cite, a baton): decide it under the lock
+      if (p.ok) {
+        const plan = p.plan;
+        const v = await transact(
+          runId,
+          () => pendingOf(plan),
+          async () => ({
+            commit: committed(plan),
+            writes: `BEGIN; ${appendCall(runId, plan, mode.trace)}`,
+            verify: (replies) => {
+              const r = appendReply(replies);
+              if (r === -1) return refused(runId, 'busy', 'the run is locked by another mutation');
+              if (r === plan.first - 1) return committed(plan);
+              if (r === undefined) return refused(runId, 'write_failed', 'append_events gave no answer');
+              return 'stale'; // another writer appended since this view: nothing written, retry below
+            },
+          }),
+        );
+        if (v !== 'stale') return settle(plan, v);
+      }
+    }
+
+    // the locked path: BEGIN, the lock, the manifest (unless known) and the rows since this view in
+    // one round trip; then the same function call with COMMIT. Inlined values are a validated run
+    // id, a bigint and integers.
+    let planned: AppendPlan | null = null;
+    const v = await transact(
       runId,
-      () => seq,
+      () => pendingOf(planned),
       async (c) => {
-        // one round trip: BEGIN, the run lock, the manifest (unless known: it is immutable) and the
-        // rows appended since this process last looked. Inlined values are a validated run id, a
-        // bigint and an integer.
-        const cachedManifest = manifests.get(runId);
+        const known0 = manifests.get(runId);
         const base = known.get(runId);
         const from = base?.lastSeq ?? 0;
         const stmts = ['BEGIN', `SELECT pg_try_advisory_xact_lock(${lockKey(runId)}::bigint) AS got`];
-        if (cachedManifest === undefined)
-          stmts.push(`SELECT manifest FROM ${t('runs')} WHERE run_id = '${runId}'`);
+        if (known0 === undefined) stmts.push(`SELECT manifest FROM ${t('runs')} WHERE run_id = '${runId}'`);
         stmts.push(
           `SELECT seq, line FROM ${t('events')} WHERE run_id = '${runId}' AND seq > ${from} ORDER BY seq`,
         );
-        const res = (await c.query(stmts.join('; '))) as unknown as QueryResult[];
+        const res = replyList(await c.query(stmts.join('; ')));
         if ((res[1]?.rows[0] as { got?: boolean } | undefined)?.got !== true)
           return { rollback: refused(runId, 'busy', 'the run is locked by another mutation') };
         let manifest: StoredManifest;
-        if (cachedManifest !== undefined) manifest = cachedManifest;
+        if (known0 !== undefined) manifest = known0;
         else {
           const text = (res[2]?.rows[0] as { manifest?: string } | undefined)?.manifest;
           if (text === undefined) return { rollback: refused(runId, 'no_such_run', `no run ${runId}`) };
@@ -407,9 +570,6 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           manifest = m.manifest;
         }
         const rows = (res[res.length - 1]?.rows ?? []) as PgEventRow[];
-        const schema = appendEventSchema(runId, manifest, kind, commit);
-        if (!schema.ok) return { rollback: schema.result };
-        const eventSchema = schema.eventSchema;
         const caught = catchUp(
           runId,
           manifest,
@@ -417,39 +577,112 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           rows,
         );
         if (!caught.ok) return { rollback: caught.result };
-        const state = caught.known;
-        const next = state.lastSeq + 1;
-        const refusal = lockedAppendRefusal(
-          { runId, manifest, eventSchema, kind, payload, commit },
-          state.tail,
-          next,
-        );
-        if (refusal !== null) return { rollback: refusal };
-        const line = eventLine(kind, payloadText, eventSchema, next, formatTimestamp(now()));
-        seq = next;
+        const p = planAppend(runId, manifest, caught.known, entries, {
+          cacheHandoffs: mode.cacheHandoffs,
+          batch: mode.batch,
+          ts,
+        });
+        if (!p.ok) return { rollback: p.result };
+        const plan = p.plan;
+        planned = plan;
         // the writes go out with COMMIT (one round trip); canonical text is dollar-quoted verbatim
-        const writes = [
-          `INSERT INTO ${t('events')} (run_id, seq, line) VALUES ('${runId}', ${next}, ${dollarQuote(line)})`,
-        ];
-        if (withCache) {
-          writes.push(
-            `INSERT INTO ${t('handoff_cache')} (run_id, seq, body) VALUES ('${runId}', ${next}, ${dollarQuote(cacheText(payloadText, next))})`,
-          );
-        }
-        // the in-process view advances only once COMMIT returned (see below)
-        return { commit: storeResult('committed', runId, { seq: next }), writes: writes.join('; ') };
+        return {
+          commit: committed(plan),
+          writes: appendCall(runId, plan, mode.trace),
+          verify: (replies) =>
+            appendReply(replies) === plan.first - 1
+              ? committed(plan)
+              : refused(
+                  runId,
+                  'write_failed',
+                  'not committed: the journal moved although the run lock was held (a writer that does not take the lock)',
+                ),
+        };
       },
-    ).then((r) => {
-      if (r.outcome === 'committed' && r.seq !== undefined) {
-        const k = known.get(runId);
-        if (k !== undefined && k.lastSeq + 1 === r.seq)
-          known.set(runId, { lastSeq: r.seq, tail: commit !== null ? tailOf(commit.baton) : k.tail });
-        else if (r.seq === 1)
-          known.set(runId, { lastSeq: 1, tail: commit !== null ? tailOf(commit.baton) : null });
-        else known.delete(runId);
-      }
-      return r;
+    );
+    return settle(planned, v);
+  }
+
+  async function doAppend(
+    runId: string,
+    kind: StoreEventKind,
+    payload: unknown,
+    withCache: boolean,
+  ): Promise<StoreResult> {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
+    // shape first, before touching the database (cites and the baton sequence again at the real seq)
+    const prepared = prepareAppend(runId, kind, payload);
+    if (!prepared.ok) return prepared.result;
+    return appendEntries(runId, [{ kind, payload, ...prepared.value }], {
+      cacheHandoffs: withCache,
+      trace: null,
+      batch: false,
     });
+  }
+
+  async function doAppendBatch(
+    runId: string,
+    entries: readonly BatchEntry[],
+    batchOptions: AppendBatchOptions | undefined,
+  ): Promise<StoreResult> {
+    if (!isRunId(runId)) return refused(null, 'bad_run_id', `not a run id: ${quoteValue(runId)}`);
+    // every entry first: nothing reaches the database when one is refused
+    const prepared = prepareBatch(runId, entries, batchOptions?.trace);
+    if (!prepared.ok) return prepared.result;
+    return appendEntries(runId, prepared.entries, {
+      cacheHandoffs: true,
+      trace: prepared.trace,
+      batch: true,
+    });
+  }
+
+  async function readBatches(runId: string): Promise<BatchesLoadResult> {
+    if (!isRunId(runId))
+      return { ok: false, code: 'bad_run_id', run_id: null, detail: `not a run id: ${quoteValue(runId)}` };
+    const fail = (code: StoreCode, detail: string): BatchesLoadResult => ({
+      ok: false,
+      code,
+      run_id: runId,
+      detail,
+    });
+    let c: PoolClient;
+    try {
+      await ensureSchema();
+      c = guard(await pool.connect());
+    } catch (e) {
+      return fail('journal_unreadable', `cannot reach the database: ${errText(e)}`);
+    }
+    let destroy = false;
+    let res: QueryResult[];
+    try {
+      // one snapshot, one round trip: the manifest, the event rows, the batch rows
+      res = replyList(
+        await c.query(
+          [
+            'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+            `SELECT manifest FROM ${t('runs')} WHERE run_id = '${runId}'`,
+            `SELECT seq, line FROM ${t('events')} WHERE run_id = '${runId}' ORDER BY seq`,
+            `SELECT first_seq, last_seq, sha256, trace FROM ${t('handoff_batches')} WHERE run_id = '${runId}' ORDER BY first_seq`,
+            'COMMIT',
+          ].join('; '),
+        ),
+      );
+    } catch (e) {
+      destroy = !isPlainServerError(e);
+      await c.query('ROLLBACK').catch(() => {});
+      return fail('journal_unreadable', `cannot read the run's batches: ${errText(e)}`);
+    } finally {
+      c.release(destroy);
+    }
+    const text = (res[1]?.rows[0] as { manifest?: string } | undefined)?.manifest;
+    if (text === undefined) return fail('no_such_run', `no run ${runId}`);
+    const m = manifestOf(runId, text);
+    if (!m.ok) return fail('integrity_failure', m.detail);
+    const rows = (res[2]?.rows ?? []) as PgEventRow[];
+    const valid = isChainManifest(m.manifest)
+      ? parseChainEventRows(rows, m.manifest).events.length
+      : parseEventRows(rows, runId, eventSchemaOf(m.manifest)).events.length;
+    return { ok: true, value: judgeBatchRows(runId, (res[3]?.rows ?? []) as PgBatchRow[], rows, valid) };
   }
 
   async function loadAny(runId: string): Promise<AnyLoadResult> {
@@ -555,6 +788,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     },
     append: (runId, kind, payload) => doAppend(runId, kind, payload, false),
     setHandoff: (runId, payload) => doAppend(runId, 'handoff', payload, true),
+    appendBatch: (runId, entries, batchOptions) => doAppendBatch(runId, entries, batchOptions),
+    readBatches,
     async load(runId): Promise<LoadResult> {
       return contractLoadOnly(runId, await loadAny(runId));
     },

@@ -4,6 +4,8 @@
 //                                               held) until <syncDir>/go exists; writes <syncDir>/holding
 //   once <url> <schema> <runId>                 append one note
 //   loop <url> <schema> <runId> <syncDir> <tag> <count>  after <syncDir>/start, append <count> notes
+//   batchloop <url> <schema> <runId> <syncDir> <tag> <count>  after <syncDir>/start, append <count>
+//                                               batches of 5 notes `<tag>-<i>-<j>` (trace: one step per batch)
 // Every result is printed as one JSON line.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,5 +31,13 @@ if (mode === 'hold' || mode === 'once') out(await store.append(runId, 'note', no
 if (mode === 'loop') {
   while (!existsSync(join(syncDir, 'start'))) await sleep(2);
   for (let i = 0; i < Number(countArg); i++) out(await store.append(runId, 'note', note(`${tag}-${i}`)));
+}
+if (mode === 'batchloop') {
+  while (!existsSync(join(syncDir, 'start'))) await sleep(2);
+  for (let i = 0; i < Number(countArg); i++) {
+    const entries = [0, 1, 2, 3, 4].map((j) => ({ kind: 'note', payload: note(`${tag}-${i}-${j}`) }));
+    const trace = [{ machine: 'child', from: `${tag}${i}`, event: 'BATCH', to: `${tag}${i + 1}` }];
+    out(await store.appendBatch(runId, entries, { trace }));
+  }
 }
 await store.close();

@@ -106,7 +106,7 @@ describe('the database enforces append-only, dense journals', () => {
     await a.migrate();
     const c = await sql();
     const v = await c.query(`SELECT version FROM "${a.schema}".schema_version`);
-    expect(v.rows).toEqual([{ version: 1 }]);
+    expect(v.rows).toEqual([{ version: 2 }]);
     expect((await a.createRun({ dispatch: dispatch() })).outcome).toBe('committed');
   });
 });
@@ -410,10 +410,16 @@ describe('a connection lost while COMMIT is in flight is indeterminate, never a 
     return join(host, `.s.PGSQL.${new URL(url).port || '5432'}`);
   };
 
-  for (const mode of ['after-server-reply', 'before-server'] as const) {
-    it(`cut ${mode}: indeterminate with the seq; the journal holds the event ${mode === 'after-server-reply' ? 'once' : 'not at all'}`, async () => {
+  for (const [mode, path] of [
+    ['after-server-reply', 'locked'],
+    ['before-server', 'locked'],
+    ['after-server-reply', 'one-round-trip'],
+    ['before-server', 'one-round-trip'],
+  ] as const) {
+    it(`cut ${mode} (${path} path): indeterminate with the seq; the journal holds the event ${mode === 'after-server-reply' ? 'once' : 'not at all'}`, async () => {
       const direct = fresh();
-      const id = await runWithNotes(direct, 1);
+      // the one-round-trip path needs a store that knows the run: the cutting store creates it
+      const id = path === 'locked' ? await runWithNotes(direct, 1) : '';
       const proxy = await commitCutter(upstreamSocket(db.url()));
       try {
         const cut = createPgStore({
@@ -423,15 +429,16 @@ describe('a connection lost while COMMIT is in flight is indeterminate, never a 
         });
         stores.push(cut);
         await cut.migrate();
+        const runId = path === 'locked' ? id : await runWithNotes(cut, 1);
         proxy.arm(mode);
-        const r = await cut.append(id, 'note', note('in flight'));
+        const r = await cut.append(runId, 'note', note('in flight'));
         expect(r).toMatchObject({ outcome: 'indeterminate', seq: 2, step: 'commit' });
-        const l = await direct.load(id);
+        const l = await direct.load(runId);
         if (!l.ok) throw new Error(l.detail);
         const texts = l.value.events.map((e) => (e.payload as { text: string }).text);
         expect(texts).toEqual(mode === 'after-server-reply' ? ['n0', 'in flight'] : ['n0']);
         // the same store recovers: its next append takes the next dense seq
-        expect(await cut.append(id, 'note', note('after'))).toMatchObject({
+        expect(await cut.append(runId, 'note', note('after'))).toMatchObject({
           outcome: 'committed',
           seq: texts.length + 1,
         });

@@ -21,6 +21,7 @@ afterAll(async () => {
 });
 
 describeStoreContract('postgres', {
+  capabilities: { appendBatch: true, readBatches: true },
   make: async (options) => {
     const s = createPgStore({
       connectionString: db.url(),
