@@ -1,25 +1,49 @@
-// Gate ledger benchmark: fs reservations (register + reserve + replay per problem) against the raw
-// limit measured in the same run (temp write + fsync + link publish, the ledger's append primitive).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { link, open, unlink } from 'node:fs/promises';
+// Gate ledger benchmark: fs reservations (register + reserve + replay per problem: two ledger
+// entries, the replay only reads) against the raw limits measured in the same run, synchronous
+// like the ledger: the ledger's append primitive (temp write + fsync + link publish) without and
+// with the directory fsync the ledger does after the link (the entry is a new name: without it an
+// acknowledged entry may vanish in a power loss). One entry = two fsyncs in this format.
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsLedger } from '../dist/src/gate/index.js';
-import { opsPerSecond } from './lib.mjs';
+import { opsPerSecond, opsPerSecondSync } from './lib.mjs';
 
 export default async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gate-bench-'));
   try {
-    let n = 0;
-    const raw = await opsPerSecond(async () => {
-      const tmp = join(dir, `t${n}`);
-      const h = await open(tmp, 'wx');
-      await h.writeFile('{"x":1}\n');
-      await h.sync();
-      await h.close();
-      await link(tmp, join(dir, `r${n++}`));
-      await unlink(tmp);
-    }, 1500);
+    const body = Buffer.from('{"x":1}\n');
+    const rawLoop = (sub, dirSync) => {
+      const d = join(dir, sub);
+      mkdirSync(d);
+      let n = 0;
+      return opsPerSecondSync(() => {
+        const tmp = join(d, `t${n}`);
+        const fd = openSync(tmp, 'wx');
+        writeSync(fd, body);
+        fsyncSync(fd);
+        closeSync(fd);
+        linkSync(tmp, join(d, `r${n++}`));
+        unlinkSync(tmp);
+        if (dirSync) {
+          const dfd = openSync(d, 'r');
+          fsyncSync(dfd);
+          closeSync(dfd);
+        }
+      }, 1500);
+    };
+    const raw = rawLoop('raw', false);
+    const rawDir = rawLoop('raw-dir', true);
     const ledger = createFsLedger(join(dir, 'ledger'), { now: () => '2026-11-30T12:00:00.000Z' });
     const profile = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
     const candidate = { commit: null, tree_digest: 'c'.repeat(64) };
@@ -41,12 +65,20 @@ export default async () => {
     // each op appends twice (register, reserve); the replay only reads
     return [
       { name: 'raw append (write+fsync+link)', value: raw, unit: 'ops/s' },
+      { name: 'raw append (write+fsync+link+directory fsync)', value: rawDir, unit: 'ops/s' },
       {
-        name: 'fs ledger register+reserve+replay',
+        name: 'fs ledger register+reserve+replay, entries vs raw without directory fsync',
         value: reservations,
         unit: 'ops/s',
         ratio: (reservations * 2) / raw,
-        target: 0.3,
+        target: 0.8,
+      },
+      {
+        name: 'fs ledger entries vs raw with directory fsync (the same durability)',
+        value: reservations * 2,
+        unit: 'entries/s',
+        ratio: (reservations * 2) / rawDir,
+        target: 0.8,
       },
     ];
   } finally {

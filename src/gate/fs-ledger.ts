@@ -88,7 +88,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
         names = fsl.readdir(dir);
       } catch (e) {
         if (errnoOf(e) === 'ENOENT') {
-          parsed.delete(problemId);
+          parsed.set(problemId, []);
           return null;
         }
         throw ledgerDamaged(problemId, `cannot list the log: ${(e as Error).message}`, e);
@@ -98,7 +98,10 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
         .filter((s): s is string => s !== undefined)
         .map(Number)
         .sort((a, b) => a - b);
-      if (seqs.length === 0) return null;
+      if (seqs.length === 0) {
+        parsed.set(problemId, []);
+        return null;
+      }
       let known = parsed.get(problemId) ?? [];
       if (known.length > seqs.length) known = []; // entries vanished: trust nothing cached
       const events: LedgerEvent[] = known.slice();
@@ -126,18 +129,25 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
         fs.mkdirSync(tmpDir, { recursive: true });
         made.add(problemId);
       }
+      const text = `${JSON.stringify(event)}\n`;
       try {
         // some file systems refuse fsync on directories; the link itself is already atomic
-        return publishNewFile(
+        const won = publishNewFile(
           fsl,
           join(dir, `${String(event.seq).padStart(8, '0')}.json`),
-          Buffer.from(`${JSON.stringify(event)}\n`),
+          Buffer.from(text),
           {
             tmpPath: join(tmpDir, `${process.pid}-${randomHex(16)}.json`),
             mode: 0o666,
             sync: 'dir-best-effort',
           },
         );
+        // our own entry joins the parsed cache as a read would parse it (no re-read of it later)
+        const known = parsed.get(problemId);
+        if (won && known !== undefined && known.length === event.seq - 1) {
+          known.push(parseLedgerEntry(problemId, event.seq, text));
+        }
+        return won;
       } catch (e) {
         if (errnoOf(causeOf(e)) === 'ENOENT') made.delete(problemId); // removed meanwhile: re-make next time
         throw causeOf(e);
