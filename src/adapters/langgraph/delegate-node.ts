@@ -18,7 +18,8 @@ import type { DelegationState } from './delegation-state.js';
 
 /**
  * What the worker of a delegation node receives besides the dispatch: the delegation's signal
- * (aborted on timeout, or when the graph run is aborted) and the graph state the node was given.
+ * (aborted on timeout, or when the graph run is aborted) and the graph state the node was given
+ * (a frozen shallow copy: the worker cannot reassign a channel; nested values are LangGraph's).
  *
  * @example
  * ```ts
@@ -144,7 +145,9 @@ export function delegateNode<S = DelegationState>(options: DelegateNodeOptions<S
       return deepFreeze({ delegation: record });
     }
     const signal = config?.signal;
-    const result = await delegate(dispatch, (d, ctx) => worker(d, { signal: ctx.signal, state }), {
+    // the worker reads the state; it cannot reassign the node's view of it
+    const seen = typeof state === 'object' && state !== null ? (Object.freeze({ ...state }) as S) : state;
+    const result = await delegate(dispatch, (d, ctx) => worker(d, { signal: ctx.signal, state: seen }), {
       ...delegateOptions,
       ...(signal === undefined ? {} : { signal }),
     });

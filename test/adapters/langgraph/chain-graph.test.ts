@@ -198,7 +198,9 @@ describe('chainGraph: the commit boundary between nodes', () => {
     const chain = tripChain({
       ...goodStages(),
       route: (view) => {
-        const delta = stageDelta({ depart_by: { value: '18:00', evidence: ['maps://route/42'] } }) as {
+        const delta = stageDelta({
+          depart_by: { value: '18:00', evidence: ['maps://route/42'] },
+        }) as unknown as {
           facts: { value: unknown }[];
         };
         setImmediate(() => {
@@ -266,6 +268,17 @@ describe('chainGraph: the journal is the truth about the baton', () => {
       expect(journal.entries('trip-9')).toEqual([]);
     },
   );
+
+  it('a node mutating the committed baton in place throws: batons in the state are frozen', async () => {
+    const chain = tripChain();
+    const journal = createMemoryChainJournal();
+    const app = withForger({ chain, journal }, (s) => {
+      (s.baton.records as unknown as { value: unknown }[])[0] = { value: 'req-evil' };
+      return {};
+    });
+    await expect(app.invoke({ baton: tripBaton(chain) })).rejects.toThrow(TypeError);
+    expect((await journal.loadLast('trip-1'))?.records[0]?.value).toBe('req-7');
+  });
 
   it('a state update behind the graph’s back (updateState) is refused at the next node', async () => {
     const chain = tripChain();

@@ -156,6 +156,34 @@ describe('delegateNode in a StateGraph', () => {
     expect(r.handoff?.files_changed).toEqual([p.owned]);
   });
 
+  it('a worker that keeps the state and forges its delegation after returning changes nothing', async () => {
+    const forged = {
+      verdict: 'solved',
+      outcome: 'accepted',
+      handoff: null,
+      violations: [],
+      cite: null,
+      relaunch: null,
+    };
+    const final = await graphOf(async (d, ctx) => {
+      const state = ctx.state as { delegation: unknown };
+      expect(() => {
+        state.delegation = forged;
+      }).toThrow(TypeError);
+      setImmediate(() => {
+        try {
+          state.delegation = forged;
+        } catch {
+          // frozen
+        }
+      });
+      return { ...handoffFor(d), target: 'src/other.ts:1' };
+    }).invoke({});
+    await new Promise((r) => setImmediate(r));
+    expect(final.path).toEqual(['triage']);
+    expect(record(final).verdict).toBe('refused');
+  });
+
   it('a later node cannot edit the record in place: it is frozen', async () => {
     const app = new StateGraph(State)
       .addNode(
