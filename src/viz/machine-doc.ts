@@ -3,6 +3,7 @@
  * Mermaid diagram, a states table and a transitions table (guards and actions), all derived from
  * the machine, so `handoff viz --docs --check` can detect drift.
  */
+import { classifyEdges, errorSinks } from './edge-class.js';
 import { markdownCell } from './escape.js';
 import { displayPath, eventLabel, type MachineGraph, nodeIndex } from './graph.js';
 import { toMermaid } from './mermaid.js';
@@ -40,6 +41,10 @@ export function machineDoc(g: MachineGraph, info: MachineDocInfo): string {
   const states = g.nodes.filter((n) => n.parent !== null);
   const finals = states.filter((n) => n.final).map((n) => code(displayPath(n)));
   const initial = states.find((n) => n.initial && n.parent === g.root);
+  const classes = classifyEdges(g);
+  const sinks = errorSinks(g).map((id) => code(displayPath(index.get(id) as never)));
+  const nStop = [...classes.values()].filter((k) => k === 'stop').length;
+  const nError = [...classes.values()].filter((k) => k === 'error').length;
   const lines: string[] = [
     GENERATED_MARKER,
     '',
@@ -48,6 +53,8 @@ export function machineDoc(g: MachineGraph, info: MachineDocInfo): string {
     `${info.summary}`,
     '',
     `Defined in [\`${info.source}\`](../../${info.source}) (machine id \`${g.id}\`): ${states.length} states, ${g.edges.length} transitions; initial state ${initial ? code(displayPath(initial)) : '(none)'}, final states ${finals.join(', ') || '(none)'}. Draw it yourself with \`handoff viz ${info.name} --format html --out ${info.name}.html\` (also \`mermaid\`, \`dot\`, \`json\`). Guards and actions are named in the machine's \`setup\`; dynamic params are not shown.`,
+    '',
+    `Error/stop transitions (column *class*, rule in [docs/viz.md](../viz.md#error-and-stop-edges)): ${nStop} \`stop\` transitions into the error sink${sinks.length === 1 ? '' : 's'} ${sinks.join(', ') || '(none)'}, ${nError} \`error\` transitions (invoke errors into a live state); the rest are \`main\`.`,
     '',
     '## Diagram',
     '',
@@ -73,8 +80,8 @@ export function machineDoc(g: MachineGraph, info: MachineDocInfo): string {
     '',
     'In document order; for one source and trigger the candidates are tried top to bottom and the first whose guard passes is taken.',
     '',
-    '| # | from | trigger | guard | to | actions |',
-    '|---|---|---|---|---|---|',
+    '| # | from | trigger | guard | to | actions | class |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const e of g.edges) {
     const from = e.source === g.root ? '(any state)' : code(displayPath(index.get(e.source) as never));
@@ -84,7 +91,7 @@ export function machineDoc(g: MachineGraph, info: MachineDocInfo): string {
         : e.targets.map((t) => code(displayPath(index.get(t) as never))).join(', ');
     const trigger = `${code(eventLabel(e))}${e.reenter ? ' (reenter)' : ''}`;
     lines.push(
-      `| ${e.id.slice(1)} | ${from} | ${trigger} | ${e.guard === null ? '' : code(e.guard)} | ${to} | ${e.actions.map(code).join(', ')} |`,
+      `| ${e.id.slice(1)} | ${from} | ${trigger} | ${e.guard === null ? '' : code(e.guard)} | ${to} | ${e.actions.map(code).join(', ')} | ${classes.get(e.id)} |`,
     );
   }
   lines.push('');
