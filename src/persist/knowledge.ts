@@ -80,17 +80,25 @@ export interface KnowledgePart {
  * ```
  */
 export function unionBy<T>(a: readonly T[], b: readonly T[]): T[] {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const x of [...a, ...b]) {
+  // A list this function made carries its key set; the set moves to the new list (the old list
+  // is a superseded value), so a long run pays for the new items only, not for the whole list.
+  const carried = UNION_KEYS.get(a);
+  if (carried !== undefined) UNION_KEYS.delete(a);
+  const seen = carried ?? new Set<string>();
+  const out: T[] = carried === undefined ? [] : [...a];
+  for (const x of carried === undefined ? [...a, ...b] : b) {
     const k = canonicalJson(x);
     if (!seen.has(k)) {
       seen.add(k);
       out.push(x);
     }
   }
+  UNION_KEYS.set(out, seen);
   return out;
 }
+
+/** The canonical keys of each list {@link unionBy} returned (held weakly, moved on each union). */
+const UNION_KEYS = new WeakMap<readonly unknown[], Set<string>>();
 
 /**
  * Nothing accumulated yet: every list empty, both deltas null.
