@@ -46,4 +46,39 @@ describe('memory store', () => {
     const l = await store.load(id);
     expect(l.ok && l.value.events.length).toBe(1);
   });
+  it('scripted outcomes apply to a whole batch: all of its events or none', async () => {
+    const store = createMemoryStore({ now: fixedClock() });
+    const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+    const batch = [
+      { kind: 'note' as const, payload: note('a') },
+      { kind: 'note' as const, payload: note('b') },
+    ];
+    store.scriptNext({ outcome: 'indeterminate', step: 'fsync' });
+    expect(await store.appendBatch(id, batch)).toMatchObject({
+      outcome: 'indeterminate',
+      first_seq: 1,
+      seq: 2,
+      step: 'fsync',
+    });
+    store.scriptNext({ outcome: 'indeterminate', writes: true, step: 'fsync' });
+    expect(await store.appendBatch(id, batch)).toMatchObject({
+      outcome: 'indeterminate',
+      first_seq: 1,
+      seq: 2,
+    });
+    store.scriptNext({ outcome: 'nothing_written', code: 'write_failed' });
+    expect(await store.appendBatch(id, batch)).toEqual({
+      schema: 'run-store-result/v1',
+      outcome: 'nothing_written',
+      run_id: id,
+      code: 'write_failed',
+    });
+    const l = await store.load(id);
+    expect(l.ok && l.value.events.map((e) => e.seq)).toEqual([1, 2]);
+    const b = await store.readBatches(id);
+    expect(b.ok && b.value.batches.map((x) => [x.first_seq, x.last_seq, x.status])).toEqual([
+      [1, 2, 'complete'],
+    ]);
+    expect(store.calls.filter((c) => c.op === 'append-batch')).toHaveLength(3);
+  });
 });
