@@ -138,6 +138,63 @@ describe('delegateNode in a StateGraph', () => {
     expect(r.handoff?.stop_detail).toContain(detail);
   });
 
+  it('failed: a worker that never returns is given up after timeoutMs; its signal is aborted', async () => {
+    let aborted = false;
+    const app = new StateGraph(State)
+      .addNode(
+        'fix',
+        delegateNode<S>({
+          task: task(),
+          projectRoot: p.dir,
+          timeoutMs: 50,
+          worker: (_d, { signal }) =>
+            new Promise(() => {
+              signal.addEventListener('abort', () => {
+                aborted = true;
+              });
+            }),
+        }),
+      )
+      .addEdge(START, 'fix')
+      .addEdge('fix', END)
+      .compile();
+    const r = record(await app.invoke({}));
+    expect(r.verdict).toBe('failed');
+    expect(r.handoff?.stop_detail).toContain('the worker did not return within 50 ms');
+    expect(aborted).toBe(true);
+  });
+
+  it('aborting the graph run aborts the worker: the delegation ends as a user-stop', async () => {
+    const controller = new AbortController();
+    let aborted = false;
+    const fix = delegateNode<S>({
+      task: task(),
+      projectRoot: p.dir,
+      worker: (_d, { signal }) =>
+        new Promise(() => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+          setImmediate(() => controller.abort());
+        }),
+    });
+    let settled: ReturnType<typeof fix> | undefined;
+    const app = new StateGraph(State)
+      .addNode('fix', (s: S, config) => {
+        settled = fix(s, config);
+        return settled;
+      })
+      .addEdge(START, 'fix')
+      .addEdge('fix', END)
+      .compile();
+    // LangGraph gives up on the run at once; the delegation finishes (puts back, journals) on its own
+    await app.invoke({}, { signal: controller.signal }).catch(() => undefined);
+    const r = (await settled)?.delegation;
+    expect(aborted).toBe(true);
+    expect(r).toMatchObject({ verdict: 'failed', outcome: 'failed' });
+    expect(r?.handoff).toMatchObject({ status: 'stopped', stop_reason: 'user-stop' });
+  });
+
   it('a worker that mutates its answer after returning it changes nothing the graph sees', async () => {
     let returned: { status: string; files_changed: string[] } | undefined;
     const final = await graphOf(async (d) => {
