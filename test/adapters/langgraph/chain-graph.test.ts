@@ -143,6 +143,48 @@ describe('chainGraph: the commit boundary between nodes', () => {
     }
   });
 
+  it('a stopped run resumes in a new store and journal object: same run, same stage_run_id, cites continue', async () => {
+    let down = true;
+    const stages = goodStages();
+    const seen: string[] = [];
+    const chain = tripChain({
+      ...stages,
+      route: (view, ctx) => {
+        seen.push(view.stage_run_id);
+        if (down) throw new Error('down');
+        return stages.route(view, ctx);
+      },
+    });
+    const first = fsStore(root);
+    let runId: string | undefined;
+    let failure: string | null | undefined;
+    try {
+      const journal = createStoreChainJournal(first, chain);
+      const stopped = await chainGraph(chain, { journal })
+        .compile()
+        .invoke({ baton: tripBaton(chain) });
+      runId = journal.runOf('trip-1');
+      failure = stopped.failure?.stage_run_id;
+    } finally {
+      first.close();
+    }
+    down = false;
+    const second = fsStore(root); // another process would open the store the same way
+    try {
+      const journal = createStoreChainJournal(second, chain);
+      const checkpoint = await journal.loadLast('trip-1');
+      const final = await chainGraph(chain, { journal })
+        .compile()
+        .invoke({ baton: checkpoint as Baton });
+      expect(chainGraphOutcome(final).status).toBe('accepted');
+      expect(journal.runOf('trip-1')).toBe(runId);
+      expect(seen).toEqual([failure, failure]);
+      expect(final.commits.map((c) => c.cite)).toEqual([`${runId}#2`, `${runId}#3`]);
+    } finally {
+      second.close();
+    }
+  });
+
   it('the retry budget is the contract’s max_attempts (3): then the graph stops at the checkpoint', async () => {
     let runs = 0;
     const chain = tripChain({
