@@ -2,7 +2,9 @@
  * `handoff store …` through the built binary: the full sequence create → note → review → replan →
  * dispatch → handoff → set-handoff with dense seqs and resolving cites, plus exit codes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
@@ -285,5 +287,118 @@ describe('handoff store CLI', () => {
       damage: null,
       warnings: [],
     });
+  }, 60_000);
+});
+
+describe('handoff store recover', () => {
+  const deadPid = (): number => {
+    const r = spawnSync(process.execPath, ['-e', '']);
+    return r.pid;
+  };
+
+  it('breaks a stale lock and truncates a torn tail, journaled (--json); dry run first changes nothing', async () => {
+    const project = tempDir('store-cli-recover-');
+    const root = ['--project-root', project];
+    const opts = { cwd: project, env: { HANDOFF_RUN_STORE: '' } };
+    files(project, { 'dispatch.json': dispatch(), 'note.json': note() });
+    const created = await runCli(
+      ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--now', NOW],
+      opts,
+    );
+    const id = stdoutJson<StoreResult>(created).run_id as string;
+    const note1 = await runCli(
+      ['store', 'append', ...root, '--run-id', id, '--kind', 'note', '--payload', 'note.json'],
+      opts,
+    );
+    expect(note1.code, note1.stderr).toBe(0);
+    const dir = join(project, '.handoff', 'runs', id);
+    const pid = deadPid();
+    writeFileSync(
+      join(dir, '.lock'),
+      `{"acquired":"${NOW}","host":${JSON.stringify(hostname())},"pid":${pid}}\n`,
+    );
+    appendFileSync(join(dir, 'events.jsonl'), '{"kind":"note","payl');
+    const lock = readFileSync(join(dir, '.lock'));
+    const journal = readFileSync(join(dir, 'events.jsonl'));
+
+    const dry = await runCli(['store', 'recover', ...root, '--run-id', id, '--dry-run', '--json'], opts);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(stdoutJson(dry)).toMatchObject({
+      schema: 'run-store-recover/v1',
+      outcome: 'planned',
+      dry_run: true,
+      actions: [
+        { kind: 'lock_broken', owner: { pid } },
+        { kind: 'tail_truncated', line: 2, bytes: 20 },
+      ],
+    });
+    expect(readFileSync(join(dir, '.lock')).equals(lock)).toBe(true);
+    expect(readFileSync(join(dir, 'events.jsonl')).equals(journal)).toBe(true);
+
+    const r = await runCli(['store', 'recover', ...root, '--run-id', id, '--json'], opts);
+    expect(r.code, r.stderr).toBe(0);
+    const body = stdoutJson<{ outcome: string; cite: string }>(r);
+    expect(body).toMatchObject({ outcome: 'recovered', cite: `${id}#2` });
+    const loaded = stdoutJson<RunLoad>(await runCli(['store', 'load', ...root, '--run-id', id], opts));
+    expect(loaded.damaged).toBe(false);
+    const cited = resolveCite(loaded, body.cite);
+    expect(cited.ok && cited.kind === 'event' && (cited.event.payload as { text: string }).text).toMatch(
+      /^store recover: broke the stale run lock of pid \d+ .*; truncated the torn tail at line 2 \(20 bytes/,
+    );
+    const again = await runCli(
+      ['store', 'append', ...root, '--run-id', id, '--kind', 'note', '--payload', 'note.json'],
+      opts,
+    );
+    expect(stdoutJson(again)).toMatchObject({ outcome: 'committed', seq: 3 });
+
+    // nothing left: exit 0, text output for a person, nothing written
+    const before = readFileSync(join(dir, 'events.jsonl'));
+    const idle = await runCli(['store', 'recover', ...root, '--run-id', id], opts);
+    expect(idle.code, idle.stderr).toBe(0);
+    expect(idle.stdout).toContain(`store recover ${id}: nothing_to_do`);
+    expect(readFileSync(join(dir, 'events.jsonl')).equals(before)).toBe(true);
+  }, 60_000);
+
+  it('refusals exit 3 and touch nothing: a live owner, a corrupt line, a bad run id; usage exits 2', async () => {
+    const project = tempDir('store-cli-recover-');
+    const root = ['--root', join(project, 'store')];
+    const opts = { cwd: project, env: { HANDOFF_RUN_STORE: '' } };
+    files(project, { 'dispatch.json': dispatch() });
+    const created = await runCli(
+      ['store', 'create', ...root, '--dispatch', 'dispatch.json', '--now', NOW],
+      opts,
+    );
+    const id = stdoutJson<StoreResult>(created).run_id as string;
+    const dir = join(project, 'store', 'runs', id);
+    writeFileSync(
+      join(dir, '.lock'),
+      `{"acquired":"${NOW}","host":${JSON.stringify(hostname())},"pid":${process.pid}}\n`,
+    );
+    const held = await runCli(['store', 'recover', ...root, '--run-id', id, '--json'], opts);
+    expect(held.code).toBe(3);
+    expect(stdoutJson(held)).toMatchObject({
+      outcome: 'refused',
+      code: 'busy',
+      reason: 'owner_alive',
+      lock_owner: { pid: process.pid },
+    });
+    expect(existsSync(join(dir, '.lock'))).toBe(true);
+
+    rmSync(join(dir, '.lock'));
+    writeFileSync(join(dir, 'events.jsonl'), 'not json\n');
+    const corrupt = await runCli(['store', 'recover', ...root, '--run-id', id], opts);
+    expect(corrupt.code).toBe(3);
+    expect(corrupt.stdout).toContain('refused [journal_damaged/corrupt_line]');
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toBe('not json\n');
+
+    const bad = await runCli(['store', 'recover', ...root, '--run-id', '../x', '--json'], opts);
+    expect(bad.code).toBe(3);
+    expect(stdoutJson(bad)).toMatchObject({ outcome: 'refused', run_id: null, code: 'bad_run_id' });
+
+    expect((await runCli(['store', 'recover', ...root], opts)).code).toBe(2);
+    expect((await runCli(['store', 'recover', ...root, '--run-id', id, '--kind', 'note'], opts)).code).toBe(
+      2,
+    );
+    expect((await runCli(['store', 'load', ...root, '--run-id', id, '--dry-run'], opts)).code).toBe(2);
   }, 60_000);
 });
