@@ -3,6 +3,10 @@
 //   same directory, in the same run (target ratio ≥ 0.8), and vs the same loop plus the
 //   per-mutation O_EXCL lock file the spec requires (create, write the diagnostic body, close,
 //   unlink), with the store's own cost per append beyond that loop in µs;
+// - group commit: events/s of appendBatch with 5 events (one lock, record + journal: 2 fsyncs) vs
+//   the raw append+fsync loop (one fsync per event) and vs a raw loop writing the same 5 lines
+//   with one write and one fsync (the floor of any 1-fsync batch), interleaved batch by batch;
+//   the fsyncs per batch counted through the store's fs layer;
 // - load throughput of 50,000- and 100,000-event journals (target ≥ 200k events/s; the two
 //   sizes show load time is linear in journal length), in the older all-ASCII line form (the
 //   notes' em-dash escaped) and in the reference's raw UTF-8 form that appends write now.
@@ -19,6 +23,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson, canonicalJsonUtf8 } from '../dist/src/canonical/index.js';
+import { nodeFsLayer } from '../dist/src/durable/index.js';
 import { createFsStore } from '../dist/src/store/index.js';
 import { timeOnce } from './lib.mjs';
 
@@ -117,6 +122,94 @@ async function appendBench(dir, appends) {
   };
 }
 
+async function batchBench(dir, batches, size = 5) {
+  const real = nodeFsLayer();
+  let fsyncs = 0;
+  const counting = {
+    ...real,
+    fsync: (fd) => {
+      fsyncs++;
+      real.fsync(fd);
+    },
+  };
+  const store = createFsStore({ root: join(dir, 'batch-store'), env: {}, fs: counting });
+  const c = await store.createRun({ dispatch, now: '2026-11-30T10:00:00Z' });
+  const id = c.run_id;
+  await store.appendBatch(id, [
+    { kind: 'note', payload: note(0) },
+    { kind: 'note', payload: note(0) },
+  ]); // sidecar made
+  const lineBytes = Buffer.byteLength(
+    `${canonicalJsonUtf8({ kind: 'note', payload: note(100000), schema: 'run-store-event/v2', seq: 100000, ts: '2026-11-30T10:00:00Z' })}\n`,
+  );
+  const line = Buffer.alloc(lineBytes, 0x61);
+  line[lineBytes - 1] = 0x0a;
+  const group = Buffer.concat(Array.from({ length: size }, () => line));
+  const rawFd = openSync(join(dir, 'raw-b.jsonl'), 'a');
+  const groupFd = openSync(join(dir, 'raw-g.jsonl'), 'a');
+  const now = () => process.hrtime.bigint();
+  const raw = () => {
+    const s = now();
+    for (let i = 0; i < size; i++) {
+      writeSync(rawFd, line);
+      fsyncSync(rawFd);
+    }
+    return Number(now() - s);
+  };
+  const grouped = () => {
+    const s = now();
+    writeSync(groupFd, group);
+    fsyncSync(groupFd);
+    return Number(now() - s);
+  };
+  let k = 1;
+  let counted = 0;
+  let batchesCounted = 0;
+  const batch = async () => {
+    const entries = Array.from({ length: size }, () => ({ kind: 'note', payload: note(k++) }));
+    const before = fsyncs;
+    const s = now();
+    const r = await store.appendBatch(id, entries);
+    const t = Number(now() - s);
+    if (r.outcome !== 'committed') throw new Error(JSON.stringify(r));
+    counted += fsyncs - before;
+    batchesCounted++;
+    return t;
+  };
+  const rounds = 15;
+  const t = { raw: [], grouped: [], batch: [] };
+  const kinds = [
+    ['raw', raw],
+    ['batch', batch],
+    ['grouped', grouped],
+  ];
+  for (let round = -1; round < rounds; round++) {
+    const sums = { raw: 0, grouped: 0, batch: 0 };
+    for (let i = 0; i < batches; i++) {
+      for (let j = 0; j < 3; j++) {
+        const [name, fn] = kinds[(i + j) % 3];
+        sums[name] += await fn();
+      }
+    }
+    if (round < 0) continue;
+    for (const name of Object.keys(sums)) t[name].push(sums[name] / 1e9);
+  }
+  closeSync(rawFd);
+  closeSync(groupFd);
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const events = rounds * batches * size;
+  return {
+    raw: events / sum(t.raw),
+    grouped: events / sum(t.grouped),
+    batch: events / sum(t.batch),
+    ratio: median(t.raw.map((r, i) => r / t.batch[i])),
+    ratioGrouped: median(t.grouped.map((g, i) => g / t.batch[i])),
+    fsyncsPerBatch: counted / batchesCounted,
+    size,
+  };
+}
+
 async function loadBench(dir, n, form = 'ascii') {
   const root = join(dir, `load-${n}-${form}`);
   const store = createFsStore({ root, env: {} });
@@ -151,6 +244,7 @@ export default async () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-bench-'));
   try {
     const a = await appendBench(dir, 40);
+    const b = await batchBench(dir, 20);
     const l50 = await loadBench(dir, 50_000);
     const l100 = await loadBench(dir, 100_000);
     const l100raw = await loadBench(dir, 100_000, 'utf8');
@@ -180,6 +274,24 @@ export default async () => {
         unit: 'appends/s',
         ratio: a.ratioLocked,
         target: 0.8,
+      },
+      {
+        name: `group commit: appendBatch of ${b.size} events vs the raw append+fsync loop (events/s, median of paired rounds)`,
+        value: b.batch,
+        unit: 'events/s',
+        ratio: b.ratio,
+        target: 0.8,
+      },
+      {
+        name: `group commit: appendBatch of ${b.size} events vs raw one write + one fsync of ${b.size} lines`,
+        value: b.grouped,
+        unit: 'events/s',
+        ratio: b.ratioGrouped,
+      },
+      {
+        name: `fsyncs per ${b.size}-event batch (counted in the store's fs layer)`,
+        value: b.fsyncsPerBatch,
+        unit: 'fsyncs',
       },
       { name: 'load 50,000-event journal', value: l50, unit: 'events/s', ratio: l50 / 200_000, target: 1 },
       { name: 'load 100,000-event journal', value: l100, unit: 'events/s', ratio: l100 / 200_000, target: 1 },
