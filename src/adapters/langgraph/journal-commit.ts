@@ -36,14 +36,25 @@ export async function commitToJournal(
   } catch (e) {
     return { ok: false, detail: `the journal did not commit ${baton.snapshot_id}: ${describeThrown(e)}` };
   }
+  return { ok: true, commit: describeCommit(journal, baton) };
+}
+
+/**
+ * The commit of `baton` as a chain graph reports it, with its cite when `journal` is the run
+ * store's and holds it.
+ *
+ * @example
+ * ```ts
+ * describeCommit(journal, b2); // { stage: 'route', revision: 2, snapshot_id: 'trip-1::r2::…', cite: '…#2' }
+ * ```
+ */
+export function describeCommit(journal: ChainJournal, baton: Baton): ChainGraphCommit {
+  const receipt = baton.stage_receipts[baton.stage_receipts.length - 1] ?? null;
   return {
-    ok: true,
-    commit: {
-      stage: receipt?.stage_name ?? null,
-      revision: baton.revision,
-      snapshot_id: baton.snapshot_id,
-      cite: citeOf(journal, baton),
-    },
+    stage: receipt?.stage_name ?? null,
+    revision: baton.revision,
+    snapshot_id: baton.snapshot_id,
+    cite: citeOf(journal, baton),
   };
 }
 

@@ -15,7 +15,7 @@ import { HandoffError, isHandoffError } from '../../errors/index.js';
 import type { ChainWiring } from './chain-graph-options.js';
 import type { ChainNodeCode, ChainNodeUpdate } from './chain-state.js';
 import { journalRelation, readStateBaton } from './committed-baton.js';
-import { commitToJournal, loadFromJournal } from './journal-commit.js';
+import { commitToJournal, describeCommit, loadFromJournal } from './journal-commit.js';
 
 function attemptsOf(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
@@ -74,7 +74,7 @@ export function seamNode(
         failure: null,
         attempt: 0,
         acceptance: last.revision === chain.specs.length ? acceptanceFor(chain, last) : null,
-        commits: [],
+        commits: [describeCommit(journal, last)],
       });
     }
     if (relation !== 'same') {

@@ -433,6 +433,28 @@ describe('chainGraph: the journal is the truth about the baton', () => {
     expect(inner.entries('trip-1').map((e) => e.baton.revision)).toEqual([0, 1, 2, 3]);
   });
 
+  it('a commit that landed but answered with an error: the retry adopts it and the stage does not run again', async () => {
+    const calls: string[] = [];
+    const chain = tripChain(goodStages(calls));
+    const inner = createMemoryChainJournal();
+    let lies = 1;
+    const journal = {
+      loadLast: (id: string) => inner.loadLast(id),
+      async commit(entry: Parameters<typeof inner.commit>[0]) {
+        await inner.commit(entry);
+        if (entry.baton.revision === 2 && lies-- > 0)
+          throw new HandoffError('store_indeterminate', 'the write may or may not be durable');
+      },
+    };
+    const final = await chainGraph(chain, { journal, retryWhen: (f) => f.code === 'commit_failed' })
+      .compile()
+      .invoke({ baton: tripBaton(chain) });
+    expect(chainGraphOutcome(final).status).toBe('accepted');
+    expect(calls.map((c) => c.split('::')[1])).toEqual(['intent', 'route', 'pay']);
+    expect(inner.entries('trip-1').map((e) => e.baton.revision)).toEqual([0, 1, 2, 3]);
+    expect(final.commits.map((c) => c.revision)).toEqual([0, 1, 2, 3]); // r2 adopted, not committed twice
+  });
+
   it('refuses a chain whose stage is named like the entry or a state channel', () => {
     const c = tripChain();
     const clash = Object.assign(Object.create(Object.getPrototypeOf(c)), c, {
