@@ -36,7 +36,13 @@ export function routeOnVerdict<N extends string>(
   const table = routes as Partial<Record<DelegationVerdict | 'otherwise', N>>;
   const to = (v: DelegationVerdict): N => (table[v] ?? table.otherwise) as N;
   return (state) => {
-    const r = readDelegation(typeof state === 'object' && state !== null ? state.delegation : undefined);
+    let value: unknown;
+    try {
+      value = typeof state === 'object' && state !== null ? state.delegation : undefined;
+    } catch {
+      value = undefined; // a state that cannot be read routes as a refusal
+    }
+    const r = readDelegation(value);
     return to(r.ok ? r.record.verdict : 'refused');
   };
 }

@@ -34,7 +34,11 @@ export function routeAfterSeam(
 ): (state: { readonly baton?: unknown; readonly failure?: unknown; readonly attempt?: unknown }) => string {
   const { chain } = wiring;
   const max = chain.contract.budget.max_attempts;
-  return (state) => {
+  const route = (state: {
+    readonly baton?: unknown;
+    readonly failure?: unknown;
+    readonly attempt?: unknown;
+  }): string => {
     const failure = (state.failure ?? null) as ChainNodeFailure | null;
     if (failure === null) {
       const revision = revisionOf(state.baton);
@@ -45,9 +49,13 @@ export function routeAfterSeam(
     if (NEVER_RETRIED.includes(failure.code)) return END;
     const attempt = typeof state.attempt === 'number' ? state.attempt : Number.POSITIVE_INFINITY;
     if (!(attempt < max)) return END;
+    return wiring.retryWhen?.(failure, attempt) === true ? stage : END;
+  };
+  return (state) => {
     try {
-      return wiring.retryWhen?.(failure, attempt) === true ? stage : END;
+      return route(state);
     } catch {
+      // a state that cannot be read, or a retry policy that throws: the graph ends here
       return END;
     }
   };

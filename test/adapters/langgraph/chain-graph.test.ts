@@ -455,6 +455,42 @@ describe('chainGraph: the journal is the truth about the baton', () => {
     expect(final.commits.map((c) => c.revision)).toEqual([0, 1, 2, 3]); // r2 adopted, not committed twice
   });
 
+  it('the router never throws: an unreadable failure or a throwing retry policy ends the graph', () => {
+    const chain = tripChain();
+    const journal = createMemoryChainJournal();
+    const failure = {
+      code: 'stage_failed',
+      stage: 'route',
+      detail: 'x',
+      stage_run_id: null,
+      checkpoint: null,
+    };
+    const throwing = routeAfterSeam(
+      {
+        chain,
+        journal,
+        retryWhen: () => {
+          throw new Error('policy bug');
+        },
+      },
+      'route',
+    );
+    expect(throwing({ failure, attempt: 1 })).toBe(END);
+    const retrying = routeAfterSeam({ chain, journal, retryWhen: () => true }, 'route');
+    expect(retrying({ failure, attempt: 1 })).toBe('route');
+    expect(retrying({ failure, attempt: 3 })).toBe(END); // max_attempts
+    expect(retrying({ failure: { ...failure, code: 'baton_not_committed' }, attempt: 1 })).toBe(END);
+    const unreadable = Object.defineProperty({}, 'stage', {
+      get() {
+        throw new Error('gotcha');
+      },
+    });
+    expect(retrying({ failure: unreadable, attempt: 1 })).toBe(END);
+    expect(retrying({ failure: null, baton: { revision: 2 } })).toBe('pay');
+    expect(retrying({ failure: null, baton: { revision: 3 } })).toBe(END);
+    expect(retrying({ failure: null, baton: 'junk' })).toBe(END);
+  });
+
   it('refuses a chain whose stage is named like the entry or a state channel', () => {
     const c = tripChain();
     const clash = Object.assign(Object.create(Object.getPrototypeOf(c)), c, {
