@@ -6,15 +6,18 @@
  */
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Agent, Runner } from '@openai/agents';
 import { type Dispatch, handoffFor, validateHandoff } from 'handoff-runtime/contract';
 import {
   type CheckedToolResult,
+  checkedResults,
   type DelegateToolOptions,
   delegateTool,
   isCheckedToolResult,
 } from 'handoff-runtime/openai-agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { callTool, say, scriptedModel } from '../../../examples/openai-agents/scripted-model.js';
 import {
   fsStore,
   GREETING,
@@ -148,6 +151,29 @@ describe('delegateTool', () => {
     );
     expect(informed.outcome).toBe('accepted');
     expect(calls).toBe(2);
+  });
+
+  it('two calls in one model turn take turns: neither sees the other as an outside write', async () => {
+    await writeFile(join(p.dir, 'src', 'farewell.ts'), GREETING);
+    const tool = editTool(async (d) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return solve(d);
+    });
+    const model = scriptedModel([
+      () => [
+        callTool('edit_file', { file: 'src/greeting.ts', evidence: [] }, 'a'),
+        callTool('edit_file', { file: 'src/farewell.ts', evidence: [] }, 'b'),
+      ],
+      () => [say('both done')],
+    ]);
+    const lead = new Agent({ name: 'lead', instructions: 'x', tools: [tool], model });
+    const run = await new Runner({ tracingDisabled: true }).run(lead, 'go');
+    const results = checkedResults(run.newItems);
+    expect(results.map((r) => [r.outcome, r.handoff.target])).toEqual([
+      ['accepted', 'src/greeting.ts:1'],
+      ['accepted', 'src/farewell.ts:1'],
+    ]);
+    expect(await readFile(join(p.dir, 'src', 'farewell.ts'), 'utf8')).toBe(SOLVED);
   });
 
   it('a worker past timeoutMs fails without hanging the run', async () => {
