@@ -20,7 +20,14 @@ import type { Options, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
  */
 export type ClaudeQuery = (params: { prompt: string; options?: Options }) => AsyncIterable<SDKMessage>;
 
-/** The module specifier of the SDK (an optional peer dependency). */
+/**
+ * The module specifier of the SDK (an optional peer dependency).
+ *
+ * @example
+ * ```ts
+ * console.log(`npm install ${CLAUDE_AGENT_SDK}`);
+ * ```
+ */
 export const CLAUDE_AGENT_SDK = '@anthropic-ai/claude-agent-sdk';
 
 /**

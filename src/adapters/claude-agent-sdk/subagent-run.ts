@@ -29,7 +29,14 @@ export interface SubagentLimits {
   readonly maxResultChars?: number;
 }
 
-/** Default bounds of a run. */
+/**
+ * Default bounds of a run.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_SUBAGENT_LIMITS.maxResultChars; // 1048576
+ * ```
+ */
 export const DEFAULT_SUBAGENT_LIMITS: Required<SubagentLimits> = Object.freeze({
   maxMessages: 10_000,
   maxResultChars: 1_048_576,
