@@ -21,6 +21,7 @@ import { validateDispatch, validateHandoff } from '../contract/validate.js';
 import { formatTimestamp } from '../store/run-id.js';
 import type { Store, StoreResult } from '../store/store.js';
 import { decide } from './failure-policy.js';
+import { reconcileWithJournal } from './journal-truth.js';
 import type { Knowledge } from './knowledge.js';
 import {
   type AppendVerb,
@@ -177,6 +178,16 @@ export class PersistController {
     return once();
   }
 
+  /** The state with its committed history re-read from the journal (unchanged when the run cannot be read). */
+  async #journalTruth(state: PersistState, store: Store): Promise<PersistState> {
+    try {
+      const l = await store.load(state.run_id as string);
+      return l.ok ? reconcileWithJournal(state, l.value) : state;
+    } catch {
+      return state;
+    }
+  }
+
   /** Loads the state for a verb after start; returns a final result when the verb must not proceed. */
   async #load(verb: string): Promise<{ state: PersistState } | { result: PersistResult }> {
     const r = await this.#state.load();
@@ -325,7 +336,8 @@ export class PersistController {
     );
     const dec = decide(finish ? 'finish' : 'mutation', verdict);
     const commit = commitOf(runId, dec);
-    if (commit === null) return this.#stop(unstoredStop(state, m, finish, dec));
+    if (commit === null)
+      return this.#stop(unstoredStop(await this.#journalTruth(state, store), m, finish, dec));
     const resolved = committedState(state, m, finish, commit);
     return commitResult(m, finish, resolved, commit, await this.#save(resolved));
   }

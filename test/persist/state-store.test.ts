@@ -24,7 +24,7 @@ afterEach(async () => {
 describe('memoryStateStore', () => {
   it('runs the whole sequence with no state file and refuses a second start', async () => {
     const store = faultyStore();
-    const { c } = controller(dir, store, { stateStore: memoryStateStore(), statePath: undefined });
+    const { c } = controller(dir, store, { stateStore: memoryStateStore() });
     const s = await c.start({ dispatch: dispatch(), trackerSessionId: null });
     expect(s.action).toBe('continue');
     const runId = s.run_id as string;
@@ -49,7 +49,7 @@ describe('memoryStateStore', () => {
     let syncs = 0;
     const counting = { ...fsl, fsync: (fd: number) => ((syncs += 1), fsl.fsync(fd)) };
     const store = createFsStore({ root: join(dir, 'store'), fs: counting });
-    const { c } = controller(dir, store, { stateStore: memoryStateStore(), statePath: undefined });
+    const { c } = controller(dir, store, { stateStore: memoryStateStore() });
     expect((await c.start({ dispatch: dispatch(), trackerSessionId: null })).action).toBe('continue');
     const afterCreate = syncs;
     for (let i = 0; i < 5; i++) expect((await c.note(note())).action).toBe('continue');
