@@ -104,7 +104,8 @@ describe('handoff persist: the executable sequence', () => {
     // terminal: a later mutation stops (exit 5) without touching the store
     const after = await cli(['note', '--kind', 'candidate', '--text', 'x'], 5);
     expect(after).toMatchObject({ action: 'stop', outcome: 'terminal' });
-  });
+    // a dozen CLI processes in a row: its own budget, as a loaded 2-core machine needs
+  }, 120_000);
 
   it('exit codes: usage 2 without state, startup-error 3 for state_exists and invalid_dispatch', async () => {
     const project = join(dir, 'p');
