@@ -78,6 +78,8 @@ it('runs the LangGraph example end to end', async () => {
     isTTY: false,
   });
   expect([code, err]).toEqual([0, '']);
-  expect(out).toContain('trip');
-  expect(out).toContain(`${runId}#3`);
+  expect(out).toContain(`chain run ${runId}`);
+  expect(out).toContain('chain trip · baton trip-1');
+  expect(out).toMatch(/#2 \S+ baton-commit route r1->r2 produced \[depart_by\]/);
+  expect(out).toContain(`[${runId}#3]`);
 });
