@@ -407,6 +407,19 @@ function truncateLocked(
   }
 }
 
+/** Null when runs/ and the run directory are real directories (no symlink), else why not. */
+function stillContained(fsl: FsLayer, p: RunPaths): string | null {
+  for (const d of [p.runs, p.dir]) {
+    try {
+      const st = fsl.lstat(d);
+      if (st.isSymbolicLink() || !st.isDirectory()) return `${d} is a symlink or not a directory`;
+    } catch (e) {
+      return `cannot stat ${d}: ${errnoOf(e) || String(e)}`;
+    }
+  }
+  return null;
+}
+
 /** Breaks a stale lock: rename aside, compare with what was judged, remove (or put back). */
 function breakLock(
   fsl: FsLayer,
@@ -620,7 +633,9 @@ async function recoverWith(store: FsStore, fsl: FsLayer, s: Settled): Promise<Re
     );
   if (dryRun) return recoverResult('planned', runId, true, plan, 'dry run: nothing was changed');
 
-  // 3. act
+  // 3. act — the run directory and runs/ still real directories (as the load found them)
+  const contained = stillContained(fsl, p);
+  if (contained !== null) return refuse(`${contained}; nothing touched`, { code: 'containment' });
   const done: RecoverAction[] = [];
   const warnings: string[] = [];
   const withWarnings = (detail: string): string =>

@@ -3,6 +3,7 @@
  * damaged journal may be cut, the note text, the record and its exit codes.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   judgeLock,
   MAX_LOCK_BODY,
@@ -178,5 +179,18 @@ describe('the note and the record', () => {
       incomplete: 6,
     });
     expect(recoverText(r)).toContain('journaled as 20261130T100000Z-0a1b2c3d#3');
+  });
+});
+
+describe('the record as JSON Schema (for handoff schemas: run-store-recover.v1)', () => {
+  it('converts as json-schemas.ts converts every published record', () => {
+    const doc = z.toJSONSchema(RecoverResultSchema, {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      io: 'input',
+    }) as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    expect(doc.required.sort()).toEqual(['actions', 'detail', 'dry_run', 'outcome', 'run_id', 'schema']);
+    expect(doc.additionalProperties).toBe(false);
+    expect(JSON.stringify(doc.properties.outcome)).toContain('incomplete');
   });
 });
