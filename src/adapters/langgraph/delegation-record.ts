@@ -4,8 +4,7 @@
  * re-derives that verdict from the record instead of trusting it.
  */
 
-import type { Handoff } from '../../contract/index.js';
-import { validateHandoff } from '../../contract/index.js';
+import { type Handoff, OPERATIONAL_STOP_REASONS, validateHandoff } from '../../contract/index.js';
 import type { RelaunchVerdict } from '../../delegate/can-relaunch.js';
 import { detachAnswer } from '../../delegate/detach.js';
 import type { DelegateOutcome } from '../../delegate/settle-rules.js';
@@ -100,9 +99,10 @@ function isViolation(v: unknown): v is DelegateViolation {
 /**
  * Reads a value from graph state as a {@link DelegationRecord} and re-derives its verdict: the
  * value is read once into plain JSON, its handoff re-validated, and its stated verdict must be the
- * one its outcome and handoff give (an accepted outcome needs a handoff and no violation; a
- * worker that did not run needs the guard's refusal). Anything else — a missing record, a forged `verdict: 'solved'` over a refused
- * outcome, a handoff that is not a valid record — is `{ ok: false }`. Never throws.
+ * one its outcome and handoff give (an accepted outcome needs a handoff that is not a protocol or
+ * operational stop, and no violation; a worker that did not run needs the guard's refusal).
+ * Anything else — a missing record, a forged `verdict: 'solved'` over a refused outcome, a
+ * handoff that is not a valid record — is `{ ok: false }`. Never throws.
  *
  * @example
  * ```ts
@@ -136,6 +136,9 @@ export function readDelegation(
     return { ok: false, detail: `outcome '${outcome}' does not fit the handoff` };
   if (outcome === 'accepted' && o.violations.length > 0)
     return { ok: false, detail: 'an accepted handoff carries violations' };
+  const stop = handoff?.stop_reason ?? null;
+  if (outcome === 'accepted' && stop !== null && OPERATIONAL_STOP_REASONS.includes(stop))
+    return { ok: false, detail: `an accepted handoff cannot end in ${stop}` };
   const verdict = verdictOf(outcome, handoff);
   if (o.verdict !== verdict)
     return {

@@ -362,6 +362,20 @@ describe('readDelegation and routeOnVerdict never trust the record', () => {
     expect(routeOnVerdict({ refused: 'triage', otherwise: 'ship' })({ delegation: value })).toBe('triage');
   });
 
+  it('an operational stop dressed up as accepted is not a delegation', async () => {
+    const failed = record(
+      await graphOf(async () => {
+        throw new Error('model 503');
+      }).invoke({}),
+    );
+    expect(readDelegation(failed).ok).toBe(true);
+    const dressed = { ...failed, outcome: 'accepted', verdict: 'stopped' };
+    expect(readDelegation(dressed)).toEqual({
+      ok: false,
+      detail: 'an accepted handoff cannot end in operational-error',
+    });
+  });
+
   it('a cyclic record is refused', () => {
     const c: Record<string, unknown> = { verdict: 'solved' };
     c.self = c;
