@@ -68,7 +68,7 @@ export async function runChainExample(routeQuery: (attempt: number) => ClaudeQue
               task: 'Pick the departure time (HH:MM) for the trip.',
               provides: ['depart_by'],
             }),
-            options: { model: 'haiku', maxTurns: 2, allowedTools: [] },
+            options: { model: 'haiku', maxTurns: 2, tools: [] }, // no tools: it only answers
             onRun: (_run, view) => stageRunIds.push(view.stage_run_id),
           }),
         },

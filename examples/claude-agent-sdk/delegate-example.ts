@@ -79,7 +79,8 @@ export async function delegateEdit(dir: string, name: string, query: ClaudeQuery
     options: {
       cwd: dir,
       permissionMode: 'acceptEdits',
-      allowedTools: ['Read', 'Edit', 'Bash'],
+      tools: ['Read', 'Edit', 'Bash'], // what it can use
+      allowedTools: ['Bash(sha256sum:*)', 'Bash(wc -c:*)'], // what runs without asking, besides edits
       maxTurns: 10,
     },
   });

@@ -46,7 +46,7 @@ export interface ClaudeStageOptions {
  * const route = claudeStage({
  *   query, // import { query } from '@anthropic-ai/claude-agent-sdk'
  *   prompt: stagePrompt({ task: 'Pick the latest departure time for the city', provides: ['depart_by'] }),
- *   options: { model: 'haiku', maxTurns: 2, allowedTools: [] },
+ *   options: { model: 'haiku', maxTurns: 2, tools: [] }, // no tools: it only answers
  * });
  * createChain({ ..., stages: [{ spec: { name: 'route', requires: ['city'], provides: ['depart_by'] }, run: route }] });
  * ```

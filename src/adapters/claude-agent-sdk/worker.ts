@@ -15,7 +15,7 @@ import { workerPrompt } from './worker-prompt.js';
  *
  * @example
  * ```ts
- * const o: ClaudeWorkerOptions = { query, options: { cwd: projectRoot, allowedTools: ['Read', 'Edit', 'Bash'], maxTurns: 20 } };
+ * const o: ClaudeWorkerOptions = { query, options: { cwd: projectRoot, tools: ['Read', 'Edit', 'Bash'], maxTurns: 20 } };
  * ```
  */
 export interface ClaudeWorkerOptions {
