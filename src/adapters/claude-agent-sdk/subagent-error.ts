@@ -7,7 +7,8 @@
 /**
  * Why a subagent run gave no answer:
  * - `threw` — the query (or reading a message) threw or rejected;
- * - `aborted` — the signal was aborted (time limit, the host) before a result arrived;
+ * - `aborted` — the signal, or the `abortController` you passed in the SDK options, was aborted
+ *   (a time limit, the host) before a result arrived;
  * - `no_result` — the stream ended without a `result` message;
  * - `error_result` — the result was an error subtype (`error_max_turns`, `error_during_execution`,
  *   `error_max_budget_usd`, `error_max_structured_output_retries`), or `success` with `is_error`;

@@ -243,15 +243,15 @@ export async function runSubagent(input: RunSubagentInput): Promise<SubagentOutc
     error: new ClaudeSubagentError(reason, detail),
   });
   const { signal } = input;
-  if (signal.aborted) return fail('aborted', 'aborted before the subagent started');
-  const controller = new AbortController();
   const own = input.options?.abortController?.signal;
+  if (signal.aborted || own?.aborted === true) return fail('aborted', 'aborted before the subagent started');
+  // the SDK gets a controller of the run's own: the caller's signal and your controller abort it,
+  // and reading stops the moment it aborts, whether or not the stream ever yields again
+  const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   const onOwn = () => controller.abort(own?.reason);
-  let onRaceAbort: (() => void) | undefined;
   const aborted = new Promise<typeof ABORTED>((resolve) => {
-    onRaceAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onRaceAbort, { once: true });
+    controller.signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
   });
   signal.addEventListener('abort', onAbort, { once: true });
   own?.addEventListener('abort', onOwn, { once: true });
@@ -260,7 +260,7 @@ export async function runSubagent(input: RunSubagentInput): Promise<SubagentOutc
   let session: string | null = null;
   try {
     const query = input.query ?? (await loadClaudeQuery());
-    if (signal.aborted) return fail('aborted', 'aborted before the subagent started');
+    if (controller.signal.aborted) return fail('aborted', 'aborted before the subagent started');
     const stream = query({
       prompt: input.prompt,
       options: { ...input.options, abortController: controller },
@@ -292,10 +292,10 @@ export async function runSubagent(input: RunSubagentInput): Promise<SubagentOutc
     }
   } catch (e) {
     void closeStream(it, false);
-    if (signal.aborted) return fail('aborted', `aborted after ${messages} message(s), before a result`);
+    if (controller.signal.aborted)
+      return fail('aborted', `aborted after ${messages} message(s), before a result`);
     return fail('threw', `the query threw after ${messages} message(s): ${describe(e)}`);
   } finally {
-    if (onRaceAbort !== undefined) signal.removeEventListener('abort', onRaceAbort);
     signal.removeEventListener('abort', onAbort);
     own?.removeEventListener('abort', onOwn);
     controller.abort(new Error('the subagent run has ended'));

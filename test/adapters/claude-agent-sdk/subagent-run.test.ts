@@ -306,8 +306,36 @@ describe('abort', () => {
         signal: live(),
       }),
     );
-    expect(e.reason).toBe('threw'); // your controller stopped the SDK, which then threw
-    expect(e.message).toBe('the query threw after 0 message(s): Error: Claude Code process aborted by user');
+    expect(e.reason).toBe('aborted'); // your controller stopped the run, whatever the SDK did then
+    expect(e.message).toBe('aborted after 0 message(s), before a result');
+    expect(h.controller()?.signal.aborted).toBe(true);
+
+    // an SDK that ignores the controller does not keep the run waiting either
+    const late = new AbortController();
+    const deaf = scriptedQuery([initMessage(), hang, successResult('{}')]);
+    setTimeout(() => late.abort(), 20);
+    const d = failure(
+      await runSubagent({
+        query: deaf.query,
+        prompt: 'p',
+        options: { abortController: late },
+        signal: live(),
+      }),
+    );
+    expect(d.message).toBe('aborted after 1 message(s), before a result');
+
+    // an already aborted controller of yours never starts the query
+    const never = scriptedQuery([successResult('{}')]);
+    const n = failure(
+      await runSubagent({
+        query: never.query,
+        prompt: 'p',
+        options: { abortController: late },
+        signal: live(),
+      }),
+    );
+    expect(n.message).toBe('aborted before the subagent started');
+    expect(never.calls).toHaveLength(0);
   });
 });
 
