@@ -4,10 +4,11 @@
 // fsync, the tightest loop node can run). The journal figure commits precomputed entries (the
 // revisions 0–8 of fresh batons: one new journal file per 9 commits, as in real runs), so it
 // measures the journal and not the stages; a second raw loop does the same file pattern (a new
-// file and its directory fsync every 9 lines). Whole durable runs are reported too.
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+// file and its directory fsync every 9 lines). The three are timed call by call in turn (mean per
+// call), so they share the machine's load at each moment. Whole durable runs are reported too.
+import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, fingerprintOf } from '../dist/src/canonical/index.js';
@@ -19,7 +20,7 @@ import {
   factRule,
   stageDelta,
 } from '../dist/src/chain/index.js';
-import { opsPerSecond, opsPerSecondSync } from './lib.mjs';
+import { interleavedMeans, opsPerSecond } from './lib.mjs';
 
 const STAGES = 8;
 
@@ -77,55 +78,76 @@ export default async () => {
   try {
     // the entries of fresh runs, computed beforehand (revision 0 … 8 of each baton)
     const runs = [];
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 80; i++) {
       const mem = createMemoryChainJournal();
       const b = fresh();
       await chain.run(b, { journal: mem });
       runs.push(mem.entries(b.baton_id));
     }
     const journal = createFileChainJournal(join(dir, 'journal'));
-    let r = 0;
-    let k = 0;
-    const commitPerSec = await opsPerSecond(async () => {
-      const entries = runs[r % runs.length];
-      if (r >= runs.length) throw new Error('bench ran out of precomputed runs');
-      await journal.commit(entries[k]);
-      if (++k === entries.length) {
-        k = 0;
-        r++;
-      }
-    }, 1500);
-    const durableRuns = await opsPerSecond(() => chain.run(fresh(), { journal }), 1500);
-    const durableCommitsPerSec = durableRuns * (STAGES + 1);
     const line = Buffer.from(`${canonicalJson({ v: 1, baton: full.baton })}\n`);
     const fd = openSync(join(dir, 'raw.jsonl'), 'a');
-    const rawAppend = opsPerSecondSync(() => {
-      writeSync(fd, line);
-      fsyncSync(fd);
-    }, 1500);
-    closeSync(fd);
     const rawDir = join(dir, 'raw');
     mkdirSync(rawDir);
+    let r = 0;
+    let k = 0;
     let f = 0;
     let n = 0;
     let rf = -1;
-    const rawFiles = opsPerSecondSync(() => {
-      if (n === 0) {
-        rf = openSync(join(rawDir, `b${f++}.jsonl`), 'wx');
-      }
-      writeSync(rf, line);
-      fsyncSync(rf);
-      if (n === 0) {
-        const d = openSync(rawDir, 'r');
-        fsyncSync(d);
-        closeSync(d);
-      }
-      if (++n === STAGES + 1) {
-        closeSync(rf);
-        n = 0;
-      }
-    }, 1500);
+    const lfd = openSync(join(dir, 'raw-locked.jsonl'), 'a');
+    const lock = join(dir, 'raw-locked.jsonl.lock');
+    const lockBody = Buffer.from(`${canonicalJson({ host: hostname(), pid: process.pid })}\n`);
+    // one journal commit, one raw append, one raw append in the journal's file pattern, one raw
+    // append under the per-commit O_EXCL lock file the journal is specified to take, in turn
+    const [commitNs, rawNs, rawFilesNs, rawLockedNs] = await interleavedMeans(
+      [
+        async () => {
+          const entries = runs[r];
+          if (entries === undefined) throw new Error('bench ran out of precomputed runs');
+          await journal.commit(entries[k]);
+          if (++k === entries.length) {
+            k = 0;
+            r++;
+          }
+        },
+        () => {
+          writeSync(fd, line);
+          fsyncSync(fd);
+        },
+        () => {
+          if (n === 0) rf = openSync(join(rawDir, `b${f++}.jsonl`), 'wx');
+          writeSync(rf, line);
+          fsyncSync(rf);
+          if (n === 0) {
+            const d = openSync(rawDir, 'r');
+            fsyncSync(d);
+            closeSync(d);
+          }
+          if (++n === STAGES + 1) {
+            closeSync(rf);
+            n = 0;
+          }
+        },
+        () => {
+          const l = openSync(lock, 'wx');
+          writeSync(l, lockBody);
+          closeSync(l);
+          writeSync(lfd, line);
+          fsyncSync(lfd);
+          unlinkSync(lock);
+        },
+      ],
+      600,
+    );
+    closeSync(fd);
+    closeSync(lfd);
     if (n !== 0) closeSync(rf);
+    const rawLocked = 1e9 / rawLockedNs;
+    const commitPerSec = 1e9 / commitNs;
+    const rawAppend = 1e9 / rawNs;
+    const rawFiles = 1e9 / rawFilesNs;
+    const durableRuns = await opsPerSecond(() => chain.run(fresh(), { journal }), 1500);
+    const durableCommitsPerSec = durableRuns * (STAGES + 1);
     return [
       {
         name: 'seam commits/s (memory, 8-stage chain)',
@@ -153,6 +175,13 @@ export default async () => {
         unit: 'commits/s',
         ratio: commitPerSec / rawFiles,
         target: 0.8,
+      },
+      { name: 'raw lock file + append+fsync + unlock/s', value: rawLocked, unit: 'ops/s' },
+      {
+        name: 'durable commits/s (file journal) vs raw under the same lock rule',
+        value: commitPerSec,
+        unit: 'commits/s',
+        ratio: commitPerSec / rawLocked,
       },
       {
         name: 'durable commits/s (whole 8-stage runs, file journal)',

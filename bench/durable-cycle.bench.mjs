@@ -26,7 +26,7 @@ import { resolveCycleOptions } from '../dist/src/runtime/cycle-options.js';
 import { buildDispatch } from '../dist/src/runtime/dispatch-builder.js';
 import { createPersistRecorder } from '../dist/src/runtime/persist-recorder.js';
 import { runCycle } from '../dist/src/runtime/run-cycle.js';
-import { createFsStore } from '../dist/src/store/index.js';
+import { createFsStore, createMemoryStore } from '../dist/src/store/index.js';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -142,17 +142,15 @@ function ports(n, root, recorder) {
 }
 
 /** One durable run of `n` cycles; returns cycles/s, the cycles and the fsync counts of the layer. */
-async function durableCycles(n, state = 'memory') {
+async function durableCycles(n, state = 'memory', backend = 'fs') {
   const root = await mkdtemp(join(tmpdir(), 'durable-cycle-'));
   const counter = countingFs();
   let recorder = null;
   try {
-    const store = createFsStore({
-      root: join(root, '.handoff'),
-      env: {},
-      fs: counter.layer,
-      gitTracked: () => [],
-    });
+    const store =
+      backend === 'fs'
+        ? createFsStore({ root: join(root, '.handoff'), env: {}, fs: counter.layer, gitTracked: () => [] })
+        : createMemoryStore();
     recorder = await createPersistRecorder({ projectRoot: root, store, state });
     const p = ports(n, root, recorder);
     const r = resolveCycleOptions({
@@ -271,7 +269,12 @@ function straceFsyncs(n, what) {
       cwd: dirname(SELF),
     },
   );
-  if (r.error || r.status !== 0) return null;
+  if (r.error || r.status !== 0) {
+    process.stderr.write(
+      `strace ${what} ${n}: ${r.error?.message ?? `exit ${r.status}`} ${(r.stderr ?? '').slice(-400)}\n`,
+    );
+    return null;
+  }
   return out;
 }
 
@@ -307,6 +310,11 @@ async function bench() {
       lgFull.push(await langGraphCycles(60, dir, 'sync-full'));
     }
     small = await durableCycles(20);
+    const inMemory = median(
+      [await durableCycles(60, 'memory', 'memory'), await durableCycles(60, 'memory', 'memory')].map(
+        (r) => r.perSec,
+      ),
+    );
     const oursPerSec = median(ours);
     const lgPerSec = median(lgDefault);
     const lgFullPerSec = median(lgFull);
@@ -316,6 +324,11 @@ async function bench() {
       {
         name: 'durable cycle, handoff-runtime (fs run store, in-process worker, persistence)',
         value: oursPerSec,
+        unit: 'cycles/s',
+      },
+      {
+        name: 'the same cycle journaled to the in-memory store (no fsync: the CPU share)',
+        value: inMemory,
         unit: 'cycles/s',
       },
       {

@@ -2,7 +2,9 @@
 // entries, the replay only reads) against the raw limits measured in the same run, synchronous
 // like the ledger: the ledger's append primitive (temp write + fsync + link publish) without and
 // with the directory fsync the ledger does after the link (the entry is a new name: without it an
-// acknowledged entry may vanish in a power loss). One entry = two fsyncs in this format.
+// acknowledged entry may vanish in a power loss). One entry = two fsyncs in this format. The
+// ledger op and the raw pairs are timed call by call in turn (mean per call), so they share the
+// machine's load at each moment.
 import {
   closeSync,
   fsyncSync,
@@ -17,17 +19,17 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsLedger } from '../dist/src/gate/index.js';
-import { opsPerSecond, opsPerSecondSync } from './lib.mjs';
+import { interleavedMeans } from './lib.mjs';
 
 export default async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gate-bench-'));
   try {
     const body = Buffer.from('{"x":1}\n');
-    const rawLoop = (sub, dirSync) => {
+    const rawAppender = (sub, dirSync) => {
       const d = join(dir, sub);
       mkdirSync(d);
       let n = 0;
-      return opsPerSecondSync(() => {
+      return () => {
         const tmp = join(d, `t${n}`);
         const fd = openSync(tmp, 'wx');
         writeSync(fd, body);
@@ -40,28 +42,45 @@ export default async () => {
           fsyncSync(dfd);
           closeSync(dfd);
         }
-      }, 1500);
+      };
     };
-    const raw = rawLoop('raw', false);
-    const rawDir = rawLoop('raw-dir', true);
+    const raw1 = rawAppender('raw', false);
+    const raw2 = rawAppender('raw-dir', true);
     const ledger = createFsLedger(join(dir, 'ledger'), { now: () => '2026-11-30T12:00:00.000Z' });
     const profile = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
     const candidate = { commit: null, tree_digest: 'c'.repeat(64) };
     let p = 0;
-    const reservations = await opsPerSecond(async () => {
-      const problem_id = `p${p++}`;
-      await ledger.register({ problem_id, profile, contract_revision: 1 });
-      const req = {
-        problem_id,
-        idempotency_key: 'k',
-        candidate,
-        kind: 'continuation',
-        directive_id: null,
-        requested_by: 'b',
-      };
-      await ledger.reserve(req);
-      await ledger.reserve(req);
-    }, 3000);
+    // one ledger op (two entries), two raw appends, two raw appends with the directory fsync, in turn
+    const [opNs, rawPairNs, rawDirPairNs] = await interleavedMeans(
+      [
+        async () => {
+          const problem_id = `p${p++}`;
+          await ledger.register({ problem_id, profile, contract_revision: 1 });
+          const req = {
+            problem_id,
+            idempotency_key: 'k',
+            candidate,
+            kind: 'continuation',
+            directive_id: null,
+            requested_by: 'b',
+          };
+          await ledger.reserve(req);
+          await ledger.reserve(req);
+        },
+        () => {
+          raw1();
+          raw1();
+        },
+        () => {
+          raw2();
+          raw2();
+        },
+      ],
+      400,
+    );
+    const raw = 2e9 / rawPairNs;
+    const rawDir = 2e9 / rawDirPairNs;
+    const reservations = 1e9 / opNs;
     // each op appends twice (register, reserve); the replay only reads
     return [
       { name: 'raw append (write+fsync+link)', value: raw, unit: 'ops/s' },

@@ -36,3 +36,23 @@ export async function timeOnce(fn) {
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
+
+/**
+ * Runs the functions in turn, `rounds` times (after `warm` warm-up rounds), timing each call alone;
+ * returns each function's mean time per call in ns (a mean, not a median: an operation whose
+ * every n-th call is dearer — a new file, a directory fsync — is charged for it). Interleaving puts a durable operation and
+ * its raw limit under the same load at the same moment, so their ratio survives a shared, noisy
+ * machine better than two back-to-back timing loops.
+ */
+export async function interleavedMeans(fns, rounds, warm = 20) {
+  const times = fns.map(() => []);
+  for (let r = -warm; r < rounds; r++) {
+    for (let i = 0; i < fns.length; i++) {
+      const s = process.hrtime.bigint();
+      await fns[i]();
+      const t = Number(process.hrtime.bigint() - s);
+      if (r >= 0) times[i].push(t);
+    }
+  }
+  return times.map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+}
