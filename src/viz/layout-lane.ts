@@ -8,7 +8,7 @@
 import { alongPolyline } from './geometry.js';
 import type { VizNode } from './graph.js';
 import { selfAndAncestors } from './layout-check.js';
-import { boxPorts, orthoRoute, type Port, roundedPath } from './layout-ortho.js';
+import { boxPorts, orthoRoute, type Port, roundedPath, type SegmentUse } from './layout-ortho.js';
 import type { EdgeCurve, RouteItem } from './layout-route.js';
 import { FONT } from './layout-size.js';
 import type { ErrorBadge, ErrorLane, LayoutBox, Pt } from './layout-types.js';
@@ -92,6 +92,8 @@ export interface LaneInput {
   readonly obstacles: (ends: readonly string[]) => LayoutBox[];
   /** The lane's x. */
   readonly x: number;
+  /** Grid segments earlier routes use (shared with them, grown by these routes). */
+  readonly used?: SegmentUse;
 }
 
 /**
@@ -110,9 +112,10 @@ export function routeLane(input: LaneInput): {
   top: number;
 } {
   const { items, boxOf, obstacles, x } = input;
+  const used: SegmentUse = input.used ?? new Map();
   const toLane = items.map(({ e }) => {
     const src = boxOf(e.source);
-    const pts = orthoRoute(boxPorts(src), { laneX: x }, obstacles([e.source])) ?? [
+    const pts = orthoRoute(boxPorts(src), { laneX: x }, obstacles([e.source]), used) ?? [
       { x: src.x + src.w, y: src.y + src.h / 2 },
       { x, y: src.y + src.h / 2 },
     ];

@@ -15,6 +15,69 @@ export const BEND_COST = 40;
 /** Radius of the rounded corners of a drawn orthogonal path. */
 export const CORNER = 6;
 
+/** Extra cost per px of running along a segment an earlier route already uses. */
+export const SHARED_COST = 1.5;
+/** Spacing of the extra grid lines around everything (for routes that go round the outside). */
+export const OUTER_STEP = 14;
+
+/**
+ * Grid segments earlier routes use, by {@link segmentKey}, with their end coordinates
+ * `[x1, y1, x2, y2]`; later routes avoid sharing them.
+ */
+export type SegmentUse = Map<string, readonly [number, number, number, number]>;
+
+/**
+ * The key of the segment between two points, the same either way round.
+ *
+ * @example
+ * ```ts
+ * segmentKey({ x: 0, y: 0 }, { x: 10, y: 0 }) === segmentKey({ x: 10, y: 0 }, { x: 0, y: 0 }); // true
+ * ```
+ */
+export function segmentKey(a: Pt, b: Pt): string {
+  const [p, q] = a.x < b.x || (a.x === b.x && a.y < b.y) ? [a, b] : [b, a];
+  return `${p.x},${p.y},${q.x},${q.y}`;
+}
+
+/**
+ * Records the grid segments of a route's points (consecutive grid points of one straight run
+ * are split at every grid line of `xs` × `ys` that the run passes).
+ *
+ * @example
+ * ```ts
+ * useSegments(used, [{ x: 0, y: 0 }, { x: 20, y: 0 }], [0, 10, 20], [0]); // sets '0,0,10,0' and '10,0,20,0'
+ * ```
+ */
+export function useSegments(
+  used: SegmentUse,
+  pts: readonly Pt[],
+  xs: readonly number[],
+  ys: readonly number[],
+): void {
+  for (let k = 0; k + 1 < pts.length; k++) {
+    const a = pts[k] as Pt;
+    const b = pts[k + 1] as Pt;
+    if (a.y === b.y) {
+      const cut = [a.x, b.x, ...xs.filter((x) => x > Math.min(a.x, b.x) && x < Math.max(a.x, b.x))].sort(
+        (u, v) => u - v,
+      );
+      for (let i = 0; i + 1 < cut.length; i++)
+        addUse(used, { x: cut[i] as number, y: a.y }, { x: cut[i + 1] as number, y: a.y });
+    } else if (a.x === b.x) {
+      const cut = [a.y, b.y, ...ys.filter((y) => y > Math.min(a.y, b.y) && y < Math.max(a.y, b.y))].sort(
+        (u, v) => u - v,
+      );
+      for (let i = 0; i + 1 < cut.length; i++)
+        addUse(used, { x: a.x, y: cut[i] as number }, { x: a.x, y: cut[i + 1] as number });
+    }
+  }
+}
+
+function addUse(used: SegmentUse, a: Pt, b: Pt): void {
+  const [p, q] = a.x < b.x || (a.x === b.x && a.y < b.y) ? [a, b] : [b, a];
+  used.set(segmentKey(p, q), [p.x, p.y, q.x, q.y]);
+}
+
 /** Unit directions: right, down, left, up. */
 const DIRS: readonly Pt[] = [
   { x: 1, y: 0 },
@@ -135,9 +198,20 @@ function less(p: readonly [number, number, number], q: readonly [number, number,
  * orthoRoute(boxPorts(a), { ports: boxPorts(b) }, [wall]); // [{ x: 100, y: 10 }, …, { x: 200, y: 10 }]
  * ```
  */
-export function orthoRoute(from: readonly Port[], goal: OrthoGoal, all: readonly LayoutBox[]): Pt[] | null {
+export function orthoRoute(
+  from: readonly Port[],
+  goal: OrthoGoal,
+  all: readonly LayoutBox[],
+  used: SegmentUse = new Map(),
+): Pt[] | null {
   const obstacles = outermost(all);
-  const isFree = (p: Pt): boolean => !obstacles.some((b) => insideGrown(b, p, CLEARANCE - 0.01));
+  const m = CLEARANCE - 0.01;
+  const freeAt = (x: number, y: number): boolean => {
+    for (const b of obstacles)
+      if (x > b.x - m && x < b.x + b.w + m && y > b.y - m && y < b.y + b.h + m) return false;
+    return true;
+  };
+  const isFree = (p: Pt): boolean => freeAt(p.x, p.y);
   const starts = from.filter((p) => isFree(p.out));
   const goals = 'ports' in goal ? goal.ports.filter((p) => isFree(p.out)) : [];
   if (starts.length === 0 || ('ports' in goal && goals.length === 0)) return null;
@@ -153,8 +227,10 @@ export function orthoRoute(from: readonly Port[], goal: OrthoGoal, all: readonly
   }
   const lo = Math.min(...xv, ...yv) - 40;
   const hi = Math.max(...xv, ...yv) + 40;
-  xv.push(lo, hi);
-  yv.push(lo, hi);
+  for (const k of [0, 1, 2]) {
+    xv.push(lo - k * OUTER_STEP, hi + k * OUTER_STEP);
+    yv.push(lo - k * OUTER_STEP, hi + k * OUTER_STEP);
+  }
   if ('laneX' in goal) xv.push(goal.laneX);
   const xs = axis(xv);
   const ys = axis(yv);
@@ -164,15 +240,37 @@ export function orthoRoute(from: readonly Port[], goal: OrthoGoal, all: readonly
   const free = new Int8Array(nx * ny).fill(-1);
   const nodeFree = (i: number, j: number): boolean => {
     const k = j * nx + i;
-    if (free[k] === -1) free[k] = isFree(at(i, j)) ? 1 : 0;
+    if (free[k] === -1) free[k] = freeAt(xs[i] as number, ys[j] as number) ? 1 : 0;
     return free[k] === 1;
   };
-  const stepFree = (i: number, j: number, i2: number, j2: number): boolean =>
-    nodeFree(i2, j2) &&
-    isFree({
-      x: ((xs[i] as number) + (xs[i2] as number)) / 2,
-      y: ((ys[j] as number) + (ys[j2] as number)) / 2,
-    });
+  // steps to the right (h) and down (v) from each node: -1 unknown, 0 blocked, 1 free, 2 free but shared
+  const stepH = new Int8Array(nx * ny).fill(-1);
+  const stepV = new Int8Array(nx * ny).fill(-1);
+  const xIndex = new Map(xs.map((x, i) => [x, i]));
+  const yIndex = new Map(ys.map((y, j) => [y, j]));
+  for (const [x1, y1, x2, y2] of used.values()) {
+    const i1 = xIndex.get(x1);
+    const j1 = yIndex.get(y1);
+    const i2 = xIndex.get(x2);
+    const j2 = yIndex.get(y2);
+    if (i1 === undefined || j1 === undefined || i2 === undefined || j2 === undefined) continue;
+    if (j1 === j2 && i2 === i1 + 1) stepH[j1 * nx + i1] = 3;
+    if (i1 === i2 && j2 === j1 + 1) stepV[j1 * nx + i1] = 3;
+  }
+  /** 0 blocked, 1 free, 2 free but used by an earlier route. */
+  const step = (i: number, j: number, i2: number, j2: number): number => {
+    const h = j === j2;
+    const a = h ? j * nx + Math.min(i, i2) : Math.min(j, j2) * nx + i;
+    const arr = h ? stepH : stepV;
+    const v = arr[a] as number;
+    if (v === 0 || v === 1 || v === 2) return v;
+    const ok =
+      nodeFree(i2, j2) &&
+      freeAt(((xs[i] as number) + (xs[i2] as number)) / 2, ((ys[j] as number) + (ys[j2] as number)) / 2);
+    const r = ok ? (v === 3 ? 2 : 1) : 0;
+    arr[a] = r;
+    return r;
+  };
   const ix = (x: number): number => xs.indexOf(Math.round(x * 10) / 10);
   const iy = (y: number): number => ys.indexOf(Math.round(y * 10) / 10);
   const goalDir = new Map<number, number>();
@@ -224,10 +322,13 @@ export function orthoRoute(from: readonly Port[], goal: OrthoGoal, all: readonly
       const dv = DIRS[nd] as Pt;
       const i2 = i + dv.x;
       const j2 = j + dv.y;
-      if (i2 < 0 || j2 < 0 || i2 >= nx || j2 >= ny || !stepFree(i, j, i2, j2)) continue;
+      if (i2 < 0 || j2 < 0 || i2 >= nx || j2 >= ny) continue;
+      const free2 = step(i, j, i2, j2);
+      if (free2 === 0) continue;
       const len =
         Math.abs((xs[i2] as number) - (xs[i] as number)) + Math.abs((ys[j2] as number) - (ys[j] as number));
-      const cost = d + len + (nd === dir ? 0 : BEND_COST);
+      const shared = free2 === 2 ? len * SHARED_COST : 0;
+      const cost = d + len + shared + (nd === dir ? 0 : BEND_COST);
       const t = (j2 * nx + i2) * 4 + nd;
       if (cost < (dist[t] as number)) {
         dist[t] = cost;
@@ -249,6 +350,7 @@ export function orthoRoute(from: readonly Port[], goal: OrthoGoal, all: readonly
     s = prev[s] as number;
   }
   pts.reverse();
+  useSegments(used, pts, xs, ys);
   const start = startOf.get(s) as Port;
   const out = [start.border, ...pts];
   if (laneI < 0) {

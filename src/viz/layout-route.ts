@@ -22,7 +22,7 @@ import {
 import type { MachineGraph, VizEdge, VizNode } from './graph.js';
 import { flattenPath, segmentCrossesBox } from './layout-check.js';
 import { errorBadges, errorLane, LANE_GAP, obstaclesBetween, routeLane } from './layout-lane.js';
-import { boxPorts, orthoRoute, roundedPath } from './layout-ortho.js';
+import { boxPorts, orthoRoute, roundedPath, type SegmentUse } from './layout-ortho.js';
 import { FONT, HEADER } from './layout-size.js';
 import type { EdgeRoute, ErrorLane, LayoutBox, Pt } from './layout-types.js';
 
@@ -319,8 +319,13 @@ export function curveHits(curve: EdgeCurve, obstacles: readonly LayoutBox[]): bo
  * orthoCurve(a, b, [wall])?.d; // 'M… L… Q… …'
  * ```
  */
-export function orthoCurve(a: LayoutBox, b: LayoutBox, obstacles: readonly LayoutBox[]): EdgeCurve | null {
-  const pts = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, obstacles);
+export function orthoCurve(
+  a: LayoutBox,
+  b: LayoutBox,
+  obstacles: readonly LayoutBox[],
+  used: SegmentUse = new Map(),
+): EdgeCurve | null {
+  const pts = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, obstacles, used);
   if (pts === null) return null;
   return { d: roundedPath(pts), at: (u) => alongPolyline(pts, u), candidates: WAYPOINT_LABEL_SPOTS };
 }
@@ -361,6 +366,7 @@ export function routeEdges(
   for (const bd of badges) obstacles.placed.push(bd.box);
   const fans = fanOut(items.filter(({ e }) => !lane.has(e.id)));
   const routes = new Map<number, EdgeRoute>();
+  const used: SegmentUse = new Map();
   let f = 0;
   items.forEach((item, i) => {
     const { e, t } = item;
@@ -370,7 +376,7 @@ export function routeEdges(
     const b = boxOf(t);
     let curve = edgeCurve(item, a, b, fans[f++] as { k: number; n: number }, viaOf(`${e.id}>${t}`));
     const walls = between([e.source, t]);
-    if (e.source !== t && curveHits(curve, walls)) curve = orthoCurve(a, b, walls) ?? curve;
+    if (e.source !== t && curveHits(curve, walls)) curve = orthoCurve(a, b, walls, used) ?? curve;
     const label = placeLabel(e.id, text, curve, obstacles);
     if (text !== '') obstacles.placed.push(label);
     routes.set(i, { edge: e.id, source: e.source, target: t, d: curve.d, label, text, lane: false });
@@ -387,6 +393,7 @@ export function routeEdges(
       boxOf,
       obstacles: between,
       x,
+      used,
     });
     laneItems.forEach(({ item, i }, k) => {
       const { e, t } = item;

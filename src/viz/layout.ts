@@ -21,7 +21,7 @@ import { labelGaps, placeAbsolute, placeRanks } from './layout-place.js';
 import { childContaining, insertDummies, liftEdges, rankLayers, searchRoots } from './layout-rank.js';
 import { labelWidth, routeEdges } from './layout-route.js';
 import { ANY_STATE_SIZE, compoundSize, dummySize, leafSize } from './layout-size.js';
-import type { GraphLayout, LayoutDirection, Pt, RelativeBox, Size } from './layout-types.js';
+import type { GraphLayout, LayoutBox, LayoutDirection, Pt, RelativeBox, Size } from './layout-types.js';
 
 export { compactLabel } from './compact-label.js';
 export { FONT, leafLines } from './layout-size.js';
@@ -35,8 +35,9 @@ export type {
 } from './layout-types.js';
 
 /**
- * Lays out a graph. `direction` forces the top-level direction; by default both are tried and
- * the one that fits a 1400×1000 viewport at the larger scale wins.
+ * Lays out a graph. `direction` forces the top-level direction; by default the boxes are placed
+ * both ways and the direction whose canvas (plus room for the error lane) fits a 1400×1000
+ * viewport at the larger scale wins; only that one is routed.
  *
  * @example
  * ```ts
@@ -45,11 +46,26 @@ export type {
  * ```
  */
 export function layoutGraph(g: MachineGraph, direction?: LayoutDirection): GraphLayout {
-  if (direction !== undefined) return layoutWith(g, direction);
-  const lr = layoutWith(g, 'LR');
-  const tb = layoutWith(g, 'TB');
-  const scaleOf = (l: GraphLayout): number => Math.min(1400 / l.width, 1000 / l.height);
-  return scaleOf(tb) > scaleOf(lr) * 1.05 ? tb : lr;
+  if (direction !== undefined) return routePlaced(placeWith(g, direction));
+  const lr = placeWith(g, 'LR');
+  const tb = placeWith(g, 'TB');
+  const scaleOf = (p: Placed): number =>
+    Math.min(1400 / (p.canvas.w + (p.lane.size > 0 ? LANE_ROOM : 0)), 1000 / p.canvas.h);
+  return routePlaced(scaleOf(tb) > scaleOf(lr) * 1.05 ? tb : lr);
+}
+
+/** Width the error lane and its routes add to the right of the canvas, for choosing a direction. */
+const LANE_ROOM = 80;
+
+/** Boxes placed in one top-level direction, before routing. */
+interface Placed {
+  readonly g: MachineGraph;
+  readonly topDir: LayoutDirection;
+  readonly pass: CompoundPass;
+  readonly lane: ReadonlySet<string>;
+  readonly boxes: Map<string, LayoutBox>;
+  readonly waypoints: Map<string, Pt>;
+  readonly canvas: Size;
 }
 
 /** What the per-compound step reads and the relative results it collects. */
@@ -72,8 +88,8 @@ interface CompoundPass {
   readonly kidsOf: Map<string, string[]>;
 }
 
-/** The layout in one top-level direction. */
-function layoutWith(g: MachineGraph, topDir: LayoutDirection): GraphLayout {
+/** The boxes in one top-level direction. */
+function placeWith(g: MachineGraph, topDir: LayoutDirection): Placed {
   const index = nodeIndex(g);
   const anyState = g.edges.some((e) => e.source === g.root) ? `${g.root}::any` : null;
   const sinks = new Set(errorSinks(g));
@@ -93,7 +109,13 @@ function layoutWith(g: MachineGraph, topDir: LayoutDirection): GraphLayout {
   };
   const size = layoutCompound(pass, g.root, topDir);
   const { boxes, waypoints } = placeAbsolute(g.root, pass.kidsOf, pass.rel, pass.isCompound, CONTENT_ORIGIN);
-  const canvas = canvasSize(size);
+  return { g, topDir, pass, lane, boxes, waypoints, canvas: canvasSize(size) };
+}
+
+/** Initial markers, edge routes, the error lane and the bounds of placed boxes. */
+function routePlaced(p: Placed): GraphLayout {
+  const { g, topDir, pass, lane, boxes, waypoints, canvas } = p;
+  const { index, anyState } = pass;
   const initials = initialMarkers(g, index, boxes, topDir);
   const viaOf = (key: string): Pt[] => (pass.chains.get(key) ?? []).map((id) => waypoints.get(id) as Pt);
   const { edges, errorLane } = routeEdges(g, index, boxes, anyState, viaOf, lane);
