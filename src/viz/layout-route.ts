@@ -2,9 +2,11 @@
  * Edge routing of the SVG layout (pure): one route per target of every edge (a targetless edge is
  * a loop on its source). Loops are cubic curves over the top of their box, edges with dummy
  * nodes smooth paths through them, the rest quadratic curves clipped at the box borders; edges
- * between the same two boxes fan out. Each label goes greedily to the first spot along its curve
- * that overlaps nothing (else the least-bad one: labels already placed weigh 3, leaf boxes 2,
- * compound headers 1).
+ * between the same two boxes fan out. A curve that would pass through a box that is not one of
+ * its ends (or their ancestors) is re-routed orthogonally (`layout-ortho.ts`); error/stop edges go
+ * through the error lane (`layout-lane.ts`). Each label goes greedily to the first spot along its
+ * curve, or beside it, that overlaps nothing (else the least-bad one: labels and badges already
+ * placed weigh 3, leaf boxes 2, compound headers and borders 1).
  */
 import { compactLabel } from './compact-label.js';
 import {

@@ -5,7 +5,15 @@ import { setup } from 'xstate';
 import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
 import { dotString, htmlText, markdownCell, mermaidText } from '../../src/viz/escape.js';
 import { edgeLabel, nodeIndex } from '../../src/viz/graph.js';
-import { machineGraph, toDot, toHtml, toJson, toMermaid, VIZ_GRAPH_SCHEMA } from '../../src/viz/index.js';
+import {
+  machineGraph,
+  overlayPath,
+  toDot,
+  toHtml,
+  toJson,
+  toMermaid,
+  VIZ_GRAPH_SCHEMA,
+} from '../../src/viz/index.js';
 import { layoutGraph } from '../../src/viz/layout.js';
 import { mermaidIds } from '../../src/viz/mermaid.js';
 
@@ -193,6 +201,13 @@ describe('toHtml', () => {
     );
     expect(toHtml(noStops)).not.toContain('id="expand-errors"');
     expect(toHtml(noStops)).not.toContain('<g class="error-lane"');
+  });
+
+  it('a visited stop edge keeps its lane class after visited, so the collapsed page still draws it', () => {
+    const o = overlayPath(cycle, [{ state: 'plan.discover' }, { state: 'stopped' }]);
+    const html = toHtml(cycle, { overlay: o });
+    expect(html).toMatch(/<g class="edge kind-error visited lane" data-id="e2"/);
+    expect(html).toMatch(/<g class="edge-label kind-[a-z-]+ lane" data-edge="e9"/);
   });
 
   it('escapes hostile names in text and attributes', () => {

@@ -14,7 +14,10 @@ import {
   orthoRoute,
   outermost,
   roundedPath,
+  type SegmentUse,
+  segmentKey,
   simplify,
+  useSegments,
 } from '../../src/viz/layout-ortho.js';
 import { labelGaps, placeRanks } from '../../src/viz/layout-place.js';
 import type { LayoutBox, Pt } from '../../src/viz/layout-types.js';
@@ -73,6 +76,33 @@ describe('orthogonal routes', () => {
     const pts = orthoRoute(boxPorts(box('a', 0, 0)), { laneX: 400 }, [box('w', 200, -10, 50, 40)]) as Pt[];
     expect(pts[pts.length - 1]?.x).toBe(400);
     expect(crosses(pts, box('w', 200, -10, 50, 40))).toBe(false);
+  });
+
+  it('a later route pays for sharing segments and takes a parallel line when there is one', () => {
+    const a = box('a', 0, 0);
+    const b = box('b', 0, 300);
+    const wall = box('w', -50, 100, 200, 100);
+    const used: SegmentUse = new Map();
+    const first = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, [wall], used) as Pt[];
+    expect(used.size).toBeGreaterThan(0);
+    const second = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, [wall], used) as Pt[];
+    const alone = orthoRoute(boxPorts(a), { ports: boxPorts(b) }, [wall]) as Pt[];
+    expect(alone).toEqual(first);
+    expect(second).not.toEqual(first);
+    const xsOf = (pts: Pt[]) => new Set(pts.map((p) => p.x));
+    expect([...xsOf(second)].some((x) => !xsOf(first).has(x))).toBe(true);
+    expect(segmentKey({ x: 0, y: 0 }, { x: 10, y: 0 })).toBe(segmentKey({ x: 10, y: 0 }, { x: 0, y: 0 }));
+    const u: SegmentUse = new Map();
+    useSegments(
+      u,
+      [
+        { x: 0, y: 0 },
+        { x: 20, y: 0 },
+      ],
+      [0, 10, 20],
+      [0],
+    );
+    expect([...u.keys()]).toEqual(['0,0,10,0', '10,0,20,0']);
   });
 
   it('keeps only outermost obstacles; simplifies straight runs; rounds corners', () => {
