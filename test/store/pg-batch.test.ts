@@ -239,6 +239,37 @@ describe('locks', () => {
     });
   });
 
+  it('inside the one-trip transaction (the beforeCommit seam) the lock is held and the rows are invisible until COMMIT', async () => {
+    const seen: unknown[] = [];
+    let other: PgStore | null = null;
+    let runId = '';
+    const store = fresh({
+      beforeCommit: async ({ seq }) => {
+        if (seq === undefined || other === null) return; // createRun
+        const l = await other.load(runId);
+        seen.push([
+          seq,
+          await other.isLocked(runId),
+          (await other.append(runId, 'note', note('intruder'))).code,
+          l.ok && l.value.events.length,
+        ]);
+      },
+    });
+    runId = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+    other = fresh({ schema: store.schema });
+    expect(await store.appendBatch(runId, notes('a', 3), { trace: TRACE })).toMatchObject({
+      outcome: 'committed',
+      first_seq: 1,
+      seq: 3,
+    });
+    expect(await store.append(runId, 'note', note('b'))).toMatchObject({ outcome: 'committed', seq: 4 });
+    expect(seen).toEqual([
+      [3, true, 'busy', 0],
+      [4, true, 'busy', 3],
+    ]);
+    expect(await texts(store, runId)).toEqual(['a-0', 'a-1', 'a-2', 'b']);
+  });
+
   it('the server derives the same advisory-lock key as the store', async () => {
     const store = fresh();
     const c = await sql();
