@@ -23,3 +23,27 @@ import type { InspectionEvent, Observer } from 'xstate';
  * ```
  */
 export type MachineInspector = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+/**
+ * One inspector that forwards each inspection event to every given inspector (functions or
+ * observers), in order; `undefined` when none is given. Lets a runner attach its own observer (a
+ * persisted run's transition trace) beside the host's.
+ *
+ * @example
+ * ```ts
+ * const inspect = combineInspectors(hostInspector, recorder.inspect);
+ * createActor(machine, inspect === undefined ? {} : { inspect });
+ * ```
+ */
+export function combineInspectors(
+  ...inspectors: readonly (MachineInspector | undefined)[]
+): MachineInspector | undefined {
+  const given = inspectors.filter((x): x is MachineInspector => x !== undefined);
+  if (given.length <= 1) return given[0];
+  return (event) => {
+    for (const x of given) {
+      if (typeof x === 'function') x(event);
+      else x.next?.(event);
+    }
+  };
+}

@@ -13,6 +13,7 @@ export {
 } from './audit-rules.js';
 export { applyTransition, initialConfiguration } from './configuration.js';
 export {
+  ALWAYS_EVENT,
   createTraceCollector,
   type TraceCollector,
   type TraceCollectorOptions,

@@ -11,6 +11,12 @@ import type { MachineInspector } from '../../machines/inspector.js';
 import type { TraceStep } from '../store/store-types.js';
 import { guardText } from '../viz/graph.js';
 
+/**
+ * The event type a trace records for an eventless (`always`) transition: xstate gives those an
+ * empty event type, which a trace step may not have.
+ */
+export const ALWAYS_EVENT = 'xstate.always';
+
 /** Options of {@link createTraceCollector}. */
 export interface TraceCollectorOptions {
   /** Machine ids to record (default: every machine actor, including invoked child machines). */
@@ -54,7 +60,7 @@ export function traceStep(machine: string, t: RawTransition): TraceStep {
   return {
     machine,
     from: t.source?.id ?? '',
-    event: t.eventType ?? '',
+    event: t.eventType === undefined || t.eventType === '' ? ALWAYS_EVENT : t.eventType,
     to: (t.target ?? []).map((x) => x.id ?? '').join(','),
     ...(guard === null ? {} : { guard }),
   };

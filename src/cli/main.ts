@@ -36,6 +36,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   envelope: 'dev-loop handoff envelope: build, validate, prefix',
   viz: 'draw a protocol machine: mermaid, dot, json, html/svg',
   inspect: "draw a stored run's path over its machine",
+  audit: "replay a stored run's recorded transitions through its machine",
   conformance: 'throw generated dispatches at a worker and check every handoff',
   schemas: 'write or check the generated JSON Schema files',
   demo: 'the demonstration run by `npm start`',

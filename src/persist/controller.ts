@@ -19,7 +19,7 @@
 import { resolve } from 'node:path';
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
 import { formatTimestamp } from '../store/run-id.js';
-import type { Store, StoreResult } from '../store/store.js';
+import type { Store, StoreResult, TraceStep } from '../store/store.js';
 import { decide } from './failure-policy.js';
 import { reconcileWithJournal } from './journal-truth.js';
 import type { Knowledge } from './knowledge.js';
@@ -104,6 +104,12 @@ export interface PersistControllerOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** State file operations (default: node:fs); used with `statePath`. */
   readonly stateFs?: StateFs;
+  /**
+   * The machine transitions since the previous store call (a trace collector's `take`): when it
+   * yields steps and the store has `appendBatch`, the mutation is written as a one-event batch
+   * carrying them (`handoff audit` replays them). The steps are taken once per mutation.
+   */
+  readonly trace?: () => readonly TraceStep[];
 }
 
 /** Input of {@link PersistController.start}. */
@@ -329,9 +335,15 @@ export class PersistController {
     if (!(await this.#save(inflightState(state, m, finish, this.#now())))) {
       return this.#stop(inflightUnsavedStop(state, m, finish));
     }
+    const trace = this.#o.trace?.() ?? [];
     const verdict = await this.#call(
       () =>
-        m.op === 'set-handoff' ? store.setHandoff(runId, m.payload) : store.append(runId, m.kind, m.payload),
+        trace.length > 0 && store.appendBatch !== undefined
+          ? // a batch holding a handoff refreshes the cache as set-handoff does
+            store.appendBatch(runId, [{ kind: m.kind, payload: m.payload }], { trace })
+          : m.op === 'set-handoff'
+            ? store.setHandoff(runId, m.payload)
+            : store.append(runId, m.kind, m.payload),
       { op: m.op, runId, expectedSeq: state.last_seq + 1 },
     );
     const dec = decide(finish ? 'finish' : 'mutation', verdict);

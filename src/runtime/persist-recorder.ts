@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTraceCollector } from '../audit/trace-collector.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import { stuckBlocker, stuckClass } from '../cycle/final-handoff.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
@@ -42,6 +43,12 @@ export interface PersistRecorderOptions {
   readonly state?: 'memory' | 'file';
   /** The controller's state-file I/O when the state is a file (default: node:fs with fsync). */
   readonly stateFs?: StateFs;
+  /**
+   * Record the cycle machine's transitions with the journal (default true): the recorder's
+   * `inspect` collects them and each journal write carries the ones since the previous write, for
+   * `handoff audit`. Needs a store with `appendBatch` (the fs, memory and PostgreSQL stores).
+   */
+  readonly trace?: boolean;
   /** The domain profile's blocker phrases, to map stuck reviews (default: the proof phrases). */
   readonly blockerClasses?: BlockerClassTable;
 }
@@ -96,8 +103,13 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
   const inFile = (o.state ?? (o.stateFs === undefined ? 'memory' : 'file')) === 'file';
   const stateDir = inFile ? await mkdtemp(join(tmpdir(), 'handoff-persist-')) : null;
   const statePath = stateDir === null ? null : join(stateDir, 'run-persist.json');
+  const collector =
+    o.trace === false || store.appendBatch === undefined
+      ? null
+      : createTraceCollector({ machines: ['cycle'] });
   const controller = new PersistController({
     ...(statePath === null ? { stateStore: memoryStateStore() } : { statePath }),
+    ...(collector === null ? {} : { trace: () => collector.take() }),
     openStore: () => store,
     storageRoot: root,
     projectRoot: o.projectRoot,
@@ -132,6 +144,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     cites,
     statePath,
     status: () => controller.status(),
+    ...(collector === null ? {} : { inspect: collector.inspect }),
     async dispose() {
       if (stateDir !== null) await rm(stateDir, { recursive: true, force: true });
     },

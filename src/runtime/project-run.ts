@@ -8,7 +8,7 @@
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import type { MachineInspector } from '../../machines/inspector.js';
+import { combineInspectors, type MachineInspector } from '../../machines/inspector.js';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, rerunGuard } from '../contract/index.js';
@@ -343,6 +343,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     human,
   };
   const runId = o.runId ?? newRunId(clock());
+  const inspect = combineInspectors(o.inspect, recorder.inspect);
   const r = await runCycle({
     runId,
     options,
@@ -354,7 +355,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     priorEvidence: o.evidence ?? [],
     clock,
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
-    ...(o.inspect === undefined ? {} : { inspect: o.inspect }),
+    ...(inspect === undefined ? {} : { inspect }),
   });
   const stopped = recorder.stopHandoff ?? null;
   const handoff = stopped ?? r.handoff;

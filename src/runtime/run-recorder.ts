@@ -4,6 +4,7 @@
  * finish) to a recorder. `--persist` plugs in the persistence controller; the default records
  * nothing.
  */
+import type { MachineInspector } from '../../machines/inspector.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import type { PreparedPriorRun } from '../persist/index.js';
@@ -42,6 +43,11 @@ export interface RunRecorder {
   finish(final: Handoff): Promise<{ cite: string | null }>;
   /** Releases invocation resources (state files) once the run's result was reported. */
   dispose?(): Promise<void>;
+  /**
+   * An inspector the runtime attaches to the cycle machine's actor beside the host's (a persisted
+   * run's transition-trace collector).
+   */
+  readonly inspect?: MachineInspector;
 }
 
 /**

@@ -77,7 +77,7 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
   dispatch: ['check'],
   guard: [],
   baseline: ['record', 'check', 'advance'],
-  store: ['create', 'append', 'set-handoff', 'load', 'list', 'validate'],
+  store: ['create', 'append', 'set-handoff', 'load', 'list', 'validate', 'recover'],
   persist: [
     'start',
     'note',
@@ -123,6 +123,7 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
   envelope: ['build', 'validate', 'prefix'],
   viz: ['cycle', 'chain', 'gate'],
   inspect: [],
+  audit: [],
   conformance: ['worker'],
   schemas: ['write', 'check'],
   demo: [],

@@ -1,0 +1,146 @@
+/**
+ * `handoff audit` on a real persisted run: runProject with the persistence recorder over the fs
+ * store records the cycle machine's transitions with its journal writes (batch records beside
+ * events.jsonl); the audit replays them — ok, exit 0 — and flags an edited record (a transition
+ * the machine lacks) with the cite of the write that carried it, exit 5. A run without a trace is
+ * exit 5 too (nothing to check), an unknown run exit 3.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { advanceBaseline } from '../../src/baseline/index.js';
+import { canonicalJsonUtf8 } from '../../src/canonical/index.js';
+import { main as cli } from '../../src/cli/main.js';
+import { type Dispatch, type Handoff, handoffFor } from '../../src/contract/index.js';
+import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
+import { runProject } from '../../src/runtime/project-run.js';
+
+let dir: string;
+let root: string;
+let runId: string;
+
+async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
+  const f = d.owned_files[0] as string;
+  await writeFile(f, (await readFile(f, 'utf8')).replace('sorry', 'rfl'));
+  const b = await advanceBaseline(d.file_baseline, [f]);
+  return { handoff: handoffFor(d, { files_changed: [f], file_baseline: b }) };
+}
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await cli(args, {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    readStdin: async () => Buffer.alloc(0),
+    env: {},
+    cwd: dir,
+  });
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'handoff-audit-cli-'));
+  await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+  await writeFile(join(dir, '.gitignore'), '.handoff/\n');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], {
+    cwd: dir,
+  });
+  const recorder = await createPersistRecorder({ projectRoot: dir });
+  root = recorder.storageRoot;
+  let t = Date.parse('2026-12-01T12:00:00Z');
+  try {
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove' },
+      worker: { inProcess: solve },
+      recorder,
+      clock: () => (t += 1000),
+    });
+    expect(r.handoff.status).toBe('solved');
+    runId = r.runId;
+  } finally {
+    await recorder.dispose();
+  }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('handoff audit', () => {
+  it('a persisted run replays through the cycle machine: ok, exit 0', async () => {
+    const r = await run(['audit', runId, '--root', root, '--json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { ok: boolean; steps: number; batches: number; findings: unknown[] };
+    expect(report.ok).toBe(true);
+    expect(report.findings).toEqual([]);
+    expect(report.steps).toBeGreaterThan(10);
+    expect(report.batches).toBeGreaterThanOrEqual(2);
+    const text = await run(['audit', runId, '--root', root]);
+    expect(text.out).toMatch(new RegExp(`^audit ${runId}: ok — \\d+ recorded transitions`));
+  });
+
+  it('an edited batch record (a transition the machine lacks) is flagged with its cite, exit 5', async () => {
+    const file = join(root, 'runs', runId, 'batches.jsonl');
+    const original = await readFile(file, 'utf8');
+    try {
+      const lines = original.split('\n').filter((l) => l !== '');
+      const first = JSON.parse(lines[0] as string) as {
+        first_seq: number;
+        trace: { from: string; to: string }[];
+      };
+      const step = first.trace[1] as { to: string };
+      step.to = 'cycle.solved';
+      lines[0] = canonicalJsonUtf8(first);
+      await writeFile(file, `${lines.join('\n')}\n`);
+      const r = await run(['audit', runId, '--root', root, '--json']);
+      expect(r.code).toBe(5);
+      const report = JSON.parse(r.out) as {
+        ok: boolean;
+        findings: { code: string; cite: string; index: number }[];
+      };
+      expect(report.ok).toBe(false);
+      expect(report.findings[0]).toMatchObject({
+        code: 'no_such_transition',
+        cite: `${runId}#${first.first_seq}`,
+        index: 1,
+      });
+    } finally {
+      await writeFile(file, original);
+    }
+  });
+
+  it('a run without a trace has nothing to check (exit 5); an unknown run is exit 3', async () => {
+    await writeFile(join(dir, 'B.lean'), 'theorem b : 2 = 2 := by\n  sorry\n');
+    execFileSync('git', ['add', 'B.lean'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'b'], { cwd: dir });
+    const recorder = await createPersistRecorder({ projectRoot: dir, trace: false });
+    let id: string;
+    try {
+      const r = await runProject({
+        projectRoot: dir,
+        flags: { target: '.', scope: 'project', mode: 'autoprove' },
+        worker: { inProcess: solve },
+        recorder,
+      });
+      expect(r.handoff.status).toBe('solved');
+      id = r.runId;
+    } finally {
+      await recorder.dispose();
+    }
+    const none = await run(['audit', id, '--root', root]);
+    expect(none.code).toBe(5);
+    expect(none.out).toContain('no trace recorded');
+    const unknown = await run(['audit', '20990101T000000Z-00000000', '--root', root]);
+    expect(unknown.code).toBe(3);
+  });
+});
