@@ -38,6 +38,7 @@ import {
   ManifestV1Schema,
   ManifestV2Schema,
   NotePayloadSchema,
+  RecoverResultSchema,
   ReplanSummarySchema,
   ReviewRecordSchema,
 } from './store/index.js';
@@ -57,6 +58,7 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'run-store-manifest.chain-v1': ChainManifestSchema,
   'run-store-event.chain-v1': ChainEventLineSchema,
   'run-store-baton-commit.v1': BatonCommitPayloadSchema,
+  'run-store-recover.v1': RecoverResultSchema,
   'review-record.v1': ReviewRecordSchema,
   'replan-summary.v1': ReplanSummarySchema,
   'run-persist-state.v1': PersistStateSchema,

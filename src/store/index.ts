@@ -32,12 +32,28 @@ export type { Cite, ResolvedCite } from './cite.js';
 export { formatCite, parseCite, resolveCite } from './cite.js';
 export type { RunPaths, StoreRootInput } from './fs-layout.js';
 export { DEFAULT_STORE_DIR, RUN_FILES, RUN_STORE_ENV, resolveStoreRoot, runPaths } from './fs-layout.js';
+export type { RecoverOptions } from './fs-recover.js';
+export { isProcessAlive, recoverRun } from './fs-recover.js';
 export type { FsStore, FsStoreOptions } from './fs-store.js';
 export { createFsStore } from './fs-store.js';
 export type { ParsedJournal } from './journal-parse.js';
 export { parseJournal } from './journal-parse.js';
 export type { MemoryStore, MemoryStoreOptions, ScriptedOutcome } from './memory-store.js';
 export { createMemoryStore } from './memory-store.js';
+export {
+  PG_NOTHING_TO_RECOVER,
+  RECOVER_EXIT_CODES,
+  RECOVER_NOTE_KIND,
+  RECOVER_NOTE_PREFIX,
+} from './recover-rules.js';
+export type {
+  LockOwner,
+  RecoverAction,
+  RecoverOutcome,
+  RecoverReason,
+  RecoverResult,
+} from './recover-schema.js';
+export { RECOVER_OUTCOMES, RECOVER_REASONS, RECOVER_SCHEMA, RecoverResultSchema } from './recover-schema.js';
 export { formatTimestamp, isRunId, isTimestamp, makeRunId, randomRunIdSuffix } from './run-id.js';
 export {
   CACHE_SCHEMA,

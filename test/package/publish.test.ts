@@ -65,6 +65,17 @@ const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
 const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
 const specifierOf = (sub: string) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`);
 const PEER_ENTRIES: Record<string, string> = { './pg': 'pg', './conformance': 'fast-check' };
+/**
+ * The framework adapters and the peer each one loads when imported (null: the Claude Agent SDK is
+ * imported on first use only). Their declarations import their framework's types, so they are
+ * type-checked with the frameworks installed: test/package/fresh-app.test.ts compiles every
+ * adapter example in a fresh app.
+ */
+const ADAPTER_ENTRIES: Record<string, { loads: string | null }> = {
+  './langgraph': { loads: '@langchain/langgraph' },
+  './claude-agent-sdk': { loads: null },
+  './openai-agents': { loads: '@openai/agents' },
+};
 
 let dir: string;
 let tarball: string;
@@ -123,14 +134,15 @@ describe('the packed package', () => {
     expect(r.code, r.out).toBe(0);
   }, 240_000);
 
-  it('the consumer has no pg, @types/pg or fast-check', async () => {
+  it('the consumer has no pg, @types/pg, fast-check or agent framework', async () => {
     const installed = await readdir(join(consumer, 'node_modules'));
     expect(installed).not.toContain('pg');
     expect(installed).not.toContain('fast-check');
+    for (const scope of ['@langchain', '@openai', '@anthropic-ai']) expect(installed).not.toContain(scope);
     expect(await readdir(join(consumer, 'node_modules', '@types'))).toEqual(['node']);
   });
 
-  it('every entry point but /pg and /conformance loads without the peers; those two name the missing package', async () => {
+  it('every entry point but /pg, /conformance, /langgraph and /openai-agents loads without the peers; those name the missing package', async () => {
     const script = `
       const out = {};
       for (const s of ${JSON.stringify(subpaths.map(specifierOf))}) {
@@ -142,7 +154,7 @@ describe('the packed package', () => {
     expect(r.code, r.out).toBe(0);
     const loaded = JSON.parse(r.stdout) as Record<string, string>;
     for (const sub of subpaths) {
-      const peer = PEER_ENTRIES[sub];
+      const peer = PEER_ENTRIES[sub] ?? ADAPTER_ENTRIES[sub]?.loads ?? undefined;
       if (peer === undefined) expect(loaded[specifierOf(sub)], sub).toBe('ok');
       else expect(loaded[specifierOf(sub)], sub).toContain(`Cannot find package '${peer}'`);
     }
@@ -184,7 +196,8 @@ describe('the packed package', () => {
   }, 120_000);
 
   it('the .d.ts files type-check with skipLibCheck false: without peers all but /pg and /conformance; with them, those too', async () => {
-    const plain = subpaths.filter((s) => PEER_ENTRIES[s] === undefined);
+    const plain = subpaths.filter((s) => PEER_ENTRIES[s] === undefined && ADAPTER_ENTRIES[s] === undefined);
+    expect(plain.length).toBe(subpaths.length - 5);
     const importsOf = (subs: readonly string[]) =>
       `${subs.map((s, i) => `import * as m${i} from '${specifierOf(s)}';`).join('\n')}\nexport const all = [${subs.map((_, i) => `m${i}`).join(', ')}];\n`;
     const tsconfig = (files: readonly string[]) =>
