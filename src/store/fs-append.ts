@@ -268,7 +268,10 @@ export function commitLines(
       trace,
     };
     try {
-      appendRecord(ctx, paths, state, side.known, record, batchRecordText(first, last, sha256, trace));
+      // a one-event batch's record only carries its trace: it need not be durable before the line
+      // (a superseding record must be: an aborted record could otherwise tear our event on load)
+      const sync = shape.count >= 2 || supersede;
+      appendRecord(ctx, paths, state, side.known, record, batchRecordText(first, last, sha256, trace), sync);
     } catch (e) {
       // the journal is untouched: a record whose events never follow is an aborted batch
       return refused(

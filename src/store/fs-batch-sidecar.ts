@@ -127,10 +127,14 @@ export function sidecarUnderLock(
 }
 
 /**
- * Appends one record line (`text`, without its newline) to the sidecar and makes it durable:
- * created with O_EXCL when absent (then the run directory is fsync'd too), a newline first when
- * the file ends in an unterminated line, one write, fsync, close. Updates `state.sidecar`; on
+ * Appends one record line (`text`, without its newline) to the sidecar: created with O_EXCL when
+ * absent (then the run directory is fsync'd too), a newline first when the file ends in an
+ * unterminated line, one write, fsync unless `sync` is false, close. Updates `state.sidecar`; on
  * failure it becomes unknown (read again next time).
+ *
+ * `sync: false` is for a record that only carries the trace of a one-event batch: a single line
+ * cannot be torn into a partial batch, so the record need not be durable before the event; it
+ * rides on the journal's sync that follows (see docs/store.md § Group commit).
  *
  * @example
  * ```ts
@@ -145,6 +149,7 @@ export function appendRecord(
   known: SidecarKnown | null,
   record: BatchRecord,
   text: string,
+  sync = true,
 ): void {
   const { fsl } = ctx;
   state.sidecar = undefined;
@@ -167,10 +172,12 @@ export function appendRecord(
   try {
     const lead = known !== null && !known.endsWithNewline && !created ? '\n' : '';
     writeFully(fsl, fd, Buffer.from(`${lead}${text}\n`, 'utf8'), 'batch_record_write');
-    try {
-      fsl.fsync(fd);
-    } catch (e) {
-      throw new StepFailure('batch_record_fsync', e);
+    if (sync) {
+      try {
+        fsl.fsync(fd);
+      } catch (e) {
+        throw new StepFailure('batch_record_fsync', e);
+      }
     }
     try {
       const st = fsl.fstat(fd);

@@ -78,7 +78,7 @@ describe('fs group commit: layout and the plain reader', () => {
     ]);
   });
 
-  it('fsyncs: 1 for a one-event batch, 2 for a recorded batch (+1 directory fsync when the sidecar is created), +2 for the cache of a handoff', async () => {
+  it('fsyncs: 1 for a one-event batch (also with a trace: its record rides on the journal sync), 2 for a recorded batch (+1 directory fsync when the sidecar is created), +2 for the cache of a handoff', async () => {
     const { project, id } = await newRun();
     const count = async (entries: Parameters<typeof store.appendBatch>[1], trace?: TraceStep[]) => {
       const f = faultyFs();
@@ -91,7 +91,7 @@ describe('fs group commit: layout and the plain reader', () => {
     expect(await count(notes('a'))).toEqual(['events.jsonl']);
     expect(await count(notes('b', 'c'))).toEqual(['batches.jsonl', id, 'events.jsonl']);
     expect(await count(notes('d', 'e', 'f', 'g', 'h'))).toEqual(['batches.jsonl', 'events.jsonl']);
-    expect(await count(notes('i'), TRACE)).toEqual(['batches.jsonl', 'events.jsonl']);
+    expect(await count(notes('i'), TRACE)).toEqual(['events.jsonl']);
     expect(await count([...notes('j'), { kind: 'handoff', payload: stuckHandoff() }])).toEqual([
       'batches.jsonl',
       'events.jsonl',
