@@ -122,7 +122,9 @@ describe('handoff audit', () => {
   it('a run without a trace has nothing to check (exit 5); an unknown run is exit 3', async () => {
     await writeFile(join(dir, 'B.lean'), 'theorem b : 2 = 2 := by\n  sorry\n');
     execFileSync('git', ['add', 'B.lean'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'b'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'b'], {
+      cwd: dir,
+    });
     const recorder = await createPersistRecorder({ projectRoot: dir, trace: false });
     let id: string;
     try {

@@ -47,7 +47,13 @@ describe('memoryStateStore', () => {
   it('over the fs store: one journal sync per event, nothing else synced after the create', async () => {
     const fsl = nodeFsLayer();
     let syncs = 0;
-    const counting = { ...fsl, fsync: (fd: number) => ((syncs += 1), fsl.fsync(fd)) };
+    const counting = {
+      ...fsl,
+      fsync: (fd: number) => {
+        syncs += 1;
+        fsl.fsync(fd);
+      },
+    };
     const store = createFsStore({ root: join(dir, 'store'), fs: counting });
     const { c } = controller(dir, store, { stateStore: memoryStateStore() });
     expect((await c.start({ dispatch: dispatch(), trackerSessionId: null })).action).toBe('continue');
