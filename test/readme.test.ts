@@ -90,7 +90,10 @@ describe('README.md', () => {
   it('the install section names this package and exactly the optional peers', () => {
     expect(all.some((b) => b.lang === 'sh' && b.code.trim() === `npm install ${pkg.name}`)).toBe(true);
     const section = readme.slice(readme.indexOf('## Install in your project'), readme.indexOf('## CLI map'));
-    const peers = [...section.matchAll(/^- `([a-z-]+)`/gm)].map((m) => m[1]);
+    // each bullet opens with a peer's name, and may name a companion peer: "- `a` (with `b`)"
+    const peers = [...section.matchAll(/^- `([@a-z0-9/._-]+)`(?: \(with `([@a-z0-9/._-]+)`\))?/gm)].flatMap(
+      (m) => (m[2] === undefined ? [m[1]] : [m[1], m[2]]),
+    );
     expect([...peers].sort()).toEqual(Object.keys(pkg.peerDependencies).sort());
     for (const p of peers) expect(pkg.peerDependenciesMeta[p as string]?.optional).toBe(true);
   });
