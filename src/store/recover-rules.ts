@@ -166,8 +166,10 @@ export interface TailRefusal {
  * What to do with a journal: nothing (whole), truncate its torn tail, or refuse. A truncation needs
  * the plain line parse and the store's load to agree on a `truncated_tail` at the same line with
  * the same byte count, and those bytes to hold no newline: exactly the bytes after the last
- * newline. A `corrupt` line (either verdict) is refused, and so is any other disagreement (a torn
- * batch whose complete lines the load does not count, a tail that holds a newline).
+ * newline. A torn group-commit batch (the load ends the valid prefix at the batch's first line,
+ * the plain parse sees complete lines there) is cut back to the batch's first line: none of its
+ * events was acknowledged. A `corrupt` line (either verdict) is refused, and so is any other
+ * disagreement (a tail that holds a newline the load does not explain).
  *
  * @example
  * ```ts
@@ -192,6 +194,28 @@ export function planTail(
       code: 'journal_damaged',
       reason: 'corrupt_line',
       detail: `the journal has a corrupt line, which recover never repairs (${corrupt.detail})`,
+    };
+  // a torn group-commit batch: the load ends the valid prefix at the batch's first line (its
+  // complete lines were never acknowledged: the journal fsync follows the whole write), and the
+  // plain line parse sees at most a torn last line after that point
+  if (
+    l?.code === 'truncated_tail' &&
+    l.bytes !== undefined &&
+    l.bytes > 0 &&
+    l.bytes <= j.size &&
+    j.size - l.bytes <= j.validBytes &&
+    (d === null || d.code === 'truncated_tail') &&
+    (d === null ? 0 : j.size - j.validBytes) < l.bytes
+  )
+    return {
+      kind: 'truncate',
+      action: {
+        kind: 'tail_truncated',
+        line: l.line,
+        bytes: l.bytes,
+        size_before: j.size,
+        size_after: j.size - l.bytes,
+      },
     };
   const bytes = j.size - j.validBytes;
   if (
@@ -252,7 +276,7 @@ export function recoverNoteText(actions: readonly RecoverAction[]): string {
 export function describeAction(a: RecoverAction): string {
   if (a.kind === 'lock_broken')
     return `broke the stale run lock of pid ${a.owner.pid} on host ${JSON.stringify(a.owner.host)} (acquired ${a.owner.acquired}; no such process on this host)`;
-  return `truncated the torn tail at line ${a.line} (${a.bytes} bytes after the last newline; size ${a.size_before} -> ${a.size_after})`;
+  return `truncated the torn tail at line ${a.line} (${a.bytes} bytes never acknowledged: the bytes after the last newline, or a torn batch from its first line; size ${a.size_before} -> ${a.size_after})`;
 }
 
 /** Optional members of a result. */

@@ -127,12 +127,39 @@ describe('planTail', () => {
       );
   });
 
-  it('refuses a tail that holds a newline or that the verdicts disagree on (a torn batch)', () => {
+  it('cuts a torn batch back to its first line (the load ends the prefix there; the plain parse sees complete lines)', () => {
+    // the batch from line 2 torn mid-line (the plain parse: a torn last line at line 3)
+    expect(
+      planTail({
+        size: 130,
+        validBytes: 100,
+        damage: tail(3, 30),
+        loadDamage: tail(2, 80),
+        tailHasNewline: false,
+      }),
+    ).toEqual({
+      kind: 'truncate',
+      action: { kind: 'tail_truncated', line: 2, bytes: 80, size_before: 130, size_after: 50 },
+    });
+    // the batch torn at a line boundary: the plain parse sees no damage at all
+    expect(
+      planTail({ size: 130, validBytes: 130, damage: null, loadDamage: tail(3, 30), tailHasNewline: true }),
+    ).toMatchObject({ kind: 'truncate', action: { line: 3, bytes: 30, size_after: 100 } });
+    // a load cut that would reach into what the plain parse calls corrupt or past the file: refused
+    expect(
+      planTail({
+        size: 130,
+        validBytes: 40,
+        damage: tail(2, 90),
+        loadDamage: tail(3, 200),
+        tailHasNewline: false,
+      }),
+    ).toMatchObject({ kind: 'refuse' });
+  });
+
+  it('refuses a tail that holds a newline or that the verdicts disagree on', () => {
     const cases = [
-      // the load's torn batch starts at an earlier line than the plain parse's torn tail
-      { size: 130, validBytes: 100, damage: tail(3, 30), loadDamage: tail(2, 80), tailHasNewline: false },
       { size: 130, validBytes: 100, damage: tail(3, 30), loadDamage: null, tailHasNewline: false },
-      { size: 130, validBytes: 100, damage: null, loadDamage: tail(3, 30), tailHasNewline: false },
       { size: 130, validBytes: 100, damage: tail(3, 30), loadDamage: tail(3, 30), tailHasNewline: true },
       { size: 130, validBytes: 100, damage: tail(3, 29), loadDamage: tail(3, 29), tailHasNewline: false },
     ];

@@ -16,6 +16,7 @@ import {
   readFileSync,
   readlinkSync,
   symlinkSync,
+  truncateSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -285,9 +286,52 @@ describe('recoverRun: torn tails and corrupt lines', () => {
     const l = await loaded(root, id);
     expect(l.damaged).toBe(false);
     expect(l.events.map((e) => (e.payload as { text: string }).text).slice(0, 3)).toEqual(['n1', 'n2', 'n3']);
-    expect(textOf(l, 3)).toContain(`line 4 (${bytes} bytes after the last newline`);
+    expect(textOf(l, 3)).toContain(`line 4 (${bytes} bytes never acknowledged`);
     expect(readdirSync(dir).sort()).toEqual(['events.jsonl', 'manifest.json']);
     await appendWorks(root, id, 5);
+  });
+
+  it('a torn group-commit batch is cut back to its first line; the batch is then aborted, appends work', async () => {
+    const { root, id, dir } = await runWith(2);
+    const journal = join(dir, 'events.jsonl');
+    const acknowledged = readFileSync(journal);
+    const store = createFsStore({ root, env: {} });
+    expect(
+      await store.appendBatch(
+        id,
+        [note('b1'), note('b2'), note('b3')].map((p) => ({ kind: 'note', payload: p })),
+      ),
+    ).toMatchObject({
+      outcome: 'committed',
+      first_seq: 3,
+      seq: 5,
+    });
+    store.close();
+    // the crash: only the batch's first line (and part of its second) reached the journal
+    const whole = readFileSync(journal);
+    const lines = whole.toString('utf8').split('\n');
+    const kept = Buffer.byteLength(`${lines.slice(0, 3).join('\n')}\n`) + 20;
+    truncateSync(journal, kept);
+    const torn = await loaded(root, id);
+    expect([torn.damaged, torn.events.length]).toEqual([true, 2]);
+    const r = await recoverRun({ root, runId: id, env: {} });
+    expect(r).toMatchObject({
+      outcome: 'recovered',
+      actions: [
+        {
+          kind: 'tail_truncated',
+          line: 3,
+          bytes: kept - acknowledged.length,
+          size_after: acknowledged.length,
+        },
+      ],
+      cite: `${id}#3`,
+    });
+    const l = await loaded(root, id);
+    expect(l.damaged).toBe(false);
+    expect(l.events.slice(0, 2).map((e) => (e.payload as { text: string }).text)).toEqual(['n1', 'n2']);
+    expect(readFileSync(journal).subarray(0, acknowledged.length).equals(acknowledged)).toBe(true);
+    await appendWorks(root, id, 4);
   });
 
   it('a stale lock and a torn tail together: both, in one note', async () => {
