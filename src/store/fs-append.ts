@@ -224,6 +224,8 @@ export interface CommitShape {
   readonly tail: ChainTail | null;
   /** An appendBatch: results carry `first_seq` even for one event. */
   readonly batch: boolean;
+  /** False for a group commit without all-or-nothing (see `AppendBatchOptions.atomic`). */
+  readonly atomic?: boolean;
 }
 
 /**
@@ -256,7 +258,8 @@ export function commitLines(
   const side = sidecarUnderLock(ctx, paths, state);
   if (!side.ok) return refused(runId, side.code, side.detail);
   const supersede = side.known !== null && side.known.maxFirst > state.lastSeq;
-  if (shape.count >= 2 || shape.trace !== undefined || supersede) {
+  const atomic = shape.count >= 2 && shape.atomic !== false;
+  if (atomic || shape.trace !== undefined || supersede) {
     const trace = shape.trace ?? [];
     const sha256 = batchSha256(bytes);
     const record: BatchRecord = {
@@ -270,7 +273,7 @@ export function commitLines(
     try {
       // a one-event batch's record only carries its trace: it need not be durable before the line
       // (a superseding record must be: an aborted record could otherwise tear our event on load)
-      const sync = shape.count >= 2 || supersede;
+      const sync = atomic || supersede;
       appendRecord(ctx, paths, state, side.known, record, batchRecordText(first, last, sha256, trace), sync);
     } catch (e) {
       // the journal is untouched: a record whose events never follow is an aborted batch

@@ -122,7 +122,7 @@ export function appendBatchSync(
   if (!lock.ok) return refused(runId, lock.code, lock.detail);
   let result: StoreResult;
   try {
-    result = batchLocked(ctx, runId, paths, manifest, planned, ts, options?.trace);
+    result = batchLocked(ctx, runId, paths, manifest, planned, ts, options?.trace, options?.atomic !== false);
   } catch (e) {
     ctx.journals.forget(runId);
     result = storeResult('indeterminate', runId, {
@@ -145,6 +145,7 @@ function batchLocked(
   planned: readonly PlannedEntry[],
   ts: string,
   trace: readonly TraceStep[] | undefined,
+  atomic = true,
 ): StoreResult {
   const opened = openJournal(ctx, runId, paths, manifest);
   if (!opened.ok) return opened.result;
@@ -168,6 +169,7 @@ function batchLocked(
     trace,
     tail: tail === state.tail ? null : tail,
     batch: true,
+    atomic,
   });
   if (written !== null) return written;
   if (handoff === null) return storeResult('committed', runId, { first_seq: first, seq: last });

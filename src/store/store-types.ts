@@ -69,6 +69,12 @@ export interface TraceStep {
 export interface AppendBatchOptions {
   /** The machine transitions since the previous boundary; stored with the batch's record. */
   readonly trace?: readonly TraceStep[];
+  /**
+   * `false`: group commit without all-or-nothing — the events share one write and one sync (no
+   * record synced ahead of them), and a crash may leave a prefix of them, as it could of the same
+   * events appended one by one. None is acknowledged before the shared sync. Default `true`.
+   */
+  readonly atomic?: boolean;
 }
 
 /**

@@ -41,6 +41,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
     readStdin: async () => Buffer.alloc(0),
     env: {},
     cwd: dir,
+    isTTY: false,
   });
   return { code, out, err };
 }

@@ -107,6 +107,37 @@ describe('fs group commit: layout and the plain reader', () => {
   });
 });
 
+describe('fs group commit without all-or-nothing (atomic: false)', () => {
+  it('several events share one write and one fsync, with no record; with a trace the record rides unsynced', async () => {
+    const { project, id } = await newRun();
+    const syncs = async (entries: Parameters<typeof store.appendBatch>[1], trace?: TraceStep[]) => {
+      const f = faultyFs();
+      const s = createFsStore({ projectRoot: project, env: {}, now: fixedClock(), fs: f });
+      const r = await s.appendBatch(id, entries, {
+        atomic: false,
+        ...(trace === undefined ? {} : { trace }),
+      });
+      expect(r).toMatchObject({ outcome: 'committed' });
+      return f.trace.filter((c) => c.startsWith('fsync ')).map((c) => c.slice(c.lastIndexOf('/') + 1));
+    };
+    const store = fresh(project);
+    expect(await syncs(notes('a', 'b', 'c'))).toEqual(['events.jsonl']);
+    expect((await store.readBatches(id)).ok && (await store.readBatches(id))).toMatchObject({
+      value: { batches: [] },
+    });
+    // the first record creates the sidecar: its directory entry is synced once
+    expect(await syncs(notes('d', 'e'), TRACE)).toEqual([id, 'events.jsonl']);
+    expect(await syncs(notes('f', 'g'), TRACE)).toEqual(['events.jsonl']);
+    const l = await store.load(id);
+    expect(l.ok && [l.value.events.length, l.value.damaged]).toEqual([7, false]);
+    const b = await store.readBatches(id);
+    expect(b.ok && b.value.batches.map((x) => [x.first_seq, x.last_seq, x.status])).toEqual([
+      [4, 5, 'complete'],
+      [6, 7, 'complete'],
+    ]);
+  });
+});
+
 describe('fs group commit: torn, aborted and superseded batches', () => {
   it('a batch cut between its lines is a torn tail: the prefix ends before it, appends are refused', async () => {
     const { project, store, id, journal } = await newRun();
