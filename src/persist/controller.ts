@@ -21,6 +21,7 @@ import { validateDispatch, validateHandoff } from '../contract/validate.js';
 import { formatTimestamp } from '../store/run-id.js';
 import type { Store, StoreResult, TraceStep } from '../store/store.js';
 import { decide } from './failure-policy.js';
+import { committedGroupState, groupMutation, memberCommit, provisionalState } from './group-rules.js';
 import { reconcileWithJournal } from './journal-truth.js';
 import type { Knowledge } from './knowledge.js';
 import {
@@ -329,7 +330,75 @@ export class PersistController {
     return 'result' in o ? o.result : this.#mutate(state, o.store, m, false);
   }
 
-  /** In-flight → store → resolve, with the failure policy. */
+  /**
+   * Records several events with one journal write (group commit): each is checked in order
+   * against the state the earlier ones leave (a replan may cite the review before it), then all
+   * are written with one `appendBatch` (`atomic: false`: one write, one sync; a crash may keep a
+   * prefix, as with separate records) and resolved with consecutive seqs. The result is the last
+   * event's, with `cites` listing every event's cite. A store without `appendBatch` gets the
+   * events one by one. One event is the ordinary verb.
+   *
+   * @example
+   * ```ts
+   * const r = await c.group([{ verb: 'review', payload: review }, { verb: 'replan', payload: replan }, { verb: 'dispatch', payload: next }]);
+   * r.cites; // ['<run>#5', '<run>#6', '<run>#7']
+   * ```
+   */
+  async group(
+    entries: readonly { readonly verb: AppendVerb; readonly payload: unknown }[],
+  ): Promise<PersistResult> {
+    const [only] = entries;
+    if (only === undefined) return persistResult('group', 'usage', { message: 'an empty group' });
+    if (entries.length === 1) return this.#append(only.verb, only.payload);
+    const ms = entries.map((e) => appendMutation(e.verb, e.payload));
+    const whole = groupMutation(ms);
+    const l = await this.#load(whole.verb);
+    if ('result' in l) return l.result;
+    const state = l.state;
+    if (isTerminal(state)) return this.#terminal(whole.verb, state, false);
+    let provisional = state;
+    for (const m of ms) {
+      const errors = submissionIssues(m.kind, m.payload, provisional);
+      if (errors.length > 0) {
+        const detail = invalidSubmissionDetail(m.kind, errors);
+        const saved = await this.#save(invalidSubmissionState(state, detail, this.#now(), false));
+        return invalidSubmissionResult(m.verb, state, errors, detail, saved);
+      }
+      provisional = provisionalState(provisional, m);
+    }
+    const o = await this.#open(state, whole, false);
+    if ('result' in o) return o.result;
+    const store = o.store;
+    if (store.appendBatch === undefined) {
+      const cites: string[] = [];
+      let last: PersistResult | null = null;
+      for (const e of entries) {
+        last = await this.#append(e.verb, e.payload);
+        if (typeof last.cite === 'string') cites.push(last.cite);
+        if (last.action !== 'continue') return { ...last, cites };
+      }
+      return { ...(last as PersistResult), cites };
+    }
+    const runId = state.run_id as string;
+    if (!(await this.#save(inflightState(state, whole, false, this.#now())))) {
+      return this.#stop(inflightUnsavedStop(state, whole, false));
+    }
+    const trace = this.#o.trace?.() ?? [];
+    const batch = ms.map((m) => ({ kind: m.kind, payload: m.payload }));
+    const verdict = await this.#call(
+      () => store.appendBatch!(runId, batch, { atomic: false, ...(trace.length > 0 ? { trace } : {}) }),
+      { op: 'append', runId, expectedSeq: state.last_seq + ms.length },
+    );
+    const dec = decide('mutation', verdict);
+    const commit = commitOf(runId, dec);
+    if (commit === null)
+      return this.#stop(unstoredStop(await this.#journalTruth(state, store), whole, false, dec));
+    const resolved = committedGroupState(state, ms, commit);
+    const cites = ms.map((_, i) => memberCommit(runId, state.last_seq, i, commit).cite);
+    return { ...commitResult(whole, false, resolved, commit, await this.#save(resolved)), cites };
+  }
+
+  /** In-flight → store → resolve, with the failure policy. */ /** In-flight → store → resolve, with the failure policy. */
   async #mutate(state: PersistState, store: Store, m: Mutation, finish: boolean): Promise<PersistResult> {
     const runId = state.run_id as string;
     if (!(await this.#save(inflightState(state, m, finish, this.#now())))) {

@@ -118,11 +118,19 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
   });
   let runId: string | null = null;
   let stopHandoff: Handoff | null = null;
+  // group commit: a cycle's review and replan wait for the next journal write (the next dispatch,
+  // a handoff or the finish) and go with it in one write and one sync; their cites are the seqs
+  // they will have (the store refuses the group otherwise, and the run stops)
+  let lastSeq = 0;
+  const pending: { verb: 'review' | 'replan'; payload: unknown }[] = [];
+  const nextCite = (): string | null => (runId === null ? null : `${runId}#${lastSeq + pending.length + 1}`);
   let lastReviewCite: string | null = null;
   let sourceNoteCite: string | null = null;
   const cites: string[] = [];
   const obey = (r: PersistResult): PersistResult => {
-    if (typeof r.cite === 'string') cites.push(r.cite);
+    const all = Array.isArray(r.cites) ? (r.cites as string[]) : typeof r.cite === 'string' ? [r.cite] : [];
+    cites.push(...all);
+    if (typeof r.seq === 'number') lastSeq = r.seq;
     if (r.action === 'stop' || r.action === 'startup-error' || r.action === 'usage') {
       stopHandoff = (r.handoff ?? r.fallback_handoff ?? null) as Handoff | null;
       throw new HandoffError(
@@ -134,6 +142,13 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       );
     }
     return r;
+  };
+  /** Writes the waiting review/replan events with `last` (if any) in one journal write. */
+  const flush = async (last?: { verb: 'dispatch' | 'handoff'; payload: unknown }): Promise<void> => {
+    const group = [...pending, ...(last === undefined ? [] : [last])];
+    pending.length = 0;
+    if (group.length === 0) return;
+    obey(await controller.group(group));
   };
   return {
     get runId() {
@@ -163,6 +178,8 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       );
       runId = (r.run_id as string | undefined) ?? null;
       sourceNoteCite = typeof r.source_note_cite === 'string' ? r.source_note_cite : null;
+      if (sourceNoteCite !== null)
+        lastSeq = Number(sourceNoteCite.slice(sourceNoteCite.lastIndexOf('#') + 1));
       if (sourceNoteCite !== null) cites.push(sourceNoteCite);
     },
     async progress(p: Readonly<Record<string, unknown>>) {
@@ -182,10 +199,10 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       obey(r);
     },
     async dispatch(d: Dispatch) {
-      obey(await controller.dispatch(d));
+      await flush({ verb: 'dispatch', payload: d });
     },
     async handoff(h: Handoff) {
-      obey(await controller.handoff(h));
+      await flush({ verb: 'handoff', payload: h });
     },
     async review(out: Omit<ReviewOutput, 'now'>, input: ReviewInput) {
       const stuck = out.mode === 'stuck' ? (input.stuck ?? null) : null;
@@ -237,13 +254,14 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
             ? `stuck review without a worker handoff to map (${out.primaryBlocker ? phraseOf(stuckClass({ ...out, now: 0 }, null, o.blockerClasses).cls) : 'none'})`
             : null,
       };
-      const r = obey(await controller.review(payload));
-      lastReviewCite = typeof r.cite === 'string' ? r.cite : lastReviewCite;
+      lastReviewCite = nextCite() ?? lastReviewCite;
+      pending.push({ verb: 'review', payload });
     },
     async replan(p: Omit<PlannerOutput, 'now'>, cycle: number) {
       const blocked = p.steps.filter((s) => s.note.startsWith('blocked'));
-      obey(
-        await controller.replan({
+      pending.push({
+        verb: 'replan',
+        payload: {
           schema: 'replan-summary/v1',
           cycle: Math.max(1, cycle),
           plan: p.summary,
@@ -261,11 +279,19 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
           cites: [sourceNoteCite, lastReviewCite].filter(
             (c): c is string => c !== null && runId !== null && c.startsWith(`${runId}#`),
           ),
-        }),
-      );
+        },
+      });
     },
     async finish(final: Handoff) {
       if (runId === null) return { cite: null };
+      try {
+        await flush();
+      } catch (e) {
+        // the waiting review/replan could not be stored: persistence stopped (stopHandoff says
+        // why); the final handoff is not written after a gap
+        if (e instanceof HandoffError && e.code === 'persist_stop') return { cite: null };
+        throw e;
+      }
       const r = await controller.finish(final);
       if (typeof r.cite === 'string') cites.push(r.cite);
       return { cite: typeof r.cite === 'string' ? r.cite : null };
