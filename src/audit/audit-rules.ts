@@ -17,8 +17,8 @@
 import { formatCite } from '../store/cite.js';
 import type { TraceStep } from '../store/store-types.js';
 import type { MachineGraph } from '../viz/graph.js';
+import { traceEdges } from '../viz/recorded-path.js';
 import { applyTransition, initialConfiguration, isActive, type NodeIndex } from './configuration.js';
-import { ALWAYS_EVENT } from './trace-collector.js';
 
 /** Schema id of {@link AuditReport}. */
 export const AUDIT_SCHEMA = 'run-audit/v1';
@@ -68,10 +68,7 @@ interface MachineState {
 
 /** The reason a step is not an edge of the graph, or null when it is one. */
 function edgeProblem(g: MachineGraph, s: TraceStep): { code: AuditFindingCode; detail: string } | null {
-  const event = s.event === ALWAYS_EVENT ? '' : s.event;
-  const candidates = g.edges.filter(
-    (e) => e.source === s.from && e.event === event && e.targets.join(',') === s.to,
-  );
+  const candidates = traceEdges(g, s);
   if (candidates.length === 0)
     return {
       code: 'no_such_transition',

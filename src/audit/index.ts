@@ -3,6 +3,8 @@
  * ({@link createTraceCollector}) and its replay through the machine definitions
  * ({@link auditTrace}, `handoff audit RUN_ID`).
  */
+
+export { ALWAYS_EVENT } from '../viz/recorded-path.js';
 export {
   AUDIT_SCHEMA,
   type AuditFinding,
@@ -13,7 +15,6 @@ export {
 } from './audit-rules.js';
 export { applyTransition, initialConfiguration } from './configuration.js';
 export {
-  ALWAYS_EVENT,
   createTraceCollector,
   type TraceCollector,
   type TraceCollectorOptions,

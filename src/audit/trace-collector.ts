@@ -10,12 +10,7 @@ import type { InspectionEvent } from 'xstate';
 import type { MachineInspector } from '../../machines/inspector.js';
 import type { TraceStep } from '../store/store-types.js';
 import { guardText } from '../viz/graph.js';
-
-/**
- * The event type a trace records for an eventless (`always`) transition: xstate gives those an
- * empty event type, which a trace step may not have.
- */
-export const ALWAYS_EVENT = 'xstate.always';
+import { ALWAYS_EVENT } from '../viz/recorded-path.js';
 
 /** Options of {@link createTraceCollector}. */
 export interface TraceCollectorOptions {

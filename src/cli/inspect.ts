@@ -9,11 +9,18 @@
  * 4 the run cannot be read.
  */
 import { HandoffError } from '../errors/index.js';
-import { type AnyLoadResult, createFsStore, isChainRunLoad } from '../store/index.js';
+import {
+  type AnyLoadResult,
+  createFsStore,
+  type FsStore,
+  formatCite,
+  isChainRunLoad,
+} from '../store/index.js';
 import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/chain-inspect-report.js';
 import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
 import { namedMachine } from '../viz/machines.js';
+import type { RecordedStep } from '../viz/recorded-path.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { escapeControls, toTerminalJson } from './terminal-text.js';
@@ -26,7 +33,8 @@ const HELP = [
   '',
   'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
   'journal damage and warnings, and the path the run took through its machine, derived from the',
-  'journal. The machine follows the manifest schema:',
+  'journal: the transitions the run recorded with its journal writes (persisted cycle runs), else',
+  'inferred from the journal. The machine follows the manifest schema:',
   '  run-contract runs (run-store-manifest/v1|v2) → the cycle machine: dispatch → work, worker',
   '    handoff → checkpoint, review → review, replan → replan, final handoff → solved/stuck/stopped;',
   '    steps in between are inferred and drawn as such.',
@@ -52,6 +60,23 @@ function subtitleTail(report: {
       : [`journal damage: ${report.damaged.code} at line ${report.damaged.line}`]),
     ...report.path.limits.map((l) => `limit: ${l}`),
   ];
+}
+
+/**
+ * The cycle machine's recorded transitions of a run (its complete batch records' traces, each
+ * with the cite of its journal write); empty when the run recorded none or they cannot be read
+ * (the path is then inferred from the journal, as for any run written without a trace).
+ */
+async function recordedSteps(store: FsStore, runId: string): Promise<RecordedStep[]> {
+  const b = await store.readBatches(runId);
+  if (!b.ok) return [];
+  return b.value.batches
+    .filter((x) => x.status === 'complete')
+    .flatMap((x) =>
+      x.trace
+        .filter((step) => step.machine === 'cycle')
+        .map((step) => ({ step, cite: formatCite(runId, x.first_seq), lastSeq: x.last_seq })),
+    );
 }
 
 /** The `handoff inspect` verb group. */
@@ -90,8 +115,10 @@ export const command: CliCommand = {
       throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
     const store = createFsStore({ root: roots[0], projectRoot: projects[0], env: io.env, cwd: io.cwd });
     let loaded: AnyLoadResult;
+    let recorded: RecordedStep[] = [];
     try {
       loaded = await store.loadRun(runId);
+      if (loaded.ok && !isChainRunLoad(loaded.value)) recorded = await recordedSteps(store, runId);
     } finally {
       await (store as { close?: () => unknown }).close?.();
     }
@@ -130,7 +157,7 @@ export const command: CliCommand = {
     const cycle = namedMachine('cycle');
     if (cycle === undefined) throw new HandoffError('internal', 'the cycle machine is not registered');
     const graph = machineGraph(cycle.machine);
-    const report = inspectReport(loaded.value, graph);
+    const report = inspectReport(loaded.value, graph, recorded);
     const damage = loaded.value.damage;
     if (damage !== null) {
       io.err(

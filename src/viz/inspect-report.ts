@@ -10,6 +10,7 @@ import { edgeLabel, type MachineGraph } from './graph.js';
 import { type JournalPath, journalPath } from './journal-path.js';
 import { graphDocument } from './json.js';
 import { overlayPath, type PathOverlay } from './overlay.js';
+import { type RecordedStep, recordedPath } from './recorded-path.js';
 
 /** Schema id of the JSON report. */
 export const INSPECT_SCHEMA = 'handoff-inspect/v1';
@@ -104,14 +105,22 @@ export function eventSummary(kind: string, payload: unknown): string {
  *
  * @example
  * ```ts
- * const r = inspectReport(load, machineGraph(cycleMachine));
+ * const r = inspectReport(load, machineGraph(cycleMachine)); // the path inferred from the journal
  * r.path.steps.at(-1)?.state; // 'solved'
+ * inspectReport(load, graph, recordedSteps); // the recorded transition trace, nothing inferred
  * ```
  */
-export function inspectReport(load: RunLoad, cycle: MachineGraph): InspectReport {
+export function inspectReport(
+  load: RunLoad,
+  cycle: MachineGraph,
+  recorded: readonly RecordedStep[] = [],
+): InspectReport {
   const run = load.run_id;
-  const path = journalPath(load);
-  const overlay = overlayPath(cycle, path.steps, { avoid: path.avoid });
+  const journal = journalPath(load);
+  const { path, overlay } =
+    recorded.length > 0
+      ? recordedPath(cycle, recorded, journal, run)
+      : { path: journal, overlay: overlayPath(cycle, journal.steps, { avoid: journal.avoid }) };
   const eff = load.effective_handoff;
   const ep = (eff?.payload ?? {}) as Record<string, unknown>;
   const m = load.manifest as unknown as Record<string, unknown>;

@@ -50,7 +50,7 @@ export interface PhaseStep extends PathStep {
   readonly cite: string;
   readonly seq: number | null;
   /** The journal item the step comes from. */
-  readonly source: 'manifest' | 'dispatch' | 'handoff' | 'review' | 'replan' | 'final';
+  readonly source: 'manifest' | 'dispatch' | 'handoff' | 'review' | 'replan' | 'final' | 'trace';
 }
 
 /** The derived path of a run. */

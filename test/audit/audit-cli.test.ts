@@ -90,6 +90,27 @@ describe('handoff audit', () => {
     expect(text.out).toMatch(new RegExp(`^audit ${runId}: ok — \\d+ recorded transitions`));
   });
 
+  it('handoff inspect draws the recorded path: every step observed, nothing inferred, ending solved', async () => {
+    const r = await run(['inspect', runId, '--root', root, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as {
+      path: { steps: { state: string; source: string; cite: string }[]; limits: string[] };
+      overlay: { inferredEdges?: Record<string, number>; gaps?: unknown[] };
+    };
+    expect(report.path.limits[0]).toMatch(
+      /^the path is the run's recorded transition trace \(\d+ transitions/,
+    );
+    const steps = report.path.steps;
+    expect(steps[0]).toMatchObject({ state: 'plan.discover', source: 'manifest' });
+    expect(steps.slice(1).every((x) => x.source === 'trace' && x.cite.startsWith(`${runId}#`))).toBe(true);
+    expect(steps.map((x) => x.state)).toContain('checkpoint.commit');
+    expect(steps.at(-1)?.state).toBe('solved');
+    expect(JSON.stringify(report.overlay)).not.toMatch(/"inferred":\s*true/);
+    const text = await run(['inspect', runId, '--root', root]);
+    expect(text.out).toContain('recorded transition trace');
+    expect(text.out).not.toContain('inferred transition');
+  });
+
   it('an edited batch record (a transition the machine lacks) is flagged with its cite, exit 5', async () => {
     const file = join(root, 'runs', runId, 'batches.jsonl');
     const original = await readFile(file, 'utf8');

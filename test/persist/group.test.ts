@@ -53,7 +53,8 @@ describe('PersistController.group', () => {
     expect(r).toMatchObject({ action: 'continue', seq: 3, cite: `${runId}#3` });
     expect(r.cites).toEqual([`${runId}#1`, `${runId}#2`, `${runId}#3`]);
     expect(calls).toEqual(['batch review,replan,dispatch atomic=false']);
-    expect((await c.status()).history.map((h) => h.kind)).toEqual(['review', 'replan', 'dispatch']);
+    const history = (await c.status()).history as { kind: string }[];
+    expect(history.map((h) => h.kind)).toEqual(['review', 'replan', 'dispatch']);
     const l = await inner.load(runId);
     expect(l.ok && l.value.events.map((e) => e.kind)).toEqual(['review', 'replan', 'dispatch']);
   });
@@ -92,7 +93,10 @@ describe('PersistController.group', () => {
     ]);
     expect(r).toMatchObject({ action: 'continue', seq: 2 });
     expect(r.cites).toEqual([`${runId}#1`, `${runId}#2`]);
-    expect(store.mutations.filter((m) => m.startsWith('append'))).toEqual(['append:review', 'append:dispatch']);
+    expect(store.mutations.filter((m) => m.startsWith('append'))).toEqual([
+      'append:review',
+      'append:dispatch',
+    ]);
   });
 
   it('over the fs store the group is one write and one fsync', async () => {
