@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as cli } from '../src/cli/main.js';
+import { docBlocks } from './helpers/doc-module.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
@@ -24,15 +25,7 @@ const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
-function blocks(markdown: string): { lang: string; code: string }[] {
-  const out: { lang: string; code: string }[] = [];
-  const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown))
-    out.push({ lang: m[1] ?? '', code: m[2] ?? '' });
-  return out;
-}
-
-const all = blocks(readme);
+const all = docBlocks(readme);
 const example = all.find((b) => b.lang === 'ts' && b.code.includes('createDispatch'))?.code ?? '';
 
 /** The example as a module: the package mapped to its source, console collected. */

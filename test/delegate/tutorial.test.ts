@@ -11,27 +11,13 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as cli } from '../../src/cli/main.js';
 import { DELEGATE_CHECKS } from '../../src/delegate/index.js';
+import { docBlocks, strictDiagnostics } from '../helpers/doc-module.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = join(ROOT, 'docs', 'tutorial-embed.md');
-
-interface Block {
-  readonly lang: string;
-  readonly code: string;
-}
-
-function blocks(markdown: string): Block[] {
-  const out: Block[] = [];
-  const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    out.push({ lang: m[1] ?? '', code: m[2] ?? '' });
-  }
-  return out;
-}
 
 /** The page's TypeScript as one module: package imports mapped to the sources, console collected. */
 function tutorialModule(code: string): string {
@@ -44,7 +30,7 @@ function tutorialModule(code: string): string {
 }
 
 const doc = await readFile(DOC, 'utf8');
-const all = blocks(doc);
+const all = docBlocks(doc);
 const tsCode = all
   .filter((b) => b.lang === 'ts')
   .map((b) => b.code)
@@ -169,23 +155,7 @@ describe('docs/tutorial-embed.md', () => {
   it('the page’s TypeScript type-checks (strict)', async () => {
     const file = join(moduleDir, 'typed.mts'); // an ES module whatever package.json is near
     await writeFile(file, tutorialModule(tsCode).replaceAll(/from '(\/[^']+)\.ts'/g, "from '$1.js'"));
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts'],
-      types: ['node'],
-      typeRoots: [join(ROOT, 'node_modules', '@types')],
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: true,
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file?.fileName === file)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const diagnostics = strictDiagnostics(file, ROOT);
     expect(diagnostics).toEqual([]);
   }, 120_000);
 });

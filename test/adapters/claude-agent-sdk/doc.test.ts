@@ -13,23 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlocks } from '../../helpers/doc-module.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = join(ROOT, 'docs', 'integrations', 'claude-agent-sdk.md');
-
-interface Block {
-  readonly lang: string;
-  readonly code: string;
-}
-
-function blocks(markdown: string): Block[] {
-  const out: Block[] = [];
-  const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    out.push({ lang: m[1] ?? '', code: m[2] ?? '' });
-  }
-  return out;
-}
 
 const IMPORTS: readonly (readonly [string, string])[] = [
   ['@anthropic-ai/claude-agent-sdk', join(ROOT, 'test', 'adapters', 'claude-agent-sdk', 'doc-query.ts')],
@@ -54,7 +41,7 @@ function docModule(code: string, o: { mapZod: boolean } = { mapZod: true }): str
 }
 
 const doc = await readFile(DOC, 'utf8');
-const all = blocks(doc);
+const all = docBlocks(doc);
 const tsBlocks = all.filter((b) => b.lang === 'ts');
 
 let project: string;

@@ -10,9 +10,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELEGATION_VERDICTS } from '../../../src/adapters/langgraph/index.js';
+import { strictDiagnostics } from '../../helpers/doc-module.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = join(ROOT, 'docs', 'integrations', 'langgraph.md');
@@ -116,23 +116,7 @@ describe('docs/integrations/langgraph.md', () => {
       .replaceAll(/from '(\/[^']+)\.ts'/g, "from '$1.js'")
       .replaceAll(`from '${entryOf('zod')}'`, `from '${entryOf('zod').replace(/\.js$/, '.cjs')}'`);
     await writeFile(file, typed);
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts'],
-      types: ['node'],
-      typeRoots: [join(ROOT, 'node_modules', '@types')],
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: true,
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file?.fileName === file)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const diagnostics = strictDiagnostics(file, ROOT);
     expect(diagnostics).toEqual([]);
   }, 120_000);
 });
