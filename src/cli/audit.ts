@@ -8,11 +8,11 @@
  */
 import { type AuditReport, auditTrace } from '../audit/index.js';
 import { HandoffError } from '../errors/index.js';
-import { createFsStore } from '../store/index.js';
 import { machineGraph } from '../viz/graph.js';
 import { MACHINE_NAMES, namedMachine } from '../viz/machines.js';
-import { optionalString, parseVerbArgs } from './args.js';
+import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
 import { toTerminalJson } from './terminal-text.js';
 
 const HELP = [
@@ -30,9 +30,6 @@ const HELP = [
   'Exit: 0 every recorded step allowed, 2 usage, 3 malformed run id (bad_run_id) or no such run',
   '(no_such_run), 4 the run or its batch records cannot be read, 5 a step flagged or no trace recorded.',
 ].join('\n');
-
-/** Store codes that mean "this store has no such run" (or a malformed id): refusals, exit 3. */
-const UNKNOWN_RUN = ['bad_run_id', 'no_such_run', 'no_runs_dir', 'no_storage_root'] as const;
 
 /** The exit status of an audit that found something (or nothing to check). */
 const AUDIT_FAILED = 5;
@@ -56,28 +53,12 @@ export const command: CliCommand = {
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {
-      root: { type: 'string' },
-      'run-store': { type: 'string' },
-      project: { type: 'string' },
-      'project-root': { type: 'string' },
+      ...RUN_STORE_OPTIONS,
       json: { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
     const runId = positionals[0] as string;
-    const roots = [optionalString(values, 'root'), optionalString(values, 'run-store')].filter(
-      (x): x is string => x !== undefined,
-    );
-    const projects = [optionalString(values, 'project'), optionalString(values, 'project-root')].filter(
-      (x): x is string => x !== undefined,
-    );
-    if (roots.length > 1 || projects.length > 1)
-      throw new HandoffError(
-        'usage',
-        'give the store root once (--root or --run-store) and the project once',
-      );
-    if (roots.length > 0 && projects.length > 0)
-      throw new HandoffError('usage', 'give --root or --project, not both');
-    const store = createFsStore({ root: roots[0], projectRoot: projects[0], env: io.env, cwd: io.cwd });
+    const store = runStoreOf(values, io);
     let read: Awaited<ReturnType<typeof store.readBatches>>;
     try {
       read = await store.readBatches(runId);
@@ -85,11 +66,7 @@ export const command: CliCommand = {
       await (store as { close?: () => unknown }).close?.();
     }
     if (!read.ok) {
-      throw new HandoffError(
-        UNKNOWN_RUN.find((c) => c === read.code) ?? 'io_error',
-        `cannot audit ${runId}: ${read.code}${read.detail ? ` (${read.detail})` : ''}`,
-        { details: { code: read.code, run_id: runId, root: store.root } },
-      );
+      throw runUnavailable('audit', runId, store, read);
     }
     const graphs = MACHINE_NAMES.map((n) => namedMachine(n))
       .filter((m) => m !== undefined)

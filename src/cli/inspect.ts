@@ -9,13 +9,7 @@
  * 4 the run cannot be read.
  */
 import { HandoffError } from '../errors/index.js';
-import {
-  type AnyLoadResult,
-  createFsStore,
-  type FsStore,
-  formatCite,
-  isChainRunLoad,
-} from '../store/index.js';
+import { type AnyLoadResult, type FsStore, formatCite, isChainRunLoad } from '../store/index.js';
 import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/chain-inspect-report.js';
 import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
@@ -23,6 +17,7 @@ import { namedMachine } from '../viz/machines.js';
 import type { RecordedStep } from '../viz/recorded-path.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
 import { escapeControls, toTerminalJson } from './terminal-text.js';
 import { emit, render } from './viz.js';
 
@@ -80,40 +75,22 @@ async function recordedSteps(store: FsStore, runId: string): Promise<RecordedSte
 }
 
 /** The `handoff inspect` verb group. */
-/** Store codes that mean "this store has no such run" (or a malformed id): refusals, exit 3. */
-const UNKNOWN_RUN = ['bad_run_id', 'no_such_run', 'no_runs_dir', 'no_storage_root'] as const;
 
 export const command: CliCommand = {
   verbs: [],
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {
-      root: { type: 'string' },
-      'run-store': { type: 'string' },
-      project: { type: 'string' },
-      'project-root': { type: 'string' },
+      ...RUN_STORE_OPTIONS,
       format: { type: 'string' },
       out: { type: 'string' },
     });
     if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
     const runId = positionals[0] as string;
-    const roots = [optionalString(values, 'root'), optionalString(values, 'run-store')].filter(
-      (x): x is string => x !== undefined,
-    );
-    const projects = [optionalString(values, 'project'), optionalString(values, 'project-root')].filter(
-      (x): x is string => x !== undefined,
-    );
-    if (roots.length > 1 || projects.length > 1)
-      throw new HandoffError(
-        'usage',
-        'give the store root once (--root or --run-store) and the project once',
-      );
-    if (roots.length > 0 && projects.length > 0)
-      throw new HandoffError('usage', 'give --root or --project, not both');
     const format = optionalString(values, 'format') ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format))
       throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
-    const store = createFsStore({ root: roots[0], projectRoot: projects[0], env: io.env, cwd: io.cwd });
+    const store = runStoreOf(values, io);
     let loaded: AnyLoadResult;
     let recorded: RecordedStep[] = [];
     try {
@@ -123,11 +100,7 @@ export const command: CliCommand = {
       await (store as { close?: () => unknown }).close?.();
     }
     if (!loaded.ok) {
-      throw new HandoffError(
-        UNKNOWN_RUN.find((c) => c === loaded.code) ?? 'io_error',
-        `cannot inspect ${runId}: ${loaded.code}${loaded.detail ? ` (${loaded.detail})` : ''}`,
-        { details: { code: loaded.code, run_id: runId, root: store.root } },
-      );
+      throw runUnavailable('inspect', runId, store, loaded);
     }
     if (isChainRunLoad(loaded.value)) {
       const named = namedMachine('chain');

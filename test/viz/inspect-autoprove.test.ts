@@ -1,11 +1,13 @@
 /**
- * `handoff inspect` on a real stored autoprove run: the inferred path never passes a state that
- * asks a human (autoprove asks none). The run is made by the built CLI (`handoff run --mode
+ * `handoff inspect` on a real stored autoprove run: the recorded path (the run's transition trace)
+ * and the path inferred from its journal alone never pass a state that asks a human (autoprove
+ * asks none). The run is made by the built CLI (`handoff run --mode
  * autoprove --persist`), so run `npm run build` first.
  */
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { cycleMachine } from '../../machines/index.js';
+import { createFsStore } from '../../src/store/index.js';
 import { isWithin, machineGraph, nodeIndex } from '../../src/viz/graph.js';
 import { overlayPath } from '../../src/viz/index.js';
 import { AUTOPROVE_LIMIT, AUTOPROVE_UNREACHABLE, journalPath } from '../../src/viz/journal-path.js';
@@ -62,22 +64,36 @@ describe('autoprove: no human answers on the inferred path', () => {
       const r = await runCli(['inspect', runId, '--project', p.dir, '--format', 'json']);
       expect(r.code, r.stderr).toBe(0);
       const j = stdoutJson<InspectJson>(r);
+      // a persisted run records its transitions: inspect draws them, nothing inferred
       expect(j.path.finished).toBe(true);
       expect(j.path.steps.at(-1)?.state).toBe('stuck');
-      expect(j.path.limits).toContain(AUTOPROVE_LIMIT);
+      expect(j.path.limits[0]).toMatch(/^the path is the run's recorded transition trace/);
       expect(j.overlay.gaps).toEqual([]);
-      const edges = j.overlay.steps.flatMap((s) => [...s.inferred, ...(s.edge === null ? [] : [s.edge])]);
-      expect(edges.length).toBeGreaterThan(0);
-      expect(touched(edges).filter(inAvoided)).toEqual([]);
+      expect(j.overlay.steps.flatMap((s) => s.inferred)).toEqual([]);
+      const recorded = j.overlay.steps.flatMap((s) => (s.edge === null ? [] : [s.edge]));
+      expect(recorded.length).toBeGreaterThan(5);
+      expect(touched(recorded).filter(inAvoided)).toEqual([]);
 
+      // the journal alone (what a run without a trace gives): the inference avoids every human state
+      const store = createFsStore({ projectRoot: p.dir, env: {} });
+      const l = await store.load(runId);
+      store.close();
+      if (!l.ok) throw new Error(l.detail);
+      const journal = journalPath(l.value);
+      expect(journal.limits).toContain(AUTOPROVE_LIMIT);
+      const aware = overlayPath(g, journal.steps, { avoid: journal.avoid });
+      expect(aware.gaps).toEqual([]);
+      const awareEdges = aware.steps.flatMap((s) => [...s.inferred, ...(s.edge === null ? [] : [s.edge])]);
+      expect(awareEdges.length).toBeGreaterThan(0);
+      expect(touched(awareEdges).filter(inAvoided)).toEqual([]);
       // the same steps without the mode-aware avoidance: the shortest chain asks the blocker question
-      const naive = overlayPath(g, j.path.steps);
+      const naive = overlayPath(g, journal.steps);
       const naiveEdges = naive.steps.flatMap((s) => s.inferred);
       expect(touched(naiveEdges)).toContain(`${g.root}.boundary.askBlocker`);
 
       const text = await runCli(['inspect', runId, '--project', p.dir]);
       expect(text.code, text.stderr).toBe(0);
-      expect(text.stdout).toContain('autoprove asks no human');
+      expect(text.stdout).toContain('recorded transition trace');
     });
   }, 60_000);
 });
