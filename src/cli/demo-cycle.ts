@@ -101,6 +101,7 @@ export async function runCycleDemo(io: CliIo): Promise<number> {
     say();
     say(`  run id: ${r.runId}`);
     say(`  inspect it: handoff inspect ${r.runId} --root ${recorder.storageRoot}`);
+    say(`  audit its recorded transitions: handoff audit ${r.runId} --root ${recorder.storageRoot}`);
     say(`  raw journal: handoff store load --root ${recorder.storageRoot} --run-id ${r.runId}`);
     say(
       `  relaunch with evidence: handoff run --project ${dir} --target Demo --scope project --mode autoprove \\`,
