@@ -9,7 +9,7 @@
  * found. A process that also changed its directory and holds no file there is not found
  * (docs/conformance.md).
  */
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { sep } from 'node:path';
 import { killUntilGone } from '../process/index.js';
 
@@ -22,6 +22,24 @@ function orElse<T>(f: () => T, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * True when the process is already on its way out: a zombie or dead task, or one with SIGKILL
+ * pending (the session sweep's kill lands when the process next leaves the kernel, and until then
+ * it still shows its working directory). Such a process was killed by the containment, not left
+ * behind; counting it again would report one leftover twice.
+ */
+function dying(pid: number): boolean {
+  const status = orElse<string>(() => readFileSync(`/proc/${pid}/status`, 'utf8'), '');
+  const state = /^State:\s+(\S)/m.exec(status)?.[1];
+  if (state === 'Z' || state === 'X') return true;
+  const SIGKILL_BIT = 1n << 8n; // signal 9
+  for (const field of ['SigPnd', 'ShdPnd']) {
+    const hex = new RegExp(`^${field}:\\s+([0-9a-f]+)`, 'm').exec(status)?.[1];
+    if (hex !== undefined && (BigInt(`0x${hex}`) & SIGKILL_BIT) !== 0n) return true;
+  }
+  return false;
 }
 
 function holdsProject(pid: number, root: string): boolean {
@@ -71,7 +89,9 @@ export async function processesInside(
 }
 
 function insideNow(root: string, existing: ReadonlySet<number>): number[] {
-  return pidsNow().filter((pid) => pid !== process.pid && !existing.has(pid) && holdsProject(pid, root));
+  return pidsNow().filter(
+    (pid) => pid !== process.pid && !existing.has(pid) && holdsProject(pid, root) && !dying(pid),
+  );
 }
 
 /**
