@@ -15,53 +15,15 @@
  *   missing package; the CLI's `--pg`, `--ledger-pg` and `conformance worker` fail with a usage
  *   error (exit 2) naming the package to install, and `conformance --help` still answers.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec, installPacked, linkModule, OFFLINE, pkg, ROOT } from '../helpers/packed.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-interface Run {
-  code: number;
-  out: string;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command (argument array, no shell); never rejects. */
-function exec(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      { cwd, env: { ...process.env, ...env }, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 },
-      (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-        resolve({ code, stdout, stderr, out: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
-
-/** No registry: any attempt to reach one fails fast instead of passing by luck. */
-const OFFLINE: NodeJS.ProcessEnv = {
-  npm_config_registry: 'http://127.0.0.1:9/',
-  npm_config_offline: 'true',
-  HTTP_PROXY: 'http://127.0.0.1:9',
-  HTTPS_PROXY: 'http://127.0.0.1:9',
-  NO_COLOR: '1',
-};
-
-const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
-  name: string;
-  exports: Record<string, unknown>;
-  dependencies: Record<string, string>;
-};
 const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
 const specifierOf = (sub: string) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`);
 const PEER_ENTRIES: Record<string, string> = { './pg': 'pg', './conformance': 'fast-check' };
@@ -81,36 +43,11 @@ let dir: string;
 let tarball: string;
 let consumer: string;
 
-/** Links `name` from this repository's node_modules into the consumer's. */
-async function linkModule(name: string): Promise<void> {
-  const to = join(consumer, 'node_modules', name);
-  await mkdir(dirname(to), { recursive: true });
-  await symlink(join(ROOT, 'node_modules', name), to, 'dir');
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'handoff-publish-'));
-  const packed = await exec(
-    'npm',
-    ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
-    ROOT,
-    OFFLINE,
-  );
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
-  const [entry] = JSON.parse(packed.stdout) as { filename: string }[];
-  tarball = join(dir, entry?.filename ?? '');
   // the consumer: the package unpacked where npm would put it, its dependencies linked, no peers
   consumer = join(dir, 'consumer');
-  await mkdir(join(consumer, 'node_modules'), { recursive: true });
-  const untar = await exec('tar', ['-xzf', tarball, '-C', join(consumer, 'node_modules')], dir);
-  if (untar.code !== 0) throw new Error(`tar failed:\n${untar.out}`);
-  await rename(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', pkg.name));
-  for (const dep of Object.keys(pkg.dependencies)) await linkModule(dep);
-  await linkModule('@types/node');
-  await writeFile(
-    join(consumer, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  );
+  tarball = await installPacked(dir, consumer, 'consumer');
 }, 240_000);
 
 afterAll(async () => {
@@ -219,9 +156,9 @@ describe('the packed package', () => {
     expect(without.code, without.out).toBe(0);
 
     // what a consumer of the peer entry points installs: fast-check; pg and @types/pg
-    await linkModule('fast-check');
-    await linkModule('pg');
-    await linkModule('@types/pg');
+    await linkModule(consumer, 'fast-check');
+    await linkModule(consumer, 'pg');
+    await linkModule(consumer, '@types/pg');
     await writeFile(join(consumer, 'peers.ts'), importsOf(Object.keys(PEER_ENTRIES)));
     await writeFile(join(consumer, 'tsconfig.json'), tsconfig(['plain.ts', 'peers.ts']));
     const withPeers = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
