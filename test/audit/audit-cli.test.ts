@@ -6,7 +6,8 @@
  * exit 5 too (nothing to check), an unknown run exit 3.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +140,42 @@ describe('handoff audit', () => {
     } finally {
       await writeFile(file, original);
     }
+  });
+
+  it('a hostile worker that forges a batch record is a custody violation: the record is put back, the audit passes', async () => {
+    await writeFile(join(dir, 'C.lean'), 'theorem c : 3 = 3 := by\n  sorry\n');
+    execFileSync('git', ['add', 'C.lean'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'c'], {
+      cwd: dir,
+    });
+    const recorder = await createPersistRecorder({ projectRoot: dir });
+    let id: string;
+    try {
+      const r = await runProject({
+        projectRoot: dir,
+        flags: { target: '.', scope: 'project', mode: 'autoprove' },
+        worker: {
+          inProcess: async (d) => {
+            const runs = join(root, 'runs');
+            for (const name of await readdir(runs))
+              if (/^\d{8}T/.test(name))
+                await appendFile(join(runs, name, 'batches.jsonl'), '{"forged":true}\n');
+            return solve(d);
+          },
+        },
+        recorder,
+      });
+      expect(r.handoff).toMatchObject({ status: 'stopped', stop_reason: 'protocol-error' });
+      expect(r.handoff.stop_detail).toContain('the worker wrote into the run store');
+      id = r.runId;
+    } finally {
+      await recorder.dispose();
+    }
+    for (const name of await readdir(join(root, 'runs')))
+      if (/^\d{8}T/.test(name) && existsSync(join(root, 'runs', name, 'batches.jsonl')))
+        expect(await readFile(join(root, 'runs', name, 'batches.jsonl'), 'utf8')).not.toContain('forged');
+    const audit = await run(['audit', id, '--root', root]);
+    expect(audit.code).toBe(0);
   });
 
   it('a run without a trace has nothing to check (exit 5); an unknown run is exit 3', async () => {
