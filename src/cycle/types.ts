@@ -30,10 +30,44 @@ export interface CycleOptions {
   readonly maxRuntime: string;
   readonly stallMinutes: number;
   readonly maxFailuresPerTarget: number;
-  /** Extension point: deep mode flags are resolved (and coerced) but deep mode is not run here. */
+  /**
+   * When deep mode runs on a target (seed 002 § Deep Mode): `never`; `ask` (prove: the human is
+   * asked when the target is stuck); `stuck` (when the stuck rules fire); `always` (after every
+   * work pass that leaves the target open).
+   */
   readonly deep: 'never' | 'ask' | 'stuck' | 'always';
   readonly deepRollback: 'on-regression' | 'on-no-improvement' | 'always' | 'never';
   readonly deepRegressionGate: 'strict' | 'off';
+  /** Max open targets one deep invocation may take on (structural: sent in `parameters`). */
+  readonly deepSorryBudget: number;
+  /** Advisory time budget of one deep invocation (a duration such as `10m`; sent in `parameters`). */
+  readonly deepTimeBudget: string;
+  /** Deep invocations allowed per cycle (tracker `can-deep`). */
+  readonly maxDeepPerCycle: number;
+  /** Consecutive cycles with deep allowed (tracker `can-deep`). */
+  readonly maxConsecutiveDeep: number;
+  /** Files deep may touch: the target's file, or the declared cross-file set. */
+  readonly deepScope: 'target' | 'cross-file';
+  /** Scope fence: max files one deep invocation may change. */
+  readonly deepMaxFiles: number;
+  /** Scope fence: max lines (added + removed) one deep invocation may change. */
+  readonly deepMaxLines: number;
+  /** Repair attempts per error signature per cycle (2). */
+  readonly repairPerSignature: number;
+  /** Repair attempts per cycle (prove 6, autoprove 8). */
+  readonly repairPerCycle: number;
+  /** Targets worked per cycle (prove 1, autoprove 2); concurrent only with disjoint owned files. */
+  readonly batchSize: number;
+  /** Max workers running at once within a batch. */
+  readonly maxDelegates: number;
+  /**
+   * The falsification policy (seed 002 § Stuck → Counterexample / Salvage): `salvage`
+   * (counterexample + salvage lemmas only — the autoprove default), `negate` (the human chose to
+   * allow proving the negation), `off` (no witness search).
+   */
+  readonly falsification: 'salvage' | 'negate' | 'off';
+  /** An outer synthesis loop is active: `redraft` and `golf` routes are handed to it. */
+  readonly outerLoop: boolean;
   /** Whether an inline (in-process) worker is available as the permission-denial fallback. */
   readonly inlineFallback: boolean;
   /**
@@ -85,6 +119,11 @@ export interface DiagnosticsOutput {
 export interface PlanStep {
   readonly target: string;
   readonly note: string;
+  /**
+   * Files the step declares for deep mode with `--deep-scope=cross-file` (project-relative);
+   * absent = the target's file only.
+   */
+  readonly files?: readonly string[];
 }
 /** Input of the planner actor. */
 export interface PlannerInput {
@@ -108,8 +147,37 @@ export interface PlannerOutput {
   readonly summary: string;
 }
 
+/**
+ * What a worker dispatch is for: `fill` (the ordinary pass), `deep` (deep mode:
+ * `sorry-filler-deep`, budgets in `parameters.deep_budget`), `repair` (patch-only `proof-repair`:
+ * a unified diff in `artifacts`, `files_changed: []`), `falsify` (witness search: counterexample
+ * and salvage artifacts).
+ */
+export type WorkRole = 'fill' | 'deep' | 'repair' | 'falsify';
+
+/** Pre-flight context carried by a dispatch (seed 002 § Pre-flight Context). */
+export interface PreflightContext {
+  /** Diagnostics summary of the owned files (`file:line:text`). */
+  readonly diagnostics: readonly string[];
+  /** Snippets already tested on this target, with their outcome. */
+  readonly candidatesTested: readonly { readonly snippet: string; readonly result: string }[];
+  /** Code actions known for the target. */
+  readonly codeActions: readonly string[];
+}
+
 /** Input of the worker actor. */
 export interface WorkerInput {
+  /** What the dispatch is for (absent = `fill`). */
+  readonly role?: WorkRole;
+  /**
+   * The files the dispatch owns, project-relative (absent = the target's file). A deep
+   * cross-file dispatch owns the declared set; every other role owns the target's file.
+   */
+  readonly ownedFiles?: readonly string[];
+  /** Role parameters copied into the dispatch's `parameters` (deep budgets, the repair error). */
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  /** Pre-flight context (absent = empty lists). */
+  readonly preflight?: PreflightContext;
   readonly target: TargetInfo;
   readonly cycle: number;
   readonly mode: CycleMode;
@@ -140,6 +208,11 @@ export type WorkOutcome =
       readonly progressLines: number;
       /** Whether the edit changed the import lines of a changed file (verification ladder). */
       readonly importsChanged: boolean;
+      /**
+       * Lines changed (added + removed, a line diff of each accepted file against its
+       * pre-dispatch bytes), summed over the changed files: the deep scope fence (absent = 0).
+       */
+      readonly linesChanged?: number;
     }
   | {
       /**
@@ -155,6 +228,64 @@ export type WorkOutcome =
       readonly now: number;
       readonly detail: string;
       readonly dispatch: Dispatch | null;
+    };
+
+/** Input of the snapshotter actor: a path-scoped snapshot of exactly `files` (deep entry). */
+export interface SnapshotInput {
+  /** Project-relative files (the deep-managed set); nothing else is captured. */
+  readonly files: readonly string[];
+  /** `deep-snapshot: <target id>`. */
+  readonly label: string;
+}
+/** Output of the snapshotter actor. */
+export interface SnapshotOutput {
+  readonly now: number;
+  /** Opaque id the restorer takes back. */
+  readonly id: string;
+  readonly files: readonly string[];
+}
+/** Input of the restorer actor: put the snapshot's files back to their exact bytes. */
+export interface RestoreInput {
+  readonly snapshotId: string;
+  readonly files: readonly string[];
+  /** The rollback reason (`deep: <trigger> — <detail>`), for the log. */
+  readonly reason: string;
+}
+/**
+ * Output of the restorer actor. `ok: false` (or an actor error) is a failed rollback: the cycle
+ * stops, the target is stuck "deep: rollback failed" and the checkpoint is skipped.
+ */
+export interface RestoreOutput {
+  readonly now: number;
+  readonly ok: boolean;
+  readonly restored: readonly string[];
+  readonly detail: string | null;
+}
+/**
+ * Input of the patcher actor: apply a repair worker's unified diff under custody. The runtime
+ * checks the baseline immediately before applying, refuses fuzzy or out-of-scope hunks and
+ * advances the baseline of the applied files.
+ */
+export interface PatchInput {
+  readonly patch: string;
+  /** Project-relative files the patch may touch (the repair dispatch's owned files). */
+  readonly files: readonly string[];
+  readonly baseline: FileBaseline;
+}
+/** Output of the patcher actor. */
+export type PatchOutput =
+  | {
+      readonly now: number;
+      readonly kind: 'applied';
+      /** Project-relative files the patch changed. */
+      readonly changed: readonly string[];
+      readonly baseline: FileBaseline;
+    }
+  | {
+      readonly now: number;
+      /** `stale`: the baseline no longer matches the disk; `refused`: a hunk did not apply exactly or left scope. */
+      readonly kind: 'stale' | 'refused';
+      readonly detail: string;
     };
 
 /** Input of the checkpointer actor. */
@@ -209,7 +340,11 @@ export interface HumanInput {
     | 'continue'
     | 'blocker'
     /** Prior-run reuse: approve the drift report's token before custody (prove only). */
-    | 'approve-drift';
+    | 'approve-drift'
+    /** `--deep=ask` (prove): enter deep mode on the stuck target? (`deep` | `skip` | `stop`). */
+    | 'approve-deep'
+    /** Prove, stuck, plan declined: which falsification policy (`salvage` | `negate` | `skip` | `stop`). */
+    | 'falsification';
   readonly options: readonly string[];
   readonly summary: string;
 }
@@ -226,6 +361,10 @@ export type StuckCondition =
   | 'repeated-build-error'
   | 'no-progress'
   | 'empty-search'
+  /** Deep mode was rolled back (regression, scope, header, no improvement, always) or its rollback failed. */
+  | 'deep-rollback'
+  /** Two repair attempts on the same signature without improvement, or the repair budget ran out. */
+  | 'repair-exhausted'
   /** The worker changed a declaration header (the statement fence): stuck at once, `next_action: redraft`. */
   | 'fence-violation';
 
@@ -266,6 +405,12 @@ export interface CycleInput {
   readonly priorHandoff: Handoff | null;
   /** Evidence offered for relaunching the prior handoff's blocked target (its evidence_delta). */
   readonly priorEvidence?: readonly string[];
+  /**
+   * Which optional actors the host provided: deep mode needs a snapshotter and a restorer,
+   * repair mode a patcher. Absent = none (deep and repair are skipped, with a startup warning
+   * when the options ask for them).
+   */
+  readonly available?: { readonly deep: boolean; readonly repair: boolean };
 }
 
 /** Context of the cycle machine. */

@@ -10,10 +10,16 @@ import type {
   DiagnosticsOutput,
   HumanInput,
   HumanOutput,
+  PatchInput,
+  PatchOutput,
   PlannerInput,
   PlannerOutput,
+  RestoreInput,
+  RestoreOutput,
   ReviewInput,
   ReviewOutput,
+  SnapshotInput,
+  SnapshotOutput,
   WorkerInput,
   WorkOutcome,
 } from '../cycle/types.js';
@@ -46,6 +52,19 @@ export interface HumanPort {
   ask(input: HumanInput): Promise<Unstamped<HumanOutput>>;
 }
 
+/**
+ * Deep mode's path-scoped snapshots: `take` captures exactly the given files; `restore` puts
+ * them back byte for byte (and hands their custody back to the snapshot's bytes).
+ */
+export interface SnapshotPort {
+  take(input: SnapshotInput): Promise<Unstamped<SnapshotOutput>>;
+  restore(input: RestoreInput): Promise<Unstamped<RestoreOutput>>;
+}
+/** Applies a repair worker's unified diff under custody (check baseline, strict apply, advance). */
+export interface PatcherPort {
+  apply(input: PatchInput): Promise<Unstamped<PatchOutput>>;
+}
+
 /** All ports of a cycle run. */
 export interface CyclePorts {
   readonly diagnostics: DiagnosticsPort;
@@ -54,6 +73,10 @@ export interface CyclePorts {
   readonly reviewer: ReviewerPort;
   readonly checkpointer: CheckpointerPort;
   readonly human: HumanPort;
+  /** Deep mode's snapshots (absent: deep mode is unavailable and skipped). */
+  readonly snapshots?: SnapshotPort;
+  /** Repair mode's patch applier (absent: repair mode is unavailable and skipped). */
+  readonly patcher?: PatcherPort;
 }
 
 /** A clock in milliseconds (injected for determinism). */
