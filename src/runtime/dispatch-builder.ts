@@ -1,16 +1,104 @@
 /**
- * Builds the run-contract/v1 dispatches (pure): one worker task, and the run-level first dispatch
- * of a prior-run reuse.
+ * Builds the run-contract/v1 dispatches (pure): the files a worker task owns, one worker task per
+ * role (fill, deep, repair, falsify), and the run-level first dispatch of a prior-run reuse.
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileBaseline } from '../baseline/schema.js';
 import { emptyContext } from '../contract/dispatch-schema.js';
 import type { Dispatch } from '../contract/index.js';
-import type { CycleOptions, WorkerInput } from '../cycle/types.js';
+import type { CycleOptions, WorkerInput, WorkRole } from '../cycle/types.js';
 
 /**
- * The dispatch for `input`: per-target task (`file:line`, scope `sorry`), an inline pass
- * (`worker: null`, parameters `{}`), the owned file with its fresh baseline, the prior blocker and
- * evidence delta for a relaunch, the budget and a complete context (never omitted members).
+ * `rel` resolved under `root` (pure, lexical): the absolute path, or null when it leaves the root
+ * (`..`, an absolute path elsewhere, the root itself) or is not a usable path (empty, NUL).
+ *
+ * @example
+ * ```ts
+ * resolveUnder('/repo', 'src/A.lean'); // '/repo/src/A.lean'
+ * resolveUnder('/repo', '../etc/passwd'); // null
+ * ```
+ */
+export function resolveUnder(root: string, rel: string): string | null {
+  if (typeof rel !== 'string' || rel === '' || rel.includes('\0')) return null;
+  const abs = resolve(root, rel);
+  const r = relative(root, abs);
+  if (r === '' || r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r)) return null;
+  return abs;
+}
+
+/** The files one dispatch owns (absolute, sorted, unique), or why the input names a bad one. */
+export type OwnedPaths =
+  | { readonly ok: true; readonly owned: readonly string[] }
+  | { readonly ok: false; readonly detail: string };
+
+/**
+ * The files a worker dispatch owns (pure): `input.ownedFiles` resolved under the project root
+ * (a deep cross-file dispatch's declared set), else the target's file. A path outside the root
+ * (or an empty set) is refused with the reason, never thrown.
+ *
+ * @example
+ * ```ts
+ * ownedPathsOf('/repo', { ...input, ownedFiles: ['A.lean', 'B.lean'] }); // { ok: true, owned: ['/repo/A.lean', '/repo/B.lean'] }
+ * ownedPathsOf('/repo', { ...input, ownedFiles: ['../x'] }); // { ok: false, detail: 'owned file ../x is outside the project root /repo' }
+ * ```
+ */
+export function ownedPathsOf(root: string, input: Pick<WorkerInput, 'ownedFiles' | 'target'>): OwnedPaths {
+  const rels = input.ownedFiles ?? [input.target.file];
+  if (rels.length === 0) return { ok: false, detail: 'the dispatch owns no files' };
+  const out: string[] = [];
+  for (const rel of rels) {
+    const abs = resolveUnder(root, rel);
+    if (abs === null)
+      return { ok: false, detail: `owned file ${String(rel)} is outside the project root ${root}` };
+    out.push(abs);
+  }
+  return { ok: true, owned: [...new Set(out)].sort() };
+}
+
+const WORKER_OF: Record<WorkRole, Dispatch['worker']> = {
+  fill: null,
+  deep: 'sorry-filler-deep',
+  repair: 'proof-repair',
+  falsify: null,
+};
+
+/**
+ * The `worker` and `parameters` of a role's dispatch (pure): fill is the inline pass (`null`,
+ * `{}`); deep is `sorry-filler-deep` with the input's parameters and `permission_level: 'edit'`;
+ * repair is `proof-repair` with the input's parameters (the error); falsify is `null` with `{}`
+ * (run-contract/v1 has no falsify worker and an inline pass takes `{}` exactly), its role and
+ * parameters carried in the context (`role: 'falsify'`, `role_parameters`).
+ *
+ * @example
+ * ```ts
+ * roleFields({ role: 'deep', parameters: { fast_pass_error: 'e', deep_budget: { scope: 'target', max_files: 1, max_lines: 120 } } });
+ * // { worker: 'sorry-filler-deep', parameters: { fast_pass_error: 'e', deep_budget: {…}, permission_level: 'edit' }, context: {} }
+ * ```
+ */
+export function roleFields(input: Pick<WorkerInput, 'role' | 'parameters'>): {
+  worker: Dispatch['worker'];
+  parameters: Record<string, unknown>;
+  context: Record<string, unknown>;
+} {
+  const role = input.role ?? 'fill';
+  const given = { ...(input.parameters ?? {}) };
+  switch (role) {
+    case 'deep':
+      return { worker: WORKER_OF.deep, parameters: { ...given, permission_level: 'edit' }, context: {} };
+    case 'repair':
+      return { worker: WORKER_OF.repair, parameters: given, context: {} };
+    case 'falsify':
+      return { worker: null, parameters: {}, context: { role: 'falsify', role_parameters: given } };
+    default:
+      return { worker: null, parameters: {}, context: {} };
+  }
+}
+
+/**
+ * The dispatch for `input`: per-target task (`file:line`, scope `sorry`), the role's worker and
+ * parameters ({@link roleFields}), the owned files with their fresh baseline, the prior blocker
+ * and evidence delta for a relaunch, the budget and a complete context (never omitted members)
+ * carrying the pre-flight context (diagnostics, candidates tested, code actions).
  *
  * @example
  * ```ts
@@ -24,14 +112,16 @@ export function buildDispatch(
   scratch: string,
   capabilities: readonly string[] = ['marker-diagnostics'],
 ): Dispatch {
+  const role = roleFields(input);
+  const pre = input.preflight;
   return {
     schema: 'run-contract/v1',
     record: 'dispatch',
     target: input.target.id,
     scope: 'sorry',
     mode: input.mode,
-    worker: null,
-    parameters: {},
+    worker: role.worker,
+    parameters: role.parameters,
     capabilities: [...capabilities],
     owned_files: [...owned],
     file_baseline: baseline,
@@ -43,6 +133,10 @@ export function buildDispatch(
       prior_failure: input.priorFailure,
       goal_state: input.target.goal === '' ? null : input.target.goal,
       search_results: input.searchResults.map((s) => ({ tool: s.tool, query: s.query, top: [...s.top] })),
+      diagnostics: [...(pre?.diagnostics ?? [])],
+      candidates_tested: (pre?.candidatesTested ?? []).map((c) => ({ snippet: c.snippet, result: c.result })),
+      code_actions: [...(pre?.codeActions ?? [])],
+      ...role.context,
     },
   };
 }

@@ -7,6 +7,8 @@
  * checked again there, between the run's first view of each file's headers and the verified bytes.
  */
 import { lstat, readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { sha256Hex } from '../canonical/index.js';
 import { fenceCheck, type HeaderExtraction, type HeaderSnapshot } from '../fence/index.js';
 import { type OwnedCapture, restoreOwned } from './owned-files.js';
 import {
@@ -50,6 +52,15 @@ export interface VerifiedCustody {
   recheck(files: readonly string[]): Promise<string | null>;
   /** Puts the accepted files back to their verified bytes. */
   restore(files: readonly string[]): Promise<{ restored: string[]; failed: string[] }>;
+  /**
+   * Hands custody of files the runtime itself rolled back (a deep snapshot's restore) to the
+   * restored bytes: they become the verified bytes (so the late-write re-check passes and a
+   * checkpoint that names them commits exactly them), the held workspace view learns them, and
+   * each is marked rolled back until a later dispatch's edit to it is accepted.
+   */
+  revert(files: OwnedCapture): void;
+  /** Whether `file`'s current custody comes from a rollback (not to be staged by a checkpoint). */
+  rolledBack(file: string): boolean;
 }
 
 const projectAndGit = (s: WorkspaceSnapshot): WorkspaceSnapshot =>
@@ -69,12 +80,16 @@ export function createVerifiedCustody(
 ): VerifiedCustody {
   const files = new Map<string, VerifiedFile>();
   const statements = new Map<string, HeaderExtraction | null>();
+  const reverted = new Set<string>();
   let snapshot: WorkspaceSnapshot | null = null;
   let watched: readonly string[] = [];
   return {
     zones,
     accept(capture, snap, owned, headers) {
-      for (const [p, v] of capture) files.set(p, v);
+      for (const [p, v] of capture) {
+        files.set(p, v);
+        reverted.delete(p);
+      }
       for (const [p, h] of headers ?? []) if (!statements.has(p)) statements.set(p, h);
       snapshot = snap;
       watched = owned;
@@ -114,5 +129,18 @@ export function createVerifiedCustody(
       }
       return restoreOwned(capture);
     },
+    revert(capture) {
+      const view = snapshot === null ? null : new Map(snapshot);
+      for (const [p, v] of capture) {
+        files.set(p, { bytes: v.bytes, mode: v.mode });
+        reverted.add(p);
+        if (view === null || watched.includes(p)) continue;
+        const key = `project:${relative(zones.projectRoot, p).split(sep).join('/')}`;
+        if (v.bytes === null) view.delete(key);
+        else view.set(key, `file:${(v.mode & 0o7777).toString(8)}:${sha256Hex(v.bytes)}`);
+      }
+      if (view !== null) snapshot = view;
+    },
+    rolledBack: (file) => reverted.has(file),
   };
 }
