@@ -11,6 +11,7 @@ export type { FsLayer, FsStat } from './fs-layer.js';
 export { nodeFsLayer, O } from './fs-layer.js';
 export { fsyncDir } from './fsync-dir.js';
 export { readFileNoFollow, readRange, writeFully } from './full-io.js';
+export { dirFsyncUnsupported, makeDirsDurable } from './mkdir-durable.js';
 export type { PublishOptions, PublishStep, PublishSync } from './publish.js';
 export { publishFile, publishNewFile } from './publish.js';
 export { causeOf, StepFailure } from './step-failure.js';

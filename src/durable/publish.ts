@@ -12,6 +12,7 @@ import { errnoOf } from './errno.js';
 import { type FsLayer, O } from './fs-layer.js';
 import { fsyncDir } from './fsync-dir.js';
 import { writeFully } from './full-io.js';
+import { dirFsyncUnsupported } from './mkdir-durable.js';
 import { StepFailure } from './step-failure.js';
 
 /**
@@ -36,8 +37,10 @@ export type PublishStep =
  * What a publication makes durable:
  * - `all` (default): the temp file's content before it is named, and the directory after; a
  *   failing directory fsync is an error (`<label>_dir_fsync`, thrown after the file was named).
- * - `dir-best-effort`: the content as in `all`; the directory fsync is attempted and its failure
- *   ignored (for file systems that refuse fsync on directories, where the name itself is atomic).
+ * - `dir-best-effort`: the content as in `all`; the directory fsync is attempted and a refusal
+ *   of the file system (EINVAL, ENOTSUP… — {@link dirFsyncUnsupported}) ignored, for file systems
+ *   that refuse fsync on directories, where the name itself is atomic. Any other failure (EIO)
+ *   is an error as under `all`.
  * - `none`: no fsync at all (a restore whose caller needs atomic replacement, not durability).
  *
  * @example
@@ -150,8 +153,10 @@ function syncDirectory(fsl: FsLayer, dir: string, label: string, sync: PublishSy
   if (sync === 'dir-best-effort') {
     try {
       fsyncDir(fsl, dir, `${label}_dir_fsync`);
-    } catch {
-      // the name is atomic already; this file system may refuse fsync on directories
+    } catch (e) {
+      // the name is atomic already; this file system may refuse fsync on directories — but a
+      // real I/O failure (EIO, ENOSPC…) is not a refusal and surfaces like under `all`
+      if (!dirFsyncUnsupported(e)) throw e;
     }
     return;
   }

@@ -15,12 +15,12 @@
  * so a per-problem cache of parsed entries stays valid while the listing grows.
  */
 
-import * as fs from 'node:fs';
 import { join } from 'node:path';
 import {
   causeOf,
   errnoOf,
   type FsLayer,
+  makeDirsDurable,
   nodeFsLayer,
   O,
   publishNewFile,
@@ -125,8 +125,14 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
       const dir = join(base, 'log');
       const tmpDir = join(base, 'tmp');
       if (!made.has(problemId)) {
-        fs.mkdirSync(dir, { recursive: true });
-        fs.mkdirSync(tmpDir, { recursive: true });
+        // a new problem's directories are fsync'd into their parents: a granted entry must not
+        // be lost with the directory it was published into
+        try {
+          makeDirsDurable(fsl, dir, 'ledger_mkdir', { bestEffort: true });
+          makeDirsDurable(fsl, tmpDir, 'ledger_mkdir', { bestEffort: true });
+        } catch (e) {
+          throw causeOf(e);
+        }
         made.add(problemId);
       }
       const text = `${JSON.stringify(event)}\n`;

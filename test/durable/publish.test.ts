@@ -120,7 +120,7 @@ describe('publishFile', () => {
     }
   });
 
-  it("sync 'all' leaves nothing unsynced; 'dir-best-effort' ignores a failing directory fsync; 'none' fsyncs nothing", () => {
+  it("sync 'all' leaves nothing unsynced; 'dir-best-effort' ignores a refused directory fsync but not EIO; 'none' fsyncs nothing", () => {
     const dir = tempDir('durable-');
     const target = join(dir, 'f');
     const all = faultyFs();
@@ -128,10 +128,19 @@ describe('publishFile', () => {
     expect([...all.unsyncedContent, ...all.unsyncedEntries].filter((p) => p.startsWith(dir))).toEqual([]);
 
     const best = faultyFs();
+    best.mode = 'einval';
     best.failAt = all.trace.indexOf(`fsync ${dir}`);
     publishFile(best, target, bytes('y'), { sync: 'dir-best-effort' });
     expect(best.failed).toBe(`fsync ${dir}`);
     expect(readFileSync(target, 'utf8')).toBe('y');
+
+    // a real I/O failure of the directory fsync is not "unsupported": it surfaces
+    const eio = faultyFs();
+    eio.failAt = all.trace.indexOf(`fsync ${dir}`);
+    expect(
+      stepOf(() => publishFile(eio, target, bytes('w'), { label: 'cache', sync: 'dir-best-effort' })),
+    ).toBe('cache_dir_fsync');
+    expect(readFileSync(target, 'utf8')).toBe('w');
 
     const none = faultyFs();
     publishFile(none, target, bytes('z'), { sync: 'none' });

@@ -3,8 +3,8 @@
  * and one directory fsync; reads list the log once and parse only entries the log object has not
  * parsed yet. Fault injection at every file-system call of a reservation (EIO, a partial write, a
  * write that writes nothing): a rejected reservation leaves no entry and no temp file and a retry
- * grants once; a granted one is durable (its entry fsync'd and, unless the best-effort directory
- * fsync itself failed, its name too). A log that gains an unparsable entry fails closed even for a
+ * grants once; a granted one is durable (its entry fsync'd and its name too: a directory fsync
+ * that fails with EIO is an error, only a file system's refusal — EINVAL — is skipped). A log that gains an unparsable entry fails closed even for a
  * log object that cached the earlier entries.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -68,6 +68,49 @@ describe('fs ledger: one durable boundary per entry', () => {
   });
 });
 
+describe("fs ledger: a new problem's directories", () => {
+  it("are fsync'd into their parents when created; a file system refusing directory fsync (EINVAL) still grants", async () => {
+    const root = fresh();
+    const f = faultyFs();
+    const l = createFsLedger(root, { now: () => T0, fs: f });
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    const fsynced = calls(f.trace, 'fsync');
+    // the root, the problem directory and its log directory entries are each made durable
+    for (const parent of [join(root, '..'), root, join(root, 'p1')]) {
+      expect(fsynced, parent).toContain(`fsync ${join(parent)}`);
+    }
+    expect([...f.unsyncedEntries].filter((e) => e.startsWith(root) && !e.includes('/tmp/'))).toEqual([]);
+
+    // the log directory's fsync after an entry is refused with EINVAL: the grant stands
+    const dirFsyncs: number[] = [];
+    const probe = faultyFs();
+    const root3 = fresh();
+    await createFsLedger(root3, { now: () => T0 }).register({
+      problem_id: 'p1',
+      profile: PROFILE,
+      contract_revision: 1,
+    });
+    await createFsLedger(root3, { now: () => T0, fs: probe }).reserve(req('k1'));
+    probe.trace.forEach((c, i) => {
+      if (c === `fsync ${join(root3, 'p1', 'log')}`) dirFsyncs.push(i);
+    });
+    expect(dirFsyncs).toHaveLength(1);
+    const root4 = fresh();
+    await createFsLedger(root4, { now: () => T0 }).register({
+      problem_id: 'p1',
+      profile: PROFILE,
+      contract_revision: 1,
+    });
+    const ein = faultyFs();
+    ein.mode = 'einval';
+    ein.failAt = dirFsyncs[0] as number;
+    expect((await createFsLedger(root4, { now: () => T0, fs: ein }).reserve(req('k1'))).outcome).toBe(
+      'granted',
+    );
+    expect(ein.failed).toBe(`fsync ${join(root4, 'p1', 'log')}`);
+  });
+});
+
 describe('fs ledger: fault injection at every call of a reservation', () => {
   for (const mode of ['eio', 'partial', 'enospc-nothing'] as FaultMode[]) {
     it(`${mode}: a refused call leaves no entry and no temp file; a granted entry is durable`, async () => {
@@ -101,7 +144,14 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
         const ctx = `failing call ${i} (${f.failed})`;
         const log = join(root, 'p1', 'log');
         const entry = join(log, '00000002.json');
-        if (outcome instanceof Error) {
+        if (outcome instanceof Error && (f.failed === `fsync ${log}` || f.failed === `open ${log}`)) {
+          // the entry was linked but its name is not known durable: the caller gets the error
+          // (never a grant it cannot rely on), and a retry finds the entry and replays it
+          expect(existsSync(entry), ctx).toBe(true);
+          expect(readdirSync(join(root, 'p1', 'tmp')), `${ctx}: temp file left`).toEqual([]);
+          f.failAt = -1;
+          expect((await l.reserve(req('k1'))).outcome, ctx).toBe('replayed');
+        } else if (outcome instanceof Error) {
           refused++;
           expect(existsSync(entry), ctx).toBe(false);
           expect(readdirSync(join(root, 'p1', 'tmp')), `${ctx}: temp file left`).toEqual([]);
@@ -110,8 +160,7 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
         } else {
           expect(outcome.outcome, ctx).toBe('granted');
           expect(f.unsyncedContent.has(entry), ctx).toBe(false);
-          if (f.failed !== `fsync ${log}` && f.failed !== `open ${log}`)
-            expect(f.unsyncedEntries.has(entry), `${ctx}: name not durable`).toBe(false);
+          expect(f.unsyncedEntries.has(entry), `${ctx}: name not durable`).toBe(false);
         }
         const again = createFsLedger(root, { now: () => T0 });
         expect((await again.status('p1'))?.seq, ctx).toBe(2);

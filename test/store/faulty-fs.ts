@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { type FsLayer, nodeFsLayer } from '../../src/durable/index.js';
 
 /** How the selected call fails. */
-export type FaultMode = 'eio' | 'partial' | 'enospc-nothing';
+/** `einval`: the selected non-write call fails EINVAL (a file system refusing directory fsync). */
+export type FaultMode = 'eio' | 'partial' | 'enospc-nothing' | 'einval';
 
 /** The faulty layer with its trace and durability model. */
 export interface FaultyFs extends FsLayer {
@@ -153,7 +154,8 @@ export function faultyFs(): FaultyFs {
     if (i === self.failAt) {
       self.failed = call;
       onFail?.();
-      throw Object.assign(new Error(`injected EIO at ${call}`), { code: 'EIO' });
+      const code = self.mode === 'einval' ? 'EINVAL' : 'EIO';
+      throw Object.assign(new Error(`injected ${code} at ${call}`), { code });
     }
   }
   return self;
