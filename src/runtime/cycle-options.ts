@@ -1,13 +1,18 @@
 /**
- * Resolution of the cycle's flags (layer 1, pure): the spec's prove/autoprove defaults and the
- * autoprove coercions, each coercion reported as a warning.
+ * Resolution of the cycle's flags (layer 1, pure): the spec's prove/autoprove defaults
+ * (lean4-contracts §8), the startup validation of every flag (a usage error naming the flag and
+ * its allowed values, never a throw), and the autoprove coercions, each reported as a warning.
  */
 import type { Scope } from '../contract/index.js';
 import { ScopeSchema } from '../contract/index.js';
 import type { CycleMode, CycleOptions, ReviewEvery } from '../cycle/types.js';
 import { parseDuration } from '../tracker/duration.js';
 
-/** Raw flags as the CLI (or a host) passes them; anything omitted takes the mode's default. */
+/**
+ * Raw flags as the CLI (or a host) passes them; anything omitted takes the mode's default.
+ * Numeric flags take a number or its decimal text (`'3'`); durations take the tracker syntax
+ * (`^\d+[mshMSH]?$`, bare = minutes).
+ */
 export interface CycleFlags {
   readonly target: string;
   readonly scope: string;
@@ -22,9 +27,38 @@ export interface CycleFlags {
   readonly maxRuntime?: string | undefined;
   readonly stallMinutes?: string | number | undefined;
   readonly maxFailuresPerTarget?: string | number | undefined;
+  /** `--deep never|ask|stuck|always` (prove never, autoprove stuck; ask → stuck in autoprove). */
   readonly deep?: string | undefined;
+  /** `--deep-rollback on-regression|on-no-improvement|always|never` (never: prove only). */
   readonly deepRollback?: string | undefined;
+  /** `--deep-regression-gate strict|off` (off: prove only). */
   readonly deepRegressionGate?: string | undefined;
+  /** `--deep-sorry-budget N` (prove 1, autoprove 2). */
+  readonly deepSorryBudget?: string | number | undefined;
+  /** `--deep-time-budget D`, advisory (prove 10m, autoprove 20m). */
+  readonly deepTimeBudget?: string | undefined;
+  /** `--max-deep-per-cycle N` (1). */
+  readonly maxDeepPerCycle?: string | number | undefined;
+  /** `--max-consecutive-deep N`, alias `--max-consecutive-deep-cycles` (2). */
+  readonly maxConsecutiveDeep?: string | number | undefined;
+  /** `--deep-scope target|cross-file` (target). */
+  readonly deepScope?: string | undefined;
+  /** `--deep-max-files N` (prove 1, autoprove 2). */
+  readonly deepMaxFiles?: string | number | undefined;
+  /** `--deep-max-lines N` (prove 120, autoprove 200). */
+  readonly deepMaxLines?: string | number | undefined;
+  /** `--repair-budget-per-signature N` (2). */
+  readonly repairPerSignature?: string | number | undefined;
+  /** `--repair-budget-per-cycle N` (prove 6, autoprove 8). */
+  readonly repairPerCycle?: string | number | undefined;
+  /** `--batch-size N`, advisory (prove 1, autoprove 2). */
+  readonly batchSize?: string | number | undefined;
+  /** `--max-delegates N` (2). */
+  readonly maxDelegates?: string | number | undefined;
+  /** `--falsification salvage|negate|off` (salvage; negate → salvage in autoprove). */
+  readonly falsification?: string | undefined;
+  /** Not a flag: set by the synthesis loop when it drives the cycle (default false). */
+  readonly outerLoop?: boolean | undefined;
   readonly inlineFallback?: boolean | undefined;
 }
 
@@ -33,7 +67,18 @@ export type ResolvedOptions =
   | { readonly ok: true; readonly options: CycleOptions; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly error: string };
 
-/** Defaults per mode (lean4-contracts §8; deep defaults kept for the deep-mode extension). */
+/**
+ * Defaults per mode (lean4-contracts §8: deep never/stuck; sorry-budget 1/2; time-budget
+ * 10m/20m; per-cycle 1/1; consecutive 2/2; scope target; max-files 1/2; max-lines 120/200;
+ * rollback on-regression; gate strict; repair per signature 2/2, per cycle 6/8; batch-size 1/2;
+ * max-delegates 2).
+ *
+ * @example
+ * ```ts
+ * MODE_DEFAULTS.autoprove.batchSize; // 2
+ * MODE_DEFAULTS.prove.deep;          // 'never'
+ * ```
+ */
 export const MODE_DEFAULTS: Readonly<Record<CycleMode, Omit<CycleOptions, 'target' | 'scope' | 'mode'>>> = {
   prove: {
     planning: 'ask',
@@ -95,157 +140,193 @@ export const MODE_DEFAULTS: Readonly<Record<CycleMode, Omit<CycleOptions, 'targe
   },
 };
 
-function oneOf<T extends string>(
-  name: string,
-  v: string | undefined,
-  allowed: readonly T[],
-  d: T,
-): T | string {
-  if (v === undefined) return d;
-  return (allowed as readonly string[]).includes(v)
-    ? (v as T)
-    : `--${name} must be one of ${allowed.join('|')}, got '${v}'`;
+/** The allowed values of every enumerated flag, in the order the help text lists them. */
+const ENUMS = {
+  planning: ['on', 'off', 'ask'],
+  'review-source': ['internal', 'external', 'both'],
+  commit: ['never', 'ask', 'auto'],
+  deep: ['never', 'ask', 'stuck', 'always'],
+  'deep-rollback': ['on-regression', 'on-no-improvement', 'always', 'never'],
+  'deep-regression-gate': ['strict', 'off'],
+  'deep-scope': ['target', 'cross-file'],
+  falsification: ['salvage', 'negate', 'off'],
+} as const;
+
+const MAX_SHOWN = 60;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * A flag value as shown in an error: single-quoted text with control characters as `\uXXXX`
+ * and long values cut; a non-text value by its type (never its `toString`, which a hostile
+ * object could make throw).
+ */
+function shown(v: unknown): string {
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v !== 'string') return `(${v === null ? 'null' : typeof v})`;
+  const cut = v.length > MAX_SHOWN ? `${v.slice(0, MAX_SHOWN)}…` : v;
+  const safe = cut.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `'${safe}'`;
 }
 
-function posInt(name: string, v: string | number | undefined, d: number): number | string {
+/** A usage error (a value, never thrown). */
+class Usage {
+  constructor(readonly message: string) {}
+}
+
+function oneOf<K extends keyof typeof ENUMS>(
+  name: K,
+  v: unknown,
+  d: (typeof ENUMS)[K][number],
+): (typeof ENUMS)[K][number] | Usage {
   if (v === undefined) return d;
-  const n = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  return Number.isSafeInteger(n) && n >= 1 ? n : `--${name} must be a positive integer, got '${String(v)}'`;
+  const allowed: readonly string[] = ENUMS[name];
+  return typeof v === 'string' && allowed.includes(v)
+    ? (v as (typeof ENUMS)[K][number])
+    : new Usage(`--${name} must be one of ${allowed.join('|')}, got ${shown(v)}`);
+}
+
+function posInt(name: string, v: unknown, d: number): number | Usage {
+  if (v === undefined) return d;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  return Number.isSafeInteger(n) && n >= 1
+    ? n
+    : new Usage(`--${name} must be a positive integer, got ${shown(v)}`);
+}
+
+function bool(name: string, v: unknown, d: boolean): boolean | Usage {
+  if (v === undefined) return d;
+  return typeof v === 'boolean' ? v : new Usage(`${name} must be a boolean, got ${shown(v)}`);
+}
+
+/** A tracker duration; `positive`: zero (unlimited) and the empty text are refused. */
+function duration(name: string, v: unknown, d: string, positive: boolean): string | Usage {
+  if (v === undefined) return d;
+  const seconds = typeof v === 'string' ? parseDuration(v) : null;
+  if (seconds === null || (positive && (seconds === 0 || v === ''))) {
+    return new Usage(
+      `--${name} must be ${positive ? 'a positive duration' : 'a duration'} matching ^\\d+[mshMSH]?$ (s|m|h, bare = minutes), got ${shown(v)}`,
+    );
+  }
+  return v as string;
+}
+
+/** `--review-every checkpoint|never|N`. */
+function reviewEveryOf(v: unknown, d: ReviewEvery): ReviewEvery | Usage {
+  if (v === undefined) return d;
+  if (v === 'checkpoint' || v === 'never') return v;
+  const n = posInt('review-every', v, 1);
+  return n instanceof Usage ? new Usage(`--review-every must be checkpoint|never|N, got ${shown(v)}`) : n;
 }
 
 /**
- * Resolves flags into {@link CycleOptions}. In autoprove the spec's coercions apply, each with a
+ * The autoprove coercions (lean4-contracts §8), in the order they are reported: each is the
+ * option, the value autoprove refuses, the value it becomes and the warning printed at startup.
+ */
+const COERCIONS = [
+  ['commit', 'ask', 'auto', 'autoprove: --commit=ask coerced to auto (no human to ask)'],
+  ['reviewSource', 'external', 'internal', 'autoprove: --review-source=external coerced to internal'],
+  ['reviewSource', 'both', 'internal', 'autoprove: --review-source=both coerced to internal'],
+  ['deep', 'ask', 'stuck', 'autoprove: --deep=ask coerced to stuck (no human to ask)'],
+  [
+    'deepRollback',
+    'never',
+    'on-regression',
+    'autoprove: --deep-rollback=never coerced to on-regression (never is prove-only)',
+  ],
+  [
+    'deepRegressionGate',
+    'off',
+    'strict',
+    'autoprove: --deep-regression-gate=off coerced to strict (off is prove-only)',
+  ],
+  [
+    'falsification',
+    'negate',
+    'salvage',
+    'autoprove: --falsification=negate coerced to salvage (autoprove follows the default policy: counterexample + salvage only)',
+  ],
+] as const;
+
+/**
+ * Resolves flags into {@link CycleOptions}: every flag is validated at startup (the first bad
+ * one is returned as a usage error naming the flag and its allowed values — never thrown), the
+ * mode's defaults fill the rest, and in autoprove the spec's coercions apply, each with a
  * warning: commit ask→auto, review-source external|both→internal, deep ask→stuck, deep-rollback
- * never→on-regression, deep-regression-gate off→strict.
+ * never→on-regression and deep-regression-gate off→strict (both prove-only), falsification
+ * negate→salvage.
  *
  * @example
  * ```ts
  * const r = resolveCycleOptions({ target: 'Demo.lean', scope: 'file', mode: 'autoprove', commit: 'ask' });
  * r.ok && r.warnings; // ['autoprove: --commit=ask coerced to auto (no human to ask)']
+ * const bad = resolveCycleOptions({ target: 'Demo.lean', scope: 'file', mode: 'prove', deepScope: 'repo' });
+ * bad.ok || bad.error; // "--deep-scope must be one of target|cross-file, got 'repo'"
  * ```
  */
 export function resolveCycleOptions(flags: CycleFlags): ResolvedOptions {
-  if (flags.mode !== 'prove' && flags.mode !== 'autoprove') {
-    return { ok: false, error: `--mode must be prove|autoprove, got '${flags.mode}'` };
+  const f = flags as unknown as Readonly<Record<keyof CycleFlags, unknown>>;
+  if (f.mode !== 'prove' && f.mode !== 'autoprove') {
+    return { ok: false, error: `--mode must be prove|autoprove, got ${shown(f.mode)}` };
   }
-  const mode: CycleMode = flags.mode;
-  const scope = ScopeSchema.safeParse(flags.scope);
-  if (!scope.success) return { ok: false, error: `--scope must be one of ${ScopeSchema.options.join('|')}` };
-  if (typeof flags.target !== 'string' || flags.target === '')
-    return { ok: false, error: 'missing --target' };
+  const mode: CycleMode = f.mode;
+  const scope = ScopeSchema.safeParse(f.scope);
+  if (!scope.success) {
+    return {
+      ok: false,
+      error: `--scope must be one of ${ScopeSchema.options.join('|')}, got ${shown(f.scope)}`,
+    };
+  }
+  if (typeof f.target !== 'string' || f.target === '') return { ok: false, error: 'missing --target' };
   const d = MODE_DEFAULTS[mode];
-  const warnings: string[] = [];
-  let reviewEvery: ReviewEvery | string = d.reviewEvery;
-  if (flags.reviewEvery !== undefined) {
-    const v = String(flags.reviewEvery);
-    reviewEvery =
-      v === 'checkpoint' || v === 'never'
-        ? v
-        : /^\d+$/.test(v) && Number(v) >= 1
-          ? Number(v)
-          : `--review-every must be checkpoint|never|N, got '${v}'`;
-  }
+  const reviewEvery = reviewEveryOf(f.reviewEvery, d.reviewEvery);
+  // in the order of the help text: the first bad flag is the one reported
   const fields = {
-    planning: oneOf('planning', flags.planning, ['on', 'off', 'ask'] as const, d.planning),
-    reviewSource: oneOf(
-      'review-source',
-      flags.reviewSource,
-      ['internal', 'external', 'both'] as const,
-      d.reviewSource,
-    ),
-    commit: oneOf('commit', flags.commit, ['never', 'ask', 'auto'] as const, d.commit),
-    deep: oneOf('deep', flags.deep, ['never', 'ask', 'stuck', 'always'] as const, d.deep),
-    deepRollback: oneOf(
-      'deep-rollback',
-      flags.deepRollback,
-      ['on-regression', 'on-no-improvement', 'always', 'never'] as const,
-      d.deepRollback,
-    ),
-    deepRegressionGate: oneOf(
-      'deep-regression-gate',
-      flags.deepRegressionGate,
-      ['strict', 'off'] as const,
-      d.deepRegressionGate,
-    ),
-    maxCycles: posInt('max-cycles', flags.maxCycles, d.maxCycles),
-    maxStuck: posInt('max-stuck-cycles', flags.maxStuck, d.maxStuck),
-    stallMinutes: posInt('stall-minutes', flags.stallMinutes, d.stallMinutes),
-    maxFailuresPerTarget: posInt(
-      'max-failures-per-target',
-      flags.maxFailuresPerTarget,
-      d.maxFailuresPerTarget,
-    ),
+    planning: oneOf('planning', f.planning, d.planning),
+    reviewEvery,
+    reviewSource: oneOf('review-source', f.reviewSource, d.reviewSource),
+    commit: oneOf('commit', f.commit, d.commit),
+    checkpoint: bool('checkpoint', f.checkpoint, d.checkpoint),
+    maxCycles: posInt('max-cycles', f.maxCycles, d.maxCycles),
+    maxStuck: posInt('max-stuck-cycles', f.maxStuck, d.maxStuck),
+    maxRuntime: duration('max-total-runtime', f.maxRuntime, d.maxRuntime, false),
+    stallMinutes: posInt('stall-minutes', f.stallMinutes, d.stallMinutes),
+    maxFailuresPerTarget: posInt('max-failures-per-target', f.maxFailuresPerTarget, d.maxFailuresPerTarget),
+    deep: oneOf('deep', f.deep, d.deep),
+    deepSorryBudget: posInt('deep-sorry-budget', f.deepSorryBudget, d.deepSorryBudget),
+    deepTimeBudget: duration('deep-time-budget', f.deepTimeBudget, d.deepTimeBudget, true),
+    maxDeepPerCycle: posInt('max-deep-per-cycle', f.maxDeepPerCycle, d.maxDeepPerCycle),
+    maxConsecutiveDeep: posInt('max-consecutive-deep', f.maxConsecutiveDeep, d.maxConsecutiveDeep),
+    deepScope: oneOf('deep-scope', f.deepScope, d.deepScope),
+    deepMaxFiles: posInt('deep-max-files', f.deepMaxFiles, d.deepMaxFiles),
+    deepMaxLines: posInt('deep-max-lines', f.deepMaxLines, d.deepMaxLines),
+    deepRegressionGate: oneOf('deep-regression-gate', f.deepRegressionGate, d.deepRegressionGate),
+    deepRollback: oneOf('deep-rollback', f.deepRollback, d.deepRollback),
+    batchSize: posInt('batch-size', f.batchSize, d.batchSize),
+    maxDelegates: posInt('max-delegates', f.maxDelegates, d.maxDelegates),
+    falsification: oneOf('falsification', f.falsification, d.falsification),
+    repairPerSignature: posInt('repair-budget-per-signature', f.repairPerSignature, d.repairPerSignature),
+    repairPerCycle: posInt('repair-budget-per-cycle', f.repairPerCycle, d.repairPerCycle),
+    outerLoop: bool('outerLoop', f.outerLoop, d.outerLoop),
+    inlineFallback: bool('inlineFallback', f.inlineFallback, d.inlineFallback),
   };
-  for (const v of [reviewEvery, ...Object.values(fields)]) {
-    if (typeof v === 'string' && v.startsWith('--')) return { ok: false, error: v };
+  for (const v of Object.values(fields)) {
+    if (v instanceof Usage) return { ok: false, error: v.message };
   }
-  const maxRuntime = flags.maxRuntime ?? d.maxRuntime;
-  if (parseDuration(maxRuntime) === null) {
-    return { ok: false, error: `--max-total-runtime must match ^\\d+[mshMSH]?$, got '${maxRuntime}'` };
-  }
-  let { commit, reviewSource, deep, deepRollback, deepRegressionGate } = fields as {
-    commit: CycleOptions['commit'];
-    reviewSource: CycleOptions['reviewSource'];
-    deep: CycleOptions['deep'];
-    deepRollback: CycleOptions['deepRollback'];
-    deepRegressionGate: CycleOptions['deepRegressionGate'];
+  const resolved = { ...fields } as unknown as Omit<CycleOptions, 'target' | 'scope' | 'mode'>;
+  const options: Record<string, unknown> = {
+    target: f.target,
+    scope: scope.data as Scope,
+    mode,
+    ...resolved,
   };
+  const warnings: string[] = [];
   if (mode === 'autoprove') {
-    if (commit === 'ask') {
-      commit = 'auto';
-      warnings.push('autoprove: --commit=ask coerced to auto (no human to ask)');
-    }
-    if (reviewSource !== 'internal') {
-      warnings.push(`autoprove: --review-source=${reviewSource} coerced to internal`);
-      reviewSource = 'internal';
-    }
-    if (deep === 'ask') {
-      deep = 'stuck';
-      warnings.push('autoprove: --deep=ask coerced to stuck');
-    }
-    if (deepRollback === 'never') {
-      deepRollback = 'on-regression';
-      warnings.push('autoprove: --deep-rollback=never coerced to on-regression');
-    }
-    if (deepRegressionGate === 'off') {
-      deepRegressionGate = 'strict';
-      warnings.push('autoprove: --deep-regression-gate=off coerced to strict');
+    for (const [key, from, to, warning] of COERCIONS) {
+      if (options[key] === from) {
+        options[key] = to;
+        warnings.push(warning);
+      }
     }
   }
-  return {
-    ok: true,
-    warnings,
-    options: {
-      target: flags.target,
-      scope: scope.data as Scope,
-      mode,
-      planning: fields.planning as CycleOptions['planning'],
-      reviewEvery: reviewEvery as ReviewEvery,
-      reviewSource,
-      commit,
-      checkpoint: flags.checkpoint ?? d.checkpoint,
-      maxCycles: fields.maxCycles as number,
-      maxStuck: fields.maxStuck as number,
-      maxRuntime,
-      stallMinutes: fields.stallMinutes as number,
-      maxFailuresPerTarget: fields.maxFailuresPerTarget as number,
-      deep,
-      deepRollback,
-      deepRegressionGate,
-      inlineFallback: flags.inlineFallback ?? d.inlineFallback,
-      deepSorryBudget: d.deepSorryBudget,
-      deepTimeBudget: d.deepTimeBudget,
-      maxDeepPerCycle: d.maxDeepPerCycle,
-      maxConsecutiveDeep: d.maxConsecutiveDeep,
-      deepScope: d.deepScope,
-      deepMaxFiles: d.deepMaxFiles,
-      deepMaxLines: d.deepMaxLines,
-      repairPerSignature: d.repairPerSignature,
-      repairPerCycle: d.repairPerCycle,
-      batchSize: d.batchSize,
-      maxDelegates: d.maxDelegates,
-      falsification: d.falsification,
-      outerLoop: false,
-    },
-  };
+  return { ok: true, warnings, options: options as unknown as CycleOptions };
 }
