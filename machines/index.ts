@@ -56,3 +56,28 @@ export {
   type ValidateOutput as GateValidateOutput,
 } from './gate.js';
 export type { MachineInspector } from './inspector.js';
+export {
+  type ApproveInput as SynthesisApproveInput,
+  type ApproveOutput as SynthesisApproveOutput,
+  type AssembleInput,
+  type AssembleOutput,
+  type CommitInput as DraftCommitInput,
+  type CommitOutput as DraftCommitOutput,
+  type DraftInput,
+  type DraftOutput,
+  type ExtractOutput,
+  type GolfInput,
+  type GolfOutput,
+  type InspectInput,
+  type InspectOutput,
+  type ProveInput,
+  type ProveOutput,
+  type SynthesisMachine,
+  type SynthesisMachineContext,
+  type SynthesisMachineInput,
+  type SynthesisMachineOutput,
+  synthesisMachine,
+  synthesisSetup,
+  type ValidateInput as DraftValidateInput,
+  type ValidateOutput as DraftValidateOutput,
+} from './synthesis.js';

@@ -1,0 +1,93 @@
+/**
+ * The synthesis outer loop's pure rules (layer 1): records, the claim lifecycle, the review
+ * router, the redraft rule (provenance + statement policy), the reducers and actor inputs of
+ * `machines/synthesis.ts`, and the session report. No I/O; `src/runtime/synthesis-run.ts`
+ * provides the actors.
+ */
+
+export {
+  approveInput,
+  assembleInput,
+  commitInput,
+  draftCommitMessage,
+  draftInput,
+  golfInput,
+  inspectInput,
+  proveInput,
+} from './actor-inputs.js';
+export {
+  alreadyPresent,
+  assembleEnded,
+  draftEnded,
+  humanEnded,
+  invalidEnded,
+  refusedEnd,
+  routedEnd,
+} from './claim-endings.js';
+export {
+  beginClaim,
+  beginScope,
+  type ClaimEnd,
+  claimReport,
+  endClaim,
+  initialSynthesisContext,
+  scopeClaim,
+} from './context.js';
+export { declarationLines, declarationNameAt, withoutDeclarations } from './declaration-block.js';
+export { isSessionGenerated, type RedraftQuestion, redraftVerdict } from './redraft-rule.js';
+export {
+  absorbAssemble,
+  absorbCommit,
+  absorbDraft,
+  absorbExtract,
+  absorbGolf,
+  absorbInvalid,
+  absorbNow,
+  absorbProve,
+  absorbValidated,
+  allowRedraft,
+  haltSession,
+  noteRoute,
+} from './reducers.js';
+export { reportLines, SYNTHESIS_EXIT, synthesisExitCode, synthesisOutput } from './report.js';
+export {
+  budgetReason,
+  claimBudgetLeft,
+  currentRoute,
+  type Route,
+  routeOf,
+  runtimeExhausted,
+  runtimeLeftMs,
+} from './router.js';
+export type {
+  ActiveClaim,
+  ApproveInput,
+  ApproveOutput,
+  AssembleInput,
+  AssembleOutput,
+  ClaimReport,
+  ClaimStatus,
+  CommitInput,
+  CommitOutput,
+  DraftCommit,
+  DraftInput,
+  DraftOutput,
+  ExtractOutput,
+  GolfInput,
+  GolfOutput,
+  InspectInput,
+  InspectOutput,
+  LoopClaim,
+  ProveInput,
+  ProvenanceEntry,
+  ProveOutput,
+  RedraftVerdict,
+  StatementPolicy,
+  SynthesisContext,
+  SynthesisEntry,
+  SynthesisInput,
+  SynthesisMode,
+  SynthesisOutput,
+  ValidateInput,
+  ValidateOutput,
+} from './types.js';
