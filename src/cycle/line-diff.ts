@@ -8,7 +8,9 @@
  * LCS (O(n·m/32)) finishes the count.
  */
 
-/** Myers' inner loop may run at most this many diagonal steps before the bit-parallel LCS takes over. */
+/** Steps of the first Myers pass, on the lines themselves, before the texts count as very different. */
+const QUICK_WORK_BUDGET = 250_000;
+/** Steps of the Myers pass on the shared lines before the bit-parallel LCS takes over. */
 const MYERS_WORK_BUDGET = 2_000_000;
 
 /** The lines of a text: split at `\n` (a `\r` stays part of its line); the empty text has none. */
@@ -38,7 +40,15 @@ export function changedLineCount(before: string, after: string): number {
     endA--;
     endB--;
   }
-  // Intern the middle lines as integers; drop lines the other side never has.
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  if (midA.length === 0) return midB.length;
+  if (midB.length === 0) return midA.length;
+  // Few edits (the usual case): Myers on the lines themselves.
+  const quick = myersDistance(midA, midB, QUICK_WORK_BUDGET);
+  if (quick !== null) return quick;
+  // Many edits: intern the lines as integers and drop lines the other side never has (they can
+  // never be common), then count the rest exactly.
   const ids = new Map<string, number>();
   const idOf = (line: string): number => {
     let id = ids.get(line);
@@ -48,11 +58,9 @@ export function changedLineCount(before: string, after: string): number {
     }
     return id;
   };
-  const rawA: number[] = [];
-  for (let i = start; i < endA; i++) rawA.push(idOf(a[i] as string));
+  const rawA = midA.map(idOf);
+  const rawB = midB.map(idOf);
   const inA = new Set(rawA);
-  const rawB: number[] = [];
-  for (let j = start; j < endB; j++) rawB.push(idOf(b[j] as string));
   const inB = new Set(rawB);
   const xs = rawA.filter((x) => inB.has(x));
   const ys = rawB.filter((y) => inA.has(y));
@@ -72,7 +80,7 @@ function editDistance(xs: readonly number[], ys: readonly number[]): number {
 }
 
 /** Myers' greedy O(ND) shortest edit script length, or null when it would exceed `budget` steps. */
-function myersDistance(xs: readonly number[], ys: readonly number[], budget: number): number | null {
+function myersDistance<T>(xs: readonly T[], ys: readonly T[], budget: number): number | null {
   const n = xs.length;
   const m = ys.length;
   const max = n + m;
