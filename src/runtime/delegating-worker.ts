@@ -2,17 +2,22 @@
  * The worker port that delegates one task per dispatch through a transport (a child process for
  * the CLI, a function in-process) and enforces the contract around it: fresh baseline right before
  * dispatch, validation of every handoff (malformed → protocol-error outcome, never a throw),
- * echo of the task identity, and custody after return.
+ * echo of the task identity, and custody after return. Per role (`WorkerInput.role`): a deep
+ * dispatch owns its declared files; a repair worker is patch-only (it may not edit: its diff comes
+ * back in `artifacts` for the runtime's patcher); a falsify pass may not prove the negation of a
+ * target whose `sorry` stays (unless the policy is `negate`).
  */
 import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
+import { declarationNameAt, negationViolation } from '../cycle/falsification.js';
+import { changedLineCount } from '../cycle/line-diff.js';
 import { grantCapabilities, searchViolation } from '../cycle/search-budget.js';
-import type { WorkerInput, WorkOutcome } from '../cycle/types.js';
+import type { CycleOptions, WorkerInput, WorkOutcome } from '../cycle/types.js';
 import { importsChanged } from '../cycle/verification-ladder.js';
 import { postReturnViolation, preDispatchDrift } from './custody-guard.js';
-import { buildDispatch } from './dispatch-builder.js';
+import { buildDispatch, ownedPathsOf } from './dispatch-builder.js';
 import { captureOwned, type OwnedCapture, ownedTypeViolation } from './owned-files.js';
 import type { Unstamped, WorkerPort } from './ports.js';
 import { restoreAfterRefusal } from './restore-after-refusal.js';
@@ -87,6 +92,23 @@ function ownedBaseline(b: FileBaseline, owned: readonly string[]): FileBaseline 
   return { schema: b.schema, files: b.files.filter((f) => owned.includes(f.path)) };
 }
 
+const POLICIES: readonly CycleOptions['falsification'][] = ['salvage', 'negate', 'off'];
+
+/** The falsification policy a falsify dispatch carries (`parameters.falsification.policy`; default `salvage`). */
+function policyOf(parameters: WorkerInput['parameters']): CycleOptions['falsification'] {
+  const f = parameters?.falsification;
+  const p = typeof f === 'object' && f !== null ? (f as { policy?: unknown }).policy : undefined;
+  return POLICIES.find((x) => x === p) ?? 'salvage';
+}
+
+const sameBytes = (a: Buffer | null | undefined, b: Buffer | null | undefined): boolean =>
+  a === b || (a != null && b != null && a.equals(b));
+
+/** The owned files whose bytes differ between two captures. */
+function editedFiles(before: OwnedCapture, after: OwnedCapture, owned: readonly string[]): string[] {
+  return owned.filter((f) => !sameBytes(before.get(f)?.bytes, after.get(f)?.bytes));
+}
+
 /**
  * Creates the delegating worker port.
  *
@@ -107,7 +129,16 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
   };
   return {
     async work(input: WorkerInput, signal: AbortSignal): Promise<Unstamped<WorkOutcome>> {
-      const owned = [resolve(o.projectRoot, input.target.file)];
+      const role = input.role ?? 'fill';
+      const paths = ownedPathsOf(o.projectRoot, input);
+      if (!paths.ok) return { kind: 'operational-error', detail: paths.detail, dispatch: null };
+      const owned = [...paths.owned];
+      if (input.ownedFiles !== undefined) {
+        // a declared set is data from a plan: each path must be a regular file (or absent) at its
+        // own location before anything is dispatched
+        const swapped = await ownedTypeViolation(owned);
+        if (swapped !== null) return { kind: 'operational-error', detail: swapped, dispatch: null };
+      }
       const drift = await preDispatchDrift(input.baseline, owned);
       if (drift !== null) return { kind: 'custody-violation', detail: drift, dispatch: null };
       const keeper = await custodyOf();
@@ -125,6 +156,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         ...grantCapabilities(input.searchBudget, input.searchLedger),
       ];
       const dispatch = buildDispatch(input, owned, fresh, o.scratch, capabilities);
+      const text = (m: OwnedCapture, f: string) => m.get(f)?.bytes?.toString('utf8') ?? '';
       const dv = validateDispatch(dispatch);
       if (!dv.ok) {
         return {
@@ -203,12 +235,35 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       // the bytes read here are the ones verified against the returned baseline and the only
       // ones a checkpoint may commit
       const accepted = await captureOwned(owned);
+      if (role === 'repair') {
+        // patch-only: the runtime applies the diff itself, under custody, after this returns
+        const edited = editedFiles(captured, accepted, owned);
+        if (edited.length > 0) {
+          return refuse(
+            'custody-violation',
+            `the repair worker is patch-only but edited ${edited.join(', ')} (its diff belongs in artifacts)`,
+          );
+        }
+      }
       const violation = postReturnViolation(h, fresh, owned, accepted);
       if (violation !== null) return refuse('custody-violation', violation);
       // the statement fence, on the accepted bytes: a changed, renamed, strengthened-by-hypothesis
       // or deleted declaration (or a new axiom) refuses the edit and makes the target stuck
       const breach = await fenceVerdict(o.projectRoot, headersBefore, accepted, fence);
       if (breach !== null) return refuse('fence-violation', breach);
+      if (role === 'falsify') {
+        const file = resolve(o.projectRoot, input.target.file);
+        const before = text(captured, file);
+        const after = text(accepted, file);
+        if (before !== after) {
+          const name = declarationNameAt(before, input.target.line);
+          const unsafe =
+            name === null
+              ? `falsification: no theorem or lemma at ${input.target.id} to check the pass against`
+              : negationViolation(before, after, name, policyOf(input.parameters));
+          if (unsafe !== null) return refuse('fence-violation', unsafe);
+        }
+      }
       const overSearch = searchViolation(h, { budget: input.searchBudget, ledger: input.searchLedger });
       if (overSearch !== null) return refuse('protocol-error', `search budget: ${overSearch}`);
       if (h.stop_reason === 'protocol-error' || h.stop_reason === 'operational-error') {
@@ -218,9 +273,18 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
           `the worker stopped: ${detail}`,
         );
       }
+      if (role === 'repair') {
+        const diffs = h.artifacts.filter((a) => a.kind === 'unified-diff');
+        if (h.files_changed.length > 0 || diffs.length !== 1) {
+          return refuse(
+            'protocol-error',
+            `a repair handoff carries files_changed: [] and exactly one unified-diff artifact (got ${h.files_changed.length} changed file(s), ${diffs.length} diff(s))`,
+          );
+        }
+      }
       await o.onHandoff?.(h, dispatch);
       keeper.accept(accepted, after, owned, headersBefore);
-      const text = (m: OwnedCapture, f: string) => m.get(f)?.bytes?.toString('utf8') ?? '';
+      const changedFiles = [...new Set(h.files_changed)];
       return {
         kind: 'handoff',
         dispatch,
@@ -229,6 +293,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         baseline: ownedBaseline(h.file_baseline ?? fresh, owned),
         progressLines: r.progress.length,
         importsChanged: h.files_changed.some((f) => importsChanged(text(captured, f), text(accepted, f))),
+        linesChanged: changedFiles.reduce(
+          (n, f) => n + changedLineCount(text(captured, f), text(accepted, f)),
+          0,
+        ),
       };
     },
   };
