@@ -243,6 +243,21 @@ describe('hostile drafters', () => {
     expect(out).toEqual({ kind: 'protocol-error', detail: 'the temp path is a symbolic link' });
   });
 
+  it.each([
+    [
+      'a named pipe (a naive reader would block forever)',
+      `(await import('node:child_process')).execFileSync('mkfifo', [req.temp_path]);`,
+    ],
+    ['a directory', `fs.mkdirSync(req.temp_path);`],
+  ])('one that makes the temp path %s is refused', async (_what, make) => {
+    const argv = await script(
+      'special-temp',
+      `${make}\nrespond({ status: 'drafted', declarations: ['add_zero_ex'], detail: null });`,
+    );
+    const out = await commandDrafter(argv, opts()).draft(request(), signal());
+    expect(out).toEqual({ kind: 'protocol-error', detail: 'the temp path is not a regular file' });
+  });
+
   it('one whose temp file exceeds the size limit is refused', async () => {
     const argv = await script(
       'huge',
