@@ -75,7 +75,7 @@ describe('applyPatchUnderCustody', () => {
     expect((await checkBaseline(baseline)).result).toBe('drift');
   });
 
-  it('applies a two-file diff and keeps each file's mode', async () => {
+  it("applies a two-file diff and keeps each file's mode", async () => {
     const patch = await proposal({
       'A.lean': A.replace('sorry', 'rfl').replace('  sorry\n', '  decide\n'),
       'B.lean': 'def x := 2\n',
