@@ -7,24 +7,36 @@
  * for tests or as subprocesses for the CLI. Final states carry the run's run-contract/v1 handoff
  * record as the machine's output.
  *
- * Extension points (not run here): deep mode (`options.deep`, the tracker's can-deep), repair
- * mode, and the synthesis outer loop (a `formalize` answer ends the run with `next_action:
- * redraft` for an outer loop to route).
+ * Engine II: after the ordinary work pass, `work.escalate` routes to repair mode (`work.repair`:
+ * patch-only worker, the `patcher` actor, improvement judged by diagnostics), deep mode
+ * (`work.deep`: tracker preflight, the `snapshotter` actor, pre-deep diagnostics, the deep worker,
+ * the judgement, and the `restorer` actor on a rollback) or the prove human (`work.askDeep`).
+ * After a stuck review the router (`review.routeNext`, prove's `boundary.stuckRoute`) acts on
+ * `next_action`; falsification (`work.falsify`) follows a flagged review (autoprove) or a
+ * declined plan and the human's policy (prove, `replan.askFalsify`).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Handoff, StopReason } from '../src/contract/index.js';
 import {
   absorbCheckpoint,
+  absorbDeepBaseline,
   absorbDiagnostics,
   absorbGate,
   absorbHuman,
   absorbHumanEvidence,
+  absorbPatch,
   absorbPlan,
+  absorbRepairWork,
   absorbReview,
+  absorbRollback,
+  absorbSnapshot,
   absorbVerify,
   absorbWork,
+  acceptDeep,
+  acceptRepair,
   answeredWithEvidence,
   approveCommitQuestion,
+  approveDeepQuestion,
   approvePlanQuestion,
   approveReplanQuestion,
   assessStuck,
@@ -36,25 +48,63 @@ import {
   chooseTarget,
   continueQuestion,
   currentCycle,
+  declinedIntoFalsification,
+  deepDenial,
+  deepDiagnosticsRequest,
+  deepFailed,
+  deepFenceViolation,
+  deepWorkerInput,
   diagnosticsRequest,
+  endWithNextAction,
   errorStop,
+  escalation,
+  falsificationQuestion,
+  falsifyWorkerInput,
   finalizeSolved,
   finalizeStopped,
   finalizeStuck,
   initialCycleContext,
+  judgeDeepPass,
+  judgeRepair,
   limitStop,
   markFenceStuck,
   markRefused,
+  markRepairExhausted,
+  markRouted,
   nextCycle,
+  noRepairError,
+  noteDeepWork,
   noteSkipCheckpoint,
   nothingToVerify,
+  patchInput,
+  patchStop,
+  pickedFalsification,
   plannerInput,
   planningSkipped,
+  type ReviewRoute,
   redraft,
   relaunchForbidden,
+  reopenCycle,
+  repairDenied,
+  repairError,
+  repairGivesUp,
+  repairHandoffValid,
+  repairImproved,
+  repairProtocolStop,
+  repairVerifyRequest,
+  repairWorkerInput,
+  restoreFailed,
+  restoreInput,
   reviewDue,
   reviewInput,
+  reviewRoute,
+  rollbackFailed,
   runOutput,
+  skipDeep,
+  snapshotInput,
+  startDeep,
+  startFalsify,
+  startRepair,
   stopFor,
   stuckReviewInput,
   switchToInline,
@@ -72,10 +122,16 @@ import type {
   DiagnosticsOutput,
   HumanInput,
   HumanOutput,
+  PatchInput,
+  PatchOutput,
   PlannerInput,
   PlannerOutput,
+  RestoreInput,
+  RestoreOutput,
   ReviewInput,
   ReviewOutput,
+  SnapshotInput,
+  SnapshotOutput,
   WorkerInput,
   WorkOutcome,
 } from '../src/cycle/types.js';
@@ -93,6 +149,12 @@ const outcomeIs =
   (kind: WorkOutcome['kind']) =>
   (_: unknown, out: WorkOutcome): boolean =>
     out.kind === kind;
+
+/** A review route as a guard: true when the stuck review routes the run to `route`. */
+const routeIs =
+  (route: ReviewRoute) =>
+  ({ context }: { context: CycleContext }): boolean =>
+    reviewRoute(context) === route;
 
 /** A human answer as a guard: true when the human actor answered exactly `answer`. */
 const answered =
@@ -114,6 +176,9 @@ export const cycleSetup = setup({
     reviewer: declared<ReviewOutput, ReviewInput>('reviewer'),
     checkpointer: declared<CheckpointOutput, CheckpointInput>('checkpointer'),
     human: declared<HumanOutput, HumanInput>('human'),
+    snapshotter: declared<SnapshotOutput, SnapshotInput>('snapshotter'),
+    restorer: declared<RestoreOutput, RestoreInput>('restorer'),
+    patcher: declared<PatchOutput, PatchInput>('patcher'),
   },
   guards: {
     noOpenTargets: (_, out: DiagnosticsOutput) => out.targets.length === 0,
@@ -145,6 +210,32 @@ export const cycleSetup = setup({
     answeredFormalize: answered('formalize'),
     answeredReviewStuck: answered('review-stuck'),
     answeredEvidence: (_, out: HumanOutput) => answeredWithEvidence(out),
+    answeredDeep: answered('deep'),
+    isHandoff: outcomeIs('handoff'),
+    workFailed: (_, out: WorkOutcome) => out.kind === 'operational-error' || out.kind === 'permission-denied',
+    // engine II: escalation after the ordinary pass
+    escalateRepair: ({ context }) => escalation(context) === 'repair',
+    escalateDeep: ({ context }) => escalation(context) === 'deep',
+    escalateAskDeep: ({ context }) => escalation(context) === 'ask-deep',
+    // deep mode
+    deepDenied: ({ context }) => deepDenial(context) !== null,
+    deepRollbackNeeded: ({ context }) => (context.deep?.rollback ?? null) !== null,
+    restoreFailed: (_, out: RestoreOutput) => restoreFailed(out),
+    // repair mode
+    repairNoError: ({ context }) => repairError(context) === null,
+    repairDenied: ({ context }) => repairDenied(context) !== null,
+    repairHandoffValid: (_, out: WorkOutcome) => repairHandoffValid(out),
+    patchNotApplied: (_, out: PatchOutput) => out.kind !== 'applied',
+    repairImproved: ({ context }) => repairImproved(context),
+    repairGivesUp: ({ context }) => repairGivesUp(context),
+    // the review router and falsification
+    routeFalsify: routeIs('falsify'),
+    routeDeep: routeIs('deep'),
+    routeRepair: routeIs('repair'),
+    routeOuter: routeIs('outer'),
+    routeHalt: routeIs('halt'),
+    declinedIntoFalsification: ({ context }, out: HumanOutput) => declinedIntoFalsification(context, out),
+    pickedFalsification: (_, out: HumanOutput) => pickedFalsification(out),
   },
   actions: {
     absorbDiagnostics: assign(({ context }, out: DiagnosticsOutput) => absorbDiagnostics(context, out)),
@@ -175,7 +266,44 @@ export const cycleSetup = setup({
       errorStop({ phase: p.phase, error: 'error' in event ? event.error : undefined }),
     ),
     setLimitStop: assign(({ context }) => limitStop(context)),
-    setRedraft: assign(() => redraft()),
+    setRedraft: assign(({ context }) => redraft(context)),
+    // deep mode
+    skipDeep: assign(({ context }) => skipDeep(context)),
+    startDeep: assign(({ context }) => startDeep(context)),
+    absorbSnapshot: assign(({ context }, out: SnapshotOutput) => absorbSnapshot(context, out)),
+    absorbDeepBaseline: assign(({ context }, out: DiagnosticsOutput) => absorbDeepBaseline(context, out)),
+    noteDeepWork: assign(({ context }, out: WorkOutcome) => noteDeepWork(context, out)),
+    deepFenceViolation: assign(({ context }, out: WorkOutcome) => deepFenceViolation(context, out)),
+    // the phase is a static param; an actor error (if any) comes from the event
+    deepFailed: assign(({ context, event }, p: { phase: string }) =>
+      deepFailed(context, { phase: p.phase, ...('error' in event ? { error: event.error } : {}) }),
+    ),
+    judgeDeepPass: assign(({ context }, out: DiagnosticsOutput) => judgeDeepPass(context, out)),
+    absorbRollback: assign(({ context }, out: RestoreOutput) => absorbRollback(context, out)),
+    rollbackFailed: assign(({ context, event }) =>
+      rollbackFailed(context, {
+        detail:
+          'output' in event && typeof event.output === 'object' && event.output !== null
+            ? ((event.output as RestoreOutput).detail ?? 'the restorer answered not ok')
+            : `the restorer failed: ${String('error' in event ? event.error : 'unknown error')}`,
+      }),
+    ),
+    acceptDeep: assign(({ context }) => acceptDeep(context)),
+    // repair mode
+    noRepairError: assign(({ context }) => noRepairError(context)),
+    startRepair: assign(({ context }) => startRepair(context)),
+    absorbRepairWork: assign(({ context }, out: WorkOutcome) => absorbRepairWork(context, out)),
+    repairProtocolStop: assign(() => repairProtocolStop()),
+    absorbPatch: assign(({ context }, out: PatchOutput) => absorbPatch(context, out)),
+    patchStop: assign((_, out: PatchOutput) => patchStop(out)),
+    judgeRepair: assign(({ context }, out: DiagnosticsOutput) => judgeRepair(context, out)),
+    acceptRepair: assign(({ context }) => acceptRepair(context)),
+    markRepairExhausted: assign(({ context }) => markRepairExhausted(context)),
+    // the review router and falsification
+    markRouted: assign(({ context }, p: { route: ReviewRoute }) => markRouted(context, p)),
+    reopenCycle: assign(({ context }) => reopenCycle(context)),
+    endWithNextAction: assign(({ context }) => endWithNextAction(context)),
+    startFalsify: assign(({ context }, p: { policy: string | null }) => startFalsify(context, p)),
     finalizeSolved: assign(({ context }) => finalizeSolved(context)),
     finalizeStuck: assign(({ context }) => finalizeStuck(context)),
     finalizeStopped: assign(({ context }) => finalizeStopped(context)),
@@ -339,7 +467,7 @@ export const cycleMachine = cycleSetup.createMachine({
         },
         verifyRoute: {
           always: [
-            { guard: 'nothingToVerify', target: '#cycle.checkpoint', actions: 'assessStuck' },
+            { guard: 'nothingToVerify', target: 'escalate', actions: 'assessStuck' },
             { target: 'verify' },
           ],
         },
@@ -349,10 +477,358 @@ export const cycleMachine = cycleSetup.createMachine({
             src: 'diagnostics',
             input: ({ context }) => verifyRequest(context),
             onDone: {
-              target: '#cycle.checkpoint',
+              target: 'escalate',
               actions: [{ type: 'absorbVerify', params: ({ event }) => event.output }, 'assessStuck'],
             },
             onError: stopOnError('verification'),
+          },
+        },
+        // after the ordinary pass (the direct fix): repair, deep, ask the human, or checkpoint
+        escalate: {
+          always: [
+            { guard: 'escalateRepair', target: 'repair' },
+            { guard: 'escalateDeep', target: 'deep' },
+            { guard: 'escalateAskDeep', target: 'askDeep' },
+            { target: '#cycle.checkpoint' },
+          ],
+        },
+        askDeep: {
+          invoke: {
+            id: 'approveDeep',
+            src: 'human',
+            input: ({ context }) => approveDeepQuestion(context),
+            onDone: [
+              humanStop,
+              {
+                guard: { type: 'answeredDeep', params: ({ event }) => event.output },
+                target: 'deep',
+                actions: humanAnswer,
+              },
+              { target: '#cycle.checkpoint', actions: humanAnswer },
+            ],
+            onError: stopOnError('human'),
+          },
+        },
+        deep: {
+          initial: 'preflight',
+          states: {
+            // tracker can-deep: a denial skips deep (policy: not stuck; runtime: the next tick stops)
+            preflight: {
+              always: [
+                { guard: 'deepDenied', target: '#cycle.checkpoint', actions: 'skipDeep' },
+                { target: 'snapshot', actions: 'startDeep' },
+              ],
+            },
+            snapshot: {
+              invoke: {
+                id: 'snapshotter',
+                src: 'snapshotter',
+                input: ({ context }) => snapshotInput(context),
+                onDone: {
+                  target: 'baseline',
+                  actions: { type: 'absorbSnapshot', params: ({ event }) => event.output },
+                },
+                onError: stopOnError('deep snapshot'),
+              },
+            },
+            baseline: {
+              invoke: {
+                id: 'deepBaseline',
+                src: 'diagnostics',
+                input: ({ context }) => deepDiagnosticsRequest(context),
+                onDone: {
+                  target: 'dispatching',
+                  actions: { type: 'absorbDeepBaseline', params: ({ event }) => event.output },
+                },
+                onError: {
+                  target: 'rollback',
+                  actions: { type: 'deepFailed', params: { phase: 'pre-deep diagnostics' } },
+                },
+              },
+            },
+            dispatching: {
+              invoke: {
+                id: 'deepWorker',
+                src: 'worker',
+                input: ({ context }) => deepWorkerInput(context),
+                onDone: [
+                  {
+                    guard: { type: 'fenceViolation', params: ({ event }) => event.output },
+                    target: 'rollback',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      { type: 'deepFenceViolation', params: ({ event }) => event.output },
+                    ],
+                  },
+                  {
+                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'custody violation' },
+                      },
+                    ],
+                  },
+                  {
+                    guard: { type: 'protocolError', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
+                      },
+                    ],
+                  },
+                  {
+                    guard: { type: 'workFailed', params: ({ event }) => event.output },
+                    target: 'rollback',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      { type: 'deepFailed', params: { phase: 'deep worker' } },
+                    ],
+                  },
+                  {
+                    target: 'verify',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      { type: 'noteDeepWork', params: ({ event }) => event.output },
+                    ],
+                  },
+                ],
+                onError: {
+                  target: 'rollback',
+                  actions: { type: 'deepFailed', params: { phase: 'deep worker' } },
+                },
+              },
+            },
+            verify: {
+              invoke: {
+                id: 'deepVerify',
+                src: 'diagnostics',
+                input: ({ context }) => deepDiagnosticsRequest(context),
+                onDone: {
+                  target: 'judge',
+                  actions: { type: 'judgeDeepPass', params: ({ event }) => event.output },
+                },
+                onError: {
+                  target: 'rollback',
+                  actions: { type: 'deepFailed', params: { phase: 'deep verification' } },
+                },
+              },
+            },
+            // scope fence, regression gate, rollback policy (judged in judgeDeepPass)
+            judge: {
+              always: [{ guard: 'deepRollbackNeeded', target: 'rollback' }, { target: 'accepted' }],
+            },
+            rollback: {
+              invoke: {
+                id: 'restorer',
+                src: 'restorer',
+                input: ({ context }) => restoreInput(context),
+                onDone: [
+                  {
+                    guard: { type: 'restoreFailed', params: ({ event }) => event.output },
+                    target: '#cycle.stuck',
+                    actions: 'rollbackFailed',
+                  },
+                  {
+                    target: '#cycle.checkpoint',
+                    actions: { type: 'absorbRollback', params: ({ event }) => event.output },
+                  },
+                ],
+                // a failed rollback stops the cycle: stuck, no checkpoint
+                onError: { target: '#cycle.stuck', actions: 'rollbackFailed' },
+              },
+            },
+            accepted: { entry: 'acceptDeep', always: { target: '#cycle.checkpoint' } },
+          },
+        },
+        repair: {
+          initial: 'budget',
+          states: {
+            budget: {
+              always: [
+                { guard: 'repairNoError', target: '#cycle.checkpoint', actions: 'noRepairError' },
+                { guard: 'repairDenied', target: 'exhausted' },
+                { target: 'dispatching', actions: 'startRepair' },
+              ],
+            },
+            dispatching: {
+              invoke: {
+                id: 'repairWorker',
+                src: 'worker',
+                input: ({ context }) => repairWorkerInput(context),
+                onDone: [
+                  {
+                    guard: { type: 'repairHandoffValid', params: ({ event }) => event.output },
+                    target: 'patching',
+                    actions: { type: 'absorbRepairWork', params: ({ event }) => event.output },
+                  },
+                  {
+                    guard: { type: 'isHandoff', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbRepairWork', params: ({ event }) => event.output },
+                      'repairProtocolStop',
+                    ],
+                  },
+                  {
+                    guard: { type: 'fenceViolation', params: ({ event }) => event.output },
+                    target: '#cycle.checkpoint',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      { type: 'markFenceStuck', params: ({ event }) => event.output },
+                    ],
+                  },
+                  {
+                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'custody violation' },
+                      },
+                    ],
+                  },
+                  {
+                    guard: { type: 'protocolError', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
+                      },
+                    ],
+                  },
+                  {
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'operational-error', prefix: 'repair worker failed' },
+                      },
+                    ],
+                  },
+                ],
+                onError: stopOnError('repair worker'),
+              },
+            },
+            patching: {
+              invoke: {
+                id: 'patcher',
+                src: 'patcher',
+                input: ({ context }) => patchInput(context),
+                onDone: [
+                  // stale: custody moved under the patch (never re-recorded and retried); refused: protocol
+                  {
+                    guard: { type: 'patchNotApplied', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: { type: 'patchStop', params: ({ event }) => event.output },
+                  },
+                  { target: 'verify', actions: { type: 'absorbPatch', params: ({ event }) => event.output } },
+                ],
+                onError: stopOnError('patcher'),
+              },
+            },
+            verify: {
+              invoke: {
+                id: 'repairVerify',
+                src: 'diagnostics',
+                input: ({ context }) => repairVerifyRequest(context),
+                onDone: {
+                  target: 'judge',
+                  actions: { type: 'judgeRepair', params: ({ event }) => event.output },
+                },
+                onError: stopOnError('verification'),
+              },
+            },
+            judge: {
+              always: [
+                { guard: 'repairImproved', target: 'done' },
+                { guard: 'repairGivesUp', target: 'exhausted' },
+                { target: 'budget' },
+              ],
+            },
+            done: { entry: 'acceptRepair', always: { target: '#cycle.checkpoint' } },
+            exhausted: { entry: 'markRepairExhausted', always: { target: '#cycle.checkpoint' } },
+          },
+        },
+        falsify: {
+          initial: 'dispatching',
+          states: {
+            dispatching: {
+              invoke: {
+                id: 'falsifyWorker',
+                src: 'worker',
+                input: ({ context }) => falsifyWorkerInput(context),
+                onDone: [
+                  {
+                    guard: { type: 'isHandoff', params: ({ event }) => event.output },
+                    target: 'verify',
+                    actions: { type: 'absorbWork', params: ({ event }) => event.output },
+                  },
+                  {
+                    guard: { type: 'fenceViolation', params: ({ event }) => event.output },
+                    target: '#cycle.checkpoint',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      { type: 'markFenceStuck', params: ({ event }) => event.output },
+                    ],
+                  },
+                  {
+                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'custody violation' },
+                      },
+                    ],
+                  },
+                  {
+                    guard: { type: 'protocolError', params: ({ event }) => event.output },
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
+                      },
+                    ],
+                  },
+                  {
+                    target: '#cycle.stopped',
+                    actions: [
+                      { type: 'absorbWork', params: ({ event }) => event.output },
+                      {
+                        type: 'setWorkStop',
+                        params: { reason: 'operational-error', prefix: 'falsification worker failed' },
+                      },
+                    ],
+                  },
+                ],
+                onError: stopOnError('falsification worker'),
+              },
+            },
+            verify: {
+              invoke: {
+                id: 'falsifyVerify',
+                src: 'diagnostics',
+                input: ({ context }) => verifyRequest(context),
+                onDone: {
+                  target: '#cycle.checkpoint',
+                  actions: { type: 'absorbVerify', params: ({ event }) => event.output },
+                },
+                onError: stopOnError('verification'),
+              },
+            },
           },
         },
         fallback: {
@@ -456,11 +932,34 @@ export const cycleMachine = cycleSetup.createMachine({
             src: 'reviewer',
             input: ({ context }) => reviewInput(context),
             onDone: {
-              target: '#cycle.replan',
+              target: 'routeNext',
               actions: { type: 'absorbReview', params: ({ event }) => event.output },
             },
             onError: stopOnError('review'),
           },
+        },
+        // the review router: a stuck review's next_action (once per target per cycle)
+        routeNext: {
+          always: [
+            {
+              guard: 'routeFalsify',
+              target: '#cycle.work.falsify',
+              actions: { type: 'startFalsify', params: { policy: null } },
+            },
+            {
+              guard: 'routeDeep',
+              target: '#cycle.work.deep',
+              actions: { type: 'markRouted', params: { route: 'deep' } },
+            },
+            {
+              guard: 'routeRepair',
+              target: '#cycle.work.repair',
+              actions: { type: 'markRouted', params: { route: 'repair' } },
+            },
+            { guard: 'routeOuter', target: '#cycle.stuck', actions: 'endWithNextAction' },
+            { guard: 'routeHalt', target: '#cycle.stuck', actions: 'endWithNextAction' },
+            { target: '#cycle.replan' },
+          ],
         },
       },
     },
@@ -491,7 +990,36 @@ export const cycleMachine = cycleSetup.createMachine({
             id: 'approveReplan',
             src: 'human',
             input: ({ context }) => approveReplanQuestion(context),
-            onDone: [humanStop, { target: '#cycle.boundary', actions: humanAnswer }],
+            onDone: [
+              humanStop,
+              {
+                guard: { type: 'declinedIntoFalsification', params: ({ event }) => event.output },
+                target: 'askFalsify',
+                actions: humanAnswer,
+              },
+              { target: '#cycle.boundary', actions: humanAnswer },
+            ],
+            onError: stopOnError('human'),
+          },
+        },
+        // prove: the plan of a stuck target was declined — which falsification policy?
+        askFalsify: {
+          invoke: {
+            id: 'askFalsification',
+            src: 'human',
+            input: ({ context }) => falsificationQuestion(context),
+            onDone: [
+              humanStop,
+              {
+                guard: { type: 'pickedFalsification', params: ({ event }) => event.output },
+                target: '#cycle.work.falsify',
+                actions: [
+                  humanAnswer,
+                  { type: 'startFalsify', params: ({ event }) => ({ policy: event.output.answer }) },
+                ],
+              },
+              { target: '#cycle.boundary', actions: humanAnswer },
+            ],
             onError: stopOnError('human'),
           },
         },
@@ -570,11 +1098,29 @@ export const cycleMachine = cycleSetup.createMachine({
             src: 'reviewer',
             input: ({ context }) => stuckReviewInput(context),
             onDone: {
-              target: 'askBlocker',
+              target: 'stuckRoute',
               actions: { type: 'absorbReview', params: ({ event }) => event.output },
             },
             onError: stopOnError('review'),
           },
+        },
+        // prove's review router: the human asked for the stuck review; resume = back to the human
+        stuckRoute: {
+          always: [
+            {
+              guard: 'routeDeep',
+              target: '#cycle.work.deep',
+              actions: ['reopenCycle', { type: 'markRouted', params: { route: 'deep' } }],
+            },
+            {
+              guard: 'routeRepair',
+              target: '#cycle.work.repair',
+              actions: ['reopenCycle', { type: 'markRouted', params: { route: 'repair' } }],
+            },
+            { guard: 'routeOuter', target: '#cycle.stuck', actions: 'endWithNextAction' },
+            // halt and resume: the human (the control loop of prove) decides again
+            { target: 'askBlocker' },
+          ],
         },
       },
     },
@@ -592,7 +1138,7 @@ export type CycleMachineInput = CycleInput;
 export type CycleMachineContext = CycleContext;
 /** The cycle machine's output: the run's run-contract/v1 handoff record, carried by every final state. */
 export type CycleMachineOutput = Handoff;
-/** The inputs and outputs of the six actors a host provides (also on `handoff-runtime/runtime`). */
+/** The inputs and outputs of the actors a host provides (also on `handoff-runtime/runtime`). */
 export type {
   CheckpointInput,
   CheckpointOutput,
@@ -600,10 +1146,16 @@ export type {
   DiagnosticsOutput,
   HumanInput,
   HumanOutput,
+  PatchInput,
+  PatchOutput,
   PlannerInput,
   PlannerOutput,
+  RestoreInput,
+  RestoreOutput,
   ReviewInput,
   ReviewOutput,
+  SnapshotInput,
+  SnapshotOutput,
   WorkerInput,
   WorkOutcome,
 } from '../src/cycle/types.js';

@@ -14,10 +14,12 @@ import type {
   DiagnosticsInput,
   HumanInput,
   PlannerInput,
+  PreflightContext,
   ReviewInput,
   WorkerInput,
 } from './types.js';
 import { tierPlan, type VerificationQuestion } from './verification-ladder.js';
+import { verifiedFiles } from './verified-files.js';
 
 /** Options the human is offered after a clear blocker (seed 000 § Human-in-the-loop). */
 export const BLOCKER_OPTIONS = ['continue-with-evidence', 'formalize', 'review-stuck', 'stop'] as const;
@@ -37,19 +39,19 @@ export function diagnosticsRequest(q: VerificationQuestion, files: readonly stri
 }
 
 /**
- * The diagnostics request verifying the last worker edit: the ladder's `edit` question on the
- * current target's file (`file-deps` first when the edit changed its imports).
+ * The diagnostics request verifying the last worker edit: the ladder's `edit` question on every
+ * file changed this cycle, the target's first ({@link verifiedFiles}); `file-deps` first when the
+ * edit changed imports or a module another owned file imports.
  *
  * @example
  * ```ts
  * verifyRequest(ctx); // { question: 'edit', tier: 'file-fast', maxTier: 'module', files: ['A.lean'] }
  * ```
  */
-export function verifyRequest(c: Pick<CycleContext, 'lastWork' | 'current'>): DiagnosticsInput {
-  return diagnosticsRequest(
-    { kind: 'edit', importsChanged: c.lastWork?.kind === 'handoff' && c.lastWork.importsChanged },
-    c.current ? [c.current.file] : [],
-  );
+export function verifyRequest(c: Pick<CycleContext, 'lastWork' | 'current' | 'accepted'>): DiagnosticsInput {
+  const w = c.lastWork;
+  const deps = w?.kind === 'handoff' && (w.importsChanged || w.dependentsChanged === true);
+  return diagnosticsRequest({ kind: 'edit', importsChanged: deps }, verifiedFiles(c));
 }
 
 /**
@@ -111,11 +113,49 @@ export function workerInput(c: CycleContext): WorkerInput {
       runtime: c.options.maxRuntime === '' ? null : c.options.maxRuntime,
     },
     baseline: c.baseline,
+    preflight: preflightFor(c),
   };
 }
 
 /**
- * The checkpointer's input: the files accepted this cycle and a one-line summary.
+ * The pre-flight context of a dispatch on the current target (seed 002 § Pre-flight Context):
+ * the last verify errors of the target (else the last gate's errors on its file), the snippets
+ * already tried on it with their results (worker attempts and candidates, each once), no code
+ * actions.
+ *
+ * @example
+ * ```ts
+ * preflightFor(ctx).candidatesTested; // [{ snippet: 'omega', result: 'failed' }]
+ * ```
+ */
+export function preflightFor(
+  c: Pick<CycleContext, 'current' | 'verifyErrors' | 'gateErrors' | 'handoffs'>,
+): PreflightContext {
+  const t = c.current;
+  if (t === null) return { diagnostics: [], candidatesTested: [], codeActions: [] };
+  const diagnostics =
+    c.verifyErrors[t.id] ?? (c.gateErrors.at(-1) ?? []).filter((e) => e.startsWith(`${t.file}:`));
+  const seen = new Set<string>();
+  const candidatesTested: { snippet: string; result: string }[] = [];
+  for (const h of c.handoffs) {
+    if (h.target !== t.id) continue;
+    const tried = [
+      ...h.evidence.attempts,
+      ...h.best_candidates.map((b) => ({ snippet: b.candidate, result: b.outcome })),
+    ];
+    for (const a of tried) {
+      const k = JSON.stringify([a.snippet, a.result]);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      candidatesTested.push({ snippet: a.snippet, result: a.result });
+    }
+  }
+  return { diagnostics: [...diagnostics], candidatesTested, codeActions: [] };
+}
+
+/**
+ * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file) and a
+ * one-line summary.
  *
  * @example
  * ```ts
@@ -123,13 +163,15 @@ export function workerInput(c: CycleContext): WorkerInput {
  * ```
  */
 export function checkpointInput(
-  c: Pick<CycleContext, 'tracker' | 'accepted' | 'current' | 'lastWork' | 'options'>,
+  c: Pick<CycleContext, 'tracker' | 'accepted' | 'current' | 'lastWork' | 'options' | 'rolledBack'>,
 ): CheckpointInput {
   const cycle = currentCycle(c);
   const status = c.lastWork?.kind === 'handoff' ? c.lastWork.handoff.status : '';
+  // files of a rolled-back deep invocation are never staged
+  const rolledBack = (f: string) => c.rolledBack.some((r) => f === r || f.endsWith(`/${r}`));
   return {
     cycle,
-    files: c.accepted,
+    files: c.accepted.filter((f) => !rolledBack(f)),
     summary: `cycle ${cycle}: ${c.current?.id ?? ''} ${status}`.trim(),
     commit: c.options.commit,
   };

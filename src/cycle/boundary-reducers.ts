@@ -68,8 +68,9 @@ export function absorbHumanEvidence(
 }
 
 /**
- * The reset that starts the next cycle: no target, no stuck verdict, nothing accepted, refused or
- * reviewed yet.
+ * The reset that starts the next cycle: no target, no stuck verdict, nothing accepted, refused,
+ * reviewed or routed yet, no deep or repair in progress, a fresh repair ledger (its budgets are
+ * per cycle).
  *
  * @example
  * ```ts
@@ -85,5 +86,25 @@ export function nextCycle(): CycleUpdate {
     committedThisCycle: false,
     review: null,
     lastWork: null,
+    rolledBack: [],
+    deep: null,
+    repair: null,
+    repairLedger: { perSignature: {}, total: 0, noImprovement: {} },
+    routed: [],
+    falsifyPolicy: null,
   };
+}
+
+/**
+ * Re-opens work on the current target after the cycle boundary (prove's review router sends the
+ * stuck target to deep or repair mode): the per-cycle state of {@link nextCycle}, keeping the
+ * target and the targets already routed.
+ *
+ * @example
+ * ```ts
+ * reopenCycle(ctx).current === ctx.current; // true
+ * ```
+ */
+export function reopenCycle(c: Pick<CycleContext, 'current' | 'routed'>): CycleUpdate {
+  return { ...nextCycle(), current: c.current, routed: c.routed };
 }

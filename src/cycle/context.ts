@@ -68,6 +68,16 @@ export function initialCycleContext(input: CycleInput): CycleContext {
     plannedCycle: 0,
     pendingStop: null,
     nextActionOverride: null,
+    continuation: null,
+    available: { deep: input.available?.deep ?? false, repair: input.available?.repair ?? false },
+    rolledBack: [],
+    deep: null,
+    repairLedger: { perSignature: {}, total: 0, noImprovement: {} },
+    repairHistory: {},
+    repair: null,
+    routed: [],
+    verifyErrors: {},
+    falsifyPolicy: null,
   };
 }
 

@@ -15,16 +15,19 @@ export {
   continueQuestion,
   diagnosticsRequest,
   plannerInput,
+  preflightFor,
   reviewInput,
   stuckReviewInput,
   verifyRequest,
   workerInput,
 } from './actor-inputs.js';
+export { disjointGroups, overlapping, selectBatch } from './batch.js';
 export {
   absorbHuman,
   absorbHumanEvidence,
   answeredWithEvidence,
   nextCycle,
+  reopenCycle,
   tickTracker,
 } from './boundary-reducers.js';
 export {
@@ -36,6 +39,54 @@ export {
 export { type CycleUpdate, currentCycle, initialCycleContext } from './context.js';
 export { mergeBaseline } from './custody.js';
 export {
+  absorbDeepBaseline,
+  absorbRollback,
+  absorbSnapshot,
+  acceptDeep,
+  deepDenial,
+  deepDiagnosticsRequest,
+  deepFailed,
+  deepFenceViolation,
+  deepWorkerInput,
+  judgeDeepPass,
+  noteDeepWork,
+  restoreFailed,
+  restoreInput,
+  rollbackFailed,
+  sameFile,
+  skipDeep,
+  snapshotInput,
+  startDeep,
+} from './deep-reducers.js';
+export {
+  DEEP_ROLLBACK_FAILED,
+  type DeepJudgement,
+  type DiagnosticsView,
+  deepManagedFiles,
+  deepParameters,
+  deepWanted,
+  improvedAfterDeep,
+  judgeDeep,
+  type Regression,
+  regressionOf,
+  scopeFence,
+} from './deep-rules.js';
+export { approveDeepQuestion, type Escalation, escalation } from './escalation.js';
+export {
+  declarationNameAt,
+  falsificationParameters,
+  falsificationWanted,
+  negationViolation,
+} from './falsification.js';
+export {
+  declinedIntoFalsification,
+  FALSIFICATION_OPTIONS,
+  falsificationQuestion,
+  falsifyWorkerInput,
+  pickedFalsification,
+  startFalsify,
+} from './falsify-reducers.js';
+export {
   type FinalKind,
   finalHandoff,
   type StuckBlocker,
@@ -43,10 +94,53 @@ export {
   stuckClass,
   wrapStuckHandoff,
 } from './final-handoff.js';
+export { changedLineCount } from './line-diff.js';
 export { absorbDiagnostics, absorbPlan, chooseTarget } from './plan-reducers.js';
 export { relaunchForbidden, relaunchVerdict } from './relaunch.js';
+export {
+  absorbPatch,
+  absorbRepairWork,
+  acceptRepair,
+  buildErrorRepeats,
+  judgeRepair,
+  markRepairExhausted,
+  noRepairError,
+  patchInput,
+  patchRefused,
+  patchStale,
+  patchStop,
+  REPAIR_PROTOCOL,
+  repairDenied,
+  repairError,
+  repairGivesUp,
+  repairHandoffValid,
+  repairImproved,
+  repairProtocolStop,
+  repairTriggerFor,
+  repairVerifyRequest,
+  repairWorkerInput,
+  startRepair,
+} from './repair-reducers.js';
+export {
+  EMPTY_REPAIR_LEDGER,
+  errorSignature,
+  type RepairLedger,
+  recordRepair,
+  repairBudget,
+  repairExhausted,
+  repairOutcome,
+  repairTrigger,
+} from './repair-rules.js';
 export { reviewDue, reviewScopeFor } from './review.js';
 export { absorbReview } from './review-reducers.js';
+export {
+  endWithNextAction,
+  markRouted,
+  type ReviewRoute,
+  reviewRoute,
+  routedEvidence,
+} from './review-routing.js';
+export { ROUTER_TABLE, type Route, type RouterRow, routeFor } from './router.js';
 export { checkpointSkipped, nothingToVerify, planningSkipped } from './routes.js';
 export {
   checkpointStop,
@@ -54,6 +148,7 @@ export {
   finalizeSolved,
   finalizeStopped,
   finalizeStuck,
+  formalizeCommand,
   limitStop,
   redraft,
   runOutput,
@@ -89,22 +184,34 @@ export type {
   CycleInput,
   CycleMode,
   CycleOptions,
+  DeepRun,
   DiagnosticsInput,
   DiagnosticsOutput,
+  DiagnosticsSnapshot,
   HumanInput,
   HumanOutput,
+  PatchInput,
+  PatchOutput,
   PlannerInput,
   PlannerOutput,
   PlanStep,
+  PreflightContext,
+  RepairLedgerState,
+  RepairRun,
+  RestoreInput,
+  RestoreOutput,
   ReviewEvery,
   ReviewInput,
   ReviewOutput,
+  SnapshotInput,
+  SnapshotOutput,
   StuckCondition,
   StuckVerdict,
   TargetInfo,
   VerificationTier,
   WorkerInput,
   WorkOutcome,
+  WorkRole,
 } from './types.js';
 export {
   importLines,
@@ -115,6 +222,7 @@ export {
   tierPlan,
   type VerificationQuestion,
 } from './verification-ladder.js';
+export { projectRootOf, verifiedFiles } from './verified-files.js';
 export { type EditVerification, verifyEdit } from './verify-edit.js';
 export {
   absorbVerify,

@@ -91,15 +91,43 @@ export function limitStop(c: Pick<CycleContext, 'limitViolations'>): CycleUpdate
 }
 
 /**
- * The human chose `formalize`: the run ends stuck with `next_action: redraft`, for an outer loop.
+ * The command that restages a stuck statement when no outer loop runs the cycle.
  *
  * @example
  * ```ts
- * redraft().nextActionOverride; // 'redraft'
+ * formalizeCommand('A.lean'); // 'handoff formalize --formalize restage --target A.lean'
  * ```
  */
-export function redraft(): CycleUpdate {
-  return { nextActionOverride: 'redraft' };
+export function formalizeCommand(file: string): string {
+  return `handoff formalize --formalize restage --target ${file}`;
+}
+
+/**
+ * The human chose `formalize`: the run ends stuck with `next_action: redraft` — handed to the
+ * outer loop when one is active; otherwise the final record names the command that continues it
+ * ({@link formalizeCommand}, in `new_evidence_required_for_rerun`: run-contract/v1 keeps
+ * `stop_detail` for operational stops).
+ *
+ * @example
+ * ```ts
+ * redraft(ctx).nextActionOverride; // 'redraft'
+ * ```
+ */
+export function redraft(c: Pick<CycleContext, 'options' | 'stuckHandoff' | 'current' | 'log'>): CycleUpdate {
+  if (c.options.outerLoop) {
+    return {
+      nextActionOverride: 'redraft',
+      log: [...c.log, 'formalize: handed to the outer loop (redraft)'],
+    };
+  }
+  const id = c.stuckHandoff?.target ?? c.current?.id ?? c.options.target;
+  const file = /^(.*):\d+$/.exec(id ?? '')?.[1] ?? c.current?.file ?? c.options.target;
+  const cmd = formalizeCommand(file);
+  return {
+    nextActionOverride: 'redraft',
+    continuation: `restage the statement: ${cmd}`,
+    log: [...c.log, `formalize: no outer loop — continue with: ${cmd}`],
+  };
 }
 
 /**
@@ -126,7 +154,13 @@ export function finalizeSolved(c: CycleContext): CycleUpdate {
 export function finalizeStuck(c: CycleContext): CycleUpdate {
   const stuck = c.stuckHandoff ?? c.blocked[c.refused[0] ?? ''] ?? null;
   const f = finalHandoff(c, { status: 'stuck', stuck });
-  return { final: c.nextActionOverride ? { ...f, next_action: c.nextActionOverride } : f };
+  return {
+    final: {
+      ...f,
+      ...(c.nextActionOverride ? { next_action: c.nextActionOverride } : {}),
+      ...(c.continuation ? { new_evidence_required_for_rerun: c.continuation } : {}),
+    },
+  };
 }
 
 /**

@@ -44,14 +44,29 @@ export interface StuckInputs {
   readonly openCount: number;
   readonly stallMinutes: number;
   readonly maxFailuresPerTarget: number;
+  /**
+   * Repair attempts per error signature over the run (repair mode available): rule 2 fires on a
+   * build error still present after two real repair attempts on its signature. Absent (no
+   * repair mode): rule 2 falls back to the same project-gate error on three consecutive
+   * checkpoints.
+   */
+  readonly repairAttempts?: Readonly<Record<string, number>>;
+  /** The errors in scope now (`file:line:text`: the last verify of the target); with `repairAttempts`. */
+  readonly errors?: readonly string[];
+}
+
+function signatureOfError(e: string, t: TargetInfo): string {
+  const m = /^(.*?):(\d+):(.*)$/.exec(e);
+  return m ? blockerSignature(m[1]!, Number(m[2]), m[3]!) : blockerSignature(t.file, 0, e);
 }
 
 /**
  * The four stuck conditions of seed 002, checked in order:
  * 1. repeated-failure — the same blocker signature on two consecutive attempts, or
  *    `maxFailuresPerTarget` failures whose latest brought no new approach (no unseen snippet);
- * 2. repeated-build-error — the same project-gate error on three consecutive checkpoints
- *    (it repeated after two repair attempts);
+ * 2. repeated-build-error — a build error still present after two real repair attempts on its
+ *    signature (the run's repair history); without repair mode, the same project-gate error on
+ *    three consecutive checkpoints;
  * 3. no-progress — no decrease of the open-target count for `stallMinutes`;
  * 4. empty-search — two attempts whose searches returned nothing for the same goal.
  * The blocker signature is `(file, line, primary_error_code_or_text_hash)`.
@@ -88,7 +103,19 @@ export function detectStuck(i: StuckInputs): StuckVerdict | null {
       }
     }
   }
-  const g = i.gateErrors.slice(-3);
+  if (i.repairAttempts !== undefined) {
+    const present = [...new Set([...(i.errors ?? []), ...(i.gateErrors.at(-1) ?? [])])];
+    const repeated = present.find((e) => (i.repairAttempts?.[signatureOfError(e, i.target)] ?? 0) >= 2);
+    if (repeated !== undefined) {
+      return {
+        target: i.target.id,
+        condition: 'repeated-build-error',
+        signature: signatureOfError(repeated, i.target),
+        detail: `the same build error repeated after ${i.repairAttempts[signatureOfError(repeated, i.target)]} repair attempts: ${repeated}`,
+      };
+    }
+  }
+  const g = i.repairAttempts === undefined ? i.gateErrors.slice(-3) : [];
   if (g.length === 3 && g[0]!.length > 0) {
     const common = g[0]!.filter((e) => g[1]!.includes(e) && g[2]!.includes(e));
     const first = common[0];
@@ -100,7 +127,7 @@ export function detectStuck(i: StuckInputs): StuckVerdict | null {
         signature: m
           ? blockerSignature(m[1]!, Number(m[2]), m[3]!)
           : blockerSignature(i.target.file, 0, first),
-        detail: `the same build error repeated after 2 repair attempts: ${first}`,
+        detail: `the same build error on 3 consecutive checkpoints: ${first}`,
       };
     }
   }

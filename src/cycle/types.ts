@@ -193,6 +193,13 @@ export interface WorkerInput {
   readonly budget: { max_cycles: number; max_stuck_cycles: number; runtime: string | null };
   /** The custody baseline the parent currently holds (checked for drift before dispatch). */
   readonly baseline: FileBaseline;
+  /**
+   * A batch (`--batch-size` > 1): the inputs of the other targets of this cycle, each owning
+   * files disjoint from this one's and from each other's (src/cycle/batch.ts `selectBatch`). The
+   * runtime may run them concurrently (at most `--max-delegates` at once) and returns their
+   * outcomes in `WorkOutcome.batch`. Absent = one target.
+   */
+  readonly batch?: readonly WorkerInput[];
 }
 /** Output of the worker actor: a validated, custody-checked handoff or a stop. */
 export type WorkOutcome =
@@ -213,6 +220,16 @@ export type WorkOutcome =
        * pre-dispatch bytes), summed over the changed files: the deep scope fence (absent = 0).
        */
       readonly linesChanged?: number;
+      /**
+       * Whether the edit changed a module another owned file imports (verification ladder: the
+       * dependency-aware tier first; absent = false).
+       */
+      readonly dependentsChanged?: boolean;
+      /**
+       * A batch dispatch: the outcomes of the other targets of the batch (see
+       * {@link WorkerInput.batch}), in the order of the inputs; absent = no batch.
+       */
+      readonly batch?: readonly WorkOutcome[];
     }
   | {
       /**
@@ -393,6 +410,61 @@ export interface CheckpointRecord {
   readonly message: string;
 }
 
+/** Diagnostics as deep mode compares them (pre-deep baseline vs after the deep pass). */
+export interface DiagnosticsSnapshot {
+  readonly targets: readonly TargetInfo[];
+  readonly errors: readonly string[];
+}
+
+/** A deep invocation in progress (the `work.deep` states). */
+export interface DeepRun {
+  readonly target: string;
+  /** The deep-managed files: snapshotted, compared and rolled back together. */
+  readonly files: readonly string[];
+  readonly snapshotId: string | null;
+  /** Diagnostics of `files` captured before the deep dispatch. */
+  readonly pre: DiagnosticsSnapshot | null;
+  /** Diagnostics of `files` after the deep pass. */
+  readonly post: DiagnosticsSnapshot | null;
+  /** The parent's custody baseline at deep entry (custody goes back to it on rollback). */
+  readonly preBaseline: FileBaseline;
+  /** The run's changed files at deep entry (they stay changed after a rollback). */
+  readonly changedBefore: readonly string[];
+  /** Files the deep worker changed (accepted by custody, not yet by the deep judgement). */
+  readonly changed: readonly string[];
+  readonly linesChanged: number;
+  /** The header fence (a `fence-violation` outcome) refused the deep edit. */
+  readonly fence: string | null;
+  /** Whether the deep pass improved the file set (sorry count down or an error gone). */
+  readonly improved: boolean;
+  /** Set when the deep pass must be rolled back: the reason (`deep: <trigger> — <detail>`). */
+  readonly rollback: string | null;
+}
+
+/** The repair ledger of a cycle: attempts per error signature, in total, and neutral streaks. */
+export interface RepairLedgerState {
+  readonly perSignature: Readonly<Record<string, number>>;
+  readonly total: number;
+  readonly noImprovement: Readonly<Record<string, number>>;
+}
+
+/** A repair attempt in progress (the `work.repair` states). */
+export interface RepairRun {
+  readonly target: string;
+  /** The structured error being repaired (`file:line:text`). */
+  readonly error: string;
+  readonly signature: string;
+  /** Why repair was triggered (`same blocker signature 2 iterations`, …). */
+  readonly trigger: string;
+  /** Errors in scope before the attempt (count and signatures: the improvement rule). */
+  readonly before: { readonly errors: number; readonly signatures: readonly string[] };
+  /** The unified diff of the repair worker. */
+  readonly patch: string | null;
+  /** Files the applied patch changed. */
+  readonly changed: readonly string[];
+  readonly outcome: 'improved' | 'neutral' | null;
+}
+
 /** Input of the cycle machine. */
 export interface CycleInput {
   readonly options: CycleOptions;
@@ -463,4 +535,28 @@ export interface CycleContext {
   readonly pendingStop: { readonly reason: StopReason; readonly detail: string | null } | null;
   /** Next action override for the final record (`redraft` when the human chose formalize). */
   readonly nextActionOverride: Handoff['next_action'] | null;
+  /**
+   * How the run is continued after it (the final record's `new_evidence_required_for_rerun`), e.g.
+   * the `handoff formalize --formalize restage --target <file>` command of a formalize answer
+   * without an outer loop; null = the blocker's own requirement.
+   */
+  readonly continuation: string | null;
+  /** Which optional actors are provided (deep: snapshotter + restorer; repair: patcher). */
+  readonly available: { readonly deep: boolean; readonly repair: boolean };
+  /** Files rolled back by deep mode this cycle: never staged. */
+  readonly rolledBack: readonly string[];
+  /** The deep invocation in progress (null outside `work.deep`). */
+  readonly deep: DeepRun | null;
+  /** The repair attempts of this cycle. */
+  readonly repairLedger: RepairLedgerState;
+  /** Repair attempts per error signature over the whole run (stuck rule 2). */
+  readonly repairHistory: Readonly<Record<string, number>>;
+  /** The repair attempt in progress (null outside `work.repair`). */
+  readonly repair: RepairRun | null;
+  /** Targets the review router (or falsification) already routed this cycle: once per target per cycle. */
+  readonly routed: readonly string[];
+  /** The last verify errors per target id (`file:line:text`): repair triggers and pre-flight context. */
+  readonly verifyErrors: Readonly<Record<string, readonly string[]>>;
+  /** The falsification policy in force for the current dispatch (prove: the human's choice). */
+  readonly falsifyPolicy: CycleOptions['falsification'] | null;
 }

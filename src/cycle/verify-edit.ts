@@ -14,9 +14,9 @@ export interface EditVerification {
 }
 
 /**
- * Checks a worker's claim against the diagnostics of its changed file (the ladder's `edit`
- * question): a `solved` claim holds only when the target is no longer open and the file reports
- * no error; otherwise the latest attempt counts as a failure whose signature is the first error
+ * Checks a worker's claim against the diagnostics of the files changed this cycle (the ladder's
+ * `edit` question; `files` defaults to the target's file): a `solved` claim holds only when the
+ * target is no longer open and none of those files reports an error; otherwise the latest attempt counts as a failure whose signature is the first error
  * (or `not verified`), so the stuck rules see it.
  *
  * @example
@@ -29,10 +29,12 @@ export function verifyEdit(
   attempts: readonly AttemptRecord[],
   claimed: Handoff['status'],
   out: Pick<DiagnosticsOutput, 'tier' | 'targets' | 'errors' | 'tiersTried'>,
+  files: readonly string[] = [t.file],
 ): EditVerification {
   const tiers = out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
   const open = out.targets.some((x) => x.id === t.id);
-  const errors = out.errors.filter((e) => e.startsWith(`${t.file}:`));
+  const checked = files.includes(t.file) ? files : [t.file, ...files];
+  const errors = out.errors.filter((e) => checked.some((f) => e.startsWith(`${f}:`)));
   if (claimed !== 'solved') {
     return { attempts, confirmed: true, line: `verify (${tiers}): ${t.file} checked (${claimed} claim)` };
   }

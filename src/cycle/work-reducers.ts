@@ -10,6 +10,7 @@ import { relaunchVerdict } from './relaunch.js';
 import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
 import type { CycleContext, DiagnosticsOutput, WorkOutcome } from './types.js';
+import { verifiedFiles } from './verified-files.js';
 import { verifyEdit } from './verify-edit.js';
 
 /**
@@ -136,14 +137,16 @@ export function assessStuck(c: CycleContext): CycleUpdate {
     openCount: c.lastCount ?? 0,
     stallMinutes: c.options.stallMinutes,
     maxFailuresPerTarget: c.options.maxFailuresPerTarget,
+    ...(c.available.repair ? { repairAttempts: c.repairHistory, errors: c.verifyErrors[t.id] ?? [] } : {}),
   });
   const solvedNow = c.lastWork?.kind === 'handoff' && c.lastWork.handoff.status === 'solved';
   return solvedNow || v === null ? {} : { stuck: v, lastStuck: v, log: [...c.log, `stuck: ${v.detail}`] };
 }
 
 /**
- * Absorbs the diagnostics of the worker's edit ({@link verifyEdit}): a `solved` claim that does not
- * hold downgrades the latest attempt to a failure.
+ * Absorbs the diagnostics of the worker's edit ({@link verifyEdit}) over every file changed this
+ * cycle: a `solved` claim that does not hold downgrades the latest attempt to a failure; the
+ * errors in those files are kept for the target (repair triggers, pre-flight context).
  *
  * @example
  * ```ts
@@ -151,16 +154,21 @@ export function assessStuck(c: CycleContext): CycleUpdate {
  * ```
  */
 export function absorbVerify(
-  c: Pick<CycleContext, 'current' | 'lastWork' | 'attempts' | 'now' | 'log'>,
+  c: Pick<CycleContext, 'current' | 'lastWork' | 'attempts' | 'now' | 'log' | 'accepted' | 'verifyErrors'>,
   out: DiagnosticsOutput,
 ): CycleUpdate {
   const t = c.current;
   const w = c.lastWork;
   if (t === null || w?.kind !== 'handoff') return {};
-  const v = verifyEdit(t, c.attempts[t.id] ?? [], w.handoff.status, out);
+  const files = verifiedFiles(c);
+  const v = verifyEdit(t, c.attempts[t.id] ?? [], w.handoff.status, out, files);
   return {
     now: Math.max(c.now, out.now),
     attempts: { ...c.attempts, [t.id]: v.attempts },
+    verifyErrors: {
+      ...c.verifyErrors,
+      [t.id]: out.errors.filter((e) => files.some((f) => e.startsWith(`${f}:`))),
+    },
     log: [...c.log, v.line],
   };
 }

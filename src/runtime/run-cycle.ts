@@ -1,5 +1,6 @@
 /**
- * The host that drives machines/cycle (layer 3): provides the six actors from the ports, stamps
+ * The host that drives machines/cycle (layer 3): provides the actors from the ports (deep mode's
+ * snapshotter and restorer, repair mode's patcher when those ports exist), stamps
  * every actor output with the injected clock, reports progress, and resolves to the run's final
  * handoff record (validated; a defect becomes an operational-error record, never a crash).
  */
@@ -115,8 +116,43 @@ export function provideCycle(ports: CyclePorts, clock: Clock) {
       reviewer: fromPromise(async ({ input }) => stamp(await ports.reviewer.review(input))),
       checkpointer: fromPromise(async ({ input }) => stamp(await ports.checkpointer.checkpoint(input))),
       human: fromPromise(async ({ input }) => stamp(await ports.human.ask(input))),
+      snapshotter: fromPromise(async ({ input }) => {
+        if (ports.snapshots === undefined)
+          throw new Error('deep mode needs a snapshot port (ports.snapshots)');
+        return stamp(await ports.snapshots.take(input));
+      }),
+      restorer: fromPromise(async ({ input }) => {
+        if (ports.snapshots === undefined)
+          throw new Error('deep mode needs a snapshot port (ports.snapshots)');
+        return stamp(await ports.snapshots.restore(input));
+      }),
+      patcher: fromPromise(async ({ input }) => {
+        if (ports.patcher === undefined) throw new Error('repair mode needs a patcher port (ports.patcher)');
+        return stamp(await ports.patcher.apply(input));
+      }),
     },
   });
+}
+
+/**
+ * Which optional modes the ports allow (deep: a snapshot port; repair: a patcher port), and the
+ * startup warning when `--deep` asks for deep mode the host did not provide (repair is an
+ * escalation no option asks for: without a patcher it is skipped silently).
+ *
+ * @example
+ * ```ts
+ * optionalModes(ports, options); // { available: { deep: false, repair: false }, warnings: ['deep mode unavailable: …'] }
+ * ```
+ */
+export function optionalModes(
+  ports: Pick<CyclePorts, 'snapshots' | 'patcher'>,
+  options: Pick<CycleOptions, 'deep'>,
+): { available: { deep: boolean; repair: boolean }; warnings: string[] } {
+  const available = { deep: ports.snapshots !== undefined, repair: ports.patcher !== undefined };
+  const warnings: string[] = [];
+  if (!available.deep && options.deep !== 'never')
+    warnings.push(`deep mode unavailable: no snapshot port — --deep=${options.deep} is skipped`);
+  return { available, warnings };
 }
 
 /**
@@ -133,15 +169,23 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
   const startedAt = clock();
   const sid = i.runId.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128) || 'run';
   const tr = initTracker(
-    { maxCycles: i.options.maxCycles, maxStuck: i.options.maxStuck, maxRuntime: i.options.maxRuntime },
+    {
+      maxCycles: i.options.maxCycles,
+      maxStuck: i.options.maxStuck,
+      maxRuntime: i.options.maxRuntime,
+      maxDeepPerCycle: i.options.maxDeepPerCycle,
+      maxConsecutiveDeep: i.options.maxConsecutiveDeep,
+    },
     sid,
     startedAt,
   );
   if (!tr.ok) throw new Error(tr.error);
+  const modes = optionalModes(i.ports, i.options);
   const actor = createActor(provideCycle(i.ports, clock), {
     input: {
       options: i.options,
-      warnings: i.warnings ?? [],
+      warnings: [...(i.warnings ?? []), ...modes.warnings],
+      available: modes.available,
       tracker: tr.state,
       startedAt,
       filesOwned: i.filesOwned,

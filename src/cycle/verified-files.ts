@@ -1,0 +1,42 @@
+/**
+ * Which files a worker's edit is verified on (layer 1, pure; seed 002 § Build Target Policy):
+ * every file changed this cycle, not only the target's.
+ */
+import type { CycleContext } from './types.js';
+
+/**
+ * The project root implied by the target's file and an accepted path that ends with it (accepted
+ * paths are what custody recorded: absolute or project-relative), or null.
+ *
+ * @example
+ * ```ts
+ * projectRootOf('A.lean', ['/p/A.lean']); // '/p/'
+ * ```
+ */
+export function projectRootOf(targetFile: string, accepted: readonly string[]): string | null {
+  for (const a of accepted) {
+    if (a === targetFile) return '';
+    if (a.endsWith(`/${targetFile}`)) return a.slice(0, a.length - targetFile.length);
+  }
+  return null;
+}
+
+/**
+ * The project-relative files to verify after an edit: the target's file first, then every file
+ * accepted this cycle (relative to the root the target's file implies; paths outside it are
+ * kept as recorded), each once.
+ *
+ * @example
+ * ```ts
+ * verifiedFiles({ current: T1, accepted: ['/p/A.lean', '/p/B.lean'] }); // ['A.lean', 'B.lean']
+ * ```
+ */
+export function verifiedFiles(c: Pick<CycleContext, 'current' | 'accepted'>): string[] {
+  const t = c.current;
+  if (t === null) return [];
+  const root = projectRootOf(t.file, c.accepted);
+  const rel = c.accepted.map((a) =>
+    root !== null && root !== '' && a.startsWith(root) ? a.slice(root.length) : a,
+  );
+  return [...new Set([t.file, ...rel])];
+}
