@@ -55,7 +55,7 @@ export const ROUTER_TABLE: Readonly<Record<NextAction, RouterRow>> = Object.free
   redraft: {
     route: 'outer',
     withoutOuterLoop: 'resume',
-    description: 're-draft the statement in the outer loop (provenance and statement policy checked)',
+    description: 're-draft the statement in the outer loop, checking provenance and statement policy',
   },
   golf: { route: 'outer', withoutOuterLoop: 'resume', description: 'a golf pass in the outer loop' },
   stop: { route: 'halt', withoutOuterLoop: 'halt', description: 'halt the claim: next claim or stop' },
