@@ -3,8 +3,8 @@
  * targets, a reviewer that turns the last worker handoff into the stuck-review block, and humans
  * that answer from a script or from lines read interactively.
  */
-import { BLOCKER_CLASS_PHRASES, type BlockerClass } from '../contract/index.js';
-import type { HumanInput, TargetInfo } from '../cycle/types.js';
+import { BLOCKER_CLASS_PHRASES, type BlockerClass, type Handoff } from '../contract/index.js';
+import type { HumanInput, ReviewInput, TargetInfo } from '../cycle/types.js';
 import { type BlockerClassTable, LEAN_BLOCKER_CLASSES, phraseOfClass } from '../profile/blocker-classes.js';
 import type { HumanPort, PlannerPort, ReviewerPort } from './ports.js';
 
@@ -53,20 +53,64 @@ export function phraseOf(cls: BlockerClass): string {
   return PHRASE_OF[cls] ?? cls.replace(/-/g, ' ');
 }
 
+/** Options of {@link builtinReviewer}. */
+export interface BuiltinReviewerOptions {
+  /** The domain's blocker phrases (default: the proof phrases). */
+  readonly blockerClasses?: BlockerClassTable;
+  /** Deep mode is available to the run (a snapshot port, `--deep` not `never`): route stubborn proof blockers to it. */
+  readonly deep?: boolean;
+  /** Repair mode is available to the run (a patcher port): route repeated build errors to it. */
+  readonly repair?: boolean;
+}
+
+/** The stuck conditions of a stubborn proof blocker (deep mode's trigger). */
+const STUBBORN: ReadonlySet<string> = new Set(['repeated-failure', 'no-progress', 'empty-search']);
+
+/**
+ * The stuck review's `next_action` (pure; seed 002 § Review Router): a changed statement goes
+ * back to its author (`redraft`); a worker's non-proof blocker (`capability`, `operational`,
+ * `protocol`, `safety-guard`, `false-statement`) is not a proof problem and stops (a
+ * `false-statement` raises the falsification flag instead); a repeated build error goes to repair
+ * mode when it is available; a stubborn proof blocker (repeated failure, no progress, empty
+ * search) to deep mode when it is available; anything else (deep rolled back, repair exhausted)
+ * stops.
+ *
+ * @example
+ * ```ts
+ * stuckNextAction({ ...stuck, condition: 'repeated-build-error' }, handoff, { repair: true }); // 'repair'
+ * stuckNextAction({ ...stuck, condition: 'no-progress' }, { ...handoff, blocker_kind: 'capability' }, { deep: true }); // 'stop'
+ * ```
+ */
+export function stuckNextAction(
+  stuck: ReviewInput['stuck'],
+  last: Handoff | null,
+  available: { readonly deep?: boolean; readonly repair?: boolean } = {},
+): Handoff['next_action'] {
+  if (stuck?.condition === 'fence-violation') return 'redraft';
+  const kind = last?.status === 'solved' ? null : (last?.blocker_kind ?? null);
+  if (kind !== null && kind !== 'proof') return 'stop';
+  if (stuck?.condition === 'repeated-build-error' && available.repair === true) return 'repair';
+  if (stuck !== null && STUBBORN.has(stuck.condition) && available.deep === true) return 'deep';
+  return 'stop';
+}
+
 /**
  * A reviewer that summarizes the last worker handoff; in stuck mode it emits the stuck review
- * block (primary blocker phrase, top blockers, evidence, next_action). The phrase is the worker's
- * class in the domain profile's words (`blockerClasses`, default the proof phrases); a worker's
- * non-proof blocker (`capability`, …) is named by its kind, which no class table maps, so the
- * stuck handoff keeps that kind.
+ * block (primary blocker phrase, top blockers, evidence, falsification flag, next_action). The
+ * phrase is the worker's class in the domain profile's words (`blockerClasses`, default the proof
+ * phrases); a worker's non-proof blocker (`capability`, `false-statement`, …) is named by its
+ * kind, which no class table maps, so the stuck handoff keeps that kind. The falsification flag
+ * is raised when the last handoff's blocker is a `false-statement`; `next_action` follows
+ * {@link stuckNextAction} with the modes the run has (`deep`, `repair`).
  *
  * @example
  * ```ts
  * const reviewer = builtinReviewer();
  * const codeReviewer = builtinReviewer({ blockerClasses: CODE_BLOCKER_CLASSES });
+ * const routed = builtinReviewer({ deep: true, repair: true });
  * ```
  */
-export function builtinReviewer(o: { readonly blockerClasses?: BlockerClassTable } = {}): ReviewerPort {
+export function builtinReviewer(o: BuiltinReviewerOptions = {}): ReviewerPort {
   const table = o.blockerClasses ?? LEAN_BLOCKER_CLASSES;
   return {
     async review(input) {
@@ -95,8 +139,8 @@ export function builtinReviewer(o: { readonly blockerClasses?: BlockerClassTable
           ...(h?.failed_avenues ?? []),
           ...(h?.evidence.attempts.map((a) => `${a.snippet}: ${a.result}`) ?? []),
         ],
-        falsification: h?.blocker_kind === 'false-statement',
-        nextAction: 'stop',
+        falsification: kind === 'false-statement',
+        nextAction: stuckNextAction(input.stuck, h, o),
         suggestions: [`${input.stuck?.target ?? 'target'} needs new evidence: ${input.stuck?.detail ?? ''}`],
       };
     },

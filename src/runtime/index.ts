@@ -21,18 +21,26 @@ export type {
   DiagnosticsOutput,
   HumanInput,
   HumanOutput,
+  PatchInput,
+  PatchOutput,
   PlannerInput,
   PlannerOutput,
   PlanStep,
+  PreflightContext,
+  RestoreInput,
+  RestoreOutput,
   ReviewEvery,
   ReviewInput,
   ReviewOutput,
+  SnapshotInput,
+  SnapshotOutput,
   StuckCondition,
   StuckVerdict,
   TargetInfo,
   VerificationTier,
   WorkerInput,
   WorkOutcome,
+  WorkRole,
 } from '../cycle/types.js';
 // domain profiles (src/profile): `runProject({ profile })`, docs/concepts.md
 export {
@@ -47,7 +55,14 @@ export {
   type ProfileOptions,
   profileByName,
 } from '../profile/index.js';
-export { builtinPlanner, builtinReviewer, lineHuman, scriptedHuman } from './builtin-ports.js';
+export {
+  type BuiltinReviewerOptions,
+  builtinPlanner,
+  builtinReviewer,
+  lineHuman,
+  scriptedHuman,
+  stuckNextAction,
+} from './builtin-ports.js';
 export { commandDiagnostics, commandReviewer } from './command-ports.js';
 export {
   type CycleFlags,
@@ -55,6 +70,7 @@ export {
   type ResolvedOptions,
   resolveCycleOptions,
 } from './cycle-options.js';
+export { createDeepSnapshots, type DeepSnapshotsOptions, type SnapshotWriter } from './deep-snapshots.js';
 export {
   createDelegatingWorker,
   type DelegatingWorkerOptions,
@@ -62,9 +78,18 @@ export {
   type TransportResult,
   type WorkerTransport,
 } from './delegating-worker.js';
-export { buildDispatch, buildRunDispatch, type RunDispatchInput } from './dispatch-builder.js';
+export {
+  buildDispatch,
+  buildRunDispatch,
+  type OwnedPaths,
+  ownedPathsOf,
+  type RunDispatchInput,
+  resolveUnder,
+  roleFields,
+} from './dispatch-builder.js';
 export { createGitCheckpointer } from './git-checkpointer.js';
 export { createMarkerDiagnostics, type MarkerDiagnosticsOptions } from './marker-diagnostics.js';
+export { createPatcher, type PatcherOptions } from './patcher-port.js';
 export {
   createPersistRecorder,
   openRunStore,
@@ -77,8 +102,10 @@ export type {
   CyclePorts,
   DiagnosticsPort,
   HumanPort,
+  PatcherPort,
   PlannerPort,
   ReviewerPort,
+  SnapshotPort,
   Unstamped,
   WorkerPort,
 } from './ports.js';

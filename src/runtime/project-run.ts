@@ -21,10 +21,20 @@ import { type DomainProfile, leanProfile } from '../profile/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
+import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
-import type { Clock, CyclePorts, DiagnosticsPort, HumanPort, ReviewerPort } from './ports.js';
+import { createPatcher } from './patcher-port.js';
+import type {
+  CheckpointerPort,
+  Clock,
+  CyclePorts,
+  DiagnosticsPort,
+  HumanPort,
+  PlannerPort,
+  ReviewerPort,
+} from './ports.js';
 import { type PriorRunReuse, reuseStartup } from './prior-run.js';
 import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
@@ -47,6 +57,13 @@ export interface ProjectRunOptions {
   readonly diagnostics?: DiagnosticsPort;
   /** An in-process reviewer port (wins over `reviewerArgv` and the built-in reviewer). */
   readonly reviewer?: ReviewerPort;
+  /** An in-process planner port (wins over `plannerArgv` and the built-in planner). */
+  readonly planner?: PlannerPort;
+  /**
+   * An outer synthesis loop is active around this run: a stuck review's `redraft` and `golf`
+   * routes are handed to it (`CycleOptions.outerLoop`). Default false.
+   */
+  readonly outerLoop?: boolean;
   readonly marker?: string;
   readonly human?: HumanPort;
   readonly workerTimeoutMs?: number;
@@ -147,7 +164,11 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const resolved = resolveCycleOptions({ ...o.flags, inlineFallback: o.inlineWorker !== undefined });
   if (!resolved.ok) throw new HandoffError('usage', resolved.error);
   const profile = o.profile ?? leanProfile(o.marker === undefined ? {} : { markers: [o.marker] });
-  const options = { ...resolved.options, blockerClasses: profile.blockerClasses };
+  const options = {
+    ...resolved.options,
+    blockerClasses: profile.blockerClasses,
+    ...(o.outerLoop === undefined ? {} : { outerLoop: o.outerLoop }),
+  };
   const given = resolve(o.projectRoot);
   const st = await stat(given).catch(() => null);
   if (st === null || !st.isDirectory())
@@ -299,12 +320,26 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     },
     fence,
   );
-  const planner = builtinPlanner();
+  const planner = o.planner ?? builtinPlanner();
   const reviewer =
     o.reviewer ??
     (o.reviewerArgv
       ? commandReviewer(o.reviewerArgv, root, timeout)
-      : builtinReviewer({ blockerClasses: profile.blockerClasses }));
+      : builtinReviewer({
+          blockerClasses: profile.blockerClasses,
+          deep: options.deep !== 'never',
+          repair: true,
+        }));
+  // deep mode's snapshots and repair mode's patcher work under the run's custody: a rollback hands
+  // it the restored bytes, an applied patch its bytes as accepted
+  const snapshots = createDeepSnapshots({ projectRoot: root, custody });
+  const patcher = createPatcher({ projectRoot: root, custody, fence });
+  const git = createGitCheckpointer(root, custody);
+  // files a deep rollback put back (and no later edit re-accepted) are never staged
+  const checkpointer: CheckpointerPort = {
+    checkpoint: (input) =>
+      git.checkpoint({ ...input, files: input.files.filter((f) => !custody.rolledBack(resolve(root, f))) }),
+  };
   const ports: CyclePorts = {
     diagnostics,
     planner: {
@@ -339,8 +374,10 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
         return r;
       },
     },
-    checkpointer: createGitCheckpointer(root, custody),
+    checkpointer,
     human,
+    snapshots,
+    patcher,
   };
   const runId = o.runId ?? newRunId(clock());
   const inspect = combineInspectors(o.inspect, recorder.inspect);
