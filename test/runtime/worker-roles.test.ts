@@ -66,7 +66,7 @@ switch (what) {
     emit({ ...handoffFor(d), files_changed: [a], artifacts: [{ kind: 'unified-diff', content: DIFF }] });
     break;
   case 'falsify-negation':
-    edit(a, (t) => t + '\\ntheorem t_false : ¬ (∀ n : Nat, n + 0 = n) := by\\n  sorry\\n');
+    edit(a, (t) => t + '\\ntheorem t_false (n : Nat) : ¬ (n + 0 = n) := by\\n  sorry\\n');
     await changed([a]);
     break;
   case 'falsify-counterexample':
