@@ -2,22 +2,22 @@
  * Batches (layer 1, pure; seed 002 § Delegation Execution Policy, rules 3–4): which targets one
  * cycle works (`--batch-size`) and which workers may run at once (`--max-delegates`). Workers run
  * concurrently only when their owned files are pairwise disjoint — an overlap check, not luck.
- * Paths are compared after dropping `.` segments and repeated slashes, so `./A.lean` and `A.lean`
- * are the same file.
+ * Paths are compared after dropping `.` segments and repeated slashes and resolving `x/..`, so
+ * `./A.lean`, `sub/../A.lean` and `A.lean` are the same file.
  */
 import type { TargetInfo } from './types.js';
 
-/** The comparison key of an owned path: `.` segments and empty segments dropped. */
+/** The comparison key of an owned path: `.` and empty segments dropped, `x/..` pairs resolved. */
 function fileKey(path: string): string {
   const s = String(path);
-  const abs = s.startsWith('/') ? '/' : '';
-  return (
-    abs +
-    s
-      .split('/')
-      .filter((p) => p !== '' && p !== '.')
-      .join('/')
-  );
+  const abs = s.startsWith('/');
+  const out: string[] = [];
+  for (const seg of s.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else if (seg !== '..' || !abs) out.push(seg);
+  }
+  return (abs ? '/' : '') + out.join('/');
 }
 
 /** The keys of a list of owned files. */
