@@ -45,10 +45,12 @@ function blockCommentEnd(src: string, from: number): number | null {
   let depth = 0;
   let i = from;
   let open = -1;
+  let close = -1;
   while (i < src.length) {
+    // both searches are cached while still ahead of `i`, so deep nesting stays linear
     if (open !== -2 && open < i) open = src.indexOf('/-', i);
     if (open === -1) open = -2; // no more openers: never search again
-    const close = src.indexOf('-/', i);
+    if (close < i) close = src.indexOf('-/', i);
     if (close < 0) return null;
     if (open >= 0 && open < close) {
       depth += 1;
@@ -127,7 +129,9 @@ function docText(raw: string): string {
   const [first = '', ...rest] = raw.split('\n');
   const head = stripControls(first).trim();
   const body = blockText(rest);
-  return [head, body].filter((s) => s !== '').join('\n');
+  if (head === '' || body === '') return head + body;
+  const blankFirst = (rest.find((l) => l.trim() !== '') ?? '') !== rest[0];
+  return `${head}${blankFirst ? '\n\n' : '\n'}${body}`;
 }
 
 /**
