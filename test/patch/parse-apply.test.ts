@@ -344,7 +344,12 @@ describe('properties', () => {
         fc.string({ maxLength: 200 }),
         (text, original) => {
           const p = parsePatch(text, { allowCreate: true, allowDelete: true });
-          if (p.ok) for (const f of p.files) applyFilePatch(original, f);
+          if (!p.ok) expect(p.error.code).not.toBe('internal');
+          else
+            for (const f of p.files) {
+              const r = applyFilePatch(original, f);
+              if (!r.ok) expect(r.error.code).not.toBe('internal');
+            }
         },
       ),
       { numRuns: 500 },
@@ -372,7 +377,12 @@ describe('properties', () => {
             t = `${t.slice(0, i)}${e.ch}${t.slice(i + 1)}`;
           }
           const p = parsePatch(t, { allowCreate: true, allowDelete: true });
-          if (p.ok) for (const f of p.files) applyFilePatch(ORIG, f);
+          if (!p.ok) expect(p.error.code).not.toBe('internal');
+          else
+            for (const f of p.files) {
+              const r = applyFilePatch(ORIG, f);
+              if (!r.ok) expect(r.error.code).not.toBe('internal');
+            }
         },
       ),
       { numRuns: 500 },
