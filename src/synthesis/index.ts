@@ -1,7 +1,8 @@
 /**
  * The synthesis outer loop's drafting side: the drafter protocol's records, the drafter port (a
  * command or a function), the declaration-only block rules, file assembly with boundary markers,
- * session-generated provenance and the statement policy. See docs/drafter-protocol.md.
+ * session-generated provenance and the statement policy (docs/drafter-protocol.md); and the claim
+ * queue (`./claims`).
  */
 export {
   type AssemblyResult,
@@ -14,6 +15,46 @@ export {
   MAX_SUMMARY,
   oneLine,
 } from './assembly.js';
+export {
+  blockText,
+  CLAIM_KINDS,
+  type Claim,
+  type ClaimFormat,
+  type ClaimHeader,
+  type ClaimKind,
+  type ClaimSource,
+  type ClaimsResult,
+  claimFormatOf,
+  claimHeader,
+  claimId,
+  extractClaims,
+  extractClaimsFromText,
+  type FoundClaim,
+  type FoundClaimsResult,
+  findLeanClaims,
+  findPdfClaims,
+  findTexClaims,
+  findTextClaims,
+  isProofLine,
+  MAX_CLAIMS,
+  MAX_PDF_PAGES,
+  MAX_SOURCE_BYTES,
+  nameFromLabel,
+  nameFromTitle,
+  numberClaims,
+  type PdfClaimOptions,
+  type PdfjsDocument,
+  type PdfjsModule,
+  type PdfTextItem,
+  pdfPageLines,
+  pdfText,
+  selectClaims,
+  splitLines,
+  stripControls,
+  stripTexComment,
+  type TextClaimOptions,
+  textProblem,
+} from './claims/index.js';
 export {
   type CommandDrafterOptions,
   commandDrafter,
