@@ -39,6 +39,28 @@ export interface PatchUnderCustody {
   readonly parse?: ParsePatchOptions;
   /** File-system layer for the writes (fault injection in tests). Default the real one. */
   readonly fs?: FsLayer;
+  /**
+   * A last judgement of the patched texts before anything is written (e.g. the statement fence:
+   * a changed declaration header): a string refuses the patch with that detail, null lets it
+   * through. Called only when some bytes change.
+   */
+  readonly vet?: (files: readonly PatchedFile[]) => string | null | Promise<string | null>;
+}
+
+/**
+ * One file as a patch would leave it, handed to {@link PatchUnderCustody.vet}: its
+ * project-relative path, what it does, and the text before and after (`''` for an absent file).
+ *
+ * @example
+ * ```ts
+ * const f: PatchedFile = { path: 'A.lean', kind: 'modify', before: 'sorry\n', after: 'rfl\n' };
+ * ```
+ */
+export interface PatchedFile {
+  readonly path: string;
+  readonly kind: 'modify' | 'create' | 'delete';
+  readonly before: string;
+  readonly after: string;
 }
 
 /**
@@ -120,7 +142,8 @@ function relative(root: string, abs: string): string {
  * entry and must not be (or sit below) a symbolic link (`refused`); the baseline check of the
  * touched files (`stale` on drift, `refused` when it cannot run); each file read without following
  * links and its bytes compared with the baseline's hash (`stale`); every file patched in memory,
- * exactly (`refused` naming the file and hunk); a second baseline check immediately before the
+ * exactly (`refused` naming the file and hunk); the optional `vet` judgement of the patched
+ * texts (`refused` with its detail); a second baseline check immediately before the
  * first write (`stale`); atomic publication of each changed file with its permission bits kept
  * (a deletion unlinks and fsyncs the folder); then the baseline advanced for exactly the changed
  * files. A patch that changes no bytes is `applied` with `changed: []` and the baseline unchanged.
@@ -188,6 +211,17 @@ export async function applyPatchUnderCustody(o: PatchUnderCustody): Promise<Patc
   }
   const changes = planned.filter((p) => p.kind !== 'modify' || p.after !== p.before);
   if (changes.length === 0) return { kind: 'applied', changed: [], baseline: valid.data };
+  if (o.vet !== undefined) {
+    let verdict: string | null;
+    try {
+      verdict = await o.vet(
+        changes.map((p) => ({ path: p.rel, kind: p.kind, before: p.before, after: p.after })),
+      );
+    } catch (e) {
+      verdict = `the patch could not be vetted: ${messageOf(e)}`;
+    }
+    if (verdict !== null) return refused(verdict);
+  }
   const second = await custodyIssue(
     valid.data,
     changes.map((p) => p.abs),

@@ -6,6 +6,7 @@
 export { type ApplyResult, applyFilePatch } from './apply.js';
 export {
   applyPatchUnderCustody,
+  type PatchedFile,
   type PatchUnderCustody,
   type PatchUnderCustodyResult,
 } from './apply-files.js';

@@ -201,6 +201,44 @@ describe('applyPatchUnderCustody', () => {
     if (r.kind === 'applied') expect(r.baseline.files[0]).toMatchObject({ exists: false, sha256: null });
   });
 
+  it('a vet verdict refuses the patched texts before anything is written (e.g. a changed header)', async () => {
+    const patch = await proposal({ 'A.lean': A.replace('1 = 1', '1 = 2').replace('sorry', 'rfl') });
+    const baseline = await baselineOf('A.lean');
+    const seen: string[] = [];
+    const r = await applyPatchUnderCustody({
+      projectRoot: dir,
+      patch,
+      allowed: ['A.lean'],
+      baseline,
+      vet: (files) => {
+        for (const f of files)
+          seen.push(`${f.path}:${f.kind}:${f.before === A}:${f.after.includes('1 = 2')}`);
+        return files.some((f) => f.after.includes('1 = 2')) ? 'header changed: theorem a' : null;
+      },
+    });
+    expect(seen).toEqual(['A.lean:modify:true:true']);
+    expect(r).toEqual({ kind: 'refused', detail: 'header changed: theorem a' });
+    expect(await read('A.lean')).toBe(A);
+    const thrown = await applyPatchUnderCustody({
+      projectRoot: dir,
+      patch,
+      allowed: ['A.lean'],
+      baseline,
+      vet: () => {
+        throw new Error('extractor crashed');
+      },
+    });
+    expect(thrown).toEqual({ kind: 'refused', detail: 'the patch could not be vetted: extractor crashed' });
+    const ok = await applyPatchUnderCustody({
+      projectRoot: dir,
+      patch,
+      allowed: ['A.lean'],
+      baseline,
+      vet: () => null,
+    });
+    expect(ok.kind).toBe('applied');
+  });
+
   it('refuses a file the baseline does not cover', async () => {
     const patch = await proposal({ 'B.lean': 'def x := 2\n' });
     const r = await applyPatchUnderCustody({
