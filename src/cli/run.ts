@@ -18,6 +18,7 @@ import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } fro
 import { profileByName } from '../profile/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
+import { type CycleFlags, resolveCycleOptions } from '../runtime/cycle-options.js';
 import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
 import type { PriorRunReuse } from '../runtime/prior-run.js';
 import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
@@ -60,15 +61,19 @@ options:
   --review-every checkpoint|never|N (default checkpoint)
   --planning on|off|ask   (prove: ask, autoprove: on)
   --commit never|ask|auto (prove: ask, autoprove: auto — ask is coerced in autoprove)
-  --review-source internal|external|both   --deep never|ask|stuck|always (deep mode: extension point)
-  --deep-rollback MODE    --deep-regression-gate strict|off   --no-checkpoint
+  --review-source internal|external|both   (autoprove: external|both coerced to internal)
+  --no-checkpoint         never commit a checkpoint
+  --planner 'CMD …'       planner command (JSON in/out like --worker; default: built-in planner)
   --stall-minutes N       no-progress stuck threshold (default 10)
   --worker-timeout D      kill a worker after D (default 10m)
   --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
                           header-extract/v1 (docs/fence.md; repeatable; .lean has a built-in one)
   --answers FILE          scripted human answers for prove, one per line
                           (approve|decline|continue|commit|skip|stop|formalize|review-stuck|
-                           continue-with-evidence: TEXT); without it prove asks on the terminal
+                           deep|salvage|negate|continue-with-evidence: TEXT): deep enters deep
+                          mode (--deep=ask), salvage|negate pick the falsification policy when
+                          stuck; an answer not offered is taken as stop; without it prove asks
+                          on the terminal
   --prior-handoff FILE    a prior run's final handoff: the rerun guard applies at startup
   --evidence TEXT         evidence_delta entry for relaunching the prior blocker (repeatable)
   --persist               write the run to the run store   --run-store DIR
@@ -79,6 +84,33 @@ options:
   --approve TOKEN         approve the prior run's drift report (its approval token)
   --evidence-justification TEXT   how --evidence resolves a prior operational stop
   --json                  print only the final handoff record
+deep mode (prove default / autoprove default):
+  --deep never|ask|stuck|always     when deep mode runs on a stuck target (never / stuck; ask:
+                                    prove asks the human, autoprove coerces it to stuck; always:
+                                    after every pass that leaves the target open)
+  --deep-sorry-budget N             open targets one deep invocation takes on (1 / 2)
+  --deep-time-budget D              advisory time of one deep invocation (10m / 20m; s|m|h)
+  --max-deep-per-cycle N            deep invocations per cycle (1 / 1)
+  --max-consecutive-deep N          consecutive cycles with deep (2 / 2; alias
+                                    --max-consecutive-deep-cycles)
+  --deep-scope target|cross-file    files deep may touch (target / target)
+  --deep-max-files N                scope fence: files one deep call may change (1 / 2)
+  --deep-max-lines N                scope fence: lines one deep call may change (120 / 200)
+  --deep-regression-gate strict|off (strict / strict; off is prove-only, coerced to strict)
+  --deep-rollback on-regression|on-no-improvement|always|never
+                                    (on-regression / on-regression; always is for tests; never
+                                    is prove-only, coerced to on-regression)
+repair mode:
+  --repair-budget-per-signature N   repair attempts per error signature per cycle (2 / 2)
+  --repair-budget-per-cycle N       repair attempts per cycle (6 / 8)
+batches and falsification:
+  --batch-size N                    targets worked per cycle, concurrent only with disjoint
+                                    owned files (1 / 2)
+  --max-delegates N                 workers running at once within a batch (2 / 2)
+  --falsification salvage|negate|off   when stuck: witness search with counterexample + salvage
+                                    (salvage / salvage); negate also allows proving the
+                                    negation (prove only, coerced to salvage in autoprove); off
+                                    skips the search
 
 exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
 relaunch refused by the rerun guard / a malformed --prior-run id (bad_run_id); 4 protocol or
@@ -105,9 +137,23 @@ const OPTIONS = {
   planning: { type: 'string' },
   commit: { type: 'string' },
   'review-source': { type: 'string' },
+  planner: { type: 'string' },
   deep: { type: 'string' },
+  'deep-sorry-budget': { type: 'string' },
+  'deep-time-budget': { type: 'string' },
+  'max-deep-per-cycle': { type: 'string' },
+  'max-consecutive-deep': { type: 'string' },
+  'max-consecutive-deep-cycles': { type: 'string' },
+  'deep-scope': { type: 'string' },
+  'deep-max-files': { type: 'string' },
+  'deep-max-lines': { type: 'string' },
   'deep-rollback': { type: 'string' },
   'deep-regression-gate': { type: 'string' },
+  'repair-budget-per-signature': { type: 'string' },
+  'repair-budget-per-cycle': { type: 'string' },
+  'batch-size': { type: 'string' },
+  'max-delegates': { type: 'string' },
+  falsification: { type: 'string' },
   'no-checkpoint': { type: 'boolean' },
   'stall-minutes': { type: 'string' },
   'worker-timeout': { type: 'string' },
@@ -160,6 +206,108 @@ function extractorTable(specs: readonly string[], cwd: string, timeoutMs: number
 function str(values: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const n of names) if (typeof values[n] === 'string') return values[n] as string;
   return undefined;
+}
+
+/**
+ * The value of an option that has an alias; both given with different values is a usage error
+ * (never a silent pick).
+ */
+function aliased(values: Record<string, unknown>, name: string, alias: string): string | undefined {
+  const a = str(values, name);
+  const b = str(values, alias);
+  if (a !== undefined && b !== undefined && a !== b) {
+    throw new HandoffError(
+      'usage',
+      `--${name} and its alias --${alias} disagree ('${a}' vs '${b}'): give one of them`,
+    );
+  }
+  return a ?? b;
+}
+
+/** A command option split into argv, a bad one refused naming the option. */
+function commandOf(name: string, text: string): string[] {
+  try {
+    return splitCommand(text);
+  } catch (e) {
+    if (e instanceof HandoffError) throw new HandoffError('usage', `--${name}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A reader of a required option: missing or empty is a usage error. */
+function needOf(values: Record<string, unknown>): (name: string) => string {
+  return (n) => {
+    const v = str(values, n);
+    if (v === undefined || v === '') throw new HandoffError('usage', `missing required option --${n}`);
+    return v;
+  };
+}
+
+/** The cycle flags and the planner command of a `handoff run` command line. */
+export interface RunCycleLine {
+  /** The cycle flags as given (text), for {@link resolveCycleOptions}. */
+  readonly flags: CycleFlags;
+  /** `--planner 'CMD …'` split into argv (no shell), or undefined for the built-in planner. */
+  readonly plannerArgv: readonly string[] | undefined;
+}
+
+/**
+ * Parses the cycle flags and `--planner` of a `handoff run` command line, without resolving
+ * them (that is {@link resolveCycleOptions}: defaults per mode, validation, coercions). Aliases
+ * are folded (`--max-stuck`, `--max-runtime`, `--max-consecutive-deep-cycles`).
+ *
+ * @example
+ * ```ts
+ * const { flags } = parseRunCycleLine(['--target', '.', '--scope', 'file', '--mode', 'prove',
+ *   '--worker', 'node w.js', '--max-consecutive-deep-cycles', '3']);
+ * flags.maxConsecutiveDeep; // '3'
+ * ```
+ * @throws HandoffError `usage` for an unknown option, a missing required option (target, scope,
+ * mode), an alias that disagrees with its option, or a malformed `--planner` command.
+ */
+export function parseRunCycleLine(argv: readonly string[]): RunCycleLine {
+  return cycleLineOf(parseVerbArgs(argv, OPTIONS, false).values);
+}
+
+function cycleLineOf(values: Record<string, unknown>): RunCycleLine {
+  const planner = str(values, 'planner');
+  return {
+    flags: cycleFlagsOf(values, needOf(values)),
+    plannerArgv: planner === undefined ? undefined : commandOf('planner', planner),
+  };
+}
+
+/** The cycle flags of a command line, as text. */
+function cycleFlagsOf(values: Record<string, unknown>, need: (name: string) => string): CycleFlags {
+  return {
+    target: need('target'),
+    scope: need('scope'),
+    mode: need('mode'),
+    planning: str(values, 'planning'),
+    reviewEvery: str(values, 'review-every'),
+    reviewSource: str(values, 'review-source'),
+    commit: str(values, 'commit'),
+    checkpoint: values['no-checkpoint'] === true ? false : undefined,
+    maxCycles: str(values, 'max-cycles'),
+    maxStuck: str(values, 'max-stuck-cycles', 'max-stuck'),
+    maxRuntime: str(values, 'max-total-runtime', 'max-runtime'),
+    stallMinutes: str(values, 'stall-minutes'),
+    deep: str(values, 'deep'),
+    deepSorryBudget: str(values, 'deep-sorry-budget'),
+    deepTimeBudget: str(values, 'deep-time-budget'),
+    maxDeepPerCycle: str(values, 'max-deep-per-cycle'),
+    maxConsecutiveDeep: aliased(values, 'max-consecutive-deep', 'max-consecutive-deep-cycles'),
+    deepScope: str(values, 'deep-scope'),
+    deepMaxFiles: str(values, 'deep-max-files'),
+    deepMaxLines: str(values, 'deep-max-lines'),
+    deepRegressionGate: str(values, 'deep-regression-gate'),
+    deepRollback: str(values, 'deep-rollback'),
+    repairPerSignature: str(values, 'repair-budget-per-signature'),
+    repairPerCycle: str(values, 'repair-budget-per-cycle'),
+    batchSize: str(values, 'batch-size'),
+    maxDelegates: str(values, 'max-delegates'),
+    falsification: str(values, 'falsification'),
+  };
 }
 
 function fmtElapsed(ms: number): string {
@@ -234,12 +382,12 @@ export async function runCommand(
 ): Promise<number> {
   const { values, positionals } = parseVerbArgs(argv, OPTIONS, false);
   if (positionals.length > 0) throw new HandoffError('usage', `unexpected argument '${positionals[0]}'`);
-  const need = (n: string) => {
-    const v = str(values, n);
-    if (v === undefined || v === '') throw new HandoffError('usage', `missing required option --${n}`);
-    return v;
-  };
+  const need = needOf(values);
   const project = resolve(io.cwd, str(values, 'project') ?? '.');
+  const { flags, plannerArgv } = cycleLineOf(values);
+  // startup validation: a bad flag is a usage error before anything is read or run
+  const resolved = resolveCycleOptions(flags);
+  if (!resolved.ok) throw new HandoffError('usage', resolved.error);
   const workerArgv = splitCommand(need('worker'));
   const timeoutText = str(values, 'worker-timeout') ?? '10m';
   const timeoutS = parseDuration(timeoutText);
@@ -286,7 +434,7 @@ export async function runCommand(
       );
     priorHandoff = v.value;
   }
-  const mode = need('mode');
+  const mode = flags.mode;
   let human = scriptedHuman([]);
   const answersFile = str(values, 'answers');
   let closeRl: (() => void) | null = null;
@@ -347,24 +495,9 @@ export async function runCommand(
     persist: { enabled: persist, runStore, priorRun, approve, evidenceJustification: justification },
     args: {
       projectRoot: project,
-      flags: {
-        target: need('target'),
-        scope: need('scope'),
-        mode,
-        planning: str(values, 'planning'),
-        reviewEvery: str(values, 'review-every'),
-        reviewSource: str(values, 'review-source'),
-        commit: str(values, 'commit'),
-        checkpoint: values['no-checkpoint'] === true ? false : undefined,
-        maxCycles: str(values, 'max-cycles'),
-        maxStuck: str(values, 'max-stuck-cycles', 'max-stuck'),
-        maxRuntime: str(values, 'max-total-runtime', 'max-runtime'),
-        stallMinutes: str(values, 'stall-minutes'),
-        deep: str(values, 'deep'),
-        deepRollback: str(values, 'deep-rollback'),
-        deepRegressionGate: str(values, 'deep-regression-gate'),
-      },
+      flags,
       worker: { argv: workerArgv },
+      ...(plannerArgv === undefined ? {} : { plannerArgv }),
       ...(reviewer === undefined ? {} : { reviewerArgv: splitCommand(reviewer) }),
       ...(diagnostics === undefined ? {} : { diagnosticsArgv: splitCommand(diagnostics) }),
       profile,
@@ -383,6 +516,8 @@ export async function runCommand(
           }),
     },
   };
+  // the coercions are startup warnings: printed before any work (and not again in the summary)
+  for (const warning of resolved.warnings) note(`warning: ${warning}`);
   let result: ProjectRunResult;
   let recorder: RunRecorder | undefined;
   try {
@@ -419,7 +554,8 @@ export async function runCommand(
     // one summary line per item: every value a worker could have shaped is escapeLine'd
     const w = (line: string) => (io.isTTY ? io.err : io.out)(`${line}\n`);
     if (io.isTTY) io.err('\n');
-    for (const warning of result.warnings) w(`warning: ${escapeLine(warning)}`);
+    for (const warning of result.warnings)
+      if (!resolved.warnings.includes(warning)) w(`warning: ${escapeLine(warning)}`);
     // only a stored run's id is printed: `handoff inspect` rejects any other (no_such_run)
     const stored = recorder !== undefined && recorder.runId !== null;
     w(
