@@ -42,6 +42,7 @@ import {
   ReplanSummarySchema,
   ReviewRecordSchema,
 } from './store/index.js';
+import { DraftRequestSchema, DraftResponseSchema } from './synthesis/draft-schema.js';
 import { TrackerStateSchema } from './tracker/schema.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
@@ -86,6 +87,8 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'gate-blocked.v1': BlockedReportSchema,
   'gate-lead-packet.v1': LeadPacketSchema,
   'gate-authority.v1': AuthoritySchema,
+  'draft-request.v1': DraftRequestSchema,
+  'draft-response.v1': DraftResponseSchema,
 };
 
 /**
