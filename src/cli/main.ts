@@ -31,6 +31,8 @@ export const GROUPS: Readonly<Record<string, string>> = {
   persist: 'run persistence controller (start … finish, reuse, custody)',
   tracker: 'cycle budgets: init, tick, can-deep, status, stop …',
   run: 'run the six-phase cycle with a worker command',
+  formalize: 'the synthesis outer loop, guided: claims → drafts (human-approved) → proofs',
+  autoformalize: 'the synthesis outer loop, autonomous: claims → drafts → proofs → router',
   chain: 'handoff chain: batons, seams, receipts, examples',
   gate: 'gate protocol: collect, evaluate, route, ledger, run',
   envelope: 'dev-loop handoff envelope: build, validate, prefix',
@@ -64,6 +66,11 @@ function topHelp(): string {
   ].join('\n');
 }
 
+/** Groups served by another group's module: `[module, exported command]` (default `[name, 'command']`). */
+const GROUP_MODULES: Readonly<Record<string, readonly [string, string]>> = {
+  autoformalize: ['formalize', 'autoformalizeCommand'],
+};
+
 /**
  * The module of verb group `name` (a key of {@link GROUPS}), or `undefined` when this build does
  * not ship it.
@@ -74,13 +81,15 @@ function topHelp(): string {
  * ```
  */
 export async function loadGroup(name: string): Promise<CliCommand | undefined> {
+  const [file, exported] = GROUP_MODULES[name] ?? [name, 'command'];
   try {
-    const mod = (await import(new URL(`./${name}.js`, import.meta.url).href)) as {
-      command?: CliCommand;
-    };
-    return mod.command;
+    const mod = (await import(new URL(`./${file}.js`, import.meta.url).href)) as Record<
+      string,
+      CliCommand | undefined
+    >;
+    return mod[exported];
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`${name}.js`)) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`${file}.js`)) {
       return undefined;
     }
     throw e;

@@ -104,6 +104,8 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
     'stop',
   ],
   run: [],
+  formalize: [],
+  autoformalize: [],
   chain: ['example'],
   gate: [
     'bind',

@@ -8,7 +8,8 @@
 
 const HEAD =
   /^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|partial|unsafe|nonrec)\s+)*(?:theorem|lemma|def|abbrev|instance|structure|inductive|class|axiom|opaque)\s+([^\s:({[]+)/;
-const BOUNDARY = /^(?:-- draft: |\/--|namespace\b|section\b|end\b|open\b|import\b|example\b|#)/;
+const BOUNDARY =
+  /^(?:-- draft: |-- end draft: |\/--|namespace\b|section\b|end\b|open\b|import\b|example\b|#)/;
 
 function nameOf(line: string): string | null {
   return HEAD.exec(line)?.[1] ?? null;
@@ -85,6 +86,11 @@ export function withoutDeclarations(text: string, names: readonly string[]): str
     }
     if (from > 0 && /^-- draft: /.test(lines[from - 1] ?? '')) from -= 1;
     let to = r.end; // exclusive
+    // the block's end marker, when the declaration is the last of its drafted block
+    let k = to;
+    while (k < lines.length && (lines[k] ?? '').trim() === '') k++;
+    if (/^-- end draft: /.test(lines[k] ?? '') && /^-- draft: /.test(lines[from - 1 < 0 ? 0 : from] ?? ''))
+      to = k + 1;
     while (to < lines.length && (lines[to] ?? '').trim() === '' && to < lines.length - 1) to++;
     lines = [...lines.slice(0, from), ...lines.slice(to)];
   }

@@ -4,7 +4,10 @@
  * redraft would replace was generated in this session (the in-memory provenance set) and the
  * statement policy lets generated statements change. A user-authored statement is refused under
  * every policy; under an explicit `preserve` a refused redraft halts the session with an error.
+ * Each declaration is judged by the statement policy's own rule (`redraftAllowed`).
  */
+import { emptyProvenance, withDrafted } from '../provenance.js';
+import { redraftAllowed } from '../statement-policy.js';
 import type { ProvenanceEntry, RedraftVerdict, StatementPolicy } from './types.js';
 
 /** What the redraft rule looks at. */
@@ -43,7 +46,7 @@ export function isSessionGenerated(
  *   declarations: ['foo'], provenance: [{ file: 'P.lean', declaration: 'foo' }] });
  * // { allowed: true, how: 'rewrite' }
  * redraftVerdict({ policy: 'preserve', explicit: true, file: 'P.lean', declarations: ['foo'], provenance: [] });
- * // { allowed: false, halt: true, reason: 'redraft refused: foo is user-authored …' }
+ * // { allowed: false, halt: true, reason: 'redraft refused: statement policy preserve (explicit) refuses to rewrite foo; …' }
  * ```
  */
 export function redraftVerdict(q: RedraftQuestion): RedraftVerdict {
@@ -51,20 +54,16 @@ export function redraftVerdict(q: RedraftQuestion): RedraftVerdict {
   if (q.declarations.length === 0) {
     return { allowed: false, halt, reason: 'redraft refused: no declaration to re-draft was identified' };
   }
-  const foreign = q.declarations.filter((d) => !isSessionGenerated(q.provenance, q.file, d));
-  if (foreign.length > 0) {
-    return {
-      allowed: false,
-      halt,
-      reason: `redraft refused: ${foreign.join(', ')} ${foreign.length === 1 ? 'is' : 'are'} user-authored (not generated in this session); statements are never rewritten`,
-    };
+  const provenance = withDrafted(
+    emptyProvenance(),
+    q.file,
+    q.provenance.filter((p) => p.file === q.file).map((p) => p.declaration),
+  );
+  let how: 'rewrite' | 'adjacent' = 'rewrite';
+  for (const name of q.declarations) {
+    const d = redraftAllowed({ policy: q.policy, provenance, file: q.file, name, explicitPreserve: halt });
+    if (!d.ok) return { allowed: false, halt: d.halt, reason: `redraft refused: ${d.reason}` };
+    how = d.mode === 'adjacent' ? 'adjacent' : 'rewrite';
   }
-  if (q.policy === 'preserve') {
-    return {
-      allowed: false,
-      halt,
-      reason: `redraft refused: --statement-policy preserve keeps ${q.declarations.join(', ')} as drafted`,
-    };
-  }
-  return { allowed: true, how: q.policy === 'adjacent-drafts' ? 'adjacent' : 'rewrite' };
+  return { allowed: true, how };
 }

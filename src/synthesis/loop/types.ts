@@ -8,8 +8,9 @@
 import type { Handoff } from '../../contract/index.js';
 import type { TrackerState } from '../../tracker/schema.js';
 
-/** `--statement-policy` (seed 002 § Statement Safety). */
-export type StatementPolicy = 'preserve' | 'rewrite-generated-only' | 'adjacent-drafts';
+import type { StatementPolicy } from '../draft-schema.js';
+
+export type { StatementPolicy };
 /** `--commit` of the outer loop: the `draft:` commit boundary. */
 export type DraftCommit = 'never' | 'ask' | 'auto';
 /** `formalize` (guided: a human approves each draft) or `autoformalize` (never asks). */
