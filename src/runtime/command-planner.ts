@@ -194,7 +194,17 @@ export function commandPlanner(
       } catch {
         return fallbackWith(options.fallback, input, `planner ${name} did not print one JSON object`);
       }
-      const parsed = PlannerResponseSchema.safeParse(raw);
+      let parsed: ReturnType<typeof PlannerResponseSchema.safeParse>;
+      try {
+        parsed = PlannerResponseSchema.safeParse(raw);
+      } catch (e) {
+        const why = escapeControls(e instanceof Error ? e.message : String(e));
+        return fallbackWith(
+          options.fallback,
+          input,
+          `planner ${name}: its plan could not be checked (${why})`,
+        );
+      }
       if (!parsed.success) {
         const i = parsed.error.issues[0];
         const where = i === undefined ? '' : `${i.path.map(String).join('.') || '(root)'}: ${i.message}`;

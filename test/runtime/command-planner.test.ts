@@ -156,6 +156,13 @@ describe('commandPlanner', () => {
     expect(p.summary).toMatch(note);
   });
 
+  it('hostile: deeply nested JSON falls back instead of breaking the run', async () => {
+    const argv = await planner('deep.cjs', `process.stdout.write('['.repeat(200000) + ']'.repeat(200000));`);
+    const p = await commandPlanner(argv, dir, { fallback }).plan(input);
+    expect(p.steps).toEqual((await fallback.plan(input)).steps);
+    expect(p.summary).toMatch(/; fallback plan used\]$/);
+  });
+
   it('falls back when the command cannot start', async () => {
     const p = await commandPlanner([join(dir, 'no-such-planner')], dir, { fallback }).plan(input);
     expect(p.summary).toMatch(/could not start: .*fallback plan used\]$/);
