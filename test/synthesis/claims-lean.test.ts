@@ -54,6 +54,7 @@ describe('declarations', () => {
       '/-- an example -/ example : 1 = 1 := rfl',
       '/-- a structure -/ structure Point.«my point» where',
       '/-- twice -/ /-- documented twice -/ def twice := 2',
+      '/-- prioritised -/ instance (priority := low) instLow : Baz := ⟨⟩',
     ].join('\n');
     const r = findLeanClaims(doc);
     expect(r.ok && r.found.map((c) => [c.kind, c.name, c.text, c.line])).toEqual([
@@ -63,6 +64,7 @@ describe('declarations', () => {
       ['claim', null, 'an example', 6],
       ['definition', 'Point.«my point»', 'a structure', 7],
       ['definition', 'twice', 'documented twice', 8],
+      ['definition', 'instLow', 'prioritised', 9],
     ]);
   });
 

@@ -118,6 +118,13 @@ function declarationAt(src: string, from: number): { kind: ClaimKind; name: stri
     i += word.length;
     while (i < src.length && /[ \t]/.test(src[i] ?? '')) i += 1;
     if (word === 'example') return { kind, name: null };
+    if (word === 'instance' && src[i] === '(') {
+      // `instance (priority := low) name : …`
+      const close = src.indexOf(')', i);
+      if (close < 0 || close - i > 200) return { kind, name: null };
+      i = close + 1;
+      while (i < src.length && /[ \t]/.test(src[i] ?? '')) i += 1;
+    }
     IDENT.lastIndex = i;
     const name = IDENT.exec(src)?.[0];
     return { kind, name: name === undefined ? null : stripControls(name) };
