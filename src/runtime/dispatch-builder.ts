@@ -55,40 +55,103 @@ export function ownedPathsOf(root: string, input: Pick<WorkerInput, 'ownedFiles'
   return { ok: true, owned: [...new Set(out)].sort() };
 }
 
-const WORKER_OF: Record<WorkRole, Dispatch['worker']> = {
-  fill: null,
-  deep: 'sorry-filler-deep',
-  repair: 'proof-repair',
-  falsify: null,
-};
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const str = (v: unknown, d: string): string => (typeof v === 'string' ? v : d);
+const int = (v: unknown, d: number): number => (Number.isInteger(v) ? (v as number) : d);
 
 /**
- * The `worker` and `parameters` of a role's dispatch (pure): fill is the inline pass (`null`,
- * `{}`); deep is `sorry-filler-deep` with the input's parameters and `permission_level: 'edit'`;
- * repair is `proof-repair` with the input's parameters (the error); falsify is `null` with `{}`
- * (run-contract/v1 has no falsify worker and an inline pass takes `{}` exactly), its role and
- * parameters carried in the context (`role: 'falsify'`, `role_parameters`).
+ * A compiler error for `proof-repair`'s exact `parameters.error` shape (pure): an object that
+ * already has it is kept (its six fields, typed); a `file:line:text` string (the cycle's repair
+ * error) is split into file, line and message, the error type being the message up to its first
+ * `:`; the goal is the target's.
  *
  * @example
  * ```ts
- * roleFields({ role: 'deep', parameters: { fast_pass_error: 'e', deep_budget: { scope: 'target', max_files: 1, max_lines: 120 } } });
- * // { worker: 'sorry-filler-deep', parameters: { fast_pass_error: 'e', deep_budget: {…}, permission_level: 'edit' }, context: {} }
+ * repairError('A.lean:4:type mismatch: Nat vs Int', target);
+ * // { errorType: 'type mismatch', message: 'type mismatch: Nat vs Int', file: 'A.lean', line: 4, goal: target.goal, localContext: [] }
  * ```
  */
-export function roleFields(input: Pick<WorkerInput, 'role' | 'parameters'>): {
+export function repairError(
+  error: unknown,
+  target: WorkerInput['target'],
+): { errorType: string; message: string; file: string; line: number; goal: string; localContext: string[] } {
+  if (typeof error === 'object' && error !== null && !Array.isArray(error)) {
+    const e = obj(error);
+    const ctx = Array.isArray(e.localContext) ? e.localContext.filter((x) => typeof x === 'string') : [];
+    return {
+      errorType: str(e.errorType, ''),
+      message: str(e.message, ''),
+      file: str(e.file, target.file),
+      line: int(e.line, target.line),
+      goal: str(e.goal, target.goal),
+      localContext: ctx as string[],
+    };
+  }
+  const text = typeof error === 'string' ? error : '';
+  const m = /^(.*?):(\d+):(.*)$/s.exec(text);
+  const message = (m ? (m[3] as string) : text).trim();
+  return {
+    errorType: (message.split(':')[0] ?? '').trim(),
+    message,
+    file: m ? (m[1] as string) : target.file,
+    line: m ? Number(m[2]) : target.line,
+    goal: target.goal,
+    localContext: [],
+  };
+}
+
+/**
+ * The `worker` and `parameters` of a role's dispatch (pure), in run-contract/v1's exact per-worker
+ * shapes, with the role and everything the cycle sent for it kept in the context (`role`,
+ * `role_parameters`; the context accepts extra members): fill is the inline pass (`null`, `{}`);
+ * deep is `sorry-filler-deep` with `fast_pass_error` (given, else the prior failure),
+ * `permission_level: 'edit'` and `deep_budget` (scope, max files, max lines); repair is
+ * `proof-repair` with the compiler error ({@link repairError}, from `parameters.error` or
+ * `parameters.repair.error`); falsify is `null` with `{}` (run-contract/v1 has no falsify worker
+ * and an inline pass takes `{}` exactly).
+ *
+ * @example
+ * ```ts
+ * roleFields({ ...input, role: 'deep', parameters: { deep_budget: { scope: 'target', max_files: 1, max_lines: 120, sorry_budget: 1 } } });
+ * // { worker: 'sorry-filler-deep',
+ * //   parameters: { fast_pass_error: '', permission_level: 'edit', deep_budget: { scope: 'target', max_files: 1, max_lines: 120 } },
+ * //   context: { role: 'deep', role_parameters: { deep_budget: { …, sorry_budget: 1 } } } }
+ * ```
+ */
+export function roleFields(input: Pick<WorkerInput, 'role' | 'parameters' | 'target' | 'priorFailure'>): {
   worker: Dispatch['worker'];
   parameters: Record<string, unknown>;
   context: Record<string, unknown>;
 } {
-  const role = input.role ?? 'fill';
+  const role: WorkRole = input.role ?? 'fill';
   const given = { ...(input.parameters ?? {}) };
+  const context = { role, role_parameters: given };
   switch (role) {
-    case 'deep':
-      return { worker: WORKER_OF.deep, parameters: { ...given, permission_level: 'edit' }, context: {} };
+    case 'deep': {
+      const b = obj(given.deep_budget);
+      return {
+        worker: 'sorry-filler-deep',
+        parameters: {
+          fast_pass_error: str(given.fast_pass_error, input.priorFailure ?? ''),
+          permission_level: 'edit',
+          deep_budget: {
+            scope: str(b.scope, 'target'),
+            max_files: int(b.max_files, 1),
+            max_lines: int(b.max_lines, 0),
+          },
+        },
+        context,
+      };
+    }
     case 'repair':
-      return { worker: WORKER_OF.repair, parameters: given, context: {} };
+      return {
+        worker: 'proof-repair',
+        parameters: { error: repairError(given.error ?? obj(given.repair).error, input.target) },
+        context,
+      };
     case 'falsify':
-      return { worker: null, parameters: {}, context: { role: 'falsify', role_parameters: given } };
+      return { worker: null, parameters: {}, context };
     default:
       return { worker: null, parameters: {}, context: {} };
   }

@@ -13,10 +13,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordBaseline } from '../../src/baseline/index.js';
+import { emptyContext } from '../../src/contract/dispatch-schema.js';
 import { type Dispatch, validateDispatch } from '../../src/contract/index.js';
+import { deepParameters } from '../../src/cycle/deep-rules.js';
+import { falsificationParameters } from '../../src/cycle/falsification.js';
 import { changedLineCount } from '../../src/cycle/line-diff.js';
 import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
 import type { WorkerInput, WorkOutcome } from '../../src/cycle/types.js';
+import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
 import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { ownedPathsOf, resolveUnder, roleFields } from '../../src/runtime/dispatch-builder.js';
 import { subprocessTransport } from '../../src/runtime/transports.js';
@@ -152,19 +156,74 @@ const PREFLIGHT = {
 };
 
 describe('dispatch per role (pure)', () => {
-  it('worker, parameters and context of each role keep the dispatch valid', async () => {
-    expect(roleFields({})).toEqual({ worker: null, parameters: {}, context: {} });
-    expect(roleFields({ role: 'deep', parameters: DEEP_PARAMS })).toEqual({
-      worker: 'sorry-filler-deep',
-      parameters: { ...DEEP_PARAMS, permission_level: 'edit' },
-      context: {},
+  const T = { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'n + 0 = n' };
+  const valid = async (f: ReturnType<typeof roleFields>) =>
+    validateDispatch({
+      schema: 'run-contract/v1',
+      record: 'dispatch',
+      target: T.id,
+      scope: 'sorry',
+      mode: 'autoprove',
+      worker: f.worker,
+      parameters: f.parameters,
+      capabilities: [],
+      owned_files: [],
+      file_baseline: await recordBaseline([join(process.cwd(), 'package.json')]),
+      prior_blocker: null,
+      evidence_delta: [],
+      budget: { max_cycles: null, max_stuck_cycles: null, runtime: null },
+      context: { ...emptyContext('/tmp'), ...f.context },
     });
-    expect(roleFields({ role: 'repair', parameters: REPAIR_PARAMS }).worker).toBe('proof-repair');
-    expect(roleFields({ role: 'falsify', parameters: { falsification: { policy: 'salvage' } } })).toEqual({
-      worker: null,
-      parameters: {},
-      context: { role: 'falsify', role_parameters: { falsification: { policy: 'salvage' } } },
+
+  it('each role maps the cycle parameters into the exact worker shapes of the contract', async () => {
+    const fill = roleFields({ target: T, priorFailure: null });
+    expect(fill).toEqual({ worker: null, parameters: {}, context: {} });
+    expect((await valid(fill)).ok).toBe(true);
+    // the cycle's deep parameters (src/cycle/deep-rules.ts) carry more than sorry-filler-deep takes
+    const resolved = resolveCycleOptions({ target: '.', scope: 'project', mode: 'autoprove' });
+    if (!resolved.ok) throw new Error(resolved.error);
+    const cycleDeep = deepParameters(resolved.options, ['A.lean']);
+    const deep = roleFields({ target: T, priorFailure: 'omega failed', role: 'deep', parameters: cycleDeep });
+    expect(deep.worker).toBe('sorry-filler-deep');
+    expect(deep.parameters).toEqual({
+      fast_pass_error: 'omega failed',
+      permission_level: 'edit',
+      deep_budget: { scope: 'target', max_files: 2, max_lines: 200 },
     });
+    expect(deep.context).toEqual({ role: 'deep', role_parameters: cycleDeep });
+    expect((await valid(deep)).ok).toBe(true);
+    // the cycle's repair error is `file:line:text`
+    const cycleRepair = {
+      repair: { error: 'A.lean:2:type mismatch: Nat vs Int', signature: 's', trigger: 't' },
+    };
+    const repair = roleFields({ target: T, priorFailure: null, role: 'repair', parameters: cycleRepair });
+    expect(repair.parameters).toEqual({
+      error: {
+        errorType: 'type mismatch',
+        message: 'type mismatch: Nat vs Int',
+        file: 'A.lean',
+        line: 2,
+        goal: 'n + 0 = n',
+        localContext: [],
+      },
+    });
+    expect((await valid(repair)).ok).toBe(true);
+    expect(
+      roleFields({ target: T, priorFailure: null, role: 'repair', parameters: REPAIR_PARAMS }).parameters,
+    ).toEqual(REPAIR_PARAMS);
+    // hostile or missing values still give a valid record
+    const junk = roleFields({ target: T, priorFailure: null, role: 'repair', parameters: { error: 42 } });
+    expect((await valid(junk)).ok).toBe(true);
+    const falsify = roleFields({
+      target: T,
+      priorFailure: null,
+      role: 'falsify',
+      parameters: falsificationParameters('salvage', T, 't'),
+    });
+    expect(falsify.worker).toBeNull();
+    expect(falsify.parameters).toEqual({});
+    expect(falsify.context.role).toBe('falsify');
+    expect((await valid(falsify)).ok).toBe(true);
   });
 
   it('owned paths resolve under the root; anything outside is refused with the reason', () => {
