@@ -140,6 +140,69 @@ describe('refusals are structured errors', () => {
   });
 });
 
+describe('fuzzed sources (property)', () => {
+  const token = fc.constantFrom(
+    '\\begin{lemma}',
+    '\\end{lemma}',
+    '\\begin{proof}',
+    '\\end{proof}',
+    '\\label{l:x}',
+    '[',
+    ']',
+    '{',
+    '}',
+    '%',
+    '\\',
+    '/--',
+    '/-',
+    '-/',
+    '--',
+    '"',
+    "'",
+    '@[',
+    'theorem ',
+    'def ',
+    '«',
+    '»',
+    '- ',
+    '1. ',
+    '**Theorem 1 (T).** ',
+    '*Lemma.* ',
+    '```',
+    '# ',
+    '---',
+    '    ',
+    '\n',
+    '\n\n',
+    '\r',
+    '\t',
+    ' ',
+    'x',
+    'é',
+    '\u001b',
+    '\u202e',
+  );
+  const source = fc.array(token, { maxLength: 60 }).map((ts) => ts.join(''));
+
+  it('every text format returns a result (never throws), deterministically, with clean non-empty texts', () => {
+    fc.assert(
+      fc.property(source, fc.constantFrom('f.md', 'f.tex', 'f.lean'), (text, file) => {
+        const r = extractClaimsFromText(file, text);
+        expect(extractClaimsFromText(file, text)).toEqual(r);
+        if (!r.ok) return;
+        for (const c of r.claims) {
+          expect(c.text).not.toBe('');
+          expect(`${c.text}${c.title ?? ''}${c.name ?? ''}`).not.toMatch(
+            /[\u0000-\u0008\u000b-\u001f\u202a-\u202e]/,
+          );
+          expect(c.source.line).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('determinism (property)', () => {
   const item = fc
     .string({ minLength: 1, maxLength: 30 })
