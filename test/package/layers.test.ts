@@ -47,6 +47,7 @@ describe('import layers', () => {
     ['src/contract/p1.ts', '../cli/io.js', /records and pure rules import only records/],
     ['src/cycle/p2.ts', '../runtime/ports.js', /records and pure rules import only records/],
     ['src/canonical/p3.ts', 'node:fs', /records and pure rules do no I\/O/],
+    ['src/patch/apply.ts', 'node:fs', /records and pure rules do no I\/O/],
     ['machines/p4.ts', '../src/runtime/ports.js', /machines import records and pure rules only/],
     ['machines/p5.ts', 'node:child_process', /machines are pure/],
     ['src/store/p6.ts', '../cli/main.js', /the library never imports the CLI/],
