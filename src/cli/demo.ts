@@ -4,9 +4,16 @@
  * the rerun guard on a relaunch, emit a protocol-error handoff for a broken dispatch). Part 2 runs
  * the six-phase cycle demo when this build includes it.
  */
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { protocolErrorHandoff, rerunGuard, validateDispatch, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import { createSynthesisJournal, runSynthesis } from '../runtime/synthesis-run.js';
+import { reportLines } from '../synthesis/loop/index.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import type { CliIo } from './io.js';
@@ -76,18 +83,113 @@ export async function recordsDemo(io: CliIo): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
+/**
+ * `handoff demo formalize`: the synthesis outer loop end to end. Copies examples/formalize/project
+ * into a temporary git repository and runs `handoff autoformalize` on examples/formalize/paper.md
+ * with the example drafter and reviewer (examples/formalize/) and the example solver worker as
+ * real child processes, journaling to the run store; prints the per-claim report, the `draft:`
+ * commits and ✓ checks. Resolves to 0 when it behaved as designed (claim 1 skipped as already
+ * present, claim 2 proved, claim 3 stuck then redrafted and proved, claim 4 declined).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await formalizeDemo(processIo());
+ * ```
+ */
+export async function formalizeDemo(io: CliIo): Promise<number> {
+  const say = (line = '') => io.out(`${line}\n`);
+  let failures = 0;
+  const check = (ok: boolean, what: string) => {
+    say(`  ${ok ? '✓' : '✗'} ${what}`);
+    if (!ok) failures++;
+  };
+  const ex = (f: string) => fileURLToPath(new URL(`../../../examples/formalize/${f}`, import.meta.url));
+  const worker = fileURLToPath(new URL('../../examples/workers/solver-worker.js', import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), 'handoff-formalize-demo-'));
+  const git = (...args: string[]) => promisify(execFile)('git', args, { cwd: dir });
+  try {
+    await cp(ex('project'), dir, { recursive: true });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git(
+      '-c',
+      'user.name=demo',
+      '-c',
+      'user.email=demo@localhost',
+      'commit',
+      '-q',
+      '-m',
+      'example project',
+    );
+    say('── synthesis outer loop: handoff autoformalize (drafter, reviewer, worker as processes) ──');
+    say(`  project: ${dir} (temporary git repository)`);
+    say(`  source:  ${ex('paper.md')}`);
+    say();
+    const journal = createSynthesisJournal({ projectRoot: dir, env: {} });
+    const r = await runSynthesis({
+      projectRoot: dir,
+      mode: 'auto',
+      source: ex('paper.md'),
+      target: 'Paper.lean',
+      drafter: { argv: [process.execPath, ex('drafter.mjs')] },
+      worker: { argv: [process.execPath, worker] },
+      reviewerArgv: [process.execPath, ex('reviewer.mjs')],
+      maxCycles: 4,
+      maxStuck: 2,
+      journal,
+      onLog: (l) => say(`    ${l}`),
+    });
+    say();
+    for (const w of r.warnings) say(`  warning: ${w}`);
+    say('  report:');
+    for (const l of reportLines(r.output)) say(`    ${l}`);
+    const log = (await git('log', '--format=%h %s')).stdout.trim().split('\n');
+    say('  git log:');
+    for (const l of log) say(`    ${l}`);
+    const status = r.output.reports.map((c) => c.status);
+    check(status[0] === 'skipped', 'claim 1 is already in Paper.lean: skipped, not drafted again');
+    check(status[1] === 'proved', 'claim 2 was drafted, committed as draft:, and proved by the inner cycle');
+    check(
+      status[2] === 'proved' && (r.output.reports[2]?.routes ?? []).includes('redraft'),
+      'claim 3 got stuck, the review router sent it back for a redraft (session-generated, rewrite-generated-only), then it was proved',
+    );
+    check(status[3] === 'declined', 'claim 4 has no formal statement: the drafter declined it');
+    check(
+      log.filter((l) => / draft: /.test(l)).length === 3,
+      'three draft: commits (claim 2, claim 3 and its redraft)',
+    );
+    check(r.journalRun !== null, `claims, drafts and routes journaled as run ${r.journalRun ?? '(none)'}`);
+    say(`  raw journal: handoff store load --root ${journal.root} --run-id ${r.journalRun ?? ''}`);
+    say(`  (the temporary project is kept for inspection: ${dir})`);
+    return failures === 0 ? 0 : 1;
+  } catch (e) {
+    say(`  ✗ the formalize demo failed: ${(e as Error).message}`);
+    await rm(dir, { recursive: true, force: true });
+    return 1;
+  }
+}
+
 /** The `demo` verb. */
 export const command: CliCommand = {
-  verbs: [],
+  verbs: ['formalize'],
   help: [
     'usage: handoff demo [--records-only]',
+    '       handoff demo formalize',
     '',
     'Runs the demonstration: run-contract/v1 records and the rerun guard, then (when built in)',
     'the six-phase cycle on a temp git repository with the example worker.',
+    'formalize: the synthesis outer loop (handoff autoformalize) on examples/formalize/paper.md',
+    'with the example drafter, reviewer and worker in a temp git repository.',
     'Exit: 0 when every step behaved as specified, 1 otherwise.',
   ].join('\n'),
   async run(argv, io) {
-    const { values } = parseVerbArgs(argv, { 'records-only': { type: 'boolean' } }, false);
+    const { values, positionals } = parseVerbArgs(argv, { 'records-only': { type: 'boolean' } }, true);
+    if (positionals[0] === 'formalize') {
+      if (positionals.length > 1 || values['records-only'] !== undefined)
+        throw new HandoffError('usage', 'handoff demo formalize takes no other arguments');
+      return formalizeDemo(io);
+    }
+    if (positionals.length > 0) throw new HandoffError('usage', `unknown demo '${positionals[0]}'`);
     const first = await recordsDemo(io);
     if (values['records-only'] === true) return first;
     let cycle: { runCycleDemo?: (io: CliIo) => Promise<number> } | undefined;

@@ -3,7 +3,7 @@
  * each is defined in (for generated docs).
  */
 import type { AnyStateMachine } from 'xstate';
-import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
+import { chainMachine, cycleMachine, gateMachine, synthesisMachine } from '../../machines/index.js';
 
 /** A named machine. */
 export interface NamedMachine {
@@ -16,7 +16,7 @@ export interface NamedMachine {
 }
 
 /** Names accepted by `handoff viz`, in a fixed order. */
-export const MACHINE_NAMES = ['cycle', 'chain', 'gate'] as const;
+export const MACHINE_NAMES = ['cycle', 'chain', 'gate', 'synthesis'] as const;
 
 /** A machine name. */
 export type MachineName = (typeof MACHINE_NAMES)[number];
@@ -54,6 +54,14 @@ export function namedMachine(name: string): NamedMachine | undefined {
         source: 'machines/gate.ts',
         summary:
           'The gate protocol lifecycle (seed 001): collect evidence, exact checks, evaluate, route, reserve a continuation, continue, validate — every path ends at the lead (leadReview or stopped).',
+      };
+    case 'synthesis':
+      return {
+        name,
+        machine: synthesisMachine as unknown as AnyStateMachine,
+        source: 'machines/synthesis.ts',
+        summary:
+          'The synthesis outer loop (seed 002): claims extracted once, then per claim skip-if-present → draft → (guided approval) → assemble → validate → draft: commit → the inner cycle → on stuck the review router (again, redraft under provenance and statement policy, golf, stop), ending done, halted or failed.',
       };
     default:
       return undefined;

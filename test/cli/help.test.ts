@@ -123,12 +123,12 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
     'run',
   ],
   envelope: ['build', 'validate', 'prefix'],
-  viz: ['cycle', 'chain', 'gate'],
+  viz: ['cycle', 'chain', 'gate', 'synthesis'],
   inspect: [],
   audit: [],
   conformance: ['worker'],
   schemas: ['write', 'check'],
-  demo: [],
+  demo: ['formalize'],
 };
 
 let cwd: string;
