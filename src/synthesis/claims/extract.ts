@@ -15,7 +15,14 @@ import { findTexClaims } from './tex.js';
 import type { ClaimsResult, FoundClaimsResult } from './types.js';
 import { MAX_SOURCE_BYTES } from './types.js';
 
-/** The source formats, by what their extension says. */
+/**
+ * The source formats, by what their extension says.
+ *
+ * @example
+ * ```ts
+ * const format: ClaimFormat = 'tex';
+ * ```
+ */
 export type ClaimFormat = 'text' | 'tex' | 'lean' | 'pdf';
 
 const FORMATS: Readonly<Record<string, ClaimFormat>> = {

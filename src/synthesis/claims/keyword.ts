@@ -5,7 +5,14 @@
  */
 import type { ClaimKind } from './types.js';
 
-/** A parsed claim header. */
+/**
+ * A parsed claim header.
+ *
+ * @example
+ * ```ts
+ * const h: ClaimHeader = { kind: 'lemma', number: '2', title: null, length: 9 }; // 'Lemma 2. '
+ * ```
+ */
 export interface ClaimHeader {
   readonly kind: ClaimKind;
   readonly number: string | null;

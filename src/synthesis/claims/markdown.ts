@@ -10,7 +10,14 @@ import { claimHeader } from './keyword.js';
 import { nameFromTitle } from './names.js';
 import type { ClaimKind, FoundClaim, FoundClaimsResult } from './types.js';
 
-/** Options of {@link findTextClaims}. */
+/**
+ * Options of {@link findTextClaims}.
+ *
+ * @example
+ * ```ts
+ * findTextClaims('Lemma 1. A.\n\nLemma 2. B.', { pages: [1, 1, 2] }); // claims on pages 1 and 2
+ * ```
+ */
 export interface TextClaimOptions {
   /**
    * The page of each line (0-based line index → 1-based page), for text extracted from a PDF: the

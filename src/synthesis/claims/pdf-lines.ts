@@ -6,7 +6,14 @@
 import { stripControls } from './clean-text.js';
 import { claimHeader, isProofLine } from './keyword.js';
 
-/** One positioned run of text on a page (PDF user space: y grows upwards). */
+/**
+ * One positioned run of text on a page (PDF user space: y grows upwards).
+ *
+ * @example
+ * ```ts
+ * const item: PdfTextItem = { str: 'Theorem 1.', x: 72, y: 720, width: 60, height: 12 };
+ * ```
+ */
 export interface PdfTextItem {
   readonly str: string;
   readonly x: number;

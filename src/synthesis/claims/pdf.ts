@@ -10,7 +10,14 @@ import { findTextClaims } from './markdown.js';
 import { type PdfTextItem, pdfPageLines, pdfText } from './pdf-lines.js';
 import type { FoundClaimsResult } from './types.js';
 
-/** The part of the `pdfjs-dist` module this extractor uses. */
+/**
+ * The part of the `pdfjs-dist` module this extractor uses.
+ *
+ * @example
+ * ```ts
+ * const load = async (): Promise<PdfjsModule> => (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfjsModule;
+ * ```
+ */
 export interface PdfjsModule {
   getDocument(params: Record<string, unknown>): {
     readonly promise: Promise<PdfjsDocument>;
@@ -18,7 +25,15 @@ export interface PdfjsModule {
   };
 }
 
-/** The part of a pdfjs document this extractor uses. */
+/**
+ * The part of a pdfjs document this extractor uses.
+ *
+ * @example
+ * ```ts
+ * const doc: PdfjsDocument = await pdfjs.getDocument({ data }).promise;
+ * doc.numPages; // 2
+ * ```
+ */
 export interface PdfjsDocument {
   readonly numPages: number;
   getPage(n: number): Promise<{
@@ -27,7 +42,14 @@ export interface PdfjsDocument {
   }>;
 }
 
-/** Options of {@link findPdfClaims}. */
+/**
+ * Options of {@link findPdfClaims}.
+ *
+ * @example
+ * ```ts
+ * await findPdfClaims(data, { maxPages: 50 });
+ * ```
+ */
 export interface PdfClaimOptions {
   /** The most pages read; a longer document is refused (default 2000). */
   readonly maxPages?: number;

@@ -3,10 +3,24 @@
  * result shapes of the extractors (layer 0/1: types and limits only, no I/O).
  */
 
-/** The kind of a claim: the keyword or environment it came from (`claim` when none). */
+/**
+ * The kind of a claim: the keyword or environment it came from (`claim` when none).
+ *
+ * @example
+ * ```ts
+ * const kind: ClaimKind = 'lemma';
+ * ```
+ */
 export type ClaimKind = 'theorem' | 'lemma' | 'proposition' | 'corollary' | 'definition' | 'claim';
 
-/** Every {@link ClaimKind}, in a stable order. */
+/**
+ * Every {@link ClaimKind}, in a stable order.
+ *
+ * @example
+ * ```ts
+ * CLAIM_KINDS.includes('corollary'); // true
+ * ```
+ */
 export const CLAIM_KINDS: readonly ClaimKind[] = Object.freeze([
   'theorem',
   'lemma',
@@ -16,7 +30,14 @@ export const CLAIM_KINDS: readonly ClaimKind[] = Object.freeze([
   'claim',
 ]);
 
-/** Where a claim was found: the source file as given, its 1-based line (text formats) or page (PDF). */
+/**
+ * Where a claim was found: the source file as given, its 1-based line (text formats) or page (PDF).
+ *
+ * @example
+ * ```ts
+ * const where: ClaimSource = { file: 'paper.pdf', line: null, page: 3 };
+ * ```
+ */
 export interface ClaimSource {
   readonly file: string;
   readonly line: number | null;
