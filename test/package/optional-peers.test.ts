@@ -3,7 +3,8 @@
  * by `handoff-runtime/pg`, `fast-check` only by `handoff-runtime/conformance`, LangGraph only by
  * `handoff-runtime/langgraph`, the OpenAI Agents SDK only by `handoff-runtime/openai-agents`, and
  * the Claude Agent SDK by no entry point at import time (`handoff-runtime/claude-agent-sdk` imports
- * it on first use when no `query` is injected). Each check imports the
+ * it on first use when no `query` is injected), and `pdfjs-dist` by none either (the PDF claim
+ * extractor imports it on first use). Each check imports the
  * built entry points in a fresh node process and lists every module it loaded
  * (bench/module-graph.mjs: an ESM load hook plus require.cache), so a static import of either
  * package anywhere below another entry point — or below a CLI command module — fails here.
@@ -48,6 +49,8 @@ const FRAMEWORKS: Readonly<Record<string, string | null>> = {
   '@openai/agents-core': './openai-agents',
   openai: './openai-agents',
   '@anthropic-ai/claude-agent-sdk': null,
+  // PDF claim sources: imported on first use by the synthesis loop's PDF extractor, never at import time
+  'pdfjs-dist': null,
 };
 const ADAPTERS = ['./langgraph', './claude-agent-sdk', './openai-agents'];
 
@@ -62,6 +65,7 @@ describe('optional peers', () => {
       '@langchain/langgraph',
       '@openai/agents',
       '@anthropic-ai/claude-agent-sdk',
+      'pdfjs-dist',
     ]) {
       expect(p.dependencies?.[name], name).toBeUndefined();
       expect(p.peerDependencies?.[name], name).toBeDefined();
