@@ -19,6 +19,7 @@ import { type ExtractorTable, extractorForFile } from '../fence/index.js';
 import { randomHex } from '../ids/index.js';
 import { type DomainProfile, leanProfile } from '../profile/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
+import { commandPlanner } from './command-planner.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
 import { createDeepSnapshots } from './deep-snapshots.js';
@@ -57,6 +58,11 @@ export interface ProjectRunOptions {
   readonly diagnostics?: DiagnosticsPort;
   /** An in-process reviewer port (wins over `reviewerArgv` and the built-in reviewer). */
   readonly reviewer?: ReviewerPort;
+  /**
+   * `--planner CMD`: a planner command (argv, no shell; docs/worker-protocol.md § Planner command)
+   * run under the 30 s planning time box, the built-in planner its fallback.
+   */
+  readonly plannerArgv?: readonly string[];
   /** An in-process planner port (wins over `plannerArgv` and the built-in planner). */
   readonly planner?: PlannerPort;
   /**
@@ -320,7 +326,9 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     },
     fence,
   );
-  const planner = o.planner ?? builtinPlanner();
+  const planner =
+    o.planner ??
+    (o.plannerArgv ? commandPlanner(o.plannerArgv, root, { fallback: builtinPlanner() }) : builtinPlanner());
   const reviewer =
     o.reviewer ??
     (o.reviewerArgv

@@ -156,4 +156,52 @@ describe('runProject: planner and outer-loop options', () => {
     expect(planned.length).toBeGreaterThan(0);
     expect(r.context.options.outerLoop).toBe(true);
   });
+
+  it('plannerArgv runs a planner command (JSON in, JSON out) in the project; a broken one falls back to the built-in plan', async () => {
+    const aside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-planner-')));
+    try {
+      const script = join(aside, 'plan.mjs');
+      await writeFile(
+        script,
+        `import { readFileSync, writeFileSync } from 'node:fs';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+writeFileSync(process.argv[2], JSON.stringify(input));
+if (process.argv[3] === 'broken') process.exit(3);
+process.stdout.write(JSON.stringify({ steps: input.targets.map((t) => ({ target: t.id, note: 'from the command' })), summary: 'command plan' }));
+`,
+      );
+      const solve = async (d: Dispatch) => {
+        const f = d.owned_files[0] as string;
+        await writeFile(f, (await readFile(f, 'utf8')).replace('sorry', 'rfl'));
+        return {
+          handoff: handoffFor(d, {
+            files_changed: [f],
+            file_baseline: await advanceBaseline(d.file_baseline, [f]),
+          }),
+        };
+      };
+      for (const how of ['ok', 'broken']) {
+        await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+        const seen = join(aside, `${how}.json`);
+        let t = 0;
+        const r = await runProject({
+          projectRoot: dir,
+          flags: { target: '.', scope: 'project', mode: 'autoprove' },
+          worker: { inProcess: solve },
+          plannerArgv: [process.execPath, script, seen, how],
+          runId: `run-planner-${how}`,
+          clock: () => (t += 1000),
+        });
+        expect(r.handoff.status, how).toBe('solved');
+        const input = JSON.parse(await readFile(seen, 'utf8')) as {
+          project_root: string;
+          targets: unknown[];
+        };
+        expect(input.project_root).toBe(dir);
+        expect(input.targets).toHaveLength(1);
+      }
+    } finally {
+      await rm(aside, { recursive: true, force: true });
+    }
+  });
 });
