@@ -92,6 +92,13 @@ export function withoutDeclarations(text: string, names: readonly string[]): str
     if (/^-- end draft: /.test(lines[k] ?? '') && /^-- draft: /.test(lines[from - 1 < 0 ? 0 : from] ?? ''))
       to = k + 1;
     while (to < lines.length && (lines[to] ?? '').trim() === '' && to < lines.length - 1) to++;
+    // the blank separator the assembler put before the block goes with it
+    if (
+      from > 0 &&
+      (lines[from - 1] ?? '').trim() === '' &&
+      (to >= lines.length - 1 || (lines[to] ?? '').trim() === '')
+    )
+      from -= 1;
     lines = [...lines.slice(0, from), ...lines.slice(to)];
   }
   return lines.join('\n');
