@@ -479,7 +479,24 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           mode: redraft ? 'redraft' : 'draft',
           prior: redraft && prior !== null ? { declaration: prior, reason: input.reason ?? 'redraft' } : null,
         };
+        // custody of the target for every drafter (a command drafter checks it too): a drafter
+        // that changed the target is refused and the target put back to its bytes
+        const targetBefore = await readFile(abs).catch(() => null);
         const out = await drafter.draft(req, signal);
+        const targetAfter = await readFile(abs).catch(() => null);
+        const same =
+          targetBefore === null
+            ? targetAfter === null
+            : targetAfter !== null && targetBefore.equals(targetAfter);
+        if (!same) {
+          if (targetBefore === null) await rm(abs, { force: true, recursive: true });
+          else await writeFile(abs, targetBefore);
+          log(`draft ${input.claim.id}: refused (the drafter changed the target)`);
+          return stamp({
+            kind: 'error' as const,
+            reason: `the drafter changed the target file ${rel} (drafters write only the temp path); target restored`,
+          });
+        }
         log(`draft ${input.claim.id}: ${out.kind}`);
         if (out.kind === 'drafted')
           return stamp({

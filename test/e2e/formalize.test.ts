@@ -137,8 +137,27 @@ describe('autoformalize on the example paper (real git, subprocess drafter, revi
   it('--commit never leaves the drafts in the working tree only (no draft: commit)', async () => {
     await withGitProject(await projectFiles(), async ({ dir }) => {
       const head = git(dir, 'rev-parse', 'HEAD').trim();
-      const r = await runSynthesis(base(dir, { commit: 'never', claimSelect: '2' }));
+      const store = createMemoryStore();
+      const journal = createSynthesisJournal({ projectRoot: dir, store });
+      const r = await runSynthesis(base(dir, { commit: 'never', claimSelect: '2', journal }));
       expect(r.output.reports.map((c) => c.status)).toEqual(['proved']);
+      // journaled: the claim, its draft citing the claim, the route citing the draft
+      const loaded = await store.load(r.journalRun as string);
+      if (!loaded.ok) throw new Error('journal not loadable');
+      const notes = loaded.value.events
+        .filter((e) => e.kind === 'note')
+        .map((e) => ({
+          seq: e.seq,
+          ...(JSON.parse((e.payload as { text: string }).text) as { schema: string; cites?: string[] }),
+        }));
+      const [claim, draft, route] = notes;
+      expect([claim?.schema, draft?.schema, route?.schema]).toEqual([
+        'synthesis-claim/v1',
+        'synthesis-draft/v1',
+        'synthesis-route/v1',
+      ]);
+      expect(draft?.cites).toEqual([`${r.journalRun}#${claim?.seq}`]);
+      expect(route?.cites).toEqual([`${r.journalRun}#${draft?.seq}`]);
       expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
       expect(gitLog(dir).some((l) => l.startsWith('draft: '))).toBe(false);
       expect(git(dir, 'status', '--porcelain')).toContain('Paper.lean');
@@ -228,9 +247,29 @@ describe('autoformalize on the example paper (real git, subprocess drafter, revi
           },
         };
       });
+      const before = await readFile(join(dir, 'Paper.lean'), 'utf8');
       const r = await runSynthesis(base(dir, { claimSelect: '2', drafter: { port: hostile }, journal }));
-      expect(r.output.reports[0]?.status).toMatch(/stuck|declined/);
-      expect(await readFile(join(dir, 'Paper.lean'), 'utf8')).not.toContain('rm -rf');
+      expect(r.output.reports[0]?.status).toBe('stuck');
+      expect(r.output.reports[0]?.reason).toContain('the drafter changed the target file Paper.lean');
+      expect(await readFile(join(dir, 'Paper.lean'), 'utf8')).toBe(before);
+      // the same drafter without the write: its hostile import line is refused at assembly
+      const sly = inProcessDrafter(async (req) => {
+        await writeFile(
+          req.temp_path,
+          '-- needs-import: ; rm -rf /\ntheorem two_eq : 1 + 1 = 2 := by\n  sorry\n',
+        );
+        return {
+          response: {
+            schema: 'draft-response/v1',
+            status: 'drafted',
+            declarations: ['two_eq'],
+            detail: null,
+          },
+        };
+      });
+      const r2 = await runSynthesis(base(dir, { claimSelect: '2', drafter: { port: sly } }));
+      expect(r2.output.reports[0]?.status).toBe('stuck');
+      expect(await readFile(join(dir, 'Paper.lean'), 'utf8')).toBe(before);
       expect(gitLog(dir).some((l) => l.startsWith('draft: '))).toBe(false);
       expect(r.journalRun).not.toBeNull();
       const loaded = await store.load(r.journalRun as string);
