@@ -2,15 +2,16 @@
  * Repair mode's patcher (layer 3, effects; seed 002 § Repair Mode): the runtime applies a
  * patch-only repair worker's unified diff itself, under custody — src/patch's
  * `applyPatchUnderCustody` checks the baseline immediately before applying, refuses fuzzy and
- * out-of-scope hunks and advances the baseline — then keeps the statement fence (a diff that
- * changes a declaration header is put back and refused) and hands the applied bytes to the run's
- * verified custody as accepted, so the checkpoint commits exactly them. The port stamps nothing:
+ * out-of-scope hunks and advances the baseline, and the statement fence judges the patched texts
+ * before anything is written (a diff that changes a declaration header is refused, nothing
+ * written) — then hands the applied bytes to the run's verified custody as accepted, so the
+ * checkpoint commits exactly them. The port stamps nothing:
  * the runtime stamps `now`.
  */
 import type { PatchInput } from '../cycle/types.js';
 import { applyPatchUnderCustody, type ParsePatchOptions } from '../patch/index.js';
 import { resolveUnder } from './dispatch-builder.js';
-import { captureOwned, restoreOwned } from './owned-files.js';
+import { captureOwned, type OwnedCapture } from './owned-files.js';
 import type { PatcherPort } from './ports.js';
 import {
   defaultFenceResolver,
@@ -37,7 +38,7 @@ export interface PatcherOptions {
  * Creates the patcher port. `apply` resolves to `applied` (the project-relative files whose bytes
  * changed and the advanced baseline), `stale` (a touched file drifted from the baseline: nothing
  * written) or `refused` (malformed, out of scope, fuzzy, a link, or a header changed — nothing
- * kept). It rejects only when a write fails after the custody checks passed (src/patch's
+ * written). It rejects only when a write fails after the custody checks passed (src/patch's
  * `io_error`): the chain can no longer be trusted and the run must stop.
  *
  * @example
@@ -65,19 +66,25 @@ export function createPatcher(o: PatcherOptions): PatcherPort {
         allowed: input.files,
         baseline: input.baseline,
         ...(o.parse === undefined ? {} : { parse: o.parse }),
+        // the statement fence on the patched texts, before anything is written
+        vet: async (files) => {
+          const patched = new Map<string, { bytes: Buffer | null; mode: number }>(before);
+          for (const f of files) {
+            const abs = resolveUnder(o.projectRoot, f.path);
+            if (abs === null) return `${f.path} is outside the project root`;
+            const was = before.get(abs);
+            patched.set(abs, {
+              bytes: f.kind === 'delete' ? null : Buffer.from(f.after, 'utf8'),
+              mode: was?.mode ?? 0o644,
+            });
+          }
+          const view: OwnedCapture = patched;
+          return fenceVerdict(o.projectRoot, headersBefore, view, fence);
+        },
       });
       if (r.kind !== 'applied') return r;
       if (r.changed.length === 0) return r;
       const after = await captureOwned(owned);
-      const breach = await fenceVerdict(o.projectRoot, headersBefore, after, fence);
-      if (breach !== null) {
-        const back = await restoreOwned(before);
-        const note =
-          back.failed.length > 0
-            ? `; could not restore ${back.failed.join(', ')}`
-            : '; the patched files were put back';
-        return { kind: 'refused', detail: `${breach}${note}` };
-      }
       if (o.custody !== undefined) {
         o.custody.accept(after, await snapshotWorkspace(o.custody.zones, owned), owned, headersBefore);
       }
