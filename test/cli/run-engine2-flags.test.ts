@@ -6,7 +6,7 @@
  * coercions are printed once, as startup warnings, on a real run with a real worker and git.
  * Uses the built CLI (`npm run build` first).
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -324,5 +324,48 @@ describe('a real autoprove run: coercions are startup warnings, printed once', (
         'warning: autoprove: --falsification=negate coerced to salvage (autoprove follows the default policy: counterexample + salvage only)\n',
       );
     });
+  }, 120_000);
+});
+
+describe('--planner through the built CLI: the command plans the run', () => {
+  /** A planner in plain Node: logs each input it is given, plans every listed target. */
+  const PLANNER = `import { appendFileSync } from 'node:fs';
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+appendFileSync(process.argv[2], JSON.stringify({ kind: input.kind, targets: input.targets.map((t) => t.id) }) + '\\n');
+process.stdout.write(JSON.stringify({
+  steps: input.targets.map((t) => ({ target: t.id, note: 'planned by the external planner' })),
+  summary: 'external plan',
+}));
+`;
+
+  it("runs the --planner command (argv, no shell, paths with spaces) with the cycle's planner input; the run still solves", async () => {
+    const tools = await mkdtemp(join(tmpdir(), 'handoff-planner-'));
+    try {
+      const script = join(tools, 'my planner.mjs');
+      const log = join(tools, 'planner log.jsonl');
+      await writeFile(script, PLANNER);
+      await withGitProject(EASY, async (p) => {
+        const planner = `node '${script}' '${log}'`;
+        const r = await runCli(runArgs(p.dir, `node ${TS_WORKER}`, '--planner', planner, '--json'), {
+          cwd: p.dir,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(handoffOf(r.stdout).status).toBe('solved');
+      });
+      const calls = (await readFile(log, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; targets: string[] });
+      // trivial targets skip the first plan; every replan of the run asks the command
+      expect(calls.length).toBeGreaterThanOrEqual(1);
+      for (const c of calls) expect(['plan', 'replan']).toContain(c.kind);
+      const seen = new Set(calls.flatMap((c) => c.targets));
+      expect(seen.size).toBeGreaterThan(0);
+      for (const t of seen) expect(['A.lean:2', 'B.lean:2', 'B.lean:5']).toContain(t);
+    } finally {
+      await rm(tools, { recursive: true, force: true });
+    }
   }, 120_000);
 });
