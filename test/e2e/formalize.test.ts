@@ -134,6 +134,20 @@ describe('autoformalize on the example paper (real git, subprocess drafter, revi
     });
   }, 120_000);
 
+  it('under adjacent-drafts the redraft sits beside the stuck statement under an adjacent name and is proved', async () => {
+    await withGitProject(await projectFiles(), async ({ dir }) => {
+      const r = await runSynthesis(base(dir, { claimSelect: '3', statementPolicy: 'adjacent-drafts' }));
+      expect(r.output.reports.map((c) => c.status)).toEqual(['proved']);
+      expect(r.output.reports[0]?.declarations).toEqual(['succ_pos_v2']);
+      expect(r.output.provenance.map((p) => p.declaration)).toEqual(['succ_pos', 'succ_pos_v2']);
+      const text = await readFile(join(dir, 'Paper.lean'), 'utf8');
+      expect(text).toContain('lemma succ_pos : ∀ n : Nat, 0 < n + 1 := by\n  sorry\n');
+      expect(text).toContain(
+        'lemma succ_pos_v2 : ∀ n : Nat, 0 < Nat.succ n := by\n  exact fun n => Nat.succ_pos n',
+      );
+    });
+  }, 120_000);
+
   it('--commit never leaves the drafts in the working tree only (no draft: commit)', async () => {
     await withGitProject(await projectFiles(), async ({ dir }) => {
       const head = git(dir, 'rev-parse', 'HEAD').trim();

@@ -70,7 +70,7 @@ export function absorbDraft(ctx: SynthesisContext, out: DraftOutput): Update {
 
 /**
  * The draft was written into the target: its new declarations are the claim's now (a `rewrite`
- * replaced the previous ones; `adjacent` keeps both).
+ * replaced the previous ones; an `adjacent` draft sits beside them).
  *
  * @example
  * ```ts
@@ -82,8 +82,9 @@ export function absorbAssemble(ctx: SynthesisContext, out: AssembleOutput): Upda
     ctx,
     (a) => ({
       ...a,
-      declarations:
-        a.replace === 'adjacent' ? [...new Set([...a.declarations, ...out.added])] : [...out.added],
+      // the claim is the latest draft: a `rewrite` took the previous one out, an `adjacent` draft
+      // leaves it in the file (still session-generated) beside the new one, which is proved
+      declarations: [...out.added],
     }),
     out.now,
   );
