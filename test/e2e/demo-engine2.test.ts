@@ -5,8 +5,9 @@
  * runtime applies and checkpoints) and one deep rollback (Demo/Tower.lean: the deep pass raises
  * the sorry count → the file is restored byte for byte, never staged, and the run ends stuck on
  * it with a valid blocker handoff). Also pins the example worker's roles one dispatch at a time
- * (deep regress / deep accepted / patch-only repair, custody before every mutation) and the demo
- * printer against hostile worker strings. Uses the built package (`npm run build` first).
+ * (deep regress / deep accepted / patch-only repair, custody before every mutation), an accepted
+ * deep pass through the engine, and the demo printer against hostile worker strings. Uses the
+ * built package (`npm run build` first).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -184,6 +185,45 @@ describe('runCycleDemo (what npm start prints)', () => {
     expect(digests[0]).toBe(digests[1]);
     expect(text).toContain('(the temporary project is removed)');
   }, 240_000);
+});
+
+describe('an accepted deep pass through the engine', () => {
+  it('a deep-marked stubborn target is proved by the deep worker, verified and checkpointed', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'handoff-deep-ok-')));
+    try {
+      await mkdir(join(dir, 'Demo'));
+      await writeFile(
+        join(dir, 'Demo/E.lean'),
+        'theorem two (n : Nat) : n + n = 2 * n := by\n  sorry -- deep: omega\n',
+      );
+      const git = gitIn(dir);
+      git('init', '-q');
+      git('add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+      const r = await runProject({
+        projectRoot: dir,
+        flags: { target: 'Demo', scope: 'project', mode: 'autoprove', maxCycles: 6 },
+        worker: { argv: [process.execPath, TS_WORKER] },
+      });
+      expect(r.context.log).toEqual(
+        expect.arrayContaining([
+          'deep: accepted on Demo/E.lean:2 (improved)',
+          'verify (file-fast): Demo/E.lean:2 confirmed',
+        ]),
+      );
+      expect(r.context.log.some((l) => l.startsWith('deep: rolled back'))).toBe(false);
+      expect(r.handoff.status).toBe('solved');
+      expect(git('log', '--format=%s').trim().split('\n')).toEqual([
+        expect.stringMatching(/^checkpoint: cycle \d+: Demo\/E\.lean:2 solved$/),
+        'init',
+      ]);
+      expect(git('show', 'HEAD:Demo/E.lean')).toBe(
+        'theorem two (n : Nat) : n + n = 2 * n := by\n  have key : n + n = 2 * n := by\n    omega\n  exact key\n',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 // ── the example worker's roles, one dispatch at a time (real child process, real files) ──
