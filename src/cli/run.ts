@@ -63,7 +63,8 @@ options:
   --commit never|ask|auto (prove: ask, autoprove: auto — ask is coerced in autoprove)
   --review-source internal|external|both   (autoprove: external|both coerced to internal)
   --no-checkpoint         never commit a checkpoint
-  --planner 'CMD …'       planner command (JSON in/out like --worker; default: built-in planner)
+  --planner 'CMD …'       planner command (JSON in/out, split like --worker; 30 s time box, then
+                          the built-in plan; default: the built-in planner)
   --stall-minutes N       no-progress stuck threshold (default 10)
   --worker-timeout D      kill a worker after D (default 10m)
   --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
