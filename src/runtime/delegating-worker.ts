@@ -110,6 +110,28 @@ function editedFiles(before: OwnedCapture, after: OwnedCapture, owned: readonly 
 }
 
 /**
+ * The delegating worker port, plus `workBeside`: one dispatch run beside sibling dispatches of the
+ * same wave (src/runtime/batch-worker.ts), whose owned files (`siblings`) its workspace watch
+ * leaves to them — a sibling's writes to its own files are not this worker's custody violation,
+ * and each worker's owned files are still checked against its own handoff.
+ *
+ * @example
+ * ```ts
+ * const worker: DelegatingWorkerPort = createDelegatingWorker({ projectRoot, transport, scratch });
+ * await worker.workBeside(input, signal, ['/repo/B.lean']); // B.lean belongs to a sibling of the wave
+ * ```
+ */
+export interface DelegatingWorkerPort extends WorkerPort {
+  workBeside(
+    input: WorkerInput,
+    signal: AbortSignal,
+    siblings: readonly string[],
+  ): Promise<Unstamped<WorkOutcome>>;
+  /** Whether the run's custody watches a run store (then a wave cannot run concurrently). */
+  readonly watchesStore: () => Promise<boolean>;
+}
+
+/**
  * Creates the delegating worker port.
  *
  * @example
@@ -117,7 +139,7 @@ function editedFiles(before: OwnedCapture, after: OwnedCapture, owned: readonly 
  * const worker = createDelegatingWorker({ projectRoot, transport: subprocessTransport(argv, { cwd: projectRoot }), scratch });
  * ```
  */
-export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
+export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWorkerPort {
   let custody: VerifiedCustody | null = o.custody ?? null;
   const custodyOf = async (): Promise<VerifiedCustody> => {
     custody ??= createVerifiedCustody({
@@ -127,8 +149,10 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
     });
     return custody;
   };
-  return {
-    async work(input: WorkerInput, signal: AbortSignal): Promise<Unstamped<WorkOutcome>> {
+  const port: DelegatingWorkerPort = {
+    work: (input, signal) => port.workBeside(input, signal, []),
+    watchesStore: async () => (await custodyOf()).zones.storeRoot !== null,
+    async workBeside(input, signal, siblings): Promise<Unstamped<WorkOutcome>> {
       const role = input.role ?? 'fill';
       const paths = ownedPathsOf(o.projectRoot, input);
       if (!paths.ok) return { kind: 'operational-error', detail: paths.detail, dispatch: null };
@@ -169,7 +193,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       const transport = input.inline && o.inline ? o.inline : o.transport;
       // the workspace is snapshotted after the runtime's own journal write for this dispatch: from
       // here until the worker returns, nothing but the worker writes to the project, git or store
-      const before = await snapshotWorkspace(keeper.zones, owned);
+      // the watch leaves out this dispatch's owned files and its wave siblings'
+      const unwatched = [...new Set([...owned, ...siblings])];
+      const before = await snapshotWorkspace(keeper.zones, unwatched);
       const kept = await captureZoneBytes(keeper.zones);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
@@ -186,7 +212,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         : undefined;
       const r = await transport.run(dispatch, signal, sink);
       await progressChain;
-      const after = await snapshotWorkspace(keeper.zones, owned);
+      const after = await snapshotWorkspace(keeper.zones, unwatched);
       const changes = workspaceChanges(before, after);
       // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
       // files and the run store back to theirs, and says so
@@ -283,7 +309,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
         }
       }
       await o.onHandoff?.(h, dispatch);
-      keeper.accept(accepted, after, owned, headersBefore);
+      keeper.accept(accepted, after, unwatched, headersBefore);
       const changedFiles = [...new Set(h.files_changed)];
       return {
         kind: 'handoff',
@@ -300,4 +326,5 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): WorkerPort {
       };
     },
   };
+  return port;
 }

@@ -55,6 +55,7 @@ export {
   type ProfileOptions,
   profileByName,
 } from '../profile/index.js';
+export { type BatchOptions, runBatch } from './batch-worker.js';
 export {
   type BuiltinReviewerOptions,
   builtinPlanner,
@@ -74,6 +75,7 @@ export { createDeepSnapshots, type DeepSnapshotsOptions, type SnapshotWriter } f
 export {
   createDelegatingWorker,
   type DelegatingWorkerOptions,
+  type DelegatingWorkerPort,
   type ProgressSink,
   type TransportResult,
   type WorkerTransport,
