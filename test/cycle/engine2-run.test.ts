@@ -15,6 +15,7 @@ import type {
   CheckpointInput,
   CycleOptions,
   DiagnosticsInput,
+  TargetInfo,
   WorkerInput,
   WorkOutcome,
 } from '../../src/cycle/types.js';
@@ -54,7 +55,7 @@ const baseline = (): FileBaseline => ({
 const diagnostics = {
   async diagnose(input: DiagnosticsInput) {
     const files = input.files.length > 0 ? input.files : ['A.lean'];
-    const targets = [];
+    const targets: TargetInfo[] = [];
     const errors: string[] = [];
     for (const f of files) {
       const lines = read(f).split('\n');

@@ -4,7 +4,10 @@
  * invariant table keyed by state, whole-path properties (a forbidden relaunch is never
  * dispatched; a stuck target passes review then replan before the next tick; a custody violation
  * never reaches a checkpoint), a coverage assertion over every state node and transition, and a
- * fast-check random walk over the pure transition function with the same properties.
+ * fast-check random walk over the pure transition function with the same properties. Engine II
+ * (deep, repair, router, falsification) is covered by two inputs with those actors available;
+ * its properties: rolled-back files are never in a checkpoint's files, a failed rollback never
+ * reaches a checkpoint, deep is never dispatched after a can-deep denial.
  *
  * The shortest paths of one input form a tree (each path is its parent's path plus one step), so
  * the replay walks that tree once: each state is reached on a live actor restored from its parent's
@@ -35,6 +38,7 @@ import type {
   WorkerInput,
   WorkOutcome,
 } from '../../src/cycle/types.js';
+import { canDeep } from '../../src/tracker/counters.js';
 import { BASELINE, cycleInput, FILE, T1, workerHandoff } from '../cycle/fixture.js';
 
 type Snap = SnapshotFrom<typeof cycleMachine>;
@@ -82,15 +86,50 @@ const stuckOutcome: WorkOutcome = {
   progressLines: 0,
   importsChanged: false,
 };
-const review = (mode: 'normal' | 'stuck') => ({
+const review = (
+  mode: 'normal' | 'stuck',
+  nextAction: Handoff['next_action'] = mode === 'stuck' ? 'stop' : 'continue',
+  falsification = false,
+) => ({
   now: 0,
   mode,
   primaryBlocker: mode === 'stuck' ? 'arithmetic' : null,
   topBlockers: [],
   evidence: [],
-  falsification: false,
-  nextAction: mode === 'stuck' ? ('stop' as const) : ('continue' as const),
+  falsification,
+  nextAction,
   suggestions: [],
+});
+/** The stuck reviews the router distinguishes: each next_action, and a falsification flag. */
+const STUCK_REVIEWS = [
+  review('stuck', 'continue'),
+  review('stuck', 'stop'),
+  review('stuck', 'deep'),
+  review('stuck', 'repair'),
+  review('stuck', 'redraft'),
+  review('stuck', 'continue', true),
+];
+/** Engine II outcomes. */
+const T_EXTRA: TargetInfo = { id: 'A.lean:7', file: 'A.lean', line: 7, goal: 'sorry' };
+const ERRORS3 = ['A.lean:3:type mismatch', 'A.lean:4:unknown identifier', 'A.lean:5:timeout'];
+const deepOutcome = (linesChanged: number): WorkOutcome => ({
+  ...(outcome('handoff') as WorkOutcome & { kind: 'handoff' }),
+  linesChanged,
+});
+const repairOutcomeOf = (diff: boolean): WorkOutcome => ({
+  ...(stuckOutcome as WorkOutcome & { kind: 'handoff' }),
+  handoff: {
+    ...workerHandoff('stuck'),
+    artifacts: diff
+      ? [{ kind: 'unified-diff', content: '--- a/A.lean\n+++ b/A.lean\n@@ -1 +1 @@\n-x\n+y\n' }]
+      : [],
+  },
+});
+const restored = (ok: boolean) => ({
+  now: 0,
+  ok,
+  restored: ok ? ['A.lean'] : [],
+  detail: ok ? null : 'conflict',
 });
 
 function leaf(value: unknown): string {
@@ -99,8 +138,55 @@ function leaf(value: unknown): string {
   return `${k}.${leaf(v)}`;
 }
 
+/** Engine II inputs (deep and repair available) get every router outcome; the others today's. */
+const engine2 = (s: Snap): boolean => s.context.available.deep;
+
+/**
+ * The engine II inputs take only these events (by index) in the states the other inputs cover
+ * exhaustively: enough to reach every new state, few enough to keep the graph small.
+ */
+const E2_KEEP: Record<string, readonly number[]> = {
+  'plan.discover': [0],
+  'plan.planning': [0],
+  'work.dispatching': [0, 1],
+  'work.verify': [1, 2],
+  'checkpoint.gate': [0],
+  'checkpoint.commit': [0],
+  'replan.planning': [0],
+  'replan.approve': [0, 1],
+  'boundary.finalCheck': [1],
+  'boundary.askContinue': [0],
+  'boundary.askBlocker': [1, 2],
+};
+
+/** The prove engine II input covers prove's own new states (ask deep, its router, falsification). */
+const E2_PROVE_KEEP: Record<string, readonly number[]> = {
+  ...E2_KEEP,
+  'work.deep.snapshot': [0],
+  'work.deep.baseline': [0],
+  'work.deep.dispatching': [0],
+  'work.deep.verify': [1],
+  'work.deep.rollback': [0],
+  'work.repair.dispatching': [0],
+  'work.repair.patching': [0],
+  'work.repair.verify': [0, 1],
+  'work.falsify.dispatching': [0],
+  'work.falsify.verify': [0],
+  'replan.askFalsify': [0, 2, 3, 4],
+  'checkpoint.confirm': [0],
+};
+
 /** The exhaustive event list: every outcome each active actor can report. */
 function eventsFor(s: Snap): AnyEventObject[] {
+  const all = allEventsFor(s);
+  const table = s.context.options.mode === 'prove' ? E2_PROVE_KEEP : E2_KEEP;
+  const keep = engine2(s) ? table[leaf(s.value)] : undefined;
+  if (keep !== undefined) return keep.map((i) => all[i] as AnyEventObject);
+  // the repair trigger's three errors only matter where repair is available
+  return engine2(s) || leaf(s.value) !== 'work.verify' ? all : all.filter((_, i) => i !== 2);
+}
+
+function allEventsFor(s: Snap): AnyEventObject[] {
   const stuckNow = s.context.stuck !== null;
   switch (leaf(s.value)) {
     case 'plan.discover':
@@ -126,7 +212,76 @@ function eventsFor(s: Snap): AnyEventObject[] {
         fail('worker'),
       ];
     case 'work.verify':
-      return [done('verify', diag([])), done('verify', diag([T1])), fail('verify')];
+      return [
+        done('verify', diag([])),
+        done('verify', diag([T1])),
+        done('verify', { ...diag([T1]), errors: ERRORS3, ok: false }),
+        fail('verify'),
+      ];
+    case 'work.askDeep':
+      return ['deep', 'skip', 'stop'].map((a) => done('approveDeep', human(a))).concat(fail('approveDeep'));
+    case 'work.deep.snapshot':
+      return [done('snapshotter', { now: 0, id: 'snap-1', files: ['A.lean'] }), fail('snapshotter')];
+    case 'work.deep.baseline':
+      return [done('deepBaseline', diag([T1])), fail('deepBaseline')];
+    case 'work.deep.dispatching':
+      return [
+        done('deepWorker', deepOutcome(4)),
+        done('deepWorker', deepOutcome(9999)),
+        done('deepWorker', stuckOutcome),
+        done('deepWorker', outcome('fence-violation')),
+        done('deepWorker', outcome('custody-violation')),
+        done('deepWorker', outcome('protocol-error')),
+        done('deepWorker', outcome('operational-error')),
+        fail('deepWorker'),
+      ];
+    case 'work.deep.verify':
+      return [
+        done('deepVerify', diag([])),
+        done('deepVerify', diag([T1])),
+        done('deepVerify', diag([T1, T_EXTRA])),
+        fail('deepVerify'),
+      ];
+    case 'work.deep.rollback':
+      return [done('restorer', restored(true)), done('restorer', restored(false)), fail('restorer')];
+    case 'work.repair.dispatching':
+      return [
+        done('repairWorker', repairOutcomeOf(true)),
+        done('repairWorker', repairOutcomeOf(false)),
+        done('repairWorker', outcome('fence-violation')),
+        done('repairWorker', outcome('custody-violation')),
+        done('repairWorker', outcome('protocol-error')),
+        done('repairWorker', outcome('operational-error')),
+        fail('repairWorker'),
+      ];
+    case 'work.repair.patching':
+      return [
+        done('patcher', { now: 0, kind: 'applied', changed: [FILE], baseline: BASELINE }),
+        done('patcher', { now: 0, kind: 'stale', detail: 'A.lean changed on disk' }),
+        done('patcher', { now: 0, kind: 'refused', detail: 'fuzzy hunk' }),
+        fail('patcher'),
+      ];
+    case 'work.repair.verify':
+      return [
+        done('repairVerify', diag([T1])),
+        done('repairVerify', { ...diag([T1]), errors: ERRORS3.concat('A.lean:1:error'), ok: false }),
+        fail('repairVerify'),
+      ];
+    case 'work.falsify.dispatching':
+      return [
+        done('falsifyWorker', stuckOutcome),
+        done('falsifyWorker', outcome('fence-violation')),
+        done('falsifyWorker', outcome('custody-violation')),
+        done('falsifyWorker', outcome('protocol-error')),
+        done('falsifyWorker', outcome('operational-error')),
+        fail('falsifyWorker'),
+      ];
+    case 'work.falsify.verify':
+      return [done('falsifyVerify', diag([T1])), fail('falsifyVerify')];
+    case 'replan.askFalsify':
+      return ['salvage', 'negate', 'skip', 'stop']
+        .map((a) => done('askFalsification', human(a)))
+        .concat(fail('askFalsification'));
     case 'checkpoint.gate':
       return [
         done('gate', { ...diag([]), tier: 'project' }),
@@ -150,7 +305,9 @@ function eventsFor(s: Snap): AnyEventObject[] {
         fail('checkpointer'),
       ];
     case 'review.reviewing':
-      return [done('reviewer', review(stuckNow ? 'stuck' : 'normal')), fail('reviewer')];
+      return (stuckNow ? (engine2(s) ? STUCK_REVIEWS : [review('stuck', 'continue')]) : [review('normal')])
+        .map((r) => done('reviewer', r))
+        .concat(fail('reviewer'));
     case 'replan.planning':
       return [done('replanner', plan), fail('replanner')];
     case 'replan.approve':
@@ -170,7 +327,9 @@ function eventsFor(s: Snap): AnyEventObject[] {
         fail('askBlocker'),
       ];
     case 'boundary.stuckReview':
-      return [done('stuckReview', review('stuck')), fail('stuckReview')];
+      return (engine2(s) ? STUCK_REVIEWS.slice(1, 5) : [review('stuck', 'stop')])
+        .map((r) => done('stuckReview', r))
+        .concat(fail('stuckReview'));
     default:
       return [];
   }
@@ -178,15 +337,46 @@ function eventsFor(s: Snap): AnyEventObject[] {
 
 const inputFor = cycleInput;
 
+/** `input` with a tracker that allows `n` cycles. */
+function cycles(input: CycleInput, n: number): CycleInput {
+  return { ...input, tracker: { ...input.tracker, limits: { ...input.tracker.limits, max_cycles: n } } };
+}
+
+/** `input` run by an outer loop (redraft and golf are handed to it). */
+function outerLoop(input: CycleInput): CycleInput {
+  return { ...input, options: { ...input.options, outerLoop: true } };
+}
+
+/** Today's inputs: no falsification (its states are the engine II inputs'). */
+function classic(input: CycleInput): CycleInput {
+  return { ...input, options: { ...input.options, falsification: 'off' } };
+}
+
 const INPUTS: Record<string, CycleInput> = {
-  provePrior: {
+  provePrior: classic({
     ...inputFor({ mode: 'prove', reviewEvery: 'never' }),
     priorHandoff: { ...workerHandoff('stuck'), mode: 'prove' },
-  },
-  autoprove: inputFor({}, true),
-  prove: inputFor({ mode: 'prove', reviewEvery: 'never' }),
-  proveReview: inputFor({ mode: 'prove', planning: 'on', reviewEvery: '2' }),
-  autoOff: inputFor({ planning: 'off', commit: 'never' }),
+  }),
+  autoprove: classic(inputFor({}, true)),
+  prove: classic(inputFor({ mode: 'prove', reviewEvery: 'never' })),
+  proveReview: classic(inputFor({ mode: 'prove', planning: 'on', reviewEvery: '2' })),
+  autoOff: classic(inputFor({ planning: 'off', commit: 'never' })),
+  engine2: cycles(
+    {
+      ...outerLoop(inputFor({ planning: 'off', maxCycles: 1, deep: 'always' })),
+      available: { deep: true, repair: true },
+    },
+    1,
+  ),
+  engine2Prove: cycles(
+    {
+      ...outerLoop(
+        inputFor({ mode: 'prove', planning: 'off', reviewEvery: 'never', deep: 'ask', maxCycles: 2 }),
+      ),
+      available: { deep: true, repair: true },
+    },
+    2,
+  ),
 };
 
 function serialize(s: Snap): string {
@@ -212,6 +402,24 @@ function serialize(s: Snap): string {
     rev: c.review?.mode ?? null,
     sh: c.stuckHandoff !== null,
     t: c.targets.map((t) => t.id),
+    // deep and repair runs matter while they run (what they leave behind is in the other fields)
+    deep: leaf(s.value).startsWith('work.deep.') &&
+      c.deep && [
+        c.deep.snapshotId,
+        c.deep.pre !== null,
+        c.deep.post !== null,
+        c.deep.rollback,
+        c.deep.changed,
+      ],
+    dt: c.tracker.deep_this_cycle,
+    rb: c.rolledBack,
+    rep: leaf(s.value).startsWith('work.repair.') &&
+      c.repair && [c.repair.signature, c.repair.patch !== null, c.repair.changed, c.repair.outcome],
+    led: c.repairLedger.total,
+    routed: c.routed,
+    fp: c.falsifyPolicy,
+    ve: engine2(s) ? Object.values(c.verifyErrors).map((e) => e.length) : null,
+    nao: c.nextActionOverride,
   });
 }
 
@@ -237,10 +445,39 @@ const INVARIANTS: Record<string, Invariant> = {
     s.context.lastWork?.kind === 'handoff' &&
     (s.context.lastWork.accepted.length > 0 || s.context.lastWork.handoff.status === 'solved') &&
     s.context.current !== null,
+  'work.escalate': neverStable,
+  'work.askDeep': (s) =>
+    s.context.options.mode === 'prove' && s.context.options.deep === 'ask' && s.context.stuck !== null,
+  'work.deep.preflight': neverStable,
+  'work.deep.snapshot': (s) =>
+    s.context.deep !== null && s.context.deep.snapshotId === null && s.context.tracker.deep_this_cycle > 0,
+  'work.deep.baseline': (s) => s.context.deep?.snapshotId === 'snap-1' && s.context.deep.pre === null,
+  'work.deep.dispatching': (s) => s.context.deep?.pre != null && s.context.current !== null,
+  'work.deep.verify': (s) => s.context.deep?.pre != null && s.context.lastWork?.kind === 'handoff',
+  'work.deep.judge': neverStable,
+  'work.deep.rollback': (s) =>
+    (s.context.deep?.rollback ?? null) !== null && s.context.deep?.snapshotId != null,
+  'work.deep.accepted': neverStable,
+  'work.repair.budget': neverStable,
+  'work.repair.dispatching': (s) => s.context.repair !== null && s.context.repair.outcome === null,
+  'work.repair.patching': (s) => (s.context.repair?.patch ?? null) !== null,
+  'work.repair.verify': (s) => s.context.repair !== null && s.context.repair.outcome === null,
+  'work.repair.judge': neverStable,
+  'work.repair.done': neverStable,
+  'work.repair.exhausted': neverStable,
+  'work.falsify.dispatching': (s) =>
+    s.context.falsifyPolicy !== null &&
+    s.context.current !== null &&
+    s.context.routed.includes(s.context.current.id),
+  'work.falsify.verify': (s) => s.context.lastWork?.kind === 'handoff' && s.context.falsifyPolicy !== null,
+  'review.routeNext': neverStable,
+  'replan.askFalsify': (s) => s.context.options.mode === 'prove' && s.context.stuck !== null,
+  'boundary.stuckRoute': neverStable,
   'checkpoint.gate': (s) =>
     s.context.lastWork?.kind === 'handoff' ||
-    // a refused statement change: stuck at once, nothing of that dispatch accepted
-    (s.context.lastWork?.kind === 'fence-violation' && s.context.stuck?.condition === 'fence-violation'),
+    // a refused statement change, or a rolled-back deep pass: stuck at once, nothing of it accepted
+    (s.context.lastWork !== null &&
+      (s.context.stuck?.condition === 'fence-violation' || s.context.stuck?.condition === 'deep-rollback')),
   'checkpoint.route': neverStable,
   'checkpoint.confirm': (s) => s.context.options.commit === 'ask' && s.context.accepted.length > 0,
   'checkpoint.commit': (s) => s.context.accepted.length > 0 && s.context.options.commit !== 'never',
@@ -298,11 +535,52 @@ interface PathFacts {
   readonly replanned: boolean;
   /** The worker reported a custody violation, or the checkpointer refused a commit. */
   readonly custodyViolated: boolean;
+  /** The tracker's can-deep denied deep mode this cycle. */
+  readonly deepDenied: boolean;
 }
-const START: PathFacts = { stuckSeen: false, reviewed: false, replanned: false, custodyViolated: false };
+const START: PathFacts = {
+  stuckSeen: false,
+  reviewed: false,
+  replanned: false,
+  custodyViolated: false,
+  deepDenied: false,
+};
 
-const outputOf = (e: AnyEventObject): { kind?: string; refused?: string | null } | undefined =>
+const outputOf = (e: AnyEventObject): { kind?: string; refused?: string | null; ok?: boolean } | undefined =>
   typeof e.output === 'object' && e.output !== null ? e.output : undefined;
+
+const rolledBackFile = (c: Snap['context'], f: string) =>
+  c.rolledBack.some((r) => f === r || f.endsWith(`/${r}`));
+
+/** The engine II properties of one step: rollbacks, failed rollbacks, can-deep denials. */
+function stepDeep(facts: PathFacts, prev: Snap, event: AnyEventObject, next: Snap): boolean {
+  const at = leaf(next.value);
+  // rolled-back files are never in a checkpoint's files
+  for (const cp of next.context.checkpoints.slice(prev.context.checkpoints.length)) {
+    for (const f of cp.files)
+      expect(rolledBackFile(next.context, f), `rolled-back ${f} checkpointed`).toBe(false);
+  }
+  // a failed rollback never reaches a checkpoint: the run ends stuck "deep: rollback failed"
+  const out = outputOf(event);
+  if (
+    event.type === 'xstate.error.actor.restorer' ||
+    (event.type === 'xstate.done.actor.restorer' && out?.ok === false)
+  ) {
+    expect(at.startsWith('checkpoint.'), `a failed rollback reached ${at}`).toBe(false);
+    expect(next.status).toBe('done');
+    expect(next.context.final?.status).toBe('stuck');
+    expect(next.context.stuck?.detail).toBe('deep: rollback failed');
+    expect(next.context.checkpoints).toEqual(prev.context.checkpoints);
+  }
+  // deep is never dispatched after a can-deep denial (this cycle), and entered only when allowed
+  const denied =
+    facts.deepDenied ||
+    next.context.log.slice(prev.context.log.length).some((l) => l.includes('can-deep denied'));
+  if (at === 'work.deep.dispatching') expect(denied, 'deep dispatched after a can-deep denial').toBe(false);
+  if (at === 'work.deep.snapshot' && !leaf(prev.value).startsWith('work.deep.'))
+    expect(canDeep(prev.context.tracker, prev.context.now).ok).toBe(true);
+  return denied;
+}
 
 /** One step `prev --event--> next` of a path: checks the properties, returns the facts after it. */
 function stepPath(facts: PathFacts, prev: Snap, event: AnyEventObject, next: Snap): PathFacts {
@@ -325,6 +603,7 @@ function stepPath(facts: PathFacts, prev: Snap, event: AnyEventObject, next: Sna
     expect(next.status).toBe('done');
     expect(next.context.final?.stop_reason).toBe('protocol-error');
   }
+  const deepDenied = stepDeep(facts, prev, event, next);
   // a stuck target passes review, then replan, before the next tick
   const ticked = next.context.tracker.cycles > prev.context.tracker.cycles;
   if (ticked) {
@@ -339,7 +618,7 @@ function stepPath(facts: PathFacts, prev: Snap, event: AnyEventObject, next: Sna
   const stuckSeen = facts.stuckSeen || next.context.stuck !== null;
   const reviewed = facts.reviewed || (at === 'review.reviewing' && next.context.stuck !== null);
   const replanned = facts.replanned || (reviewed && at === 'replan.planning');
-  return { stuckSeen, reviewed, replanned, custodyViolated: violated };
+  return { stuckSeen, reviewed, replanned, custodyViolated: violated, deepDenied };
 }
 
 /** Every worker input the live actors were started with (checked against the guard, then cleared). */
@@ -357,6 +636,9 @@ const liveMachine = cycleMachine.provide({
     reviewer: pending(),
     checkpointer: pending(),
     human: pending(),
+    snapshotter: pending(),
+    restorer: pending(),
+    patcher: pending(),
   },
 });
 
@@ -385,7 +667,14 @@ interface Coverage {
   /** States reached on live actors, by serialization. */
   readonly reached: Set<string>;
   /** How often each path property had something to check (none of them may be vacuous). */
-  readonly exercised: { relaunches: number; stuckTicks: number; custodyStops: number };
+  readonly exercised: {
+    relaunches: number;
+    stuckTicks: number;
+    custodyStops: number;
+    rollbacksBeforeCheckpoint: number;
+    failedRollbacks: number;
+    deepDenials: number;
+  };
 }
 
 function tracker(cov: Coverage) {
@@ -408,6 +697,12 @@ function exercise(cov: Coverage, prev: Snap, next: Snap, after: PathFacts): void
   if (next.context.tracker.cycles > prev.context.tracker.cycles && prev.context.stuck !== null)
     cov.exercised.stuckTicks++;
   if (after.custodyViolated) cov.exercised.custodyStops++;
+  const at = leaf(next.value);
+  if (at === 'checkpoint.gate' && next.context.rolledBack.length > 0)
+    cov.exercised.rollbacksBeforeCheckpoint++;
+  if (next.context.stuck?.detail === 'deep: rollback failed' && next.status === 'done')
+    cov.exercised.failedRollbacks++;
+  if (after.deepDenied) cov.exercised.deepDenials++;
 }
 
 const replays = new Map<string, Coverage>();
@@ -439,7 +734,14 @@ function replay(name: string): Coverage {
     states: new Set(['cycle']),
     transitions: new Set(),
     reached: new Set(),
-    exercised: { relaunches: 0, stuckTicks: 0, custodyStops: 0 },
+    exercised: {
+      relaunches: 0,
+      stuckTicks: 0,
+      custodyStops: 0,
+      rollbacksBeforeCheckpoint: 0,
+      failedRollbacks: 0,
+      deepDenials: 0,
+    },
   };
   const inspect = tracker(cov);
   dispatched.length = 0;
@@ -507,16 +809,19 @@ describe('cycle machine — shortest paths replayed on live actors', () => {
   }, 600_000);
 
   it('every path property is exercised by the generated paths (none holds vacuously)', () => {
-    const total = { relaunches: 0, stuckTicks: 0, custodyStops: 0 };
+    const total: Record<string, number> = {};
     for (const name of Object.keys(INPUTS)) {
-      const e = replay(name).exercised;
-      total.relaunches += e.relaunches;
-      total.stuckTicks += e.stuckTicks;
-      total.custodyStops += e.custodyStops;
+      for (const [k, v] of Object.entries(replay(name).exercised)) total[k] = (total[k] ?? 0) + v;
     }
-    expect(total.relaunches).toBeGreaterThan(0);
-    expect(total.stuckTicks).toBeGreaterThan(0);
-    expect(total.custodyStops).toBeGreaterThan(0);
+    for (const [k, v] of Object.entries(total)) expect(v, `${k} never exercised`).toBeGreaterThan(0);
+    expect(Object.keys(total).sort()).toEqual([
+      'custodyStops',
+      'deepDenials',
+      'failedRollbacks',
+      'relaunches',
+      'rollbacksBeforeCheckpoint',
+      'stuckTicks',
+    ]);
   }, 600_000);
 
   it('the path properties can fail: each is broken by a path it must refuse', () => {
@@ -545,6 +850,40 @@ describe('cycle machine — shortest paths replayed on live actors', () => {
         at({ checkpoint: 'gate' }, { stuck, tracker: cycleOf(0) }),
         { type: 'x' },
         at({ plan: 'discover' }, { tracker: cycleOf(1) }),
+      ),
+    ).toThrow();
+    // a rolled-back file in a checkpoint
+    expect(() =>
+      stepPath(
+        START,
+        at({ checkpoint: 'commit' }, { current: T1, rolledBack: ['A.lean'] }),
+        { type: 'x' },
+        at(
+          { review: 'reviewing' },
+          {
+            current: T1,
+            rolledBack: ['A.lean'],
+            checkpoints: [{ cycle: 1, commit: 'c', files: [FILE], message: 'm' }],
+          },
+        ),
+      ),
+    ).toThrow();
+    // a failed rollback followed by the checkpoint
+    expect(() =>
+      stepPath(
+        START,
+        at({ work: { deep: 'rollback' } }, { current: T1 }),
+        done('restorer', restored(false)),
+        at({ checkpoint: 'gate' }, { current: T1 }),
+      ),
+    ).toThrow();
+    // deep dispatched after a can-deep denial
+    expect(() =>
+      stepPath(
+        { ...START, deepDenied: true },
+        at({ work: { deep: 'baseline' } }, { current: T1 }),
+        { type: 'x' },
+        at({ work: { deep: 'dispatching' } }, { current: T1 }),
       ),
     ).toThrow();
     // a custody violation followed by the checkpoint
