@@ -33,16 +33,16 @@ describe('docs/machines', () => {
   it('check detects missing and edited docs; write repairs them', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'viz-docs-'));
     try {
-      expect((await checkMachineDocs(dir)).map((d) => d.state)).toEqual(['missing', 'missing', 'missing']);
+      expect((await checkMachineDocs(dir)).map((d) => d.state)).toEqual(['missing', 'missing', 'missing', 'missing']);
       const files = await writeMachineDocs(dir);
-      expect(files).toHaveLength(3);
+      expect(files).toHaveLength(4);
       expect(await checkMachineDocs(dir)).toEqual([]);
       const chainFile = join(dir, 'chain.md');
       await writeFile(chainFile, `${await readFile(chainFile, 'utf8')}\nedited by hand\n`);
       expect(await checkMachineDocs(dir)).toEqual([
         { machine: 'chain', file: chainFile, state: 'different' },
       ]);
-      expect(generatedDocs(dir).map((d) => d.machine)).toEqual(['cycle', 'chain', 'gate']);
+      expect(generatedDocs(dir).map((d) => d.machine)).toEqual(['cycle', 'chain', 'gate', 'synthesis']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
