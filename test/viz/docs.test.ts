@@ -33,7 +33,12 @@ describe('docs/machines', () => {
   it('check detects missing and edited docs; write repairs them', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'viz-docs-'));
     try {
-      expect((await checkMachineDocs(dir)).map((d) => d.state)).toEqual(['missing', 'missing', 'missing', 'missing']);
+      expect((await checkMachineDocs(dir)).map((d) => d.state)).toEqual([
+        'missing',
+        'missing',
+        'missing',
+        'missing',
+      ]);
       const files = await writeMachineDocs(dir);
       expect(files).toHaveLength(4);
       expect(await checkMachineDocs(dir)).toEqual([]);
