@@ -5,8 +5,8 @@
  * embedded fs store, and shows the progress, a **repair escalation** (Demo/Arith.lean does not
  * build; the same blocker twice sends it to the patch-only repair worker, whose diff the runtime
  * applies under custody and checkpoints), a **deep rollback** (Demo/Tower.lean's deep pass raises
- * the sorry count; the regression gate restores the file byte for byte and the run ends stuck on
- * it), the checkpoint commits, the final handoff record with its blocker fields, the run id and
+ * the sorry count; the regression gate restores the file byte for byte and the target becomes a
+ * declared blocker), the checkpoint commits, the final handoff record with its blocker fields, the run id and
  * the command to inspect the run.
  */
 import { execFile } from 'node:child_process';
@@ -158,6 +158,28 @@ export async function repairCommit(
   return same ? { commit, subject: first.slice(sp + 1) } : null;
 }
 
+/**
+ * True when a run's final handoff ended on a blocker (pure): `stuck`, or `stopped` on
+ * `max-stuck` (blocker-driven), with the blocker fields a relaunch needs (kind, signature, the
+ * evidence required), for the run's own task.
+ *
+ * @example
+ * ```ts
+ * endedOnBlocker({ ...h, status: 'stuck', blocker_kind: 'proof', blocker_signature: 'A.lean:2:x', new_evidence_required_for_rerun: 'a lemma' }); // true
+ * endedOnBlocker({ ...h, status: 'solved' }); // false
+ * ```
+ */
+export function endedOnBlocker(h: Handoff): boolean {
+  const onBlocker = h.status === 'stuck' || (h.status === 'stopped' && h.stop_reason === 'max-stuck');
+  return (
+    onBlocker &&
+    h.blocker_kind !== null &&
+    h.blocker_signature !== null &&
+    h.new_evidence_required_for_rerun !== null &&
+    validateHandoff(h).ok
+  );
+}
+
 /** Options of {@link runCycleDemo}. */
 export interface CycleDemoOptions {
   /** Keep the temporary project for inspection (default true; tests pass false). */
@@ -168,9 +190,9 @@ export interface CycleDemoOptions {
  * Runs the cycle demo and resolves to 0 when it behaved as designed: accepted work committed as
  * checkpoints; one repair escalation whose patch-only diff the runtime applied and checkpointed
  * (the commit's change is exactly the worker's diff); one deep pass rolled back to the exact
- * committed bytes (sha256 of the file = sha256 of git's blob, never staged); the run ended stuck
- * on it with a valid blocker-driven handoff, stored in the journal; nothing unverified left in
- * the working tree.
+ * committed bytes (sha256 of the file = sha256 of git's blob, never staged) and the target declared
+ * a blocker; the run ended on a blocker with a valid handoff ({@link endedOnBlocker}), stored in
+ * the journal; nothing unverified left in the working tree.
  *
  * @example
  * ```ts
@@ -279,17 +301,20 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
     say();
     check(validateHandoff(h).ok, 'the final handoff record validates (run-contract/v1)');
     check(
-      h.status === 'stuck' &&
-        h.target === 'Demo' &&
-        (h.blocker_signature ?? '').startsWith(`${DEMO_DEEP_FILE}:`),
-      `the run ended stuck on the rolled-back target: status ${h.status}`,
+      endedOnBlocker(h),
+      `the run ended on a blocker: status ${h.status}${h.stop_reason === null ? '' : ` (${h.stop_reason})`}`,
     );
     say(`    blocker_kind ${h.blocker_kind}, blocker_class ${h.blocker_class}`);
     say(`    blocker_signature ${escapeLine(h.blocker_signature ?? '')}`);
     say(`    new_evidence_required_for_rerun: ${escapeLine(h.new_evidence_required_for_rerun ?? '')}`);
     check(
       log.some((l) => l.startsWith('review (stuck)')),
-      'the stuck target went through the stuck review before the run ended',
+      'the stuck targets went through the stuck review',
+    );
+    const held = r.context.blocked[`${DEMO_DEEP_FILE}:5`];
+    check(
+      held?.blocker_signature === `${DEMO_DEEP_FILE}:5:deep rollback`,
+      `the rolled-back target is a declared blocker: ${escapeLine(held?.blocker_signature ?? '(none)')}`,
     );
     const dirty = (await git('status', '--porcelain', '--untracked-files=all')).stdout
       .split('\n')

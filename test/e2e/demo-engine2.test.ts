@@ -3,8 +3,8 @@
  * engine (autoprove, fs store) with the built TypeScript example worker as a real child process
  * shows one repair escalation (Demo/Arith.lean: the same blocker twice → a patch-only diff the
  * runtime applies and checkpoints) and one deep rollback (Demo/Tower.lean: the deep pass raises
- * the sorry count → the file is restored byte for byte, never staged, and the run ends stuck on
- * it with a valid blocker handoff). Also pins the example worker's roles one dispatch at a time
+ * the sorry count → the file is restored byte for byte, never staged, and the target becomes a
+ * declared blocker; the run ends on a valid blocker handoff). Also pins the example worker's roles one dispatch at a time
  * (deep regress / deep accepted / patch-only repair, custody before every mutation), an accepted
  * deep pass through the engine, and the demo printer against hostile worker strings. Uses the
  * built package (`npm run build` first).
@@ -106,7 +106,7 @@ describe('npm start: the demo project through the engine (real worker, real git,
     expect(head).toContain('theorem triple (n : Nat) : 3 * n = n + n + n := by\n  omega');
   });
 
-  it('deep rollback: Demo/Tower.lean is back to its exact bytes, never staged, the run ends stuck on it', async () => {
+  it('deep rollback: Demo/Tower.lean is back to its exact bytes, never staged or committed', async () => {
     const log = r.context.log;
     expect(log).toContain('deep: rolled back Demo/Tower.lean — deep: regression — sorry count +1');
     // the deep worker really edited the file (the rollback undid a real change)
@@ -136,17 +136,17 @@ describe('npm start: the demo project through the engine (real worker, real git,
     expect(r.context.checkpoints).toHaveLength(5);
     const h = r.handoff;
     expect(validateHandoff(h).ok).toBe(true);
-    expect(h).toMatchObject({
-      target: 'Demo',
-      scope: 'project',
-      mode: 'autoprove',
-      status: 'stuck',
-      blocker_kind: 'proof',
-      blocker_signature: 'Demo/Tower.lean:5:deep rollback',
-      next_action: 'stop',
-    });
+    expect(h).toMatchObject({ target: 'Demo', scope: 'project', mode: 'autoprove', blocker_kind: 'proof' });
+    // the run ends on a blocker (stuck, or stopped on max-stuck: both blocker-driven)
+    expect(h.status === 'stuck' || (h.status === 'stopped' && h.stop_reason === 'max-stuck')).toBe(true);
+    expect(h.blocker_signature).toMatch(/^Demo\/(Tower|Hard)\.lean:\d+:/);
     expect(h.new_evidence_required_for_rerun).not.toBeNull();
     expect(r.finalCite).toMatch(/#\d+$/);
+    // the rolled-back target is a declared blocker
+    expect(r.context.blocked['Demo/Tower.lean:5']).toMatchObject({
+      status: 'stuck',
+      blocker_signature: 'Demo/Tower.lean:5:deep rollback',
+    });
     // Hard.lean stays the stuck one with its declared blocker; nothing unverified is left behind
     expect(r.context.blocked['Demo/Hard.lean:3']?.blocker_class).toBe('missing-library-lemma');
     expect(git('show', 'HEAD:Demo/Hard.lean')).toContain('  sorry\n');
@@ -452,6 +452,31 @@ describe('the demo printer against hostile worker output', () => {
     expect(repairDiffOf([edited, twice, elsewhere, forged], 'A.lean')).toBeNull();
     const good = handoffFor(d, { artifacts: [{ kind: 'unified-diff', content: DIFF }] });
     expect(repairDiffOf([edited, good], 'A.lean')).toBe(DIFF);
+  });
+
+  it('endedOnBlocker: stuck, or stopped on max-stuck, with the blocker fields; nothing else', async () => {
+    const { endedOnBlocker } = await demoCycle();
+    const entry = { path: '/p/A.lean', realpath: '/p/A.lean', exists: true, sha256: 'a'.repeat(64), size: 1 };
+    const dv = { ...d, file_baseline: { schema: 'file-baseline/v1' as const, files: [entry] } };
+    const blocker = {
+      blocker_kind: 'proof' as const,
+      blocker_class: 'missing-library-lemma' as const,
+      blocker_signature: 'A.lean:2:missing library lemma',
+      new_evidence_required_for_rerun: 'a lemma',
+      next_action: 'stop' as const,
+    };
+    expect(endedOnBlocker(handoffFor(dv, { status: 'stuck', ...blocker }))).toBe(true);
+    expect(endedOnBlocker(handoffFor(dv, { status: 'stopped', stop_reason: 'max-stuck', ...blocker }))).toBe(
+      true,
+    );
+    expect(endedOnBlocker(handoffFor(dv))).toBe(false);
+    expect(endedOnBlocker(handoffFor(dv, { status: 'stopped', stop_reason: 'max-cycles', ...blocker }))).toBe(
+      false,
+    );
+    // a worker-shaped record claiming stuck without its blocker fields is no blocker handoff
+    expect(endedOnBlocker(handoffFor(dv, { status: 'stuck', ...blocker, blocker_signature: null }))).toBe(
+      false,
+    );
   });
 
   it('log lines quoting a worker string are escaped (no terminal control, no forged line)', async () => {
