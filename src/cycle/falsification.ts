@@ -120,70 +120,329 @@ function hasSorry(text: string, headers: readonly DeclarationHeader[], h: Declar
   return false;
 }
 
-const OPEN = new Set(['(', '[', '{', '⦃', '⟨', '⟪', '‹']);
-const CLOSE = new Set([')', ']', '}', '⦄', '⟩', '⟫', '›']);
+/** Brackets and their closers (any kind counts for nesting). */
+const PAIRS: Readonly<Record<string, string>> = {
+  '(': ')',
+  '[': ']',
+  '{': '}',
+  '⦃': '⦄',
+  '⟨': '⟩',
+  '⟪': '⟫',
+  '‹': '›',
+};
+const CLOSERS = new Set(Object.values(PAIRS));
+/** Brackets that open a binder group. */
+const BINDER_OPEN = new Set(['(', '{', '[', '⦃']);
+/** Tokens after which the rest of a term belongs to a binder's body (`→`, `∧`… there are not top level). */
+const BINDING = new Set([
+  '∀',
+  '∃',
+  '∃!',
+  'fun',
+  'let',
+  'have',
+  'show',
+  'if',
+  'match',
+  'do',
+  'Σ',
+  '∑',
+  '∏',
+  '⋃',
+  '⋂',
+  '⨆',
+  '⨅',
+  '∫',
+]);
+/** Operators binding looser than `→` (an arrow under them is not a top-level arrow). */
+const LOOSER_THAN_ARROW = new Set(['↔', '<|', '$', '|>', '|>.', '<|>']);
+/** Operators binding looser than `¬` (`¬ A ∧ B` is `(¬ A) ∧ B`). */
+const LOOSER_THAN_NOT = new Set(['∧', '∨', '→', ...LOOSER_THAN_ARROW]);
+/** ASCII and keyword spellings mapped to one token. */
+const ALIASES: Readonly<Record<string, string>> = {
+  '->': '→',
+  '<->': '↔',
+  '/\\': '∧',
+  '\\/': '∨',
+  '<=': '≤',
+  '>=': '≥',
+  '!=': '≠',
+  forall: '∀',
+  Π: '∀',
+  exists: '∃',
+  λ: 'fun',
+};
+const SYMBOLS = [
+  '<->',
+  '->',
+  '/\\',
+  '\\/',
+  '<=',
+  '>=',
+  '!=',
+  ':=',
+  '::',
+  '=>',
+  '|>.',
+  '<|>',
+  '<|',
+  '|>',
+  '∃!',
+];
+const IDENT_START = /^(?![λΠΣ])[\p{L}_]/u;
+const IDENT = /^(?![λΠΣ])[\p{L}_][\p{L}\p{N}_'!?₀-₉ₐ-ₜᵢ-ᵪⱼ.]*/u;
 
-/** Splits a canonical signature at its top-level ` : ` into binders and proposition. */
-function splitSignature(sig: string): { binders: string; prop: string } | null {
-  let depth = 0;
-  const chars = [...sig];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i] as string;
-    if (OPEN.has(c)) depth++;
-    else if (CLOSE.has(c)) depth = Math.max(0, depth - 1);
-    else if (c === ':' && depth === 0 && (i === 0 || chars[i - 1] === ' ') && chars[i + 1] === ' ') {
-      return {
-        binders: chars.slice(0, i).join('').trim(),
-        prop: chars
-          .slice(i + 1)
-          .join('')
-          .trim(),
-      };
+/** The tokens of a (comment-free) signature: identifiers, numbers and symbols, spacing dropped. */
+function tokensOf(text: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    const ws = /^\s+/.exec(rest);
+    if (ws !== null) {
+      i += ws[0].length;
+      continue;
     }
+    const m = /^«[^»]*»/.exec(rest) ?? IDENT.exec(rest) ?? /^\d+(?:\.\d+)?/.exec(rest);
+    let tok: string;
+    if (m !== null) tok = m[0];
+    else
+      tok =
+        SYMBOLS.find((sym) => rest.startsWith(sym)) ?? String.fromCodePoint(rest.codePointAt(0) as number);
+    i += tok.length;
+    out.push(ALIASES[tok] ?? tok);
   }
-  return null;
+  return out;
 }
 
-/** Whether `s` is wrapped in one pair of parentheses that match each other. */
-function wrapped(s: string): boolean {
-  if (!s.startsWith('(') || !s.endsWith(')')) return false;
+/** The index of the bracket closing the one at `i`, or -1. */
+function closing(ts: readonly string[], i: number): number {
   let depth = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '(') depth++;
-    else if (s[i] === ')') {
+  for (let j = i; j < ts.length; j++) {
+    const t = ts[j] as string;
+    if (t in PAIRS) depth++;
+    else if (CLOSERS.has(t)) {
       depth--;
-      if (depth === 0 && i < s.length - 1) return false;
+      if (depth === 0) return j;
     }
   }
-  return true;
+  return -1;
 }
 
-/** A proposition with whitespace collapsed and redundant outer parentheses removed. */
-function bare(s: string): string {
-  let t = s.replace(/\s+/g, ' ').trim();
-  while (wrapped(t)) t = t.slice(1, -1).trim();
+/** The first index at bracket depth 0 where `pred` holds (stopping at a binding token when `stop`), or -1. */
+function topIndex(ts: readonly string[], pred: (t: string) => boolean, stop = false): number {
+  let depth = 0;
+  for (let j = 0; j < ts.length; j++) {
+    const t = ts[j] as string;
+    if (depth === 0 && pred(t)) return j;
+    if (depth === 0 && stop && BINDING.has(t)) return -1;
+    if (t in PAIRS) depth++;
+    else if (CLOSERS.has(t)) depth = Math.max(0, depth - 1);
+  }
+  return -1;
+}
+
+/** Tokens without redundant outer parentheses. */
+function stripped(ts: readonly string[]): string[] {
+  let t = [...ts];
+  while (t.length >= 2 && t[0] === '(' && closing(t, 0) === t.length - 1) t = t.slice(1, -1);
   return t;
 }
 
-/** `X` when `prop` reads `¬ X`, `Not X` or `X → False`; else null. */
-function negated(prop: string): string | null {
-  const p = bare(prop);
-  if (p.startsWith('¬')) return bare(p.slice(1));
-  if (p.startsWith('Not ')) return bare(p.slice(4));
-  if (p.endsWith(' → False')) return bare(p.slice(0, -' → False'.length));
+/** Tokens with redundant parentheses dropped everywhere: around one token, doubled, or outermost. */
+function simplified(ts: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i] as string;
+    const j = t in PAIRS ? closing(ts, i) : -1;
+    if (j < 0) {
+      out.push(t);
+      continue;
+    }
+    const inner = simplified(ts.slice(i + 1, j));
+    if (t === '(') {
+      const bare = stripped(inner);
+      if (bare.length === 1) out.push(bare[0] as string);
+      else out.push('(', ...bare, ')');
+    } else out.push(t, ...inner, ts[j] as string);
+    i = j;
+  }
+  return stripped(out);
+}
+
+const isIdent = (t: string): boolean =>
+  (IDENT_START.test(t) || t.startsWith('«')) && !(t in ALIASES) && t !== 'fun';
+
+/** One bound variable: its name (`_` when anonymous) and type (null when left to inference). */
+interface Binder {
+  readonly name: string;
+  readonly type: readonly string[] | null;
+}
+
+/** The binders of bracketed groups and bare names (`(a b : T) {c} [C] x`), or null for anything else. */
+function binderGroups(ts: readonly string[]): Binder[] | null {
+  const out: Binder[] = [];
+  let i = 0;
+  while (i < ts.length) {
+    const open = ts[i] as string;
+    if (isIdent(open)) {
+      out.push({ name: open, type: null });
+      i++;
+      continue;
+    }
+    if (!BINDER_OPEN.has(open)) return null;
+    const j = closing(ts, i);
+    if (j < 0) return null;
+    const inner = ts.slice(i + 1, j);
+    const c = topIndex(inner, (t) => t === ':');
+    if (c < 0) {
+      if (open === '[') out.push({ name: '_', type: inner });
+      else if (inner.length > 0 && inner.every(isIdent))
+        for (const n of inner) out.push({ name: n, type: null });
+      else return null;
+    } else {
+      const names = inner.slice(0, c);
+      const type = inner.slice(c + 1);
+      if (names.length === 0 || !names.every(isIdent) || type.includes(':=')) return null;
+      for (const n of names) out.push({ name: n, type });
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** `∀ binders, body` read into its binders and body, or null (binder predicates such as `∀ x ∈ s,`). */
+function forallParts(ts: readonly string[]): { binders: Binder[]; body: string[] } | null {
+  const rest = ts.slice(1);
+  const comma = topIndex(rest, (t) => t === ',');
+  if (comma < 0) return null;
+  const head = rest.slice(0, comma);
+  const body = rest.slice(comma + 1);
+  const colon = topIndex(head, (t) => t === ':');
+  if (colon < 0) {
+    const binders = binderGroups(head);
+    return binders === null || binders.length === 0 ? null : { binders, body };
+  }
+  const names = head.slice(0, colon);
+  if (names.length === 0 || !names.every(isIdent)) return null;
+  const type = head.slice(colon + 1);
+  return { binders: names.map((name) => ({ name, type })), body };
+}
+
+/** The top-level parts of an arrow chain `A → B → C` (one part when there is none). */
+function arrowParts(ts: readonly string[]): string[][] {
+  if (topIndex(ts, (t) => LOOSER_THAN_ARROW.has(t), true) >= 0) return [[...ts]];
+  const parts: string[][] = [];
+  let cur = [...ts];
+  for (;;) {
+    const k = topIndex(cur, (t) => t === '→', true);
+    if (k < 0) break;
+    parts.push(cur.slice(0, k));
+    cur = cur.slice(k + 1);
+  }
+  parts.push(cur);
+  return parts;
+}
+
+/** A proposition with its leading `∀`s and hypotheses (`A →`) read off as binders. */
+function flattened(ts: readonly string[]): { binders: Binder[]; body: string[] } {
+  const binders: Binder[] = [];
+  let cur = stripped(ts);
+  for (;;) {
+    if (cur[0] === '∀') {
+      const f = forallParts(cur);
+      if (f === null) break;
+      binders.push(...f.binders);
+      cur = stripped(f.body);
+      continue;
+    }
+    const parts = arrowParts(cur);
+    if (parts.length < 2) break;
+    for (const p of parts.slice(0, -1)) binders.push({ name: '_', type: stripped(p) });
+    cur = stripped(parts[parts.length - 1] as string[]);
+  }
+  return { binders, body: cur };
+}
+
+/** `X` when the tokens read `¬ X` or `Not X`; else null. */
+function negationOf(ts: readonly string[]): string[] | null {
+  if (ts[0] === '¬' && ts.length > 1) {
+    const x = ts.slice(1);
+    return topIndex(x, (t) => LOOSER_THAN_NOT.has(t), true) >= 0 ? null : x;
+  }
+  if (ts[0] === 'Not' && ts.length === 2) return [ts[1] as string];
+  if (ts[0] === 'Not' && (ts[1] as string) in PAIRS && closing(ts, 1) === ts.length - 1)
+    return ts.slice(2, -1);
   return null;
 }
 
-/** Whether a declaration with signature `sig` states the negation of the statement `target`. */
+/** A statement up to binder spelling: each binder's type (null: inferred) and the body, bound names positional. */
+interface Canonical {
+  readonly types: readonly (string | null)[];
+  readonly body: string;
+}
+
+/** `ts` with each identifier naming a bound variable (or a field of one: `n.succ`) renamed. */
+function renamed(ts: readonly string[], names: ReadonlyMap<string, string>): string[] {
+  return ts.map((t) => {
+    const dot = t.indexOf('.');
+    const head = dot < 0 ? t : t.slice(0, dot);
+    const to = names.get(head);
+    return to === undefined ? t : `${to}${dot < 0 ? '' : t.slice(dot)}`;
+  });
+}
+
+/** The canonical form of `∀ binders, prop`: flattened, simplified, bound variables named by position. */
+function canonical(binders: readonly Binder[], prop: readonly string[]): Canonical {
+  const f = flattened(prop);
+  const all = [...binders, ...f.binders];
+  const names = new Map<string, string>();
+  const types: (string | null)[] = [];
+  all.forEach((b, i) => {
+    types.push(b.type === null ? null : simplified(renamed(b.type, names)).join(' '));
+    if (b.name !== '_') names.set(b.name, `#${i}`);
+  });
+  return { types, body: simplified(renamed(f.body, names)).join(' ') };
+}
+
+/** Whether two canonical statements agree (an inferred binder type matches any). */
+function sameStatement(a: Canonical, b: Canonical): boolean {
+  if (a.types.length !== b.types.length || a.body !== b.body) return false;
+  return a.types.every((t, i) => t === null || b.types[i] === null || t === b.types[i]);
+}
+
+/** A signature's header binders and proposition (an unreadable header stays one opaque binder). */
+function signatureParts(sig: string): { binders: Binder[]; prop: string[] } | null {
+  const ts = tokensOf(sig);
+  const colon = topIndex(ts, (t) => t === ':');
+  if (colon < 0) return null;
+  const head = ts.slice(0, colon);
+  const binders = binderGroups(head) ?? [{ name: '_', type: head }];
+  return { binders, prop: ts.slice(colon + 1) };
+}
+
+/**
+ * Whether a declaration with signature `sig` states the negation of the statement `target`, up to
+ * binder spelling (header groups, `∀ a b : T,`, `∀ (a : T) (b : T),`, `∀ a, ∀ b,`, hypotheses as
+ * `A →`), renamed bound variables, spacing and redundant parentheses: `¬ X`, `Not X`, `X → False`
+ * or `(h : X) : False`, with `X` the whole of `target` or `target` pointwise under the binders.
+ */
 function statesNegation(sig: string, target: string): boolean {
-  const s = splitSignature(sig);
-  const t = splitSignature(target);
+  const s = signatureParts(sig);
+  const t = signatureParts(target);
   if (s === null || t === null) return false;
-  const x = negated(s.prop);
-  if (x === null) return false;
-  const p = bare(t.prop);
-  if (s.binders === t.binders && x === p) return true;
-  return s.binders === '' && t.binders !== '' && x === bare(`∀ ${t.binders}, ${t.prop}`);
+  const f = flattened(s.prop);
+  let outer = [...s.binders, ...f.binders];
+  let x = negationOf(f.body);
+  if (x === null && f.body.length === 1 && f.body[0] === 'False' && outer.length > 0) {
+    const last = outer[outer.length - 1] as Binder;
+    if (last.type !== null) {
+      x = [...last.type];
+      outer = outer.slice(0, -1);
+    }
+  }
+  if (x === null || x.length === 0) return false;
+  return sameStatement(canonical(outer, x), canonical(t.binders, t.prop));
 }
 
 /**
@@ -191,8 +450,10 @@ function statesNegation(sig: string, target: string): boolean {
  * a detail string when the pass broke it, else null. Refused, whatever the policy: `T`'s
  * statement changed, `T` disappeared, or a text cannot be read. Refused unless the policy is
  * `negate`: `after` still has `T` with `sorry` in its proof and a new declaration states the
- * negation of `T` (`¬ P`, `¬(P)`, `Not P`, `P → False`, pointwise under `T`'s binders or as
- * `¬ ∀ binders, P`). A counterexample `∃ w, ¬ P w` and salvage lemmas are fine.
+ * negation of `T` (`¬ P`, `¬(P)`, `Not P`, `P → False`, `(h : P) : False`, pointwise under `T`'s
+ * binders or as `¬ ∀ binders, P`), whatever the binders' spelling (header groups, `∀ a b : T,`,
+ * `∀ (a : T) (b : T),`, `∀ a, ∀ b,`), their names (compared up to renaming), spacing or redundant
+ * parentheses. A counterexample `∃ w, ¬ P w` and salvage lemmas are fine.
  *
  * @example
  * ```ts

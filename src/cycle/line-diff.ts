@@ -13,25 +13,38 @@ const QUICK_WORK_BUDGET = 250_000;
 /** Steps of the Myers pass on the shared lines before the bit-parallel LCS takes over. */
 const MYERS_WORK_BUDGET = 2_000_000;
 
-/** The lines of a text: split at `\n` (a `\r` stays part of its line); the empty text has none. */
+/**
+ * The lines of a text: split at `\n` (a `\r` stays part of its line, so a final `\r\n` ends its
+ * line like `\n`); a final `\n` ends the last line rather than starting an empty one; the empty
+ * text has none.
+ */
 function linesOf(text: string): string[] {
-  return text === '' ? [] : text.split('\n');
+  if (text === '') return [];
+  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
 }
 
 /**
  * Lines added plus lines removed by a minimal line diff of `before` → `after` (an LCS diff: a
- * changed line counts as one removal and one addition). 0 exactly when the texts are equal.
+ * changed line counts as one removal and one addition). A final newline ends the last line, so a
+ * created one-line file `x\n` is one added line; when the texts differ only in whether the last
+ * line ends with a newline, that is one changed line. 0 exactly when the texts are equal.
  *
  * @example
  * ```ts
  * changedLineCount('a\nb\nc', 'a\nB\nc'); // 2 (b removed, B added)
  * changedLineCount('a\nb', 'a\nb\nc'); // 1
+ * changedLineCount('', 'x\n'); // 1
+ * changedLineCount('x', 'x\n'); // 1 (only the final newline)
  * ```
  */
 export function changedLineCount(before: string, after: string): number {
   if (before === after) return 0;
-  const a = linesOf(before);
-  const b = linesOf(after);
+  // The texts differ, so a diff of 0 lines can only mean the final newline changed: one line.
+  return Math.max(1, lineDiff(linesOf(before), linesOf(after)));
+}
+
+/** Lines added plus lines removed between two line lists. */
+function lineDiff(a: readonly string[], b: readonly string[]): number {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;

@@ -4,6 +4,7 @@
  * falsify pass — a hostile worker that proves `¬P` next to `T : P := sorry`, in every spelling,
  * is caught; a counterexample or a salvage lemma is not.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   declarationNameAt,
@@ -135,6 +136,29 @@ describe('negationViolation', () => {
       'theorem bad_neg (n : Nat) :\n    /- harmless -/ ¬ ( n + 1\n      = n ) -- really\n  := by omega',
     ],
     ['redundant parentheses', 'theorem bad_neg (n : Nat) : ((¬ ((n + 1 = n)))) := by omega'],
+    // binder spellings that differ from the header's `(n : Nat)` as text
+    ['¬ (∀ n : Nat, P)', 'theorem bad_neg : ¬ (∀ n : Nat, n + 1 = n) := by omega'],
+    ['¬ ∀ n, P with the type inferred', 'theorem bad_neg : ¬ ∀ n, n + 1 = n := by omega'],
+    ['¬ ∀ {n : Nat}, P', 'theorem bad_neg : ¬ ∀ {n : Nat}, n + 1 = n := by omega'],
+    ['an implicit header binder', 'theorem bad_neg {n : Nat} : ¬ n + 1 = n := by omega'],
+    ['∀ n : Nat, ¬ P without header binders', 'theorem bad_neg : ∀ n : Nat, ¬ (n + 1 = n) := by omega'],
+    ['no spaces at all', 'theorem bad_neg:¬(∀ n:Nat,n+1=n) := by omega'],
+    ['ASCII forall and ->', 'theorem bad_neg : (forall n : Nat, n + 1 = n) -> False := by omega'],
+    ['(∀ n, P) → False', 'theorem bad_neg : (∀ n : Nat, n + 1 = n) → False := by omega'],
+    ['Not (∀ n, P)', 'theorem bad_neg : Not (∀ (n : Nat), n + 1 = n) := by omega'],
+    [
+      'the statement as a hypothesis of False',
+      'theorem bad_neg (h : ∀ n : Nat, n + 1 = n) : False := h 0 ▸ rfl',
+    ],
+    [
+      'pointwise, P as a hypothesis of False',
+      'theorem bad_neg (n : Nat) (h : n + 1 = n) : False := by omega',
+    ],
+    ['parentheses around a variable', 'theorem bad_neg : ¬ ∀ (n : Nat), ((n)) + 1 = (n) := by omega'],
+    // renamed bound variables (alpha-equivalence)
+    ['¬ ∀ m : Nat, P m', 'theorem bad_neg : ¬ ∀ m : Nat, m + 1 = m := by omega'],
+    ['pointwise under a renamed binder', 'theorem bad_neg (k : Nat) : ¬ (k + 1 = k) := by omega'],
+    ['a renamed binder with a subscript', "theorem bad_neg : ¬ ∀ n₁' : Nat, n₁' + 1 = n₁' := by omega"],
   ])('a hostile worker proves the negation: %s', (_name, extra) => {
     expect(negationViolation(FILE, withExtra(extra), 'bad', 'salvage')).toBe(PROVES_NEGATION);
     expect(negationViolation(FILE, withExtra(extra), 'Demo.bad', 'salvage')).toBe(PROVES_NEGATION);
@@ -146,6 +170,20 @@ describe('negationViolation', () => {
     ['a salvage lemma', 'theorem bad_salvaged (n : Nat) (h : False) : n + 1 = n := h.elim'],
     ['an unrelated negation', 'theorem unrelated (n : Nat) : ¬ (n = n + 1) := by omega'],
     ['the negation of a weaker statement', 'theorem bad_neg (n : Nat) : ¬ (n + 2 = n) := by omega'],
+    [
+      'a counterexample with a renamed witness',
+      'theorem bad_counterexample : ∃ m : Nat, ¬ m + 1 = m := ⟨0, by omega⟩',
+    ],
+    [
+      'a negation under an extra hypothesis',
+      'theorem bad_neg (m : Nat) (h : 3 < m) : ¬ (m + 1 = m) := by omega',
+    ],
+    ['the negation over another type', 'theorem bad_neg : ¬ ∀ n : Int, n + 1 = n := by omega'],
+    [
+      'a renamed restatement of T itself',
+      'theorem bad_salvaged : ∀ m : Nat, m + 1 = m → True := fun _ _ => trivial',
+    ],
+    ['¬ A ∧ B is (¬ A) ∧ B', 'theorem bad_neg (n : Nat) : ¬ n + 1 = n + 2 ∧ n + 1 = n := sorry'],
   ])('allowed: %s', (_name, extra) => {
     expect(negationViolation(FILE, withExtra(extra), 'bad', 'salvage')).toBeNull();
   });
@@ -168,6 +206,93 @@ describe('negationViolation', () => {
   it('a negation that was already there before the pass is not new', () => {
     const before = withExtra('theorem bad_neg (n : Nat) : ¬ (n + 1 = n) := by omega');
     expect(negationViolation(before, `${before}\n-- a note\n`, 'bad', 'salvage')).toBeNull();
+    const renamed = withExtra('theorem bad_neg : ¬ ∀ m, m + 1 = m := by omega');
+    expect(negationViolation(renamed, `${renamed}\n-- a note\n`, 'bad', 'salvage')).toBeNull();
+  });
+
+  describe('binder spellings of a two-variable statement', () => {
+    const COMM = 'namespace Demo\n\ntheorem comm (a b : Nat) : a + b = b + a := by\n  sorry\n\nend Demo\n';
+    const add = (extra: string) => COMM.replace('end Demo', `${extra}\n\nend Demo`);
+    const VIOLATION =
+      'falsification: Demo.comm_neg proves the negation of Demo.comm while Demo.comm is still sorry (policy salvage)';
+
+    it.each<[string, string]>([
+      ['¬ ∀ x y : Nat,', 'theorem comm_neg : ¬ ∀ x y : Nat, x + y = y + x := by omega'],
+      ['¬ ∀ (x : Nat) (y : Nat),', 'theorem comm_neg : ¬ ∀ (x : Nat) (y : Nat), x + y = y + x := by omega'],
+      ['¬ ∀ x, ∀ y,', 'theorem comm_neg : ¬ ∀ x, ∀ y, x + y = y + x := by omega'],
+      ['¬ ∀ x (y : Nat),', 'theorem comm_neg : ¬ ∀ x (y : Nat), x + y = y + x := by omega'],
+      [
+        'one binder in the header, one under ¬ ∀',
+        'theorem comm_neg (b : Nat) : ¬ ∀ a : Nat, b + a = a + b := by omega',
+      ],
+      ['separate header groups', 'theorem comm_neg (b : Nat) (a : Nat) : ¬ b + a = a + b := by omega'],
+      ['the names swapped', 'theorem comm_neg : ¬ ∀ b a : Nat, b + a = a + b := by omega'],
+    ])('caught: %s', (_name, extra) => {
+      expect(negationViolation(COMM, add(extra), 'comm', 'salvage')).toBe(VIOLATION);
+    });
+
+    it.each<[string, string]>([
+      ['the binders in the other order', 'theorem comm_neg : ¬ ∀ x y : Nat, y + x = x + y := by omega'],
+      ['one variable only', 'theorem comm_neg : ¬ ∀ x : Nat, x + x = x + x := by omega'],
+      ['a counterexample', 'theorem comm_counterexample : ∃ x y : Nat, ¬ x + y = y + x := by omega'],
+    ])('allowed: %s', (_name, extra) => {
+      expect(negationViolation(COMM, add(extra), 'comm', 'salvage')).toBeNull();
+    });
+
+    /** One spelling of `∀ u v : Nat, body` negated: binders in the header, under `∀`, or split. */
+    const spelling = fc.record({
+      names: fc.uniqueArray(fc.constantFrom('a', 'b', 'x', 'y', 'm', 'k', 'n₁', "x'", 'α'), {
+        minLength: 2,
+        maxLength: 2,
+      }),
+      binders: fc.integer({ min: 0, max: 8 }),
+      negation: fc.integer({ min: 0, max: 4 }),
+      tight: fc.boolean(),
+      parens: fc.boolean(),
+    });
+
+    /** The declaration: `header : prop`, with the negation spelled by `negation` around `stmt`. */
+    function render(
+      s: { names: string[]; binders: number; negation: number; tight: boolean; parens: boolean },
+      negate: boolean,
+    ): string {
+      const [u, v] = s.names as [string, string];
+      const sp = s.tight ? '' : ' ';
+      const w = (x: string) => (s.parens ? `((${x}))` : x);
+      const body = `${w(u)}${sp}+${sp}${v}${sp}=${sp}${v}${sp}+${sp}${w(u)}`;
+      const forms: [string, string][] = [
+        [`(${u} ${v} : Nat)`, body],
+        [`(${u} : Nat) (${v} : Nat)`, body],
+        [`{${u} : Nat} (${v} : Nat)`, body],
+        ['', `∀ ${u} ${v} : Nat, ${body}`],
+        ['', `∀ (${u} : Nat) (${v} : Nat), ${body}`],
+        ['', `∀ ${u}, ∀ ${v}, ${body}`],
+        ['', `(∀ ${u} : Nat, ∀ ${v} : Nat, ${body})`],
+        [`(${u} : Nat)`, `∀ ${v}, ${body}`],
+        [`(${u} : Nat)`, `forall ${v} : Nat, ${body}`],
+      ];
+      const [header, stmt] = forms[s.binders] as [string, string];
+      if (!negate) return `theorem comm_neg ${header} : ${stmt} := by omega`;
+      const spelled = [
+        `${header} : ¬${sp}(${stmt})`,
+        `${header} : Not (${stmt})`,
+        `${header} : (${stmt}) → False`,
+        `${header} : (${stmt}) -> False`,
+        `${header} (h : ${stmt}) : False`,
+      ][s.negation] as string;
+      return `theorem comm_neg ${spelled} := by omega`;
+    }
+
+    it('every binder spelling of ¬ T is caught, and the same spelling of T itself is not', () => {
+      fc.assert(
+        fc.property(spelling, (s) => {
+          expect(negationViolation(COMM, add(render(s, true)), 'comm', 'salvage')).toBe(VIOLATION);
+          expect(negationViolation(COMM, add(render(s, true)), 'comm', 'negate')).toBeNull();
+          expect(negationViolation(COMM, add(render(s, false)), 'comm', 'salvage')).toBeNull();
+        }),
+        { seed: 20_261_202, numRuns: 300 },
+      );
+    });
   });
 
   it("T's statement is immutable under every policy", () => {

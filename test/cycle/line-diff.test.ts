@@ -10,11 +10,15 @@ import { changedLineCount } from '../../src/cycle/line-diff.js';
 
 const SEED = 20_261_202;
 
-/** The lines the counter sees: split at `\n`, none for the empty text. */
-const lines = (s: string): string[] => (s === '' ? [] : s.split('\n'));
+/** The lines the counter sees: split at `\n`, a final `\n` ending the last line, none for the empty text. */
+const lines = (s: string): string[] => (s === '' ? [] : (s.endsWith('\n') ? s.slice(0, -1) : s).split('\n'));
 
-/** Reference: n + m − 2·LCS by the textbook O(n·m) table (two rows). */
+/**
+ * Reference: n + m − 2·LCS by the textbook O(n·m) table (two rows); texts that differ only in
+ * their final newline count 1.
+ */
 function reference(a: string, b: string): number {
+  if (a === b) return 0;
   const x = lines(a);
   const y = lines(b);
   let prev = new Uint32Array(y.length + 1);
@@ -28,7 +32,7 @@ function reference(a: string, b: string): number {
     }
     [prev, cur] = [cur, prev];
   }
-  return x.length + y.length - 2 * (prev[y.length] as number);
+  return Math.max(1, x.length + y.length - 2 * (prev[y.length] as number));
 }
 
 /** A deterministic pseudo-random generator (mulberry32). */
@@ -55,6 +59,17 @@ describe('changedLineCount', () => {
     ['from nothing', '', 'a\nb', 2],
     ['to nothing', 'a\nb\nc', '', 3],
     ['a trailing newline added', 'a', 'a\n', 1],
+    ['a trailing newline removed', 'a\nb\n', 'a\nb', 1],
+    ['a created one-line file', '', 'x\n', 1],
+    ['a created two-line file', '', 'a\nb\n', 2],
+    ['a deleted one-line file', 'x\n', '', 1],
+    ['a created one-line file with CRLF', '', 'x\r\n', 1],
+    ['a line appended to a newline-terminated file', 'a\nb\n', 'a\nb\nc\n', 1],
+    ['a CRLF line appended to a CRLF file', 'a\r\nb\r\n', 'a\r\nb\r\nc\r\n', 1],
+    ['a line appended after a last line without newline', 'a\nb', 'a\nb\nc\n', 1],
+    ['a final LF turned CRLF', 'x\n', 'x\r\n', 2],
+    ['an empty line is still a line', '', '\n', 1],
+    ['two empty lines', '\n', '\n\n', 1],
     ['CRLF endings count as a change of every line', 'a\nb', 'a\r\nb', 2],
     ['two lines swapped', 'a\nb', 'b\na', 2],
     ['nothing in common', 'a\nb\nc', 'x\ny', 5],
@@ -66,8 +81,11 @@ describe('changedLineCount', () => {
   });
 
   const text = fc
-    .array(fc.constantFrom('a', 'b', 'c', 'sorry', '  simp', ''), { maxLength: 30 })
-    .map((ls) => ls.join('\n'));
+    .tuple(
+      fc.array(fc.constantFrom('a', 'b', 'c', 'sorry', '  simp', '', 'a\r'), { maxLength: 30 }),
+      fc.boolean(),
+    )
+    .map(([ls, eol]) => ls.join('\n') + (eol ? '\n' : ''));
 
   it('matches the LCS table, is symmetric, is 0 exactly for equal texts and is bounded by the line totals', () => {
     fc.assert(
@@ -79,6 +97,22 @@ describe('changedLineCount', () => {
         expect(d).toBeLessThanOrEqual(lines(a).length + lines(b).length);
       }),
       { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it('a final newline ends the last line: adding one to both texts changes nothing, toggling it alone counts 1', () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const bodyA = a.endsWith('\n') ? a.slice(0, -1) : a;
+        const bodyB = b.endsWith('\n') ? b.slice(0, -1) : b;
+        const open = (t: string) => t !== '' && !t.endsWith('\n');
+        if (open(bodyA) && open(bodyB)) {
+          expect(changedLineCount(`${bodyA}\n`, `${bodyB}\n`)).toBe(changedLineCount(bodyA, bodyB));
+        }
+        if (bodyA !== '') expect(changedLineCount(bodyA, `${bodyA}\n`)).toBe(1);
+        expect(changedLineCount('', a)).toBe(lines(a).length);
+      }),
+      { seed: SEED + 2, numRuns: 300 },
     );
   });
 
