@@ -171,6 +171,11 @@ const ALIASES: Readonly<Record<string, string>> = {
   Π: '∀',
   exists: '∃',
   λ: 'fun',
+  ℕ: 'Nat',
+  ℤ: 'Int',
+  ℚ: 'Rat',
+  ℝ: 'Real',
+  ℂ: 'Complex',
 };
 const SYMBOLS = [
   '<->',
@@ -364,8 +369,12 @@ function flattened(ts: readonly string[]): { binders: Binder[]; body: string[] }
   return { binders, body: cur };
 }
 
-/** `X` when the tokens read `¬ X` or `Not X`; else null. */
+/** `X` when the tokens read `¬ X`, `Not X` or `a ≠ b` (`X` = `a = b`); else null. */
 function negationOf(ts: readonly string[]): string[] | null {
+  const ne = topIndex(ts, (t) => t === '≠', true);
+  if (ne > 0 && topIndex(ts, (t) => LOOSER_THAN_NOT.has(t), true) < 0) {
+    return [...ts.slice(0, ne), '=', ...ts.slice(ne + 1)];
+  }
   if (ts[0] === '¬' && ts.length > 1) {
     const x = ts.slice(1);
     return topIndex(x, (t) => LOOSER_THAN_NOT.has(t), true) >= 0 ? null : x;
@@ -441,8 +450,16 @@ function statesNegation(sig: string, target: string): boolean {
       outer = outer.slice(0, -1);
     }
   }
-  if (x === null || x.length === 0) return false;
-  return sameStatement(canonical(outer, x), canonical(t.binders, t.prop));
+  if (x !== null && x.length > 0 && sameStatement(canonical(outer, x), canonical(t.binders, t.prop)))
+    return true;
+  // `T : ¬ Q` (or `a ≠ b`) is refuted by proving `Q` itself.
+  const tf = flattened(t.prop);
+  const q = negationOf(tf.body);
+  return (
+    q !== null &&
+    q.length > 0 &&
+    sameStatement(canonical(s.binders, s.prop), canonical([...t.binders, ...tf.binders], q))
+  );
 }
 
 /**
@@ -453,7 +470,7 @@ function statesNegation(sig: string, target: string): boolean {
  * negation of `T` (`¬ P`, `¬(P)`, `Not P`, `P → False`, `(h : P) : False`, pointwise under `T`'s
  * binders or as `¬ ∀ binders, P`), whatever the binders' spelling (header groups, `∀ a b : T,`,
  * `∀ (a : T) (b : T),`, `∀ a, ∀ b,`), their names (compared up to renaming), spacing or redundant
- * parentheses. A counterexample `∃ w, ¬ P w` and salvage lemmas are fine.
+ * parentheses; `a ≠ b` negates `a = b`, and when `T` states `¬ Q` a new `Q` counts. A counterexample `∃ w, ¬ P w` and salvage lemmas are fine.
  *
  * @example
  * ```ts

@@ -158,6 +158,8 @@ describe('negationViolation', () => {
     // renamed bound variables (alpha-equivalence)
     ['¬ ∀ m : Nat, P m', 'theorem bad_neg : ¬ ∀ m : Nat, m + 1 = m := by omega'],
     ['pointwise under a renamed binder', 'theorem bad_neg (k : Nat) : ¬ (k + 1 = k) := by omega'],
+    ['a ≠ b pointwise', 'theorem bad_neg (m : Nat) : m + 1 ≠ m := by omega'],
+    ['ℕ for Nat', 'theorem bad_neg : ¬ ∀ m : ℕ, m + 1 = m := by omega'],
     ['a renamed binder with a subscript', "theorem bad_neg : ¬ ∀ n₁' : Nat, n₁' + 1 = n₁' := by omega"],
   ])('a hostile worker proves the negation: %s', (_name, extra) => {
     expect(negationViolation(FILE, withExtra(extra), 'bad', 'salvage')).toBe(PROVES_NEGATION);
@@ -208,6 +210,35 @@ describe('negationViolation', () => {
     expect(negationViolation(before, `${before}\n-- a note\n`, 'bad', 'salvage')).toBeNull();
     const renamed = withExtra('theorem bad_neg : ¬ ∀ m, m + 1 = m := by omega');
     expect(negationViolation(renamed, `${renamed}\n-- a note\n`, 'bad', 'salvage')).toBeNull();
+  });
+
+  it('the review example: ¬ (∀ n : Nat, n + 0 = n) next to t (n : Nat) : n + 0 = n := sorry', () => {
+    const before = 'theorem t (n : Nat) : n + 0 = n := sorry\n';
+    const after = `${before}theorem t_false : ¬ (∀ n : Nat, n + 0 = n) := by simp\n`;
+    expect(negationViolation(before, after, 't', 'salvage')).toBe(
+      'falsification: t_false proves the negation of t while t is still sorry (policy salvage)',
+    );
+    const renamed = `${before}theorem t_false : ¬ ∀ m : Nat, m + 0 = m := by simp\n`;
+    expect(negationViolation(before, renamed, 't', 'salvage')).not.toBeNull();
+  });
+
+  it('when T states ¬ Q, proving Q in any binder spelling is its negation', () => {
+    const before = 'theorem t (n : Nat) : ¬ (n + 0 = n) := sorry\n';
+    for (const q of [
+      'theorem q : ∀ m : Nat, m + 0 = m := by simp',
+      'theorem q (k : Nat) : k + 0 = k := by simp',
+    ]) {
+      expect(negationViolation(before, `${before}${q}\n`, 't', 'salvage')).toBe(
+        'falsification: q proves the negation of t while t is still sorry (policy salvage)',
+      );
+    }
+    const ne = 'theorem t (n : Nat) : n + 0 ≠ n := sorry\n';
+    expect(
+      negationViolation(ne, `${ne}theorem q : ∀ m : ℕ, m + 0 = m := by simp\n`, 't', 'salvage'),
+    ).not.toBeNull();
+    expect(
+      negationViolation(ne, `${ne}theorem q : ∀ m : ℕ, m + 1 = m + 1 := by simp\n`, 't', 'salvage'),
+    ).toBeNull();
   });
 
   describe('binder spellings of a two-variable statement', () => {
