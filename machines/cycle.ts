@@ -233,7 +233,6 @@ export const cycleSetup = setup({
     routeDeep: routeIs('deep'),
     routeRepair: routeIs('repair'),
     routeOuter: routeIs('outer'),
-    routeHalt: routeIs('halt'),
     declinedIntoFalsification: ({ context }, out: HumanOutput) => declinedIntoFalsification(context, out),
     pickedFalsification: (_, out: HumanOutput) => pickedFalsification(out),
   },
@@ -957,7 +956,8 @@ export const cycleMachine = cycleSetup.createMachine({
               actions: { type: 'markRouted', params: { route: 'repair' } },
             },
             { guard: 'routeOuter', target: '#cycle.stuck', actions: 'endWithNextAction' },
-            { guard: 'routeHalt', target: '#cycle.stuck', actions: 'endWithNextAction' },
+            // continue, and halt (stop): the target stays blocked (the rerun guard refuses it
+            // without new evidence) and the replan goes on to the next target, or the run ends stuck
             { target: '#cycle.replan' },
           ],
         },

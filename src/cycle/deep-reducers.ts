@@ -20,6 +20,7 @@ import {
   scopeFence,
 } from './deep-rules.js';
 import { wrapStuckHandoff } from './final-handoff.js';
+import { withRoutedEvidence } from './review-routing.js';
 import { fenceStuck } from './stuck.js';
 import type {
   CycleContext,
@@ -194,7 +195,7 @@ export function absorbDeepBaseline(
 export function deepWorkerInput(c: CycleContext): WorkerInput {
   const files = c.deep?.files ?? (c.current ? [c.current.file] : []);
   return {
-    ...workerInput(c),
+    ...withRoutedEvidence(c, workerInput(c), 'deep'),
     role: 'deep',
     ownedFiles: [...files],
     parameters: deepParameters(c.options, files),

@@ -7,7 +7,7 @@
 import { workerInput } from './actor-inputs.js';
 import type { CycleUpdate } from './context.js';
 import { falsificationParameters, falsificationWanted } from './falsification.js';
-import { routedEvidence } from './review-routing.js';
+import { withRoutedEvidence } from './review-routing.js';
 import type { CycleContext, HumanInput, HumanOutput, WorkerInput } from './types.js';
 
 /** The policies a prove human picks from (plus `skip` and `stop`). */
@@ -80,10 +80,6 @@ export function startFalsify(
   const policy = p.policy === 'negate' || p.policy === 'salvage' ? p.policy : c.options.falsification;
   return {
     falsifyPolicy: policy,
-    evidenceFor: {
-      ...c.evidenceFor,
-      [t.id]: [...(c.evidenceFor[t.id] ?? []), ...routedEvidence(c, 'falsify')],
-    },
     routed: c.routed.includes(t.id) ? c.routed : [...c.routed, t.id],
     accepted: c.committedThisCycle ? [] : c.accepted,
     log: [...c.log, `falsify: ${t.id} — witness search (${policy})`],
@@ -100,7 +96,7 @@ export function startFalsify(
  * ```
  */
 export function falsifyWorkerInput(c: CycleContext): WorkerInput {
-  const base = workerInput(c);
+  const base = withRoutedEvidence(c, workerInput(c), 'falsify');
   return {
     ...base,
     role: 'falsify',

@@ -17,6 +17,7 @@ import {
   repairOutcome,
   repairTrigger,
 } from './repair-rules.js';
+import { withRoutedEvidence } from './review-routing.js';
 import type {
   CycleContext,
   DiagnosticsInput,
@@ -173,7 +174,7 @@ export function noRepairError(c: Pick<CycleContext, 'current' | 'log'>): CycleUp
 export function repairWorkerInput(c: CycleContext): WorkerInput {
   const r = c.repair;
   return {
-    ...workerInput(c),
+    ...withRoutedEvidence(c, workerInput(c), 'repair'),
     role: 'repair',
     ownedFiles: c.current ? [c.current.file] : [],
     parameters: {

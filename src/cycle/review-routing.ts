@@ -1,15 +1,16 @@
 /**
  * The review router inside the cycle (layer 1, pure; seed 002 § Review Router): after a stuck
  * review, its `next_action` (src/cycle/router.ts `routeFor`) sends the stuck target to deep mode,
- * repair mode or falsification, hands `redraft`/`golf` to an active outer loop, halts on `stop`,
- * or resumes with the revised plan. A target is routed at most once per cycle, so the cycle
+ * repair mode or falsification, hands `redraft`/`golf` to an active outer loop, or resumes with
+ * the revised plan (`continue`, and `stop`: the halted target stays blocked — the rerun guard
+ * refuses it without new evidence — so the run goes on to the next target or ends stuck). A target is routed at most once per cycle, so the cycle
  * always reaches its boundary.
  */
 import type { Handoff } from '../contract/index.js';
 import type { CycleUpdate } from './context.js';
 import { falsificationWanted } from './falsification.js';
 import { routeFor } from './router.js';
-import type { CycleContext } from './types.js';
+import type { CycleContext, WorkerInput } from './types.js';
 
 /** Where a stuck review sends the run. */
 export type ReviewRoute = 'resume' | 'deep' | 'repair' | 'falsify' | 'outer' | 'halt';
@@ -27,7 +28,8 @@ function nextActionOf(c: Pick<CycleContext, 'stuckHandoff' | 'review'>): Handoff
 /**
  * The route of a stuck review: `falsify` when falsification is wanted (autoprove: the review
  * flagged it); otherwise {@link routeFor} of its `next_action` — `deep`/`repair` only when that
- * mode is available and the target is the current one, else `resume`. A target already routed
+ * mode is available (deep: and not `--deep=never`) and the target is the current one, else
+ * `resume`. A target already routed
  * this cycle, or a normal review, resumes.
  *
  * @example
@@ -51,7 +53,8 @@ export function reviewRoute(
   )
     return 'falsify';
   const r = routeFor(nextActionOf(c), c.options.outerLoop).route;
-  if (r === 'deep') return here && c.available.deep ? 'deep' : 'resume';
+  // `--deep=never` is the user's word: a review cannot override it
+  if (r === 'deep') return here && c.available.deep && c.options.deep !== 'never' ? 'deep' : 'resume';
   if (r === 'repair') return here && c.available.repair ? 'repair' : 'resume';
   return r;
 }
@@ -68,15 +71,7 @@ export function reviewRoute(
 export function markRouted(
   c: Pick<
     CycleContext,
-    | 'stuck'
-    | 'lastStuck'
-    | 'current'
-    | 'routed'
-    | 'committedThisCycle'
-    | 'accepted'
-    | 'review'
-    | 'evidenceFor'
-    | 'log'
+    'stuck' | 'lastStuck' | 'current' | 'routed' | 'committedThisCycle' | 'accepted' | 'log'
   >,
   p: { readonly route: ReviewRoute },
 ): CycleUpdate {
@@ -85,15 +80,15 @@ export function markRouted(
   return {
     routed: [...c.routed, id],
     accepted: c.committedThisCycle ? [] : c.accepted,
-    evidenceFor: { ...c.evidenceFor, [id]: [...(c.evidenceFor[id] ?? []), ...routedEvidence(c, p.route)] },
     log: [...c.log, `router: ${id} → ${p.route}`],
   };
 }
 
 /**
- * The evidence a routed dispatch carries (its `evidence_delta`): the stuck review's decision and
- * its evidence. A route is a new, auditable plan for the blocked target, so the rerun guard lets
- * the routed worker run once.
+ * The evidence a routed dispatch carries (its `evidence_delta`, added to the dispatch itself, never
+ * to the target's stored evidence): the stuck review's decision and its evidence. A route is a
+ * new, auditable plan for the blocked target, so the rerun guard lets the routed worker run once;
+ * a route that never dispatches (e.g. can-deep denied) leaves nothing behind.
  *
  * @example
  * ```ts
@@ -105,8 +100,7 @@ export function routedEvidence(c: Pick<CycleContext, 'review'>, route: string): 
 }
 
 /**
- * The run ends stuck with the stuck review's `next_action` (`redraft`/`golf` for the outer loop,
- * `stop` to halt).
+ * The run ends stuck with the stuck review's `next_action` (`redraft`/`golf` for the outer loop).
  *
  * @example
  * ```ts
@@ -116,4 +110,23 @@ export function routedEvidence(c: Pick<CycleContext, 'review'>, route: string): 
 export function endWithNextAction(c: Pick<CycleContext, 'stuckHandoff' | 'review' | 'log'>): CycleUpdate {
   const next = nextActionOf(c);
   return { nextActionOverride: next, log: [...c.log, `router: next_action ${next} — the run ends stuck`] };
+}
+
+/**
+ * A routed dispatch's worker input: the routed evidence joins its `evidence_delta` when the
+ * target was routed this cycle and is blocked.
+ *
+ * @example
+ * ```ts
+ * withRoutedEvidence(ctx, workerInput(ctx), 'deep').evidenceDelta; // [..., 'stuck review: next_action deep']
+ * ```
+ */
+export function withRoutedEvidence(
+  c: Pick<CycleContext, 'routed' | 'blocked' | 'review'>,
+  input: WorkerInput,
+  route: string,
+): WorkerInput {
+  const id = input.target.id;
+  if (!c.routed.includes(id) || c.blocked[id] === undefined) return input;
+  return { ...input, evidenceDelta: [...input.evidenceDelta, ...routedEvidence(c, route)] };
 }

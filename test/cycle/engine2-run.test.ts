@@ -367,11 +367,11 @@ describe('repair mode, end to end', () => {
 
 describe('the review router and blocker kinds, end to end', () => {
   /** Two stuck attempts with the same signature: repeated-failure, then the stuck review. */
-  const twice = (o: CycleOptions) => ({ ...o, maxCycles: 2, deep: 'never' as const });
+  const twice = (o: CycleOptions) => ({ ...o, deep: 'never' as const });
   const run2 = (o: CycleOptions, p: CyclePorts) =>
     runCycle({
       runId: 'r2',
-      options: { ...o, maxCycles: 2 },
+      options: o,
       ports: p,
       filesOwned: [join(root, 'A.lean')],
       baseline: baseline(),
@@ -393,16 +393,20 @@ describe('the review router and blocker kinds, end to end', () => {
     expect(r.handoff.status).not.toBe('solved');
   });
 
-  it('stop halts: the run ends stuck after the stuck review', async () => {
-    const r = await run2(twice(options({}, { maxCycles: 2 })), ports({}, { nextAction: 'stop' }));
-    expect(r.handoff.status).toBe('stuck');
-    expect(r.context.log).toContain('router: next_action stop — the run ends stuck');
+  it('stop halts the target: it stays blocked and is not dispatched again without new evidence', async () => {
+    const dispatched: WorkerInput[] = [];
+    const r = await run2(twice(options({}, { maxCycles: 3 })), ports({}, { nextAction: 'stop', dispatched }));
+    expect(r.handoff.status).not.toBe('solved');
+    expect(r.handoff.next_action).toBe('stop');
+    expect(r.context.log.some((l) => l.startsWith('router:'))).toBe(false);
+    // two attempts made it stuck; the halted target is never dispatched a third time
+    expect(dispatched).toHaveLength(2);
   });
 
   it('deep routes the stuck target into deep mode once (with the review as its evidence)', async () => {
     const dispatched: WorkerInput[] = [];
     await run2(
-      twice(options({}, { maxCycles: 2 })),
+      { ...twice(options({}, { maxCycles: 2 })), deep: 'ask' as const },
       ports(
         { deep: deepWrites('theorem t : True := by\n  trivial\n') },
         { nextAction: 'deep', snapshots: createDeepSnapshots({ projectRoot: root }), dispatched },
@@ -417,7 +421,7 @@ describe('the review router and blocker kinds, end to end', () => {
   it("a hostile worker's capability blocker is not relabelled proof by the stuck review", async () => {
     const cap = () =>
       handoffOut(workerHandoff('stuck', { blocker_kind: 'capability', blocker_class: null }), []);
-    const r = await run2(twice(options({}, { maxCycles: 2 })), ports({ fill: cap }, { nextAction: 'stop' }));
+    const r = await run2(twice(options({}, { maxCycles: 3 })), ports({ fill: cap }, { nextAction: 'stop' }));
     expect(r.handoff.status).toBe('stuck');
     expect(r.handoff.blocker_kind).toBe('capability');
     expect(r.handoff.blocker_class).toBeNull();
