@@ -316,6 +316,10 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
       held?.blocker_signature === `${DEMO_DEEP_FILE}:5:deep rollback`,
       `the rolled-back target is a declared blocker: ${escapeLine(held?.blocker_signature ?? '(none)')}`,
     );
+    check(
+      log.some((l) => l.startsWith('guard: relaunch of ')),
+      'the rerun guard refused relaunching a declared blocker without new evidence',
+    );
     const dirty = (await git('status', '--porcelain', '--untracked-files=all')).stdout
       .split('\n')
       .filter((l) => l !== '' && !l.slice(3).startsWith('.handoff/'));
