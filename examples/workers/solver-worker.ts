@@ -20,6 +20,9 @@
  *   replaces a line `CODE -- repair: REPLACEMENT -- error: TEXT` by `REPLACEMENT` (keeping the
  *   line's indentation) and returns it as one `unified-diff` artifact with `files_changed: []` and
  *   the parent's baseline unchanged; the runtime applies it under custody.
+ * - golf (`mode: golf`, `proof-golfer`): the target is a proved declaration's header line; a
+ *   two-line tactic proof `… := by` / `  TACTIC` ending the declaration is collapsed into
+ *   `… := by TACTIC` on one line; anything else is left as it is (`solved`, no files changed).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
@@ -375,6 +378,38 @@ async function repair(t: Task): Promise<void> {
   });
 }
 
+/** The golf pass: collapse a `:= by` / one-tactic-line proof of the declaration into one line. */
+async function golf(t: Task): Promise<void> {
+  const lines = t.content.split('\n');
+  let at: number | null = null;
+  for (let i = t.line - 1; i < lines.length; i++) {
+    const l = lines[i] ?? '';
+    if (i > t.line - 1 && /^\S/.test(l)) break; // the next top-level item
+    const next = lines[i + 1] ?? '';
+    const after = lines[i + 2];
+    const lastOfDecl = after === undefined || after.trim() === '' || /^\S/.test(after);
+    if (/:=\s*by\s*$/.test(l) && /^\s+\S/.test(next) && !next.includes('--') && lastOfDecl) {
+      at = i;
+      break;
+    }
+  }
+  if (at === null) {
+    emit({ ...base(t.d), attempted_tools: ['golf-collapse'], files_changed: [] });
+    return;
+  }
+  if (!(await custodyHolds(t))) return;
+  const tactic = (lines[at + 1] ?? '').trim();
+  lines.splice(at, 2, `${(lines[at] ?? '').replace(/\s*$/, '')} ${tactic}`);
+  const advanced = await commitEdit(t, lines.join('\n'));
+  emit({
+    ...base(t.d),
+    attempted_tools: ['golf-collapse'],
+    best_candidates: [{ candidate: `by ${tactic}`, outcome: 'pass' }],
+    files_changed: [t.file],
+    file_baseline: advanced,
+  });
+}
+
 async function main(): Promise<void> {
   const d = entryCheck(readStdin());
   if (d === undefined) return;
@@ -395,6 +430,7 @@ async function main(): Promise<void> {
     evidence: { queries: [`goal ${d.target}`] },
   });
   const t: Task = { d, root, file, rel, line, text, content };
+  if (d.mode === 'golf') return golf(t);
   if (d.worker === 'proof-repair') return repair(t);
   if (d.worker === 'sorry-filler-deep') return deep(t);
   return fill(t);

@@ -58,6 +58,7 @@ import { initTracker } from '../tracker/counters.js';
 import { parseDuration } from '../tracker/duration.js';
 import { buildRunDispatch } from './dispatch-builder.js';
 import { commitExact, isGitRepo } from './git-checkpointer.js';
+import { runGolfPass } from './golf-pass.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import { openRunStore } from './persist-recorder.js';
 import type { DiagnosticsPort, ReviewerPort, Unstamped } from './ports.js';
@@ -588,11 +589,65 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           stuckDeclaration,
         });
       }),
-      golf: fromPromise(async ({ input }: { input: GolfInput }): Promise<GolfOutput> => {
-        // the golf pass: one more inner-cycle pass over the claim's declarations
-        const { h } = await innerRun(input.claim, input.declarations, 1, 1, 0);
-        log(`golf pass ${input.claim.id}: ${h.status}`);
-        return stamp({ handoff: h });
+      golf: fromPromise(async ({ input, signal }): Promise<GolfOutput> => {
+        // the golf pass: one golf-mode proof-golfer dispatch over the proved declaration, under
+        // custody and the statement fence; kept only when the diagnostics show nothing new
+        const g = await runGolfPass({
+          projectRoot: root,
+          rel,
+          abs,
+          declarations: (input as GolfInput).declarations,
+          worker: o.worker,
+          diagnostics: marker,
+          scratch,
+          commit: settings.input.commit !== 'never',
+          timeoutMs: timeout,
+          ...(o.env === undefined ? {} : { env: o.env }),
+          signal,
+        });
+        log(`golf pass ${input.claim.id}: ${g.outcome} — ${g.detail}`);
+        if (g.commit !== null) log(`commit ${g.commit.slice(0, 8)} golf: ${g.declaration}`);
+        const cite = await note('blocker-diagnosis', {
+          schema: 'synthesis-golf/v1',
+          claim: input.claim.id,
+          outcome: g.outcome,
+          declaration: g.declaration,
+          detail: g.detail,
+          commit: g.commit,
+          dispatch:
+            g.dispatch === null
+              ? null
+              : { target: g.dispatch.target, mode: g.dispatch.mode, worker: g.dispatch.worker },
+          cites: [claimCite.get(input.claim.id)].filter((c) => c !== undefined),
+        });
+        if (cite !== null) claimCite.set(input.claim.id, cite);
+        const prior = input.priorHandoff;
+        const claimClean = await claimDiagnostics(marker, abs, input.declarations).diagnose({
+          question: 'edit',
+          tier: 'file-fast',
+          files: [rel],
+        } as never);
+        const solved = claimClean.errors.length === 0 && claimClean.targets.length === 0;
+        const base: Handoff =
+          prior ??
+          handoffFor(
+            await sessionDispatch(rel, settings, scratch, abs).then((d) => ({ ...d, mode: 'golf' as const })),
+          );
+        return stamp({
+          handoff: solved
+            ? {
+                ...base,
+                status: 'solved' as const,
+                stop_reason: null,
+                stop_detail: null,
+                blocker_kind: null,
+                blocker_class: null,
+                blocker_signature: null,
+                next_action: 'stop' as const,
+                new_evidence_required_for_rerun: null,
+              }
+            : base,
+        });
       }),
     },
   });

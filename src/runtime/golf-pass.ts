@@ -1,0 +1,253 @@
+/**
+ * The golf pass of the synthesis loop's review router (seed 002 § Review Router: "golf — a
+ * golf-mode worker pass over the proved declaration"): one run-contract/v1 dispatch with
+ * `mode: 'golf'`, `worker: 'proof-golfer'` and the contract's proof-golfer parameters, targeting
+ * the proved declaration's header line (`file:line`) and owning exactly the target file, through
+ * the same custody machinery as every worker (`createDelegatingWorker`: fresh baseline, handoff
+ * validation and echo, workspace watch, statement fence). The golfed edit is accepted only when
+ * the same diagnostics the loop uses show no new error and no new `sorry` on the file; otherwise
+ * the file's bytes are put back exactly and the golf is declined. An accepted golf is committed
+ * (`golf: <declaration>`, exactly the target file) unless commits are off.
+ */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { recordBaseline } from '../baseline/index.js';
+import { type Dispatch, validateDispatch } from '../contract/index.js';
+import { EMPTY_LEDGER } from '../cycle/search-budget.js';
+import type { CycleMode, TargetInfo, WorkerInput } from '../cycle/types.js';
+import { declarationLines } from '../synthesis/loop/index.js';
+import { createDelegatingWorker, type WorkerTransport } from './delegating-worker.js';
+import { commitExact } from './git-checkpointer.js';
+import type { DiagnosticsPort } from './ports.js';
+import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
+
+/** The tactic shapes a golfer is pointed at (data for the worker, `golfable_patterns`). */
+export const GOLFABLE_PATTERNS: readonly string[] = ['by\\n  TACTIC → by TACTIC'];
+
+/** Options of {@link runGolfPass}. */
+export interface GolfPassOptions {
+  /** The project root (real path). */
+  readonly projectRoot: string;
+  /** The target file, project-relative (forward slashes). */
+  readonly rel: string;
+  /** The target file, absolute. */
+  readonly abs: string;
+  /** The claim's declarations (the golf targets the first proved one). */
+  readonly declarations: readonly string[];
+  readonly worker: { readonly argv: readonly string[] } | { readonly inProcess: InProcessWorker };
+  /** The loop's file diagnostics (errors and open `sorry` targets of the target file). */
+  readonly diagnostics: DiagnosticsPort;
+  readonly scratch: string;
+  /** Commit an accepted golf (`golf: <declaration>`)? */
+  readonly commit: boolean;
+  readonly timeoutMs: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Observes the golf dispatch exactly as sent (journal, tests). */
+  readonly onDispatch?: (d: Dispatch) => void | Promise<void>;
+  readonly signal?: AbortSignal;
+}
+
+/** How a golf pass ended. */
+export interface GolfPassResult {
+  /** `accepted` (kept), `declined` (restored), `refused` (custody/fence, restored), `skipped` (nothing proved). */
+  readonly outcome: 'accepted' | 'declined' | 'refused' | 'skipped';
+  readonly declaration: string | null;
+  readonly detail: string;
+  /** The dispatch sent (null when skipped or refused before sending). */
+  readonly dispatch: Dispatch | null;
+  readonly commit: string | null;
+  /** Whether the target file is clean afterwards (no errors, no open `sorry` in the declarations). */
+  readonly clean: boolean;
+}
+
+interface FileState {
+  readonly errors: readonly string[];
+  readonly targets: readonly TargetInfo[];
+}
+
+const message = (e: string): string => e.replace(/^[^:]*:\d+:\s*/, '');
+
+/**
+ * The errors of `after` not in `before` (compared without their line numbers, as a multiset).
+ *
+ * @example
+ * ```ts
+ * newErrors(['A.lean:3: bad'], ['A.lean:2: bad', 'A.lean:4: worse']); // ['A.lean:4: worse']
+ * ```
+ */
+export function newErrors(before: readonly string[], after: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const e of before) left.set(message(e), (left.get(message(e)) ?? 0) + 1);
+  const out: string[] = [];
+  for (const e of after) {
+    const n = left.get(message(e)) ?? 0;
+    if (n > 0) left.set(message(e), n - 1);
+    else out.push(e);
+  }
+  return out;
+}
+
+/**
+ * The first declaration (in `declarations` order) present in `text` with no error and no open
+ * target inside its lines, with its header line; null when none is proved.
+ *
+ * @example
+ * ```ts
+ * provedDeclaration('theorem a : True := by\n  trivial\n', ['a'], { errors: [], targets: [] });
+ * // { name: 'a', line: 1 }
+ * ```
+ */
+export function provedDeclaration(
+  text: string,
+  declarations: readonly string[],
+  state: FileState,
+): { readonly name: string; readonly line: number } | null {
+  for (const name of declarations) {
+    const r = declarationLines(text, name);
+    if (r === null) continue;
+    const inside = (line: number) => line >= r.start && line <= r.end;
+    const open = state.targets.some((t) => inside(t.line));
+    const broken = state.errors.some((e) => {
+      const m = /^[^:]*:(\d+):/.exec(e);
+      return m !== null && inside(Number(m[1]));
+    });
+    if (!open && !broken) return { name, line: r.start };
+  }
+  return null;
+}
+
+/** A transport that sends the golf dispatch: worker `proof-golfer`, the contract's golfer parameters. */
+function golferTransport(
+  inner: WorkerTransport,
+  candidates: readonly string[],
+  observe: (d: Dispatch) => void | Promise<void>,
+): WorkerTransport {
+  return {
+    async run(d, signal, onProgress) {
+      const golf: Dispatch = {
+        ...d,
+        worker: 'proof-golfer',
+        parameters: {
+          search_mode: 'off',
+          golfable_patterns: [...GOLFABLE_PATTERNS],
+          candidate_targets: [...candidates],
+        },
+      };
+      const v = validateDispatch(golf);
+      if (!v.ok)
+        return {
+          kind: 'operational-error',
+          detail: `the runtime built an invalid golf dispatch: ${v.issues[0]?.message ?? ''}`,
+        };
+      await observe(golf);
+      return inner.run(golf, signal, onProgress);
+    },
+  };
+}
+
+async function stateOf(o: GolfPassOptions): Promise<FileState> {
+  const d = await o.diagnostics.diagnose({ question: 'edit', tier: 'file-fast', files: [o.rel] } as never);
+  return { errors: [...d.errors], targets: [...d.targets] };
+}
+
+/**
+ * Runs one golf pass over the first proved declaration of the claim.
+ *
+ * @example
+ * ```ts
+ * const r = await runGolfPass({ projectRoot, rel: 'Paper.lean', abs, declarations: ['two_eq'],
+ *   worker: { argv: ['node', 'solver-worker.js'] }, diagnostics: marker, scratch, commit: true, timeoutMs: 60_000 });
+ * r.outcome; // 'accepted' | 'declined' | 'refused' | 'skipped'
+ * ```
+ */
+export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
+  const original = await readFile(o.abs);
+  const before = await stateOf(o);
+  const text = original.toString('utf8');
+  const target = provedDeclaration(text, o.declarations, before);
+  const cleanNow = before.errors.length === 0 && before.targets.length === 0;
+  if (target === null)
+    return {
+      outcome: 'skipped',
+      declaration: null,
+      detail: 'no proved declaration to golf',
+      dispatch: null,
+      commit: null,
+      clean: cleanNow,
+    };
+  const id = `${o.rel}:${target.line}`;
+  let sent: Dispatch | null = null;
+  const inner =
+    'argv' in o.worker
+      ? subprocessTransport(o.worker.argv, {
+          cwd: o.projectRoot,
+          timeoutMs: o.timeoutMs,
+          ...(o.env === undefined ? {} : { env: o.env }),
+        })
+      : inProcessTransport(o.worker.inProcess);
+  const worker = createDelegatingWorker({
+    projectRoot: o.projectRoot,
+    transport: golferTransport(inner, [id], async (d) => {
+      sent = d;
+      await o.onDispatch?.(d);
+    }),
+    scratch: o.scratch,
+  });
+  const input: WorkerInput = {
+    target: { id, file: o.rel, line: target.line, goal: text.split('\n')[target.line - 1] ?? '' },
+    ownedFiles: [o.rel],
+    cycle: 1,
+    // the contract's golf mode (the cycle's own modes are prove/autoprove; the dispatch carries it as data)
+    mode: 'golf' as unknown as CycleMode,
+    priorBlocker: null,
+    evidenceDelta: [],
+    priorFailure: null,
+    searchResults: [],
+    searchBudget: 0,
+    searchLedger: EMPTY_LEDGER,
+    trivial: false,
+    inline: false,
+    budget: { max_cycles: 1, max_stuck_cycles: 1, runtime: null },
+    baseline: await recordBaseline([o.abs]),
+  };
+  const out = await worker.work(input, o.signal ?? new AbortController().signal);
+  const restore = async () => {
+    const now = await readFile(o.abs).catch(() => null);
+    if (now === null || !now.equals(original)) await writeFile(o.abs, original);
+  };
+  const end = (outcome: GolfPassResult['outcome'], detail: string, commit: string | null = null) => ({
+    outcome,
+    declaration: target.name,
+    detail,
+    dispatch: sent,
+    commit,
+  });
+  if (out.kind !== 'handoff') {
+    // the delegating worker restored the owned bytes; make sure of it
+    await restore();
+    return { ...end('refused', `${out.kind}: ${out.detail}`), clean: cleanNow };
+  }
+  const after = await stateOf(o);
+  const added = newErrors(before.errors, after.errors);
+  const moreSorry = after.targets.length > before.targets.length;
+  if (added.length > 0 || moreSorry) {
+    await restore();
+    const why = [
+      added.length > 0 ? `new error(s): ${added.join('; ')}` : '',
+      moreSorry ? `new sorry (${before.targets.length} → ${after.targets.length})` : '',
+    ]
+      .filter((s) => s !== '')
+      .join('; ');
+    return { ...end('declined', `golf declined (${why}); ${o.rel} restored`), clean: cleanNow };
+  }
+  const golfed = await readFile(o.abs);
+  const clean = after.errors.length === 0 && after.targets.length === 0;
+  if (golfed.equals(original))
+    return { ...end('accepted', `golf of ${target.name}: nothing to shorten`), clean };
+  if (!o.commit) return { ...end('accepted', `golf of ${target.name} accepted (not committed)`), clean };
+  const commit = await commitExact(
+    o.projectRoot,
+    [{ rel: o.rel, file: { bytes: golfed, mode: (await stat(o.abs)).mode & 0o111 ? 0o755 : 0o644 } }],
+    `golf: ${target.name}`,
+  );
+  return { ...end('accepted', `golf of ${target.name} accepted and committed`, commit), clean };
+}

@@ -1,0 +1,189 @@
+/**
+ * The synthesis loop's golf route end to end (real git, subprocess workers): a claim whose inner
+ * cycle is stuck and reviewed to `golf` gets one real golf dispatch (`mode: golf`,
+ * `worker: proof-golfer`, the proved declaration's `file:line`, the target file owned) through the
+ * delegating worker's custody; the example worker's golf (a `by` / one-tactic proof collapsed onto
+ * one line) is accepted and committed (`golf: two_eq`, only the target file), or left in the tree
+ * under `--commit never`; a hostile golfer that changes the statement is refused by the fence and
+ * one that puts a `sorry` back is declined by the diagnostics — both leave the file's bytes exactly
+ * as before the pass.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSynthesisJournal,
+  runSynthesis,
+  type SynthesisRunOptions,
+} from '../../src/runtime/synthesis-run.js';
+import { createMemoryStore } from '../../src/store/index.js';
+import { inProcessDrafter } from '../../src/synthesis/drafter-port.js';
+import { gitLog, TS_WORKER, withGitProject } from './helpers.js';
+
+const PAPER = fileURLToPath(new URL('../../examples/formalize/paper.md', import.meta.url));
+const DIST = pathToFileURL(fileURLToPath(new URL('../../dist/src', import.meta.url))).href;
+const DRAFT =
+  'theorem two_eq : 1 + 1 = 2 := by\n  decide\n\ntheorem two_eq_hard : 2 + 2 = 5 := by\n  sorry\n';
+
+/** The drafter: claim 2 as a proved declaration and a hard companion the worker cannot prove. */
+const drafter = inProcessDrafter(async (req) => {
+  await writeFile(req.temp_path, DRAFT);
+  return {
+    response: {
+      schema: 'draft-response/v1',
+      status: 'drafted',
+      declarations: ['two_eq', 'two_eq_hard'],
+      detail: null,
+    },
+    text: DRAFT,
+  };
+});
+
+/** A reviewer that routes every stuck review to golf. */
+const REVIEWER_JS = `
+const fs = require('node:fs');
+const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+const stuck = input.mode === 'stuck';
+process.stdout.write(JSON.stringify({ primary_blocker: stuck ? 'golf the proved part' : null,
+  top_blockers: [], evidence: [], falsification: false, next_action: stuck ? 'golf' : 'continue',
+  suggestions: [] }) + '\\n');
+`;
+
+/**
+ * A hostile golfer: any non-golf dispatch goes to the example worker; a golf dispatch is recorded
+ * (argv[4]) and answered by rewriting the proved declaration — its statement (`statement`) or its
+ * proof into `sorry` (`sorry`) — with a well-formed handoff and an advanced baseline.
+ */
+const HOSTILE_MJS = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+const [kind, worker, dist, record] = process.argv.slice(2);
+const text = readFileSync(0, 'utf8');
+const d = JSON.parse(text);
+if (d.mode !== 'golf') {
+  const r = spawnSync(process.execPath, [worker], { input: text, env: process.env });
+  process.stdout.write(r.stdout);
+  process.exit(r.status ?? 1);
+}
+writeFileSync(record, text);
+const { advanceBaseline } = await import(dist + '/baseline/index.js');
+const { handoffFor } = await import(dist + '/contract/index.js');
+const file = d.owned_files[0];
+const c = readFileSync(file, 'utf8');
+writeFileSync(file, kind === 'statement'
+  ? c.replace('1 + 1 = 2 := by\\n  decide', '2 = 2 := by\\n  rfl')
+  : c.replace('1 + 1 = 2 := by\\n  decide', '1 + 1 = 2 := by\\n  sorry'));
+const fb = await advanceBaseline(d.file_baseline, [file]);
+process.stdout.write(JSON.stringify({ ...handoffFor(d), files_changed: [file], file_baseline: fb }) + '\\n');
+`;
+
+let tools = '';
+beforeAll(async () => {
+  tools = await mkdtemp(join(tmpdir(), 'golf-tools-'));
+  await writeFile(join(tools, 'reviewer.cjs'), REVIEWER_JS);
+  await writeFile(join(tools, 'hostile.mjs'), HOSTILE_MJS);
+});
+afterAll(async () => {
+  await rm(tools, { recursive: true, force: true });
+});
+
+function base(dir: string, over: Partial<SynthesisRunOptions> = {}): SynthesisRunOptions {
+  let t = Date.UTC(2026, 11, 2, 0, 0, 0);
+  return {
+    projectRoot: dir,
+    mode: 'auto',
+    source: PAPER,
+    claimSelect: '2',
+    target: 'Paper.lean',
+    drafter: { port: drafter },
+    worker: { argv: [process.execPath, TS_WORKER] },
+    reviewerArgv: [process.execPath, join(tools, 'reviewer.cjs')],
+    maxCycles: 3,
+    maxStuck: 1,
+    clock: () => (t += 1000),
+    ...over,
+  };
+}
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+const FILES = { 'Paper.lean': '-- the paper\n', 'README.md': 'unrelated\n' };
+
+describe('the golf route: a real golf-mode dispatch under custody', () => {
+  it('dispatches proof-golfer in golf mode on the proved declaration, accepts the shorter proof and commits it', async () => {
+    await withGitProject(FILES, async ({ dir }) => {
+      const store = createMemoryStore();
+      const journal = createSynthesisJournal({ projectRoot: dir, store });
+      const r = await runSynthesis(base(dir, { journal }));
+      const rep = r.output.reports[0];
+      expect(rep?.routes).toContain('golf');
+      // the hard companion still holds its sorry: the claim stays stuck after the golf
+      expect(rep?.status).toBe('stuck');
+      const text = await readFile(join(dir, 'Paper.lean'), 'utf8');
+      expect(text).toContain('theorem two_eq : 1 + 1 = 2 := by decide\n');
+      expect(text).toContain('theorem two_eq_hard : 2 + 2 = 5 := by\n  sorry');
+      expect(gitLog(dir)).toContain('golf: two_eq');
+      const sha = git(dir, 'log', '--format=%H', '--grep=^golf: ').trim();
+      expect(git(dir, 'show', '--name-only', '--format=', sha).trim()).toBe('Paper.lean');
+      expect(git(dir, 'status', '--porcelain').trim()).toBe('');
+      // the journal holds the golf dispatch's identity
+      const loaded = await store.load(r.journalRun as string);
+      expect(loaded.ok).toBe(true);
+      if (!loaded.ok) return;
+      const golf = loaded.value.events
+        .filter((e) => e.kind === 'note')
+        .map((e) => JSON.parse((e.payload as { text: string }).text) as Record<string, unknown>)
+        .find((n) => n.schema === 'synthesis-golf/v1');
+      expect(golf?.outcome).toBe('accepted');
+      expect(golf?.declaration).toBe('two_eq');
+      const header = text.split('\n').indexOf('theorem two_eq : 1 + 1 = 2 := by decide') + 1;
+      expect(golf?.dispatch).toEqual({
+        target: `Paper.lean:${header}`,
+        mode: 'golf',
+        worker: 'proof-golfer',
+      });
+    });
+  }, 120_000);
+
+  it('--commit never: the accepted golf stays in the working tree, uncommitted', async () => {
+    await withGitProject(FILES, async ({ dir }) => {
+      const r = await runSynthesis(base(dir, { commit: 'never' }));
+      expect(r.output.reports[0]?.routes).toContain('golf');
+      expect(await readFile(join(dir, 'Paper.lean'), 'utf8')).toContain(
+        'theorem two_eq : 1 + 1 = 2 := by decide\n',
+      );
+      expect(gitLog(dir).some((l) => l.startsWith('golf: '))).toBe(false);
+    });
+  }, 120_000);
+
+  for (const kind of ['statement', 'sorry'] as const) {
+    it(`a hostile golfer (${kind}) is ${kind === 'statement' ? 'refused by the fence' : 'declined on a new sorry'} and the bytes restored`, async () => {
+      await withGitProject(FILES, async ({ dir }) => {
+        const record = join(tools, `dispatch-${kind}.json`);
+        const logs: string[] = [];
+        const r = await runSynthesis(
+          base(dir, {
+            worker: { argv: [process.execPath, join(tools, 'hostile.mjs'), kind, TS_WORKER, DIST, record] },
+            onLog: (l) => logs.push(l),
+          }),
+        );
+        expect(r.output.reports[0]?.routes).toContain('golf');
+        const d = JSON.parse(await readFile(record, 'utf8')) as Record<string, unknown>;
+        expect(d.mode).toBe('golf');
+        expect(d.worker).toBe('proof-golfer');
+        expect(d.owned_files).toEqual([join(dir, 'Paper.lean')]);
+        expect(d.parameters).toMatchObject({ search_mode: 'off', candidate_targets: [d.target] });
+        // the file is exactly the drafted bytes: nothing of the golf stays behind
+        const text = await readFile(join(dir, 'Paper.lean'), 'utf8');
+        expect(text).toBe(git(dir, 'show', 'HEAD:Paper.lean'));
+        expect(text).toContain('theorem two_eq : 1 + 1 = 2 := by\n  decide\n');
+        expect(gitLog(dir).some((l) => l.startsWith('golf: '))).toBe(false);
+        const line = logs.find((l) => l.startsWith('golf pass')) ?? '';
+        if (kind === 'statement') expect(line).toMatch(/refused — fence-violation/);
+        else expect(line).toMatch(/declined — golf declined \(new sorry/);
+      });
+    }, 120_000);
+  }
+});
