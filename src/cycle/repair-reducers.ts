@@ -5,6 +5,7 @@
  * unified diff (`files_changed: []`), the runtime applies it under custody, diagnostics judge the
  * improvement, and two neutral attempts on a signature (or a spent budget) make the target stuck.
  */
+import type { FileBaseline } from '../baseline/schema.js';
 import type { StopReason } from '../contract/index.js';
 import { diagnosticsRequest, workerInput } from './actor-inputs.js';
 import type { CycleUpdate } from './context.js';
@@ -266,13 +267,30 @@ export function absorbPatch(
   out: PatchOutput,
 ): CycleUpdate {
   if (out.kind !== 'applied' || c.repair === null) return {};
+  // the patcher names project-relative files; workers' records and the custody baseline name
+  // absolute ones: one spelling per file in the run's files_changed and the checkpoint
+  const changed = out.changed.map((f) => baselinePathOf(f, out.baseline));
   return {
     now: Math.max(c.now, out.now),
     baseline: mergeBaseline(c.baseline, out.baseline),
-    filesChanged: [...new Set([...c.filesChanged, ...out.changed])],
-    repair: { ...c.repair, changed: [...out.changed] },
+    filesChanged: [...new Set([...c.filesChanged, ...changed])],
+    repair: { ...c.repair, changed },
     log: [...c.log, `repair: patch applied to ${out.changed.join(', ') || 'nothing'}`],
   };
+}
+
+/**
+ * The baseline's spelling of a project-relative file (the entry whose path is it or ends with
+ * `/<file>`), else the file as given.
+ *
+ * @example
+ * ```ts
+ * baselinePathOf('A.lean', { schema: 'file-baseline/v1', files: [{ path: '/p/A.lean', … }] }); // '/p/A.lean'
+ * ```
+ */
+export function baselinePathOf(file: string, baseline: FileBaseline): string {
+  const hit = baseline.files.find((e) => e.path === file || e.path.endsWith(`/${file}`));
+  return hit?.path ?? file;
 }
 
 /**
