@@ -70,13 +70,17 @@ export interface JournalPath {
 
 /**
  * The cycle states an autoprove run never enters: every state that asks a human (plan, commit
- * and replan approval, the continue and blocker questions; autoprove coerces `--commit ask` to
- * `auto`) and the stuck review, which only a human's blocker answer leads to.
+ * and replan approval, the deep question, the falsification policy after a declined replan, the
+ * continue and blocker questions; autoprove coerces `--commit ask` to `auto` and `--deep ask` to
+ * `stuck`) and the stuck review, which only a human's blocker answer leads to (its router,
+ * `boundary.stuckRoute`, is entered from it alone).
  */
 export const AUTOPROVE_UNREACHABLE: readonly string[] = [
   'plan.approve',
+  'work.askDeep',
   'checkpoint.confirm',
   'replan.approve',
+  'replan.askFalsify',
   'boundary.askContinue',
   'boundary.askBlocker',
   'boundary.stuckReview',
@@ -84,7 +88,7 @@ export const AUTOPROVE_UNREACHABLE: readonly string[] = [
 
 /** The limit added for autoprove runs. */
 export const AUTOPROVE_LIMIT =
-  'autoprove asks no human: the inferred path avoids the human questions (plan, commit and replan approval, continue, blocker) and the stuck review that follows one';
+  'autoprove asks no human: the inferred path avoids the human questions (plan, commit and replan approval, deep, falsification policy, continue, blocker) and the stuck review that follows one';
 
 function modeOf(manifest: unknown): 'prove' | 'autoprove' | null {
   const m = (manifest as { dispatch?: { mode?: unknown } } | null | undefined)?.dispatch?.mode;

@@ -1,7 +1,8 @@
 /**
  * Legibility checks of a finished layout (pure): flattens the drawn SVG paths and counts
  *
- * - label/box overlaps: an edge label (or an error badge) over a leaf box, over a compound's
+ * - label/box overlaps: an edge label (or an error badge) over a leaf box (a final state's with
+ *   its outer ring), over a compound's
  *   title strip, or straddling a compound's border;
  * - label/label overlaps;
  * - edge crossings: a path segment through the inside of a box that is neither an end of the edge
@@ -130,6 +131,23 @@ export function selfAndAncestors(index: ReadonlyMap<string, VizNode>, id: string
   return out;
 }
 
+/** How far a final state's outer ring (drawn by the viewer) reaches beyond its box. */
+export const FINAL_RING = 3;
+
+/**
+ * The box a state is drawn in: a final state's box grown by its outer ring.
+ *
+ * @example
+ * ```ts
+ * drawnBox({ id: 'm.done', x: 10, y: 10, w: 50, h: 20 }, true); // { id: 'm.done', x: 7, y: 7, w: 56, h: 26 }
+ * ```
+ */
+export function drawnBox(b: LayoutBox, final: boolean): LayoutBox {
+  return final
+    ? { id: b.id, x: b.x - FINAL_RING, y: b.y - FINAL_RING, w: b.w + 2 * FINAL_RING, h: b.h + 2 * FINAL_RING }
+    : b;
+}
+
 /**
  * True when `label` runs into box `b`: over a leaf (or the pseudo node), over a compound's title
  * strip, or across a compound's border (partly inside, partly outside).
@@ -166,15 +184,16 @@ export function layoutProblems(
   const isCompound = (id: string): boolean => (index.get(id)?.children.length ?? 0) > 0;
   const problems: LayoutProblem[] = [];
   const boxes = [...l.boxes.values()];
+  const drawn = boxes.map((b) => drawnBox(b, index.get(b.id)?.final === true));
   const routes = l.edges.filter((r) => lanes === 'expanded' || !r.lane);
   const labels: LayoutBox[] = routes.filter((r) => r.text !== '').map((r) => r.label);
   const badges: LayoutBox[] = (l.errorLane?.badges ?? []).map((b) => b.box);
   for (const lb of labels)
-    for (const b of boxes)
+    for (const b of drawn)
       if (labelHitsBox(lb, b, isCompound(b.id)))
         problems.push({ kind: 'label-box', what: lb.id, other: b.id });
   for (const bd of l.errorLane?.badges ?? [])
-    for (const b of boxes)
+    for (const b of drawn)
       if (b.id !== bd.source && labelHitsBox(bd.box, b, isCompound(b.id)))
         problems.push({ kind: 'label-box', what: bd.box.id, other: b.id });
   const all = [...labels, ...badges];

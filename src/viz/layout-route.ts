@@ -22,7 +22,7 @@ import {
   smoothPath,
 } from './geometry.js';
 import type { MachineGraph, VizEdge, VizNode } from './graph.js';
-import { flattenPath, segmentCrossesBox } from './layout-check.js';
+import { drawnBox, flattenPath, segmentCrossesBox } from './layout-check.js';
 import { errorBadges, errorLane, LANE_GAP, obstaclesBetween, routeLane } from './layout-lane.js';
 import { boxPorts, orthoRoute, roundedPath, type SegmentUse } from './layout-ortho.js';
 import { FONT, HEADER } from './layout-size.js';
@@ -248,8 +248,9 @@ function labelHits(box: LayoutBox, obstacles: LabelObstacles): number {
 /**
  * The label box of an edge on `curve`: an empty label is a zero-width box at the curve's middle;
  * otherwise the first candidate spot that overlaps nothing — centred on the curve at each
- * candidate, then beside it (above, below), then at finer steps along it — else the one with the
- * fewest weighted overlaps (earliest on ties).
+ * candidate, then beside it (above, below), then at finer steps along it, then two or three times
+ * as far above or below it (next to a neighbour's label where two edges leave a box side by
+ * side) — else the one with the fewest weighted overlaps (earliest on ties).
  *
  * @example
  * ```ts
@@ -283,6 +284,11 @@ export function placeLabel(id: string, text: string, curve: EdgeCurve, obstacles
       [-(lw / 2 + 3), 0],
     ] as const)
       tries.push([u, dx, dy]);
+  // last resort: further above or below the curve (stacked next to a neighbour's label)
+  for (const k of [2, 3])
+    for (const u of fine)
+      for (const dx of [0, lw / 2 + 3, -(lw / 2 + 3)])
+        for (const dy of [-k * (LABEL_H / 2 + 2), k * (LABEL_H / 2 + 2)]) tries.push([u, dx, dy]);
   let best: LayoutBox | null = null;
   let bestHits = Number.POSITIVE_INFINITY;
   for (const [u, dx, dy] of tries) {
@@ -356,7 +362,11 @@ export function routeEdges(
   const boxOf = (id: string): LayoutBox => boxes.get(endId(id)) as LayoutBox;
   const isCompound = (id: string): boolean =>
     id !== anyState && (index.get(id) as VizNode).children.length > 0;
-  const obstacles = labelObstacles(boxes, isCompound);
+  const labelled = labelObstacles(boxes, isCompound);
+  const obstacles = {
+    ...labelled,
+    leaves: labelled.leaves.map((b) => drawnBox(b, index.get(b.id)?.final === true)),
+  };
   const between = (ends: readonly string[]): LayoutBox[] =>
     obstaclesBetween(boxes, index, g.root, ends.map(endId));
   const items = routeItems(g.edges);

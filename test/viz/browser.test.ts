@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { chainMachine, cycleMachine, gateMachine } from '../../machines/index.js';
+import { chainMachine, cycleMachine, gateMachine, synthesisMachine } from '../../machines/index.js';
 import {
   type MachineGraph,
   machineGraph,
@@ -79,6 +79,7 @@ beforeAll(async () => {
     { name: 'cycle', graph: machineGraph(cycleMachine as unknown as AnyStateMachine), overlay: null },
     { name: 'chain', graph: chain, overlay: null },
     { name: 'gate', graph: machineGraph(gateMachine as unknown as AnyStateMachine), overlay: null },
+    { name: 'synthesis', graph: machineGraph(synthesisMachine as unknown as AnyStateMachine), overlay: null },
     {
       name: 'chain-path',
       graph: chain,
@@ -107,7 +108,7 @@ describe('HTML viewer in headless Chromium', () => {
     expect(CHROMIUM, `no chromium binary among ${CANDIDATES.join(', ')} (set CHROMIUM_BIN)`).not.toBeNull();
   });
 
-  for (const name of ['cycle', 'chain', 'gate', 'chain-path']) {
+  for (const name of ['cycle', 'chain', 'gate', 'synthesis', 'chain-path']) {
     it(`${name}: the rendered DOM has one state per state node and one edge per transition`, {
       timeout: 120_000,
     }, async () => {

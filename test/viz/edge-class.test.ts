@@ -9,6 +9,25 @@ import { classifyEdges, edgeClass, errorSinks, isErrorSink, isLaneEdge } from '.
 import { machineGraph } from '../../src/viz/graph.js';
 import { vizEdge, vizNode } from './layout-fixtures.js';
 
+/** The parts of an xstate state node this test reads. */
+interface DefNode {
+  readonly id: string;
+  readonly states: Record<string, DefNode>;
+  readonly transitions: Map<string, readonly { readonly target?: readonly { readonly id: string }[] }[]>;
+  readonly always?: readonly { readonly target?: readonly { readonly id: string }[] }[];
+}
+
+/** Every transition the machine defines (on, onDone, onError, always), with its target ids. */
+function definedTransitions(n: DefNode): { error: boolean; targets: string[] }[] {
+  const out: { error: boolean; targets: string[] }[] = [];
+  for (const [event, list] of n.transitions)
+    for (const t of list)
+      out.push({ error: event.startsWith('xstate.error.'), targets: (t.target ?? []).map((x) => x.id) });
+  for (const t of n.always ?? []) out.push({ error: false, targets: (t.target ?? []).map((x) => x.id) });
+  for (const child of Object.values(n.states)) out.push(...definedTransitions(child));
+  return out;
+}
+
 const count = (m: Map<string, string>, c: string): string[] =>
   [...m].filter(([, v]) => v === c).map(([k]) => k);
 
@@ -30,15 +49,36 @@ describe('edge classes', () => {
     expect(isLaneEdge(vizEdge('e0', 'm.a', ['m.stopped']), sinks)).toBe(true);
   });
 
-  it('the cycle machine: stopped is the sink, 25 stop edges (15 onError, 10 guarded stops)', () => {
+  it('the cycle machine: stopped is the sink, every transition into it a stop edge (onError and guarded stops), the deep-mode errors into its rollback error edges', () => {
     const g = machineGraph(cycleMachine as unknown as AnyStateMachine);
     expect(errorSinks(g)).toEqual(['cycle.stopped']);
     const c = classifyEdges(g);
     const stop = count(c, 'stop');
-    expect(stop).toHaveLength(25);
-    expect(count(c, 'error')).toEqual([]);
-    expect(g.edges.filter((e) => e.kind === 'error').every((e) => c.get(e.id) === 'stop')).toBe(true);
-    expect(g.edges.filter((e) => stop.includes(e.id) && e.kind !== 'error')).toHaveLength(10);
+    // counted from the machine definition itself, not from the graph
+    const def = definedTransitions(cycleMachine.root as unknown as DefNode);
+    const intoStopped = def.filter(
+      (t) => t.targets.length > 0 && t.targets.every((x) => x === 'cycle.stopped'),
+    );
+    const errorsElsewhere = def.filter((t) => t.error && !t.targets.every((x) => x === 'cycle.stopped'));
+    expect(intoStopped.filter((t) => t.error).length).toBeGreaterThan(20);
+    expect(intoStopped.filter((t) => !t.error).length).toBeGreaterThan(15);
+    expect(stop).toHaveLength(intoStopped.length);
+    expect(g.edges.filter((e) => stop.includes(e.id) && e.kind === 'error')).toHaveLength(
+      intoStopped.filter((t) => t.error).length,
+    );
+    expect(g.edges.filter((e) => stop.includes(e.id) && e.kind !== 'error')).toHaveLength(
+      intoStopped.filter((t) => !t.error).length,
+    );
+    // the deep mode's baseline/worker/verify errors roll back, a failed rollback ends stuck
+    const errors = count(c, 'error').map((id) => g.edges.find((e) => e.id === id));
+    expect(errors).toHaveLength(errorsElsewhere.length);
+    expect(errors.map((e) => `${e?.source}>${e?.targets.join(',')}`)).toEqual([
+      'cycle.work.deep.baseline>cycle.work.deep.rollback',
+      'cycle.work.deep.dispatching>cycle.work.deep.rollback',
+      'cycle.work.deep.verify>cycle.work.deep.rollback',
+      'cycle.work.deep.rollback>cycle.stuck',
+    ]);
+    expect(g.edges.filter((e) => e.kind === 'error').every((e) => c.get(e.id) !== 'main')).toBe(true);
   });
 
   it('chain and gate: errors into live states stay error edges, only stops go to the lane', () => {

@@ -120,9 +120,17 @@ describe('labels', () => {
     const leafAtMiddle = {
       placed: [],
       leaves: [box('l', 140, 0, 20, 20)],
-      headers: [box('h', 0, 0, 400, 20)],
+      headers: [box('h', 0, -40, 400, 80)],
     };
     expect(placeLabel('e3', 'GO', straight, leafAtMiddle)).toEqual({ ...first, id: 'e3', x: 118 });
+  });
+
+  it('when every spot on and beside the curve is taken, the label stacks further above or below it', () => {
+    const band = { placed: [box('p', -1000, 0, 3000, 20)], leaves: [], headers: [] };
+    const l = placeLabel('e4', 'GO', straight, band);
+    expect(l.y).toBe(10 - 2 * (LABEL_H / 2 + 2) - LABEL_H / 2);
+    expect(l.y + l.h).toBeLessThanOrEqual(0);
+    expect(Math.abs(l.x + l.w / 2 - 150)).toBeLessThanOrEqual(50);
   });
 
   it('obstacles are leaf boxes and the header strips of compounds', () => {

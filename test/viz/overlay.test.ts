@@ -83,15 +83,21 @@ describe('overlayPath', () => {
   });
 
   it('infers the shortest chain between phases that no single edge connects', () => {
-    const o = overlayPath(cycle, [{ state: 'replan' }, { state: 'work' }]);
+    // a human's falsification policy (replan.askFalsify → work.falsify) is a single replan → work
+    // edge; a run that asks no human avoids that question, and the chain runs through the boundary
+    const falsify = edgeId(cycle, 'cycle.replan.askFalsify', 'cycle.work.falsify');
+    expect(overlayPath(cycle, [{ state: 'replan' }, { state: 'work' }]).steps[1]?.edge).toBe(falsify);
+    const avoid = ['replan.askFalsify'];
+    const o = overlayPath(cycle, [{ state: 'replan' }, { state: 'work' }], { avoid });
     const step = o.steps[1];
     expect(step?.edge).toBeNull();
     expect(step?.inferred.length).toBeGreaterThanOrEqual(2);
     const chainEdges = step?.inferred.map((id) => cycle.edges.find((e) => e.id === id)) ?? [];
     expect(chainEdges[0]?.source.startsWith('cycle.replan')).toBe(true);
     expect(chainEdges.at(-1)?.targets.some((t) => t.startsWith('cycle.work'))).toBe(true);
+    expect(chainEdges.some((e) => e?.source === 'cycle.replan.askFalsify')).toBe(false);
     expect(o.inferredNodes['cycle.boundary'] ?? o.inferredNodes['cycle.boundary.tick']).toBeGreaterThan(0);
-    const noInfer = overlayPath(cycle, [{ state: 'replan' }, { state: 'work' }], { infer: false });
+    const noInfer = overlayPath(cycle, [{ state: 'replan' }, { state: 'work' }], { avoid, infer: false });
     expect(noInfer.gaps).toHaveLength(1);
   });
 
