@@ -122,6 +122,17 @@ export {
 } from './run-cycle.js';
 export { nullRecorder, type RunRecorder } from './run-recorder.js';
 export {
+  type ClaimExtractor,
+  createSynthesisJournal,
+  resolveSynthesisSettings,
+  runSynthesis,
+  type SynthesisJournal,
+  type SynthesisJournalOptions,
+  type SynthesisRunOptions,
+  type SynthesisRunResult,
+  type SynthesisSettings,
+} from './synthesis-run.js';
+export {
   EXIT_PERMISSION_DENIED,
   type InProcessWorker,
   inProcessTransport,
