@@ -13,7 +13,8 @@ export type Escalation = 'repair' | 'deep' | 'ask-deep' | 'none';
 /**
  * The escalation after the ordinary pass: `repair` when a repair trigger fires on the open target
  * and repair mode is available; else `deep` / `ask-deep` as {@link deepWanted} says (deep mode
- * available; `ask` only in prove); else `none`.
+ * available; `ask` only in prove); else `none` — also for a worker blocker that is not a proof blocker
+ * (capability, operational, protocol, safety-guard, false-statement: not for repair or deep).
  *
  * @example
  * ```ts
@@ -30,6 +31,11 @@ export function escalation(
   if (t === null || c.lastWork?.kind !== 'handoff') return 'none';
   const open = (c.attempts[t.id] ?? []).at(-1)?.solved !== true;
   if (!open) return 'none';
+  // repair and deep work on proofs and compiler errors: a worker's capability, environment,
+  // protocol, safety or false-statement blocker is not theirs to escalate (seed 002 § Repair
+  // Mode: "only when compiler errors are the active blocker")
+  const kind = c.lastWork.handoff.blocker_kind;
+  if (kind !== null && kind !== 'proof') return 'none';
   if (c.available.repair && repairTriggerFor(c) !== null) return 'repair';
   if (!c.available.deep) return 'none';
   const stuck = c.stuck !== null && c.stuck.target === t.id ? c.stuck : null;

@@ -274,7 +274,7 @@ export function absorbPatch(
     now: Math.max(c.now, out.now),
     baseline: mergeBaseline(c.baseline, out.baseline),
     filesChanged: [...new Set([...c.filesChanged, ...changed])],
-    repair: { ...c.repair, changed },
+    repair: { ...c.repair, changed: [...out.changed] },
     log: [...c.log, `repair: patch applied to ${out.changed.join(', ') || 'nothing'}`],
   };
 }
@@ -422,11 +422,13 @@ export function repairGivesUp(
  * acceptRepair(ctx).accepted; // ['/p/A.lean']
  * ```
  */
-export function acceptRepair(c: Pick<CycleContext, 'repair' | 'accepted' | 'stuck' | 'log'>): CycleUpdate {
+export function acceptRepair(
+  c: Pick<CycleContext, 'repair' | 'accepted' | 'stuck' | 'log' | 'baseline'>,
+): CycleUpdate {
   const r = c.repair;
   if (r === null) return {};
   return {
-    accepted: [...new Set([...c.accepted, ...r.changed])],
+    accepted: [...new Set([...c.accepted, ...r.changed.map((f) => baselinePathOf(f, c.baseline))])],
     ...(c.stuck?.target === r.target ? { stuck: null } : {}),
     log: [...c.log, `repair: ${r.target} improved — accepted ${r.changed.join(', ') || 'no file'}`],
   };

@@ -38,6 +38,20 @@ describe('escalation after the ordinary pass', () => {
       'repair',
     );
   });
+  it('neither repair nor deep for a worker blocker that is not a proof blocker', () => {
+    const verifyErrors = { [T1.id]: ['A.lean:3:a', 'A.lean:4:b', 'A.lean:5:c'] };
+    for (const kind of [
+      'capability',
+      'operational',
+      'protocol',
+      'safety-guard',
+      'false-statement',
+    ] as const) {
+      const lastWork = handoffOutcome(workerHandoff('stuck', { blocker_kind: kind, blocker_class: null }));
+      const ctx = cycleContext({ ...base, lastWork, verifyErrors, available: { deep: true, repair: true } });
+      expect(escalation(ctx), kind).toBe('none');
+    }
+  });
   it('never after a deep rollback verdict, nor for a solved target', () => {
     const ctx = cycleContext({
       ...base,

@@ -17,7 +17,8 @@ describe('repair patch paths', () => {
     const c = cycleContext({ repair, filesChanged: [FILE], accepted: [] });
     const u = absorbPatch(c, { now: 1, kind: 'applied', changed: ['A.lean'], baseline: BASELINE });
     expect(u.filesChanged).toEqual([FILE]);
-    expect(u.repair?.changed).toEqual([FILE]);
+    // the log keeps the project-relative name a person reads
+    expect(u.repair?.changed).toEqual(['A.lean']);
     const after = acceptRepair({ ...c, ...u } as Parameters<typeof acceptRepair>[0]);
     expect(after.accepted).toEqual([FILE]);
   });
