@@ -137,7 +137,7 @@ export function runContained(
       for (const t of timers) clearTimeout(t);
       o.signal?.removeEventListener('abort', onAbort);
       killGroup('SIGKILL');
-      const swept = spawnError === null ? sweepSession(token) : 0;
+      const swept = spawnError === null ? sweepSession(token, child.pid) : 0;
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
