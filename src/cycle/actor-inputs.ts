@@ -4,6 +4,7 @@
  * can be tested without an actor.
  */
 import { kwSearchRemaining } from '../tracker/counters.js';
+import { selectBatch } from './batch.js';
 import { currentCycle } from './context.js';
 import { reviewScopeFor } from './review.js';
 import { EMPTY_LEDGER, searchGrant } from './search-budget.js';
@@ -16,6 +17,7 @@ import type {
   PlannerInput,
   PreflightContext,
   ReviewInput,
+  TargetInfo,
   WorkerInput,
 } from './types.js';
 import { tierPlan, type VerificationQuestion } from './verification-ladder.js';
@@ -79,16 +81,73 @@ export function plannerInput(
 }
 
 /**
- * The worker's input for the current target: the prior blocker and the evidence gathered for a
+ * The worker's input for the current target ({@link targetWorkerInput}); with `--batch-size` N > 1
+ * (and a delegating run) it carries `batch`: up to N-1 further open targets ({@link batchTargets}),
+ * each with its own full input built the same way, and `maxDelegates` for the runtime.
+ *
+ * @throws Error when no target is chosen (the machine dispatches only after choosing one).
+ * @example
+ * ```ts
+ * workerInput({ ...ctx, options: { ...ctx.options, batchSize: 2 } }).batch?.map((i) => i.target.id); // ['B.lean:2']
+ * ```
+ */
+export function workerInput(c: CycleContext): WorkerInput {
+  const primary = targetWorkerInput(c);
+  const siblings = batchTargets(c);
+  if (siblings.length === 0) return primary;
+  return {
+    ...primary,
+    maxDelegates: c.options.maxDelegates,
+    batch: siblings.map((t) => targetWorkerInput({ ...c, current: t })),
+  };
+}
+
+/**
+ * The further targets a fill dispatch of the current target takes along (`--batch-size` N > 1,
+ * never inline): up to N-1 open targets in the planner's order ({@link selectBatch}), each owning
+ * a file (its own) disjoint from the current target's and from each other's. Only a fresh target
+ * is taken along: one the rerun guard refused, one that is blocked (a relaunch needs the guard) or
+ * one with an attempt already (the stuck rules judge it, and they run for the primary) runs only
+ * as the primary.
+ *
+ * @example
+ * ```ts
+ * batchTargets(ctx).map((t) => t.id); // ['B.lean:2'] with batchSize 2, targets A.lean:2, A.lean:5, B.lean:2
+ * ```
+ */
+export function batchTargets(
+  c: Pick<
+    CycleContext,
+    'current' | 'targets' | 'plan' | 'blocked' | 'refused' | 'options' | 'delegation' | 'attempts'
+  >,
+): TargetInfo[] {
+  const t = c.current;
+  const size = c.options.batchSize;
+  if (t === null || !(size > 1) || c.delegation === 'inline') return [];
+  const order = new Map(c.plan.map((s, i) => [s.target, i]));
+  const rank = (x: TargetInfo) => order.get(x.id) ?? 10_000;
+  const fresh = (x: TargetInfo) =>
+    x.id !== t.id &&
+    !c.refused.includes(x.id) &&
+    c.blocked[x.id] === undefined &&
+    (c.attempts[x.id] ?? []).length === 0;
+  const open = c.targets
+    .filter(fresh)
+    .sort((a, b) => rank(a) - rank(b) || c.targets.indexOf(a) - c.targets.indexOf(b));
+  return selectBatch([t, ...open], size, (x) => [x.file]).slice(1);
+}
+
+/**
+ * The worker's input for one target (the context's current one): the prior blocker and the evidence gathered for a
  * relaunch, the last failure, the search grant and ledger, the budgets and the custody baseline.
  *
  * @throws Error when no target is chosen (the machine dispatches only after choosing one).
  * @example
  * ```ts
- * workerInput(ctx).searchBudget; // min(2, the tracker's knowledge-search budget left)
+ * targetWorkerInput(ctx).searchBudget; // min(2, the tracker's knowledge-search budget left)
  * ```
  */
-export function workerInput(c: CycleContext): WorkerInput {
+export function targetWorkerInput(c: CycleContext): WorkerInput {
   const t = c.current;
   if (t === null) throw new Error('the cycle dispatches a worker only after choosing a target');
   const prior = c.blocked[t.id];
@@ -163,16 +222,27 @@ export function preflightFor(
  * ```
  */
 export function checkpointInput(
-  c: Pick<CycleContext, 'tracker' | 'accepted' | 'current' | 'lastWork' | 'options' | 'rolledBack'>,
+  c: Pick<
+    CycleContext,
+    'tracker' | 'accepted' | 'current' | 'lastWork' | 'options' | 'rolledBack' | 'attempts'
+  >,
 ): CheckpointInput {
   const cycle = currentCycle(c);
-  const status = c.lastWork?.kind === 'handoff' ? c.lastWork.handoff.status : '';
+  const w = c.lastWork;
+  // each target's outcome as verified: a `solved` claim whose attempt verification downgraded is
+  // "not verified"; a batch's siblings follow the primary
+  const verified = (id: string, claimed: string) =>
+    claimed === 'solved' && c.attempts[id]?.at(-1)?.solved === false ? 'not verified' : claimed;
+  const status = w?.kind === 'handoff' && c.current !== null ? verified(c.current.id, w.handoff.status) : '';
+  const siblings = (w?.kind === 'handoff' ? (w.batch ?? []) : []).flatMap((o) =>
+    o.kind === 'handoff' ? [`, ${o.dispatch.target} ${verified(o.dispatch.target, o.handoff.status)}`] : [],
+  );
   // files of a rolled-back deep invocation are never staged
   const rolledBack = (f: string) => c.rolledBack.some((r) => f === r || f.endsWith(`/${r}`));
   return {
     cycle,
     files: c.accepted.filter((f) => !rolledBack(f)),
-    summary: `cycle ${cycle}: ${c.current?.id ?? ''} ${status}`.trim(),
+    summary: `cycle ${cycle}: ${c.current?.id ?? ''} ${status}${siblings.join('')}`.trim(),
     commit: c.options.commit,
   };
 }

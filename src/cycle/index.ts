@@ -10,6 +10,7 @@ export {
   approvePlanQuestion,
   approveReplanQuestion,
   BLOCKER_OPTIONS,
+  batchTargets,
   blockerQuestion,
   checkpointInput,
   continueQuestion,
@@ -18,6 +19,7 @@ export {
   preflightFor,
   reviewInput,
   stuckReviewInput,
+  targetWorkerInput,
   verifyRequest,
   workerInput,
 } from './actor-inputs.js';
@@ -225,6 +227,7 @@ export {
 export { projectRootOf, verifiedFiles } from './verified-files.js';
 export { type EditVerification, verifyEdit } from './verify-edit.js';
 export {
+  absorbHandoff,
   absorbVerify,
   absorbWork,
   assessStuck,

@@ -200,6 +200,8 @@ export interface WorkerInput {
    * outcomes in `WorkOutcome.batch`. Absent = one target.
    */
   readonly batch?: readonly WorkerInput[];
+  /** With a batch: max dispatches running at once (`--max-delegates`; absent = 1). */
+  readonly maxDelegates?: number;
 }
 /** Output of the worker actor: a validated, custody-checked handoff or a stop. */
 export type WorkOutcome =

@@ -3,13 +3,15 @@
  * fallback, a worker's outcome, the stuck verdicts after an attempt, and the verification of the
  * worker's edit.
  */
+
+import type { Handoff } from '../contract/index.js';
 import { kwSearchRemaining, recordKwSearch } from '../tracker/counters.js';
 import { type CycleUpdate, currentCycle } from './context.js';
 import { mergeBaseline } from './custody.js';
 import { relaunchVerdict } from './relaunch.js';
 import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
-import type { CycleContext, DiagnosticsOutput, WorkOutcome } from './types.js';
+import type { CycleContext, DiagnosticsOutput, TargetInfo, WorkOutcome } from './types.js';
 import { verifiedFiles } from './verified-files.js';
 import { verifyEdit } from './verify-edit.js';
 
@@ -57,33 +59,89 @@ export function switchToInline(c: Pick<CycleContext, 'log'>): CycleUpdate {
  * Absorbs a worker outcome. Every outcome becomes `lastWork`; a handoff also adds an attempt for
  * the stuck rules, clears (solved) or consumes (relaunch) the target's blocker evidence, records
  * its searches against the tracker's budget and the target's fallback ledger, and adopts its
- * accepted files and baseline.
+ * accepted files and baseline. A batch outcome's siblings (`out.batch`, `--batch-size` > 1) are
+ * absorbed the same way for their own targets ({@link absorbHandoff}) after the primary: their
+ * accepted files join this cycle's (verified and checkpointed with the primary's). A stuck
+ * sibling's handoff is an attempt like any other: the stuck rules judge its target when it next
+ * runs as the primary ({@link batchTargets} never takes a target with an attempt along). A sibling
+ * that is not a handoff (a violation reaches the machine as the outcome itself, see
+ * src/runtime/run-cycle.ts) is logged.
  *
  * @example
  * ```ts
- * absorbWork(ctx, outcome).handoffs?.length; // one more than before
+ * absorbWork(ctx, outcome).handoffs?.length; // one more than before (plus one per sibling handoff)
  * ```
  */
 export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
   if (out.kind !== 'handoff' || c.current === null) return { lastWork: out, now: Math.max(c.now, out.now) };
-  const t = c.current;
-  const attempts = { ...c.attempts, [t.id]: [...(c.attempts[t.id] ?? []), attemptOf(currentCycle(c), out)] };
+  let next: CycleContext = { ...c, ...absorbHandoff(c, c.current.id, out) };
+  for (const sib of out.batch ?? []) {
+    if (sib.kind === 'handoff') {
+      next = { ...next, ...absorbHandoff(next, sib.dispatch.target, sib) };
+    } else {
+      next = { ...next, log: [...next.log, `work (batch): ${sib.kind} — ${sib.detail}`] };
+    }
+  }
+  return {
+    lastWork: out,
+    now: next.now,
+    tracker: next.tracker,
+    attempts: next.attempts,
+    blocked: next.blocked,
+    evidenceFor: next.evidenceFor,
+    searchLedgers: next.searchLedgers,
+    handoffs: next.handoffs,
+    accepted: next.accepted,
+    filesChanged: next.filesChanged,
+    baseline: next.baseline,
+    log: next.log,
+  };
+}
+
+/**
+ * Absorbs one handoff for target `id` (the primary's or a batch sibling's): its attempt, its
+ * effect on the target's blocker and evidence, its searches (tracker budget and the target's
+ * ledger), the handoff itself, its accepted files and its baseline.
+ *
+ * @example
+ * ```ts
+ * absorbHandoff(ctx, 'B.lean:2', siblingOutcome).attempts?.['B.lean:2']?.length; // 1
+ * ```
+ */
+export function absorbHandoff(
+  c: Pick<
+    CycleContext,
+    | 'tracker'
+    | 'now'
+    | 'attempts'
+    | 'blocked'
+    | 'evidenceFor'
+    | 'searchLedgers'
+    | 'handoffs'
+    | 'accepted'
+    | 'filesChanged'
+    | 'baseline'
+    | 'log'
+  >,
+  id: string,
+  out: WorkOutcome & { kind: 'handoff' },
+): CycleUpdate {
+  const attempts = { ...c.attempts, [id]: [...(c.attempts[id] ?? []), attemptOf(currentCycle(c), out)] };
   const solved = out.handoff.status === 'solved';
   const blocked = { ...c.blocked };
   const evidenceFor = { ...c.evidenceFor };
   if (solved) {
-    delete blocked[t.id];
-    delete evidenceFor[t.id];
-  } else if (blocked[t.id] !== undefined) {
+    delete blocked[id];
+    delete evidenceFor[id];
+  } else if (blocked[id] !== undefined) {
     // the relaunch consumed its evidence; a new blocker needs new evidence again
-    delete evidenceFor[t.id];
+    delete evidenceFor[id];
   }
   // the worker's searches count against the tracker's knowledge-search budget of this cycle
   let tracker = c.tracker;
   const searches = Math.min(out.handoff.evidence.queries.length, kwSearchRemaining(tracker, out.now));
   for (let i = 0; i < searches; i++) tracker = recordKwSearch(tracker);
   return {
-    lastWork: out,
     now: Math.max(c.now, out.now),
     tracker,
     attempts,
@@ -91,13 +149,13 @@ export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
     evidenceFor,
     searchLedgers: {
       ...c.searchLedgers,
-      [t.id]: ledgerAfterHandoff(c.searchLedgers[t.id] ?? EMPTY_LEDGER, out.handoff),
+      [id]: ledgerAfterHandoff(c.searchLedgers[id] ?? EMPTY_LEDGER, out.handoff),
     },
     handoffs: [...c.handoffs, out.handoff],
     accepted: [...new Set([...c.accepted, ...out.accepted])],
     filesChanged: [...new Set([...c.filesChanged, ...out.accepted])],
     baseline: mergeBaseline(c.baseline, out.baseline),
-    log: [...c.log, `work: ${t.id} → ${out.handoff.status}`],
+    log: [...c.log, `work: ${id} → ${out.handoff.status}`],
   };
 }
 
@@ -146,7 +204,8 @@ export function assessStuck(c: CycleContext): CycleUpdate {
 /**
  * Absorbs the diagnostics of the worker's edit ({@link verifyEdit}) over every file changed this
  * cycle: a `solved` claim that does not hold downgrades the latest attempt to a failure; the
- * errors in those files are kept for the target (repair triggers, pre-flight context).
+ * errors in those files are kept for the target (repair triggers, pre-flight context). A batch's
+ * siblings are verified the same way, each against its own target, after the primary.
  *
  * @example
  * ```ts
@@ -154,21 +213,33 @@ export function assessStuck(c: CycleContext): CycleUpdate {
  * ```
  */
 export function absorbVerify(
-  c: Pick<CycleContext, 'current' | 'lastWork' | 'attempts' | 'now' | 'log' | 'accepted' | 'verifyErrors'>,
+  c: Pick<
+    CycleContext,
+    'current' | 'lastWork' | 'attempts' | 'now' | 'log' | 'accepted' | 'verifyErrors' | 'targets'
+  >,
   out: DiagnosticsOutput,
 ): CycleUpdate {
   const t = c.current;
   const w = c.lastWork;
   if (t === null || w?.kind !== 'handoff') return {};
   const files = verifiedFiles(c);
-  const v = verifyEdit(t, c.attempts[t.id] ?? [], w.handoff.status, out, files);
-  return {
-    now: Math.max(c.now, out.now),
-    attempts: { ...c.attempts, [t.id]: v.attempts },
-    verifyErrors: {
-      ...c.verifyErrors,
-      [t.id]: out.errors.filter((e) => files.some((f) => e.startsWith(`${f}:`))),
-    },
-    log: [...c.log, v.line],
-  };
+  const errors = out.errors.filter((e) => files.some((f) => e.startsWith(`${f}:`)));
+  const attempts = { ...c.attempts };
+  const verifyErrors = { ...c.verifyErrors };
+  const log = [...c.log];
+  // the primary first, then each batch sibling's claim against the same diagnostics: a sibling's
+  // `solved` that does not hold is downgraded like the primary's
+  const claims: [TargetInfo, Handoff['status']][] = [[t, w.handoff.status]];
+  for (const sib of w.batch ?? []) {
+    if (sib.kind !== 'handoff') continue;
+    const st = c.targets.find((x) => x.id === sib.dispatch.target);
+    if (st !== undefined) claims.push([st, sib.handoff.status]);
+  }
+  for (const [target, claimed] of claims) {
+    const v = verifyEdit(target, attempts[target.id] ?? [], claimed, out, files);
+    attempts[target.id] = v.attempts;
+    verifyErrors[target.id] = errors;
+    log.push(v.line);
+  }
+  return { now: Math.max(c.now, out.now), attempts, verifyErrors, log };
 }

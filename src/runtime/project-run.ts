@@ -282,6 +282,13 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   let baseline: FileBaseline;
   let priorHandoff = o.priorHandoff ?? null;
   let started = false;
+  // the recorder's writes, one at a time: a failed write rejects its caller and the next still runs
+  let tail: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(write: () => Promise<T>): Promise<T> => {
+    const next = tail.then(write);
+    tail = next.catch(() => undefined);
+    return next;
+  };
   if (o.priorRun !== undefined) {
     const reuse = await reuseStartup({
       ...o.priorRun,
@@ -364,15 +371,18 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
       scratch,
       custody,
       fence,
-      onDispatch: async (d: Dispatch) => {
-        if (started) await recorder.dispatch(d);
-        else await recorder.start(d, null);
-        started = true;
-      },
-      onHandoff: async (h: Handoff) => recorder.handoff(h),
-      onProgress: async (p, d) => {
+      // a batch's dispatches run concurrently: their journal writes go one at a time, in the
+      // order they were asked for (the first one starts the run)
+      onDispatch: (d: Dispatch) =>
+        inOrder(async () => {
+          if (started) await recorder.dispatch(d);
+          else await recorder.start(d, null);
+          started = true;
+        }),
+      onHandoff: (h: Handoff) => inOrder(() => recorder.handoff(h)),
+      onProgress: (p, d) => {
         o.onWorkerProgress?.(p, d);
-        await recorder.progress(p);
+        return inOrder(() => recorder.progress(p));
       },
     }),
     reviewer: {
@@ -399,6 +409,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     priorHandoff,
     priorEvidence: o.evidence ?? [],
     clock,
+    projectRoot: root,
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
     ...(inspect === undefined ? {} : { inspect }),
   });

@@ -7,6 +7,7 @@
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { cycleMachine } from '../../machines/cycle.js';
 import type { MachineInspector } from '../../machines/inspector.js';
+import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Handoff, validateHandoff } from '../contract/index.js';
 import { finalHandoff } from '../cycle/final-handoff.js';
@@ -16,10 +17,14 @@ import type {
   DiagnosticsInput,
   DiagnosticsOutput,
   VerificationTier,
+  WorkerInput,
+  WorkOutcome,
 } from '../cycle/types.js';
 import { nextTier } from '../cycle/verification-ladder.js';
 import { initTracker } from '../tracker/counters.js';
-import type { Clock, CyclePorts, DiagnosticsPort, Unstamped } from './ports.js';
+import { runBatch } from './batch-worker.js';
+import type { DelegatingWorkerPort } from './delegating-worker.js';
+import type { Clock, CyclePorts, DiagnosticsPort, Unstamped, WorkerPort } from './ports.js';
 
 /** One progress report: the phase, counters and any new log lines. */
 export interface CycleProgress {
@@ -43,6 +48,8 @@ export interface CycleRunInput {
   readonly priorHandoff?: Handoff | null;
   readonly priorEvidence?: readonly string[];
   readonly clock?: Clock;
+  /** Where a batch's owned files resolve (default: read off each dispatch's baseline). */
+  readonly projectRoot?: string;
   readonly onProgress?: (p: CycleProgress) => void;
   /**
    * An xstate inspector attached to the cycle machine's actor (`createActor(machine, { inspect })`):
@@ -98,20 +105,108 @@ export async function diagnoseOnLadder(
   };
 }
 
+/** Outcomes that end the run when a batch sibling returns them (the machine stops on them). */
+const RUN_ENDING = new Set(['custody-violation', 'protocol-error', 'operational-error']);
+
+/**
+ * Runs one worker dispatch, or a batch (`input.batch`, a fill dispatch only): with a delegating
+ * worker (`workBeside`) through {@link runBatch} — waves of disjoint owned files, at most
+ * `input.maxDelegates` at once — else one at a time through `work`, never concurrently. Resolves
+ * to the primary's outcome with `batch`: the siblings' outcomes, each stamped with `clock`; when a
+ * sibling's outcome ends the run (custody, protocol or operational error) and the primary's does
+ * not, that violation is the outcome, its detail naming the sibling's target. `projectRoot`
+ * resolves the owned files (default: read off the primary's custody baseline, see
+ * {@link rootOf}; when it cannot be, the batch runs one at a time through `work`).
+ *
+ * @example
+ * ```ts
+ * const out = await workDispatch(worker, { ...inputA, batch: [inputB], maxDelegates: 2 }, signal, Date.now, '/repo');
+ * out.kind === 'handoff' && out.batch?.length; // 1
+ * ```
+ */
+export async function workDispatch(
+  worker: WorkerPort,
+  input: WorkerInput,
+  signal: AbortSignal,
+  clock: Clock,
+  projectRoot?: string,
+): Promise<Unstamped<WorkOutcome>> {
+  const { batch, maxDelegates, ...primary } = input;
+  if (batch === undefined || batch.length === 0 || (input.role ?? 'fill') !== 'fill')
+    return worker.work(primary, signal);
+  const inputs = [primary, ...batch];
+  const beside = worker as Partial<DelegatingWorkerPort>;
+  const delegating = typeof beside.workBeside === 'function' && typeof beside.watchesStore === 'function';
+  const root = delegating ? (projectRoot ?? rootOf(primary)) : null;
+  let outs: Unstamped<WorkOutcome>[];
+  if (root !== null) {
+    outs = await runBatch(beside as DelegatingWorkerPort, inputs, {
+      projectRoot: root,
+      maxDelegates: maxDelegates ?? 1,
+      signal,
+    });
+  } else {
+    outs = [];
+    for (const i of inputs) outs.push(await worker.work(i, signal));
+  }
+  const [first, ...rest] = outs as [Unstamped<WorkOutcome>, ...Unstamped<WorkOutcome>[]];
+  if (first.kind !== 'handoff') return first;
+  // a file a handoff returned must still hold its returned bytes once the whole batch is done: a
+  // sibling writing it after its owner's custody check is caught here
+  for (const [k, o] of outs.entries()) {
+    if (o.kind !== 'handoff') continue;
+    const held = o.baseline.files.filter((f) => f.exists);
+    if (held.length === 0) continue;
+    const now = await recordBaseline(held.map((f) => f.path));
+    const moved = held.find((f, n) => now.files[n]?.sha256 !== f.sha256);
+    if (moved !== undefined)
+      return {
+        kind: 'custody-violation',
+        detail: `batch: ${moved.path} changed after the handoff of ${inputs[k]?.target.id ?? '?'} (written by another dispatch of the batch)`,
+        dispatch: o.dispatch,
+      };
+  }
+  const bad = rest.findIndex((o) => RUN_ENDING.has(o.kind));
+  const v = rest[bad];
+  if (v !== undefined && v.kind !== 'handoff')
+    return { ...v, detail: `batch sibling ${batch[bad]?.target.id ?? '?'}: ${v.detail}` };
+  return { ...first, batch: rest.map((o) => ({ ...o, now: clock() }) as WorkOutcome) };
+}
+
+/**
+ * The project root a worker input's project-relative target file resolves under, read off its
+ * custody baseline: the entry whose path ends with `/<target file>` (an absolute target file
+ * needs no root: `/`); null when no entry names the target's file.
+ *
+ * @example
+ * ```ts
+ * rootOf({ target: { file: 'A.lean' }, baseline: { files: [{ path: '/repo/A.lean' }] } }); // '/repo'
+ * ```
+ */
+export function rootOf(input: Pick<WorkerInput, 'target' | 'baseline'>): string | null {
+  const file = String(input.target.file).replace(/^(\.\/)+/, '');
+  if (file.startsWith('/')) return '/';
+  const suffix = `/${file}`;
+  const hit = input.baseline.files.find((f) => String(f.path).endsWith(suffix));
+  return hit === undefined ? null : String(hit.path).slice(0, -suffix.length) || '/';
+}
+
 /**
  * Provides the cycle machine's actors from `ports`, stamping outputs with `clock`.
  *
  * @example
  * ```ts
- * const machine = provideCycle(ports, Date.now);
+ * const machine = provideCycle(ports, Date.now, '/repo'); // '/repo': where a batch's owned files resolve
  * ```
  */
-export function provideCycle(ports: CyclePorts, clock: Clock) {
+export function provideCycle(ports: CyclePorts, clock: Clock, projectRoot?: string) {
   const stamp = <T extends object>(v: T) => ({ ...v, now: clock() });
   return cycleMachine.provide({
     actors: {
       planner: fromPromise(async ({ input }) => stamp(await ports.planner.plan(input))),
-      worker: fromPromise(async ({ input, signal }) => stamp(await ports.worker.work(input, signal))),
+      worker: fromPromise(async ({ input, signal }) =>
+        stamp(await workDispatch(ports.worker, input, signal, clock, projectRoot)),
+      ),
       diagnostics: fromPromise(async ({ input }) => stamp(await diagnoseOnLadder(ports.diagnostics, input))),
       reviewer: fromPromise(async ({ input }) => stamp(await ports.reviewer.review(input))),
       checkpointer: fromPromise(async ({ input }) => stamp(await ports.checkpointer.checkpoint(input))),
@@ -181,7 +276,7 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
   );
   if (!tr.ok) throw new Error(tr.error);
   const modes = optionalModes(i.ports, i.options);
-  const actor = createActor(provideCycle(i.ports, clock), {
+  const actor = createActor(provideCycle(i.ports, clock, i.projectRoot), {
     input: {
       options: i.options,
       warnings: [...(i.warnings ?? []), ...modes.warnings],

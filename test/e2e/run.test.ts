@@ -36,7 +36,26 @@ describe('handoff run with real child-process workers', () => {
       expect(h.status).toBe('solved');
       expect(h.files_changed.map((f) => f.slice(p.dir.length + 1)).sort()).toEqual(['A.lean', 'B.lean']);
       expect(await readFile(join(p.dir, 'A.lean'), 'utf8')).not.toContain('sorry');
-      expect(gitLog(p.dir).filter((l) => l.startsWith('checkpoint: '))).toHaveLength(3);
+      // autoprove's batch size 2: A.lean and B.lean are disjoint, so cycle 1 runs both at once
+      expect(gitLog(p.dir).filter((l) => l.startsWith('checkpoint: '))).toEqual([
+        'checkpoint: cycle 2: B.lean:5 solved',
+        'checkpoint: cycle 1: A.lean:2 solved, B.lean:2 solved',
+      ]);
+    });
+  });
+
+  it('with --batch-size 1 runs one target per cycle: one more checkpoint, the same files', async () => {
+    await withGitProject(EASY, async (p) => {
+      const r = await runCli(base(p.dir, `node ${TS_WORKER}`, '--batch-size', '1', '--json'));
+      expect(r.code, r.stderr).toBe(0);
+      const h = handoffOf(r.stdout);
+      expect(h.status).toBe('solved');
+      expect(h.files_changed.map((f) => f.slice(p.dir.length + 1)).sort()).toEqual(['A.lean', 'B.lean']);
+      expect(gitLog(p.dir).filter((l) => l.startsWith('checkpoint: '))).toEqual([
+        'checkpoint: cycle 3: B.lean:5 solved',
+        'checkpoint: cycle 2: B.lean:2 solved',
+        'checkpoint: cycle 1: A.lean:2 solved',
+      ]);
     });
   });
 
