@@ -151,9 +151,10 @@ export interface PlannerOutput {
  * What a worker dispatch is for: `fill` (the ordinary pass), `deep` (deep mode:
  * `sorry-filler-deep`, budgets in `parameters.deep_budget`), `repair` (patch-only `proof-repair`:
  * a unified diff in `artifacts`, `files_changed: []`), `falsify` (witness search: counterexample
- * and salvage artifacts).
+ * and salvage artifacts), `golf` (the synthesis loop's `proof-golfer` pass over a proved
+ * declaration: only its proof may change, its statement is fenced, no `sorry` may come back).
  */
-export type WorkRole = 'fill' | 'deep' | 'repair' | 'falsify';
+export type WorkRole = 'fill' | 'deep' | 'repair' | 'falsify' | 'golf';
 
 /** Pre-flight context carried by a dispatch (seed 002 § Pre-flight Context). */
 export interface PreflightContext {
