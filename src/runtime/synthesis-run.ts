@@ -25,7 +25,7 @@ import type { Store } from '../store/index.js';
 import { assembleDraft } from '../synthesis/assembly.js';
 import { extractClaims, nameFromTitle } from '../synthesis/claims/index.js';
 import { commandDrafter } from '../synthesis/command-drafter.js';
-import { existingDeclaration } from '../synthesis/declarations.js';
+import { existingDeclaration, headNames } from '../synthesis/declarations.js';
 import type { DraftRequest } from '../synthesis/draft-schema.js';
 import type { DrafterPort } from '../synthesis/drafter-port.js';
 import {
@@ -460,7 +460,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
         const existing = (await readText(abs)) ?? '';
         const name =
           input.replace === 'adjacent' && prior !== null
-            ? adjacentName(prior, [...input.previous, ...existingNames(existing)])
+            ? adjacentName(prior, [...input.previous, ...headNames(existing)])
             : input.claim.name || null;
         const req: DraftRequest = {
           schema: 'draft-request/v1',
@@ -686,15 +686,6 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-function existingNames(text: string): string[] {
-  const out: string[] = [];
-  for (const l of text.split('\n')) {
-    const m = /^(?:theorem|lemma|def|abbrev)\s+([^\s:({[]+)/.exec(l);
-    if (m) out.push(m[1] as string);
-  }
-  return out;
 }
 
 /** The session run's first dispatch: the parent's own task over the target file. */

@@ -61,7 +61,16 @@ export {
   DEFAULT_MAX_RESPONSE_CHARS,
   DRAFTER_PROTOCOL_VERSION,
 } from './command-drafter.js';
-export { declarationNames, declaredAtLineStart, existingDeclaration } from './declarations.js';
+export {
+  declarationHeadName,
+  declarationLines,
+  declarationNameAt,
+  declarationNames,
+  declaredAtLineStart,
+  existingDeclaration,
+  headNames,
+  withoutDeclarations,
+} from './declarations.js';
 export {
   type DraftBlock,
   FORBIDDEN_DRAFT_WORDS,
@@ -104,6 +113,8 @@ export {
   DEFAULT_POLICY_WARNING,
   type PolicyResolution,
   type RedraftDecision,
+  type RedraftQuestion,
   redraftAllowed,
+  redraftVerdict,
   resolveStatementPolicy,
 } from './statement-policy.js';

@@ -12,9 +12,13 @@
  * 3. `rewrite-generated-only`: the session-generated statement is replaced in place.
  * 4. `adjacent-drafts`: the statement stays; a new declaration is drafted beside it under the next
  *    free adjacent name ({@link adjacentName}: `<base>_v2`, `_v3`, …).
+ *
+ * The review router's `redraft` route asks {@link redraftVerdict}: the same decision for every
+ * declaration the redraft would replace (one refused declaration refuses the whole redraft).
  */
 import { type StatementPolicy, StatementPolicySchema } from './draft-schema.js';
-import { isGenerated, type Provenance } from './provenance.js';
+import type { ProvenanceEntry, RedraftVerdict } from './loop/types.js';
+import { emptyProvenance, isGenerated, type Provenance, withDrafted } from './provenance.js';
 
 /**
  * The startup warning when formalize is active and no policy was given.
@@ -151,4 +155,47 @@ export function redraftAllowed(input: {
   }
   if (policy === 'rewrite-generated-only') return { ok: true, mode: 'replace', name };
   return { ok: true, mode: 'adjacent', name: adjacentName(name, input.taken ?? []) };
+}
+
+/** What the review router's redraft rule looks at (the loop context's plain provenance list). */
+export interface RedraftQuestion {
+  readonly policy: StatementPolicy;
+  /** `--statement-policy` was given on the command line. */
+  readonly explicit: boolean;
+  readonly provenance: readonly ProvenanceEntry[];
+  readonly file: string;
+  /** The declarations the redraft would replace (the stuck claim's). */
+  readonly declarations: readonly string[];
+}
+
+/**
+ * Decides a `redraft` route of the review router: {@link redraftAllowed} for each declaration the
+ * redraft would replace. Never throws: a question without declarations is a refusal.
+ *
+ * @example
+ * ```ts
+ * redraftVerdict({ policy: 'rewrite-generated-only', explicit: false, file: 'P.lean',
+ *   declarations: ['foo'], provenance: [{ file: 'P.lean', declaration: 'foo' }] });
+ * // { allowed: true, how: 'rewrite' }
+ * redraftVerdict({ policy: 'preserve', explicit: true, file: 'P.lean', declarations: ['foo'], provenance: [] });
+ * // { allowed: false, halt: true, reason: 'redraft refused: statement policy preserve (explicit) refuses to rewrite foo; …' }
+ * ```
+ */
+export function redraftVerdict(q: RedraftQuestion): RedraftVerdict {
+  const halt = q.explicit && q.policy === 'preserve';
+  if (q.declarations.length === 0) {
+    return { allowed: false, halt, reason: 'redraft refused: no declaration to re-draft was identified' };
+  }
+  const provenance = withDrafted(
+    emptyProvenance(),
+    q.file,
+    q.provenance.filter((p) => p.file === q.file).map((p) => p.declaration),
+  );
+  let how: 'rewrite' | 'adjacent' = 'rewrite';
+  for (const name of q.declarations) {
+    const d = redraftAllowed({ policy: q.policy, provenance, file: q.file, name, explicitPreserve: halt });
+    if (!d.ok) return { allowed: false, halt: d.halt, reason: `redraft refused: ${d.reason}` };
+    how = d.mode === 'adjacent' ? 'adjacent' : 'rewrite';
+  }
+  return { allowed: true, how };
 }

@@ -23,7 +23,6 @@ import {
 import { getShortestPaths } from 'xstate/graph';
 import { synthesisMachine } from '../../machines/synthesis.js';
 import type { Handoff } from '../../src/contract/index.js';
-import { isSessionGenerated } from '../../src/synthesis/loop/index.js';
 import type { LoopClaim, SynthesisInput } from '../../src/synthesis/loop/types.js';
 import { initTracker } from '../../src/tracker/counters.js';
 import { workerHandoff } from '../cycle/fixture.js';
@@ -210,7 +209,7 @@ type Invariant = (s: Snap) => boolean;
 const neverStable: Invariant = () => false;
 const generated = (s: Snap) =>
   (s.context.active?.declarations ?? []).every((d) =>
-    isSessionGenerated(s.context.provenance, s.context.input.targetFile, d),
+    s.context.provenance.some((p) => p.file === s.context.input.targetFile && p.declaration === d),
   );
 
 /** One invariant per state node (transient `always` states must never be observed as stable). */

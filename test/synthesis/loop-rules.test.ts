@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Handoff } from '../../src/contract/index.js';
 import { assembleDraft } from '../../src/synthesis/assembly.js';
+import { declaredAtLineStart, headNames } from '../../src/synthesis/declarations.js';
 import {
   absorbProve,
   absorbValidated,
@@ -25,6 +26,7 @@ import {
   withoutDeclarations,
 } from '../../src/synthesis/loop/index.js';
 import type { LoopClaim, SynthesisContext, SynthesisInput } from '../../src/synthesis/loop/types.js';
+import * as policy from '../../src/synthesis/statement-policy.js';
 import { initTracker } from '../../src/tracker/counters.js';
 import { workerHandoff } from '../cycle/fixture.js';
 
@@ -235,5 +237,29 @@ describe('declaration blocks', () => {
     expect(declarationNameAt(text, 99)).toBeNull();
     expect(declarationNameAt(text, 3)).toBeNull();
     expect(withoutDeclarations(text, ['zzz'])).toBe(text);
+  });
+
+  it('one line-start rule: the block finder and the collision check agree on every head shape', () => {
+    const heads = [
+      '@[simp] @[reducible] theorem two_attrs : True := trivial',
+      '  theorem indented : True := trivial',
+      'private noncomputable def mods : Nat := 1',
+      'theorem unicode⦃x : Nat⦄ : x = x := rfl',
+      '-- theorem commented : True := trivial',
+      'theorem_like : True',
+    ];
+    for (const h of heads) {
+      const text = `${h}\n`;
+      for (const name of ['two_attrs', 'indented', 'mods', 'unicode', 'commented', 'theorem_like']) {
+        expect(declarationLines(text, name) !== null, `${name} in ${h}`).toBe(
+          declaredAtLineStart(text, name),
+        );
+      }
+    }
+    expect(headNames(heads.join('\n'))).toEqual(['two_attrs', 'indented', 'mods', 'unicode']);
+  });
+
+  it("the redraft rule has one home: the loop re-exports the statement policy's verdict", () => {
+    expect(redraftVerdict).toBe(policy.redraftVerdict);
   });
 });

@@ -1,10 +1,14 @@
 /**
  * The synthesis outer loop's pure rules (layer 1): records, the claim lifecycle, the review
- * router, the redraft rule (provenance + statement policy), the reducers and actor inputs of
+ * router, the redraft rule (re-exported from the statement policy), the reducers and actor inputs of
  * `machines/synthesis.ts`, and the session report. No I/O; `src/runtime/synthesis-run.ts`
  * provides the actors.
  */
 
+// one home each: the declaration blocks live with the declarations parser, the redraft rule with
+// the statement policy; the loop re-exports them for the machine and its host
+export { declarationLines, declarationNameAt, withoutDeclarations } from '../declarations.js';
+export { type RedraftQuestion, redraftVerdict } from '../statement-policy.js';
 export {
   approveInput,
   assembleInput,
@@ -33,8 +37,6 @@ export {
   initialSynthesisContext,
   scopeClaim,
 } from './context.js';
-export { declarationLines, declarationNameAt, withoutDeclarations } from './declaration-block.js';
-export { isSessionGenerated, type RedraftQuestion, redraftVerdict } from './redraft-rule.js';
 export {
   absorbAssemble,
   absorbCommit,
