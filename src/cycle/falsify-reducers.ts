@@ -61,7 +61,9 @@ export function pickedFalsification(out: HumanOutput): boolean {
 
 /**
  * Starts falsification on the current target with `policy` (the human's answer in prove, the
- * configured policy in autoprove), routing it once for this cycle.
+ * configured policy in autoprove), routing it once for this cycle. Like a routed deep or repair
+ * pass it starts from the bytes a deep rollback of this cycle restored, so its own verified
+ * artifacts are staged (the rolled-back marks are cleared).
  *
  * @example
  * ```ts
@@ -71,7 +73,15 @@ export function pickedFalsification(out: HumanOutput): boolean {
 export function startFalsify(
   c: Pick<
     CycleContext,
-    'current' | 'routed' | 'options' | 'committedThisCycle' | 'accepted' | 'review' | 'evidenceFor' | 'log'
+    | 'current'
+    | 'routed'
+    | 'options'
+    | 'committedThisCycle'
+    | 'accepted'
+    | 'rolledBack'
+    | 'review'
+    | 'evidenceFor'
+    | 'log'
   >,
   p: { readonly policy: string | null },
 ): CycleUpdate {
@@ -82,6 +92,8 @@ export function startFalsify(
     falsifyPolicy: policy,
     routed: c.routed.includes(t.id) ? c.routed : [...c.routed, t.id],
     accepted: c.committedThisCycle ? [] : c.accepted,
+    // the pass starts from the bytes a deep rollback restored: its verified artifacts are staged
+    ...(c.rolledBack.length > 0 ? { rolledBack: [] } : {}),
     log: [...c.log, `falsify: ${t.id} — witness search (${policy})`],
   };
 }

@@ -28,8 +28,8 @@ function nextActionOf(c: Pick<CycleContext, 'stuckHandoff' | 'review'>): Handoff
 /**
  * The route of a stuck review: `falsify` when falsification is wanted (autoprove: the review
  * flagged it); otherwise {@link routeFor} of its `next_action` — `deep`/`repair` only when that
- * mode is available (deep: and not `--deep=never`) and the target is the current one, else
- * `resume`. A target already routed
+ * mode is available (deep: and neither `--deep=never` nor `--deep=ask`, whose human already
+ * answered for the stuck target) and the target is the current one, else `resume`. A target already routed
  * this cycle, or a normal review, resumes.
  *
  * @example
@@ -53,15 +53,22 @@ export function reviewRoute(
   )
     return 'falsify';
   const r = routeFor(nextActionOf(c), c.options.outerLoop).route;
-  // `--deep=never` is the user's word: a review cannot override it
-  if (r === 'deep') return here && c.available.deep && c.options.deep !== 'never' ? 'deep' : 'resume';
+  // `--deep=never` is the user's word and `--deep=ask` the human's (asked at `work.askDeep` when
+  // the target became stuck): a review overrides neither
+  if (r === 'deep')
+    return here && c.available.deep && c.options.deep !== 'never' && c.options.deep !== 'ask'
+      ? 'deep'
+      : 'resume';
   if (r === 'repair') return here && c.available.repair ? 'repair' : 'resume';
   return r;
 }
 
 /**
  * Marks the stuck target routed for this cycle and re-opens the work phase on it: what the cycle
- * already checkpointed is not staged again.
+ * already checkpointed is not staged again. A deep rollback earlier in the cycle restored its
+ * files and dropped them from the accepted set; the routed pass starts from those restored bytes,
+ * so its own verified work on them is staged again (`rolledBack` only ever guards the rolled-back
+ * pass: a second rollback marks the files again).
  *
  * @example
  * ```ts
@@ -71,7 +78,7 @@ export function reviewRoute(
 export function markRouted(
   c: Pick<
     CycleContext,
-    'stuck' | 'lastStuck' | 'current' | 'routed' | 'committedThisCycle' | 'accepted' | 'log'
+    'stuck' | 'lastStuck' | 'current' | 'routed' | 'committedThisCycle' | 'accepted' | 'rolledBack' | 'log'
   >,
   p: { readonly route: ReviewRoute },
 ): CycleUpdate {
@@ -80,6 +87,7 @@ export function markRouted(
   return {
     routed: [...c.routed, id],
     accepted: c.committedThisCycle ? [] : c.accepted,
+    ...(c.rolledBack.length > 0 ? { rolledBack: [] } : {}),
     log: [...c.log, `router: ${id} → ${p.route}`],
   };
 }
