@@ -25,6 +25,8 @@ import {
   readRange,
 } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
+import { judgeBatches, parseBatchRecords } from './batch-rules.js';
+import { batchRecordProblems } from './batch-verify.js';
 import { isChainManifest, type StoredManifest } from './chain-schema.js';
 import { formatCite } from './cite.js';
 import { type RunPaths, runPaths, type StoreRootInput } from './fs-layout.js';
@@ -207,21 +209,68 @@ function examineLock(fsl: FsLayer, lockPath: string): LockSeen {
   return { state: 'present', owner: parsed.owner, ino, dev, bytes };
 }
 
-/** The journal's shape from its bytes (pure parse) and the store load's damage. */
+/**
+ * The journal's shape from its bytes (pure parse), the store load's damage, and the problems of
+ * the run's batch records with these bytes (`sidecar`: the bytes of `batches.jsonl`, null when
+ * absent).
+ */
 function shapeOf(
   bytes: Buffer,
+  sidecar: Buffer | null,
   runId: string,
   manifest: StoredManifest,
   loadDamage: JournalDamage | null,
 ): JournalShape {
   const parsed = parseJournal(bytes, runId, eventSchemaOf(manifest as Parameters<typeof eventSchemaOf>[0]));
-  return {
+  const shape: JournalShape = {
     size: bytes.length,
     validBytes: parsed.validBytes,
     damage: parsed.damage,
     tailHasNewline: bytes.indexOf(0x0a, parsed.validBytes) !== -1,
     loadDamage,
   };
+  if (sidecar === null) return shape;
+  const batches = parseBatchRecords(sidecar);
+  const lastSeq = parsed.events.length;
+  const judged = judgeBatches(batches.records, {
+    bytes,
+    fromSeq: 1,
+    lastSeq,
+    validBytes: parsed.validBytes,
+    damage: parsed.damage,
+  });
+  const batchProblems = batchRecordProblems({
+    parsed: batches,
+    statuses: judged.statuses,
+    bytes,
+    lastSeq,
+    stamps: parsed.events.map((e) => e.ts),
+  });
+  return { ...shape, batchProblems };
+}
+
+/**
+ * The bytes of `batches.jsonl` (null when absent), read without following a symlink; a sidecar
+ * that cannot be read is a failure (its records cannot be verified).
+ */
+function readSidecarBytes(
+  fsl: FsLayer,
+  p: RunPaths,
+  step: string,
+): { readonly kind: 'ok'; readonly bytes: Buffer | null } | StepFail {
+  try {
+    return { kind: 'ok', bytes: readFileNoFollow(fsl, p.batches) };
+  } catch (e) {
+    const why = errnoOf(e);
+    if (why === 'ENOENT') return { kind: 'ok', bytes: null };
+    return {
+      kind: 'fail',
+      code: why === 'ELOOP' ? 'containment' : 'journal_unreadable',
+      step,
+      detail: `cannot read batches.jsonl: ${why || String(e)}`,
+      changed: false,
+    };
+  }
 }
 
 /** A failure of the journal read or of a step, with whether anything was changed. */
@@ -270,6 +319,8 @@ function readShape(
   manifest: StoredManifest,
   loadDamage: JournalDamage | null,
 ): { readonly kind: 'ok'; readonly shape: JournalShape } | StepFail {
+  const side = readSidecarBytes(fsl, p, 'read');
+  if (side.kind === 'fail') return side;
   let fd: number;
   try {
     fd = fsl.open(p.events, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
@@ -286,7 +337,10 @@ function readShape(
         detail: 'events.jsonl is not a regular file',
         changed: false,
       };
-    return { kind: 'ok', shape: shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest, loadDamage) };
+    return {
+      kind: 'ok',
+      shape: shapeOf(readRange(fsl, fd, 0, st.size), side.bytes, runId, manifest, loadDamage),
+    };
   } catch (e) {
     return {
       kind: 'fail',
@@ -316,6 +370,8 @@ function truncateLocked(
   manifest: StoredManifest,
   loadDamage: JournalDamage | null,
 ): { readonly kind: 'done'; readonly action: TailTruncatedAction } | { readonly kind: 'none' } | StepFail {
+  const side = readSidecarBytes(fsl, p, 'truncate');
+  if (side.kind === 'fail') return side;
   let fd: number;
   try {
     fd = fsl.open(p.events, O.O_RDWR | O.O_NOFOLLOW | O.O_NONBLOCK);
@@ -334,7 +390,7 @@ function truncateLocked(
           detail: 'events.jsonl is not a regular file',
           changed: false,
         };
-      plan = planTail(shapeOf(readRange(fsl, fd, 0, st.size), runId, manifest, loadDamage));
+      plan = planTail(shapeOf(readRange(fsl, fd, 0, st.size), side.bytes, runId, manifest, loadDamage));
     } catch (e) {
       return {
         kind: 'fail',

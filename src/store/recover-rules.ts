@@ -15,6 +15,7 @@
  * those bytes are never an acknowledged event). A `corrupt` line is never repaired.
  */
 
+import { type BatchRecordProblem, describeBatchProblems } from './batch-verify.js';
 import {
   type LockOwner,
   RECOVER_SCHEMA,
@@ -152,6 +153,11 @@ export interface JournalShape {
    * line parse, e.g. a torn batch whose complete lines the plain parse accepts).
    */
   readonly loadDamage: JournalDamage | null;
+  /**
+   * The inconsistencies of the run's batch records with this journal (`batchRecordProblems`;
+   * absent or empty: none). With any, a torn batch's complete lines are never cut.
+   */
+  readonly batchProblems?: readonly BatchRecordProblem[];
 }
 
 /** A journal refusal of {@link planTail}. */
@@ -168,7 +174,8 @@ export interface TailRefusal {
  * the same byte count, and those bytes to hold no newline: exactly the bytes after the last
  * newline. A torn group-commit batch (the load ends the valid prefix at the batch's first line,
  * the plain parse sees complete lines there) is cut back to the batch's first line: none of its
- * events was acknowledged. A `corrupt` line (either verdict) is refused, and so is any other
+ * events was acknowledged — but only when the batch records are consistent with the journal
+ * (`j.batchProblems` empty, see batch-verify.ts); otherwise refused, `batch_record_inconsistent`. A `corrupt` line (either verdict) is refused, and so is any other
  * disagreement (a tail that holds a newline the load does not explain).
  *
  * @example
@@ -206,7 +213,15 @@ export function planTail(
     j.size - l.bytes <= j.validBytes &&
     (d === null || d.code === 'truncated_tail') &&
     (d === null ? 0 : j.size - j.validBytes) < l.bytes
-  )
+  ) {
+    // the cut would drop complete lines: only when the records are what a crash leaves behind
+    if (j.batchProblems !== undefined && j.batchProblems.length > 0)
+      return {
+        kind: 'refuse',
+        code: 'journal_damaged',
+        reason: 'batch_record_inconsistent',
+        detail: `the load ends the valid prefix at line ${l.line} because of a batch record, but ${describeBatchProblems(j.batchProblems)}; recover cuts no complete line on such a record`,
+      };
     return {
       kind: 'truncate',
       action: {
@@ -217,6 +232,7 @@ export function planTail(
         size_after: j.size - l.bytes,
       },
     };
+  }
   const bytes = j.size - j.validBytes;
   if (
     d === null ||

@@ -34,6 +34,10 @@ export type RecoverOutcome = (typeof RECOVER_OUTCOMES)[number];
  * - `corrupt_line`: the journal has a corrupt line (not a torn tail) — `journal_damaged`;
  * - `torn_tail_spans_lines`: the damage after the valid prefix holds a newline, so it is more
  *   than the bytes after the last newline — `journal_damaged`;
+ * - `batch_record_inconsistent`: a batch record would have recover cut complete lines, but the
+ *   records are not what a crash of this store's writer leaves (a superseding record that starts
+ *   elsewhere or re-uses the seqs of a batch whose events are present, a torn batch followed by
+ *   other sidecar lines, a torn batch's lines with several timestamps) — `journal_damaged`;
  * - `chain_run`: chain runs have no note kind to journal a recovery — `kind_unsupported`.
  */
 export const RECOVER_REASONS = [
@@ -45,6 +49,7 @@ export const RECOVER_REASONS = [
   'lock_changed',
   'corrupt_line',
   'torn_tail_spans_lines',
+  'batch_record_inconsistent',
   'chain_run',
 ] as const;
 /** One finer refusal reason. */
