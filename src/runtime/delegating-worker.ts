@@ -5,7 +5,8 @@
  * echo of the task identity, and custody after return. Per role (`WorkerInput.role`): a deep
  * dispatch owns its declared files; a repair worker is patch-only (it may not edit: its diff comes
  * back in `artifacts` for the runtime's patcher); a falsify pass may not prove the negation of a
- * target whose `sorry` stays (unless the policy is `negate`).
+ * target whose `sorry` stays (unless the policy is `negate`); a golf pass may change only the
+ * golfed declaration's proof (its statement fenced, no `sorry` brought back: `golfViolation`).
  */
 import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
@@ -16,6 +17,8 @@ import { changedLineCount } from '../cycle/line-diff.js';
 import { grantCapabilities, searchViolation } from '../cycle/search-budget.js';
 import type { CycleOptions, WorkerInput, WorkOutcome } from '../cycle/types.js';
 import { importsChanged } from '../cycle/verification-ladder.js';
+import { declarationNameAt as blockNameAt } from '../synthesis/declarations.js';
+import { golfViolation } from '../synthesis/golf-guard.js';
 import { postReturnViolation, preDispatchDrift } from './custody-guard.js';
 import { buildDispatch, ownedPathsOf } from './dispatch-builder.js';
 import { captureOwned, type OwnedCapture, ownedTypeViolation } from './owned-files.js';
@@ -289,6 +292,24 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
               : negationViolation(before, after, name, policyOf(input.parameters));
           if (unsafe !== null) return refuse('fence-violation', unsafe);
         }
+      }
+      if (role === 'golf') {
+        // only the golfed declaration's proof: every other owned file untouched, the rest of the
+        // target file byte-identical, the statement fenced, no sorry brought back
+        const file = resolve(o.projectRoot, input.target.file);
+        const others = editedFiles(captured, accepted, owned).filter((f) => f !== file);
+        if (others.length > 0)
+          return refuse(
+            'fence-violation',
+            `golf: only ${input.target.file} may change (edited ${others.join(', ')})`,
+          );
+        const before = text(captured, file);
+        const name = blockNameAt(before, input.target.line);
+        const unsafe =
+          name === null
+            ? `golf: no declaration at ${input.target.id} to golf`
+            : golfViolation(before, text(accepted, file), name);
+        if (unsafe !== null) return refuse('fence-violation', unsafe);
       }
       const overSearch = searchViolation(h, { budget: input.searchBudget, ledger: input.searchLedger });
       if (overSearch !== null) return refuse('protocol-error', `search budget: ${overSearch}`);

@@ -1,6 +1,6 @@
 /**
  * Builds the run-contract/v1 dispatches (pure): the files a worker task owns, one worker task per
- * role (fill, deep, repair, falsify), and the run-level first dispatch of a prior-run reuse.
+ * role (fill, deep, repair, falsify, golf), and the run-level first dispatch of a prior-run reuse.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileBaseline } from '../baseline/schema.js';
@@ -54,6 +54,14 @@ export function ownedPathsOf(root: string, input: Pick<WorkerInput, 'ownedFiles'
   }
   return { ok: true, owned: [...new Set(out)].sort() };
 }
+
+/** The tactic shapes a golfer is pointed at by default (data for the worker, `golfable_patterns`). */
+export const GOLFABLE_PATTERNS: readonly string[] = ['by\\n  TACTIC → by TACTIC'];
+
+/** The proof-golfer's `search_mode` values (run-contract/v1). */
+export const GOLF_SEARCH_MODES = ['off', 'quick', 'full'] as const;
+/** A proof-golfer's `search_mode`. */
+export type GolfSearchMode = (typeof GOLF_SEARCH_MODES)[number];
 
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -109,7 +117,9 @@ export function repairError(
  * `permission_level: 'edit'` and `deep_budget` (scope, max files, max lines); repair is
  * `proof-repair` with the compiler error ({@link repairError}, from `parameters.error` or
  * `parameters.repair.error`); falsify is `null` with `{}` (run-contract/v1 has no falsify worker
- * and an inline pass takes `{}` exactly).
+ * and an inline pass takes `{}` exactly); golf is `proof-golfer` with `search_mode` (given and
+ * valid, else `off`), `golfable_patterns` (given strings, else {@link GOLFABLE_PATTERNS}) and
+ * `candidate_targets: [target]` — its dispatch's mode is `golf` ({@link buildDispatch}).
  *
  * @example
  * ```ts
@@ -117,6 +127,8 @@ export function repairError(
  * // { worker: 'sorry-filler-deep',
  * //   parameters: { fast_pass_error: '', permission_level: 'edit', deep_budget: { scope: 'target', max_files: 1, max_lines: 120 } },
  * //   context: { role: 'deep', role_parameters: { deep_budget: { …, sorry_budget: 1 } } } }
+ * roleFields({ ...input, role: 'golf', parameters: { search_mode: 'quick' } }).parameters;
+ * // { search_mode: 'quick', golfable_patterns: GOLFABLE_PATTERNS, candidate_targets: [input.target.id] }
  * ```
  */
 export function roleFields(input: Pick<WorkerInput, 'role' | 'parameters' | 'target' | 'priorFailure'>): {
@@ -152,13 +164,29 @@ export function roleFields(input: Pick<WorkerInput, 'role' | 'parameters' | 'tar
       };
     case 'falsify':
       return { worker: null, parameters: {}, context };
+    case 'golf': {
+      const mode = GOLF_SEARCH_MODES.find((m) => m === given.search_mode) ?? 'off';
+      const patterns = Array.isArray(given.golfable_patterns)
+        ? given.golfable_patterns.filter((p): p is string => typeof p === 'string')
+        : [...GOLFABLE_PATTERNS];
+      return {
+        worker: 'proof-golfer',
+        parameters: {
+          search_mode: mode,
+          golfable_patterns: patterns,
+          candidate_targets: [input.target.id],
+        },
+        context,
+      };
+    }
     default:
       return { worker: null, parameters: {}, context: {} };
   }
 }
 
 /**
- * The dispatch for `input`: per-target task (`file:line`, scope `sorry`), the role's worker and
+ * The dispatch for `input`: per-target task (`file:line`, scope `sorry`, mode `golf` for the golf
+ * role, else the cycle's), the role's worker and
  * parameters ({@link roleFields}), the owned files with their fresh baseline, the prior blocker
  * and evidence delta for a relaunch, the budget and a complete context (never omitted members)
  * carrying the pre-flight context (diagnostics, candidates tested, code actions).
@@ -182,7 +210,8 @@ export function buildDispatch(
     record: 'dispatch',
     target: input.target.id,
     scope: 'sorry',
-    mode: input.mode,
+    // a golf pass is the contract's golf mode (the cycle's own modes are prove/autoprove)
+    mode: input.role === 'golf' ? 'golf' : input.mode,
     worker: role.worker,
     parameters: role.parameters,
     capabilities: [...capabilities],

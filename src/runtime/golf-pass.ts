@@ -1,27 +1,41 @@
 /**
  * The golf pass of the synthesis loop's review router (seed 002 § Review Router: "golf — a
- * golf-mode worker pass over the proved declaration"): one run-contract/v1 dispatch with
- * `mode: 'golf'`, `worker: 'proof-golfer'` and the contract's proof-golfer parameters, targeting
- * the proved declaration's header line (`file:line`) and owning exactly the target file, through
- * the same custody machinery as every worker (`createDelegatingWorker`: fresh baseline, handoff
- * validation and echo, workspace watch, statement fence). The golfed edit is accepted only when
- * the same diagnostics the loop uses show no new error and no new `sorry` on the file; otherwise
- * the file's bytes are put back exactly and the golf is declined. An accepted golf is committed
- * (`golf: <declaration>`, exactly the target file) unless commits are off.
+ * golf-mode worker pass over the proved declaration"): one worker task in the `golf` role
+ * (`WorkRole`), which the dispatch builder turns into a run-contract/v1 dispatch with
+ * `mode: 'golf'`, `worker: 'proof-golfer'` and the contract's proof-golfer parameters (the
+ * session's `search_mode`), targeting the proved declaration's header line (`file:line`) and
+ * owning exactly the target file, through the same custody machinery as every worker
+ * (`createDelegatingWorker`: fresh baseline, handoff validation and echo, workspace watch,
+ * statement fence, and the golf role's own check — only the declaration's proof may change, no
+ * `sorry` may come back). The golfed edit is then accepted only when the same diagnostics the
+ * loop uses show no new error and no new `sorry` on the file; otherwise the file's bytes are put
+ * back exactly and the golf is declined. An accepted golf is committed (`golf: <declaration>`,
+ * exactly the target file) unless commits are off.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { recordBaseline } from '../baseline/index.js';
-import { type Dispatch, validateDispatch } from '../contract/index.js';
+import type { Dispatch, Handoff } from '../contract/index.js';
 import { EMPTY_LEDGER } from '../cycle/search-budget.js';
-import type { CycleMode, TargetInfo, WorkerInput } from '../cycle/types.js';
-import { declarationLines } from '../synthesis/loop/index.js';
-import { createDelegatingWorker, type WorkerTransport } from './delegating-worker.js';
+import type { TargetInfo, WorkerInput } from '../cycle/types.js';
+import { declarationLines } from '../synthesis/declarations.js';
+import { createDelegatingWorker } from './delegating-worker.js';
+import { GOLFABLE_PATTERNS, type GolfSearchMode } from './dispatch-builder.js';
 import { commitExact } from './git-checkpointer.js';
 import type { DiagnosticsPort } from './ports.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
 
-/** The tactic shapes a golfer is pointed at (data for the worker, `golfable_patterns`). */
-export const GOLFABLE_PATTERNS: readonly string[] = ['by\\n  TACTIC → by TACTIC'];
+export { GOLFABLE_PATTERNS };
+
+/**
+ * The knowledge searches a golf dispatch may make per `search_mode` (`off` none; the tracker's
+ * default per-cycle budget for `full`).
+ *
+ * @example
+ * ```ts
+ * GOLF_SEARCH_BUDGET.quick; // 1
+ * ```
+ */
+export const GOLF_SEARCH_BUDGET: Readonly<Record<GolfSearchMode, number>> = { off: 0, quick: 1, full: 3 };
 
 /** Options of {@link runGolfPass}. */
 export interface GolfPassOptions {
@@ -40,9 +54,13 @@ export interface GolfPassOptions {
   /** Commit an accepted golf (`golf: <declaration>`)? */
   readonly commit: boolean;
   readonly timeoutMs: number;
+  /** The proof-golfer's `search_mode` (the session's `--golf-search`; default `off`). */
+  readonly searchMode?: GolfSearchMode;
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Observes the golf dispatch exactly as sent (journal, tests). */
   readonly onDispatch?: (d: Dispatch) => void | Promise<void>;
+  /** Observes the golf worker's validated handoff (journal), before the diagnostics judge it. */
+  readonly onHandoff?: (h: Handoff, d: Dispatch) => void | Promise<void>;
   readonly signal?: AbortSignal;
 }
 
@@ -54,6 +72,8 @@ export interface GolfPassResult {
   readonly detail: string;
   /** The dispatch sent (null when skipped or refused before sending). */
   readonly dispatch: Dispatch | null;
+  /** The golf worker's validated handoff (null when none was accepted by custody). */
+  readonly handoff: Handoff | null;
   readonly commit: string | null;
   /** Whether the target file is clean afterwards (no errors, no open `sorry` in the declarations). */
   readonly clean: boolean;
@@ -115,35 +135,6 @@ export function provedDeclaration(
   return null;
 }
 
-/** A transport that sends the golf dispatch: worker `proof-golfer`, the contract's golfer parameters. */
-function golferTransport(
-  inner: WorkerTransport,
-  candidates: readonly string[],
-  observe: (d: Dispatch) => void | Promise<void>,
-): WorkerTransport {
-  return {
-    async run(d, signal, onProgress) {
-      const golf: Dispatch = {
-        ...d,
-        worker: 'proof-golfer',
-        parameters: {
-          search_mode: 'off',
-          golfable_patterns: [...GOLFABLE_PATTERNS],
-          candidate_targets: [...candidates],
-        },
-      };
-      const v = validateDispatch(golf);
-      if (!v.ok)
-        return {
-          kind: 'operational-error',
-          detail: `the runtime built an invalid golf dispatch: ${v.issues[0]?.message ?? ''}`,
-        };
-      await observe(golf);
-      return inner.run(golf, signal, onProgress);
-    },
-  };
-}
-
 async function stateOf(o: GolfPassOptions): Promise<FileState> {
   const d = await o.diagnostics.diagnose({ question: 'edit', tier: 'file-fast', files: [o.rel] } as never);
   return { errors: [...d.errors], targets: [...d.targets] };
@@ -171,11 +162,14 @@ export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
       declaration: null,
       detail: 'no proved declaration to golf',
       dispatch: null,
+      handoff: null,
       commit: null,
       clean: cleanNow,
     };
   const id = `${o.rel}:${target.line}`;
   let sent: Dispatch | null = null;
+  let answered: Handoff | null = null;
+  const searchMode = o.searchMode ?? 'off';
   const inner =
     'argv' in o.worker
       ? subprocessTransport(o.worker.argv, {
@@ -186,23 +180,31 @@ export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
       : inProcessTransport(o.worker.inProcess);
   const worker = createDelegatingWorker({
     projectRoot: o.projectRoot,
-    transport: golferTransport(inner, [id], async (d) => {
+    transport: inner,
+    scratch: o.scratch,
+    onDispatch: async (d) => {
       sent = d;
       await o.onDispatch?.(d);
-    }),
-    scratch: o.scratch,
+    },
+    onHandoff: async (h, d) => {
+      answered = h;
+      await o.onHandoff?.(h, d);
+    },
   });
   const input: WorkerInput = {
+    // the golf role: the dispatch builder sends proof-golfer in the contract's golf mode, and the
+    // delegating worker lets it change only this declaration's proof
+    role: 'golf',
+    parameters: { search_mode: searchMode, golfable_patterns: [...GOLFABLE_PATTERNS] },
     target: { id, file: o.rel, line: target.line, goal: text.split('\n')[target.line - 1] ?? '' },
     ownedFiles: [o.rel],
     cycle: 1,
-    // the contract's golf mode (the cycle's own modes are prove/autoprove; the dispatch carries it as data)
-    mode: 'golf' as unknown as CycleMode,
+    mode: 'autoprove',
     priorBlocker: null,
     evidenceDelta: [],
     priorFailure: null,
     searchResults: [],
-    searchBudget: 0,
+    searchBudget: GOLF_SEARCH_BUDGET[searchMode],
     searchLedger: EMPTY_LEDGER,
     trivial: false,
     inline: false,
@@ -219,6 +221,7 @@ export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
     declaration: target.name,
     detail,
     dispatch: sent,
+    handoff: answered,
     commit,
   });
   if (out.kind !== 'handoff') {

@@ -56,7 +56,7 @@ import type {
 import { adjacentName, resolveStatementPolicy } from '../synthesis/statement-policy.js';
 import { initTracker } from '../tracker/counters.js';
 import { parseDuration } from '../tracker/duration.js';
-import { buildRunDispatch } from './dispatch-builder.js';
+import { buildRunDispatch, GOLF_SEARCH_MODES, type GolfSearchMode } from './dispatch-builder.js';
 import { commitExact, isGitRepo } from './git-checkpointer.js';
 import { runGolfPass } from './golf-pass.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
@@ -94,6 +94,10 @@ export interface SynthesisJournal {
     text: string,
     lean: string | null,
   ): Promise<string>;
+  /** Records a worker dispatch of the session (the golf pass) as a dispatch event; resolves to its cite. */
+  dispatch?(d: Dispatch): Promise<string>;
+  /** Records that dispatch's worker handoff as a handoff event; resolves to its cite. */
+  handoff?(h: Handoff): Promise<string>;
   /** Stores the session's final handoff; resolves to its cite. */
   finish(final: Handoff): Promise<string | null>;
 }
@@ -121,6 +125,8 @@ export interface SynthesisRunOptions {
   readonly maxCycles?: string | number;
   readonly maxStuck?: string | number;
   readonly maxRuntime?: string;
+  /** The golf pass's proof-golfer `search_mode` (`--golf-search`; default `off`). */
+  readonly golfSearch?: string;
   /** Redrafts allowed per claim (default 1). */
   readonly maxRedrafts?: number;
   /** The claim extractor (default: `extractClaims` of src/synthesis/claims). */
@@ -160,6 +166,8 @@ export interface SynthesisSettings {
   readonly input: Omit<SynthesisInput, 'tracker' | 'startedAt'>;
   readonly warnings: readonly string[];
   readonly maxRuntime: string;
+  /** The golf pass's `search_mode`. */
+  readonly golfSearch: GolfSearchMode;
 }
 
 /**
@@ -187,6 +195,7 @@ export function resolveSynthesisSettings(
     | 'maxStuck'
     | 'maxRuntime'
     | 'maxRedrafts'
+    | 'golfSearch'
   >,
 ): SynthesisSettings {
   const warnings: string[] = [];
@@ -214,6 +223,9 @@ export function resolveSynthesisSettings(
     commit = 'auto';
     warnings.push('autoformalize: --commit=ask coerced to auto (no human to ask)');
   }
+  const golfSearch = GOLF_SEARCH_MODES.find((m) => m === (o.golfSearch ?? 'off'));
+  if (golfSearch === undefined)
+    throw new HandoffError('usage', `--golf-search must be off|quick|full, got '${String(o.golfSearch)}'`);
   const maxRuntime = o.maxRuntime ?? '120m';
   const seconds = parseDuration(maxRuntime);
   if (seconds === null)
@@ -221,6 +233,7 @@ export function resolveSynthesisSettings(
   return {
     warnings,
     maxRuntime,
+    golfSearch,
     input: {
       mode: o.mode,
       entry: formalize === 'auto' ? 'source' : 'scope',
@@ -349,6 +362,16 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
   ): Promise<string | null> => {
     if (o.journal === undefined || journalRun === null) return null;
     const cite = await o.journal.note(kind, JSON.stringify(record), lean);
+    cites.push(cite);
+    return cite;
+  };
+
+  const event = async (kind: 'dispatch' | 'handoff', record: Dispatch | Handoff): Promise<string | null> => {
+    const j = o.journal;
+    if (j === undefined || journalRun === null) return null;
+    const cite =
+      kind === 'dispatch' ? await j.dispatch?.(record as Dispatch) : await j.handoff?.(record as Handoff);
+    if (cite === undefined) return null;
     cites.push(cite);
     return cite;
   };
@@ -592,6 +615,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
       golf: fromPromise(async ({ input, signal }): Promise<GolfOutput> => {
         // the golf pass: one golf-mode proof-golfer dispatch over the proved declaration, under
         // custody and the statement fence; kept only when the diagnostics show nothing new
+        const golfCites: string[] = [];
         const g = await runGolfPass({
           projectRoot: root,
           rel,
@@ -602,7 +626,18 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           scratch,
           commit: settings.input.commit !== 'never',
           timeoutMs: timeout,
+          searchMode: settings.golfSearch,
           ...(o.env === undefined ? {} : { env: o.env }),
+          // under --persist the golf dispatch and its handoff are events of the session run,
+          // like the inner cycle's; the golf note cites them
+          onDispatch: async (d) => {
+            const c = await event('dispatch', d);
+            if (c !== null) golfCites.push(c);
+          },
+          onHandoff: async (h) => {
+            const c = await event('handoff', h);
+            if (c !== null) golfCites.push(c);
+          },
           signal,
         });
         log(`golf pass ${input.claim.id}: ${g.outcome} — ${g.detail}`);
@@ -617,8 +652,13 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           dispatch:
             g.dispatch === null
               ? null
-              : { target: g.dispatch.target, mode: g.dispatch.mode, worker: g.dispatch.worker },
-          cites: [claimCite.get(input.claim.id)].filter((c) => c !== undefined),
+              : {
+                  target: g.dispatch.target,
+                  mode: g.dispatch.mode,
+                  worker: g.dispatch.worker,
+                  search_mode: g.dispatch.parameters.search_mode ?? null,
+                },
+          cites: [claimCite.get(input.claim.id), ...golfCites].filter((c) => c !== undefined),
         });
         if (cite !== null) claimCite.set(input.claim.id, cite);
         const prior = input.priorHandoff;
@@ -751,8 +791,9 @@ export interface SynthesisJournalOptions {
 /**
  * The `--persist` journal of a synthesis session: one run in the run store (started with the
  * session's own dispatch), a note per claim (`source-note`), draft (`candidate`, the Lean text in
- * `lean`) and inner-cycle route (`blocker-diagnosis`), each note's JSON text citing the earlier
- * notes of its claim, and the session's final handoff. A persistence refusal stops the session
+ * `lean`) and inner-cycle route (`blocker-diagnosis`), the golf pass's dispatch and handoff as
+ * `dispatch`/`handoff` events (its `synthesis-golf/v1` note cites them), each note's JSON text
+ * citing the earlier records of its claim, and the session's final handoff. A persistence refusal stops the session
  * (`persist_stop`).
  *
  * @example
@@ -792,6 +833,14 @@ export function createSynthesisJournal(
     },
     async note(kind, text, lean) {
       const r = obey(await controller.note({ kind, text, lean }));
+      return String(r.cite ?? r.committed?.cite);
+    },
+    async dispatch(d) {
+      const r = obey(await controller.dispatch(d));
+      return String(r.cite ?? r.committed?.cite);
+    },
+    async handoff(h) {
+      const r = obey(await controller.handoff(h));
       return String(r.cite ?? r.committed?.cite);
     },
     async finish(final) {

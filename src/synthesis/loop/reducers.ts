@@ -194,7 +194,8 @@ export function absorbProve(ctx: SynthesisContext, out: ProveOutput): Update {
 }
 
 /**
- * A golf pass ended: its handoff is the claim's last.
+ * A golf pass ended: its handoff is the claim's last. The `golf` route was already recorded when
+ * the router took it ({@link noteRoute}); the pass adds no second entry.
  *
  * @example
  * ```ts
@@ -202,7 +203,7 @@ export function absorbProve(ctx: SynthesisContext, out: ProveOutput): Update {
  * ```
  */
 export function absorbGolf(ctx: SynthesisContext, out: GolfOutput): Update {
-  return withActive(ctx, (a) => ({ ...a, lastHandoff: out.handoff, routes: [...a.routes, 'golf'] }), out.now);
+  return withActive(ctx, (a) => ({ ...a, lastHandoff: out.handoff }), out.now);
 }
 
 /**
