@@ -42,6 +42,7 @@ export {
   nameFromLabel,
   nameFromTitle,
   numberClaims,
+  PDF_TIMEOUT_MS,
   type PdfClaimOptions,
   type PdfjsDocument,
   type PdfjsModule,

@@ -12,6 +12,8 @@ import {
   claimId,
   extractClaims,
   findPdfClaims,
+  PDF_TIMEOUT_MS,
+  type PdfjsModule,
   pdfPageLines,
   pdfText,
 } from '../../src/synthesis/claims/index.js';
@@ -138,6 +140,62 @@ describe('bad PDFs and a missing pdfjs', () => {
       loadPdfjs: () => Promise.reject(new Error('boom\u001b[2J')),
     });
     expect(broken).toEqual({ ok: false, error: 'pdfjs-dist could not be loaded: boom[2J' });
+  });
+});
+
+describe('a hanging pdfjs hits the time limit', () => {
+  it('a document that never opens: a structured error after timeoutMs, the task destroyed', async () => {
+    let destroyed = 0;
+    const hanging: PdfjsModule = {
+      getDocument: () => ({ promise: new Promise(() => {}), destroy: async () => void destroyed++ }),
+    };
+    const r = await findPdfClaims(new Uint8Array(buildPdf(PAGES)), {
+      loadPdfjs: async () => hanging,
+      timeoutMs: 30,
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: 'pdfjs-dist did not finish reading the PDF within 30 ms (the PDF time limit)',
+    });
+    expect(destroyed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a loader that never settles and a page that never yields its text are bounded too', async () => {
+    const never = await findPdfClaims(new Uint8Array(1), {
+      loadPdfjs: () => new Promise(() => {}),
+      timeoutMs: 20,
+    });
+    expect(!never.ok && never.error).toMatch(/within 20 ms/);
+    const stuckPage: PdfjsModule = {
+      getDocument: () => ({
+        promise: Promise.resolve({ numPages: 1, getPage: () => new Promise(() => {}) }),
+        destroy: async () => {},
+      }),
+    };
+    const r = await findPdfClaims(new Uint8Array(1), { loadPdfjs: async () => stuckPage, timeoutMs: 20 });
+    expect(!r.ok && r.error).toMatch(/within 20 ms/);
+  });
+
+  it('extractClaims reports it like the other source errors (prefixed by the file); a bad limit is refused', async () => {
+    const file = join(dir, 'slow.pdf');
+    writeFileSync(file, buildPdf(PAGES));
+    const slow: PdfjsModule = {
+      getDocument: () => ({ promise: new Promise(() => {}), destroy: async () => {} }),
+    };
+    expect(await extractClaims(file, undefined, { loadPdfjs: async () => slow, timeoutMs: 25 })).toEqual({
+      ok: false,
+      error: `${file}: pdfjs-dist did not finish reading the PDF within 25 ms (the PDF time limit)`,
+    });
+    expect(await findPdfClaims(new Uint8Array(1), { timeoutMs: 0 })).toEqual({
+      ok: false,
+      error: 'the PDF time limit must be a positive number of ms, got 0',
+    });
+    expect(PDF_TIMEOUT_MS).toBe(60_000);
+  });
+
+  it('a real PDF well within the limit still yields its claims', async () => {
+    const r = await findPdfClaims(new Uint8Array(buildPdf(PAGES)), { timeoutMs: 30_000 });
+    expect(r.ok && r.found.length).toBe(4);
   });
 });
 

@@ -14,6 +14,7 @@ export { claimId, numberClaims } from './number.js';
 export {
   findPdfClaims,
   MAX_PDF_PAGES,
+  PDF_TIMEOUT_MS,
   type PdfClaimOptions,
   type PdfjsDocument,
   type PdfjsModule,

@@ -55,7 +55,23 @@ export interface PdfClaimOptions {
   readonly maxPages?: number;
   /** Loads the pdfjs module (default: `import('pdfjs-dist/legacy/build/pdf.mjs')`); for tests. */
   readonly loadPdfjs?: () => Promise<PdfjsModule>;
+  /**
+   * The most milliseconds the whole extraction (loading pdfjs, opening the document, reading
+   * every page) may take; past it the document is destroyed and the result is a structured error
+   * (default {@link PDF_TIMEOUT_MS}).
+   */
+  readonly timeoutMs?: number;
 }
+
+/**
+ * The default time limit of {@link findPdfClaims} (ms).
+ *
+ * @example
+ * ```ts
+ * PDF_TIMEOUT_MS; // 60000
+ * ```
+ */
+export const PDF_TIMEOUT_MS = 60_000;
 
 /**
  * The default page limit of {@link findPdfClaims}.
@@ -106,6 +122,37 @@ export async function findPdfClaims(
   data: Uint8Array,
   options: PdfClaimOptions = {},
 ): Promise<FoundClaimsResult> {
+  const limit = options.timeoutMs ?? PDF_TIMEOUT_MS;
+  if (!Number.isFinite(limit) || limit <= 0)
+    return { ok: false, error: `the PDF time limit must be a positive number of ms, got ${String(limit)}` };
+  const held: { task: ReturnType<PdfjsModule['getDocument']> | null; late: boolean } = {
+    task: null,
+    late: false,
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<FoundClaimsResult>((done) => {
+    timer = setTimeout(() => {
+      held.late = true;
+      // a document still being read is torn down; a loader still loading is left to settle
+      held.task?.destroy().catch(() => undefined);
+      done({
+        ok: false,
+        error: `pdfjs-dist did not finish reading the PDF within ${limit} ms (the PDF time limit)`,
+      });
+    }, limit);
+  });
+  try {
+    return await Promise.race([readPdf(data, options, held), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readPdf(
+  data: Uint8Array,
+  options: PdfClaimOptions,
+  held: { task: ReturnType<PdfjsModule['getDocument']> | null; late: boolean },
+): Promise<FoundClaimsResult> {
   let pdfjs: PdfjsModule;
   try {
     pdfjs = await (options.loadPdfjs ?? defaultLoad)();
@@ -134,13 +181,15 @@ export async function findPdfClaims(
   } catch (e) {
     return { ok: false, error: `not a readable PDF: ${messageOf(e)}` };
   }
+  held.task = task;
+  if (held.late) await task.destroy().catch(() => undefined);
   try {
     const doc = await task.promise;
     if (doc.numPages > maxPages) {
       return { ok: false, error: `${doc.numPages} pages, more than the limit of ${maxPages}` };
     }
     const pages: string[][] = [];
-    for (let n = 1; n <= doc.numPages; n += 1) {
+    for (let n = 1; n <= doc.numPages && !held.late; n += 1) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
       const items: PdfTextItem[] = [];
