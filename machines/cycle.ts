@@ -320,6 +320,46 @@ function stopOnError(phase: string) {
   } as const;
 }
 
+/** The worker's outcome, read from a worker actor's done event. */
+const workOutput = ({ event }: { event: { output: WorkOutcome } }) => event.output;
+
+/** Records the worker's outcome (every branch of a worker actor's `onDone` starts with it). */
+const absorbWorkAction = { type: 'absorbWork', params: workOutput } as const;
+
+/** One `onDone` branch of a worker actor that stops the run with `reason`, its detail led by `prefix`. */
+function workerStopBranch(reason: 'protocol-error' | 'operational-error', prefix: string) {
+  return {
+    target: '#cycle.stopped',
+    actions: [absorbWorkAction, { type: 'setWorkStop', params: { reason, prefix } }],
+  } as const;
+}
+
+/**
+ * The stop branches every worker dispatch shares (the ordinary work, deep, repair and
+ * falsification), in this order: a custody violation and a worker protocol error stop the run as a
+ * protocol error; then, when `failed` is given, a worker failure stops it as an operational error
+ * whose detail starts with `failed.prefix` — guarded by `operationalError` when `failed.guarded`,
+ * otherwise the unguarded last branch (every other outcome of that worker is a failure). Deep mode
+ * passes no `failed`: a failed deep worker rolls back instead of stopping.
+ */
+function stopOnWorkerError(failed?: { prefix: string; guarded: boolean }) {
+  const faults = [
+    {
+      guard: { type: 'custodyViolation', params: workOutput },
+      ...workerStopBranch('protocol-error', 'custody violation'),
+    },
+    {
+      guard: { type: 'protocolError', params: workOutput },
+      ...workerStopBranch('protocol-error', 'worker protocol error'),
+    },
+  ] as const;
+  if (failed === undefined) return faults;
+  const stop = workerStopBranch('operational-error', failed.prefix);
+  return failed.guarded
+    ? ([...faults, { guard: { type: 'operationalError', params: workOutput }, ...stop }] as const)
+    : ([...faults, stop] as const);
+}
+
 /** The answer recorded from a human actor's done event. */
 const humanAnswer = {
   type: 'absorbHuman',
@@ -432,33 +472,7 @@ export const cycleMachine = cycleSetup.createMachine({
                   { type: 'markFenceStuck', params: ({ event }) => event.output },
                 ],
               },
-              {
-                guard: { type: 'custodyViolation', params: ({ event }) => event.output },
-                target: '#cycle.stopped',
-                actions: [
-                  { type: 'absorbWork', params: ({ event }) => event.output },
-                  { type: 'setWorkStop', params: { reason: 'protocol-error', prefix: 'custody violation' } },
-                ],
-              },
-              {
-                guard: { type: 'protocolError', params: ({ event }) => event.output },
-                target: '#cycle.stopped',
-                actions: [
-                  { type: 'absorbWork', params: ({ event }) => event.output },
-                  {
-                    type: 'setWorkStop',
-                    params: { reason: 'protocol-error', prefix: 'worker protocol error' },
-                  },
-                ],
-              },
-              {
-                guard: { type: 'operationalError', params: ({ event }) => event.output },
-                target: '#cycle.stopped',
-                actions: [
-                  { type: 'absorbWork', params: ({ event }) => event.output },
-                  { type: 'setWorkStop', params: { reason: 'operational-error', prefix: 'worker failed' } },
-                ],
-              },
+              ...stopOnWorkerError({ prefix: 'worker failed', guarded: true }),
               { target: 'verifyRoute', actions: { type: 'absorbWork', params: ({ event }) => event.output } },
             ],
             onError: stopOnError('worker'),
@@ -559,28 +573,7 @@ export const cycleMachine = cycleSetup.createMachine({
                       { type: 'deepFenceViolation', params: ({ event }) => event.output },
                     ],
                   },
-                  {
-                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'custody violation' },
-                      },
-                    ],
-                  },
-                  {
-                    guard: { type: 'protocolError', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
-                      },
-                    ],
-                  },
+                  ...stopOnWorkerError(),
                   {
                     guard: { type: 'workFailed', params: ({ event }) => event.output },
                     target: 'rollback',
@@ -682,38 +675,7 @@ export const cycleMachine = cycleSetup.createMachine({
                       { type: 'markFenceStuck', params: ({ event }) => event.output },
                     ],
                   },
-                  {
-                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'custody violation' },
-                      },
-                    ],
-                  },
-                  {
-                    guard: { type: 'protocolError', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
-                      },
-                    ],
-                  },
-                  {
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'operational-error', prefix: 'repair worker failed' },
-                      },
-                    ],
-                  },
+                  ...stopOnWorkerError({ prefix: 'repair worker failed', guarded: false }),
                 ],
                 onError: stopOnError('repair worker'),
               },
@@ -780,38 +742,7 @@ export const cycleMachine = cycleSetup.createMachine({
                       { type: 'markFenceStuck', params: ({ event }) => event.output },
                     ],
                   },
-                  {
-                    guard: { type: 'custodyViolation', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'custody violation' },
-                      },
-                    ],
-                  },
-                  {
-                    guard: { type: 'protocolError', params: ({ event }) => event.output },
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'protocol-error', prefix: 'worker protocol error' },
-                      },
-                    ],
-                  },
-                  {
-                    target: '#cycle.stopped',
-                    actions: [
-                      { type: 'absorbWork', params: ({ event }) => event.output },
-                      {
-                        type: 'setWorkStop',
-                        params: { reason: 'operational-error', prefix: 'falsification worker failed' },
-                      },
-                    ],
-                  },
+                  ...stopOnWorkerError({ prefix: 'falsification worker failed', guarded: false }),
                 ],
                 onError: stopOnError('falsification worker'),
               },

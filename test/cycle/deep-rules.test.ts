@@ -24,39 +24,14 @@ import type {
   StuckVerdict,
   TargetInfo,
 } from '../../src/cycle/types.js';
+import { MODE_DEFAULTS } from '../../src/runtime/cycle-options.js';
 
 /** Autoprove's deep defaults (lean4-contracts §8). */
 const OPTIONS: CycleOptions = {
   target: '.',
   scope: 'project',
   mode: 'autoprove',
-  planning: 'on',
-  reviewEvery: 'checkpoint',
-  reviewSource: 'internal',
-  commit: 'auto',
-  checkpoint: true,
-  maxCycles: 20,
-  maxStuck: 3,
-  maxRuntime: '120m',
-  stallMinutes: 10,
-  maxFailuresPerTarget: 3,
-  deep: 'stuck',
-  deepRollback: 'on-regression',
-  deepRegressionGate: 'strict',
-  deepSorryBudget: 2,
-  deepTimeBudget: '20m',
-  maxDeepPerCycle: 1,
-  maxConsecutiveDeep: 2,
-  deepScope: 'target',
-  deepMaxFiles: 2,
-  deepMaxLines: 200,
-  repairPerSignature: 2,
-  repairPerCycle: 8,
-  batchSize: 2,
-  maxDelegates: 2,
-  falsification: 'salvage',
-  outerLoop: false,
-  inlineFallback: false,
+  ...MODE_DEFAULTS.autoprove,
 };
 
 const T: TargetInfo = { id: 'A.lean:4', file: 'A.lean', line: 4, goal: 'sorry' };

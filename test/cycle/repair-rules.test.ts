@@ -16,42 +16,17 @@ import {
   repairTrigger,
 } from '../../src/cycle/repair-rules.js';
 import type { CycleOptions } from '../../src/cycle/types.js';
+import { MODE_DEFAULTS } from '../../src/runtime/cycle-options.js';
 
 /** Autoprove defaults (lean4-contracts §8). */
 const OPTIONS: CycleOptions = {
   target: '.',
   scope: 'project',
   mode: 'autoprove',
-  planning: 'on',
-  reviewEvery: 'checkpoint',
-  reviewSource: 'internal',
-  commit: 'auto',
-  checkpoint: true,
-  maxCycles: 20,
-  maxStuck: 3,
-  maxRuntime: '120m',
-  stallMinutes: 10,
-  maxFailuresPerTarget: 3,
-  deep: 'stuck',
-  deepRollback: 'on-regression',
-  deepRegressionGate: 'strict',
-  deepSorryBudget: 2,
-  deepTimeBudget: '20m',
-  maxDeepPerCycle: 1,
-  maxConsecutiveDeep: 2,
-  deepScope: 'target',
-  deepMaxFiles: 2,
-  deepMaxLines: 200,
-  repairPerSignature: 2,
-  repairPerCycle: 8,
-  batchSize: 2,
-  maxDelegates: 2,
-  falsification: 'salvage',
-  outerLoop: false,
-  inlineFallback: false,
+  ...MODE_DEFAULTS.autoprove,
 };
 
-const PROVE: CycleOptions = { ...OPTIONS, mode: 'prove', repairPerCycle: 6 };
+const PROVE: CycleOptions = { target: '.', scope: 'project', mode: 'prove', ...MODE_DEFAULTS.prove };
 const S = 'A.lean:9:type mismatch';
 
 /** Records `outcomes` on `sig` in order. */
