@@ -5,23 +5,24 @@
  * stays, a deep worker that sabotages its own rollback, and a patch against a stale baseline. Each
  * is refused with the exact reason and nothing unverified stays on disk or in a commit.
  */
-import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordBaseline } from '../../src/baseline/index.js';
-import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
 import type { WorkerInput, WorkOutcome } from '../../src/cycle/types.js';
 import { createDeepSnapshots } from '../../src/runtime/deep-snapshots.js';
-import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { createPatcher } from '../../src/runtime/patcher-port.js';
-import { subprocessTransport } from '../../src/runtime/transports.js';
 import { createVerifiedCustody, type VerifiedCustody } from '../../src/runtime/verified-custody.js';
 import { gitDirsOf } from '../../src/runtime/workspace-watch.js';
+import {
+  createRoleProject,
+  distUrl,
+  type RoleProject,
+  roleWorker,
+  roleWorkerInput,
+} from '../helpers/role-project.js';
 
-const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist/src', p)).href;
+const dist = distUrl;
 
 const WORKER = `
 import { readFileSync, renameSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -77,60 +78,32 @@ switch (what) {
 `;
 
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
+let project: RoleProject;
 let dir: string;
-let aside: string;
 let custody: VerifiedCustody;
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
 const T = () => join(dir, 'src', 'T.lean');
 
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'handoff-engine2-')));
-  aside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-engine2-aside-')));
-  await writeFile(join(aside, 'worker.mjs'), WORKER);
-  await mkdir(join(dir, 'src'));
-  await mkdir(join(dir, 'notes'));
-  await writeFile(T(), THEOREM);
-  await writeFile(join(dir, 'notes', 'Other.lean'), THEOREM);
-  git('init', '-q');
-  git('add', '-A');
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  project = await createRoleProject({
+    name: 'engine2',
+    files: { 'src/T.lean': THEOREM, 'notes/Other.lean': THEOREM },
+    worker: WORKER,
+  });
+  dir = project.dir;
   custody = createVerifiedCustody({ projectRoot: dir, gitDirs: await gitDirsOf(dir), storeRoot: null });
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-  await rm(aside, { recursive: true, force: true });
+  await project.cleanup();
 });
 
-async function input(over: Partial<WorkerInput> = {}): Promise<WorkerInput> {
-  return {
-    target: { id: 'src/T.lean:2', file: 'src/T.lean', line: 2, goal: 'n + 0 = n' },
-    cycle: 1,
-    mode: 'autoprove',
-    priorBlocker: null,
-    evidenceDelta: [],
-    priorFailure: null,
-    searchResults: [],
-    searchBudget: 2,
-    searchLedger: EMPTY_LEDGER,
-    trivial: false,
-    inline: false,
-    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-    baseline: await recordBaseline([T()]),
-    ...over,
-  };
-}
+const input = (over: Partial<WorkerInput> = {}): Promise<WorkerInput> =>
+  roleWorkerInput(dir, { file: 'src/T.lean', line: 2, goal: 'n + 0 = n' }, over);
 
 async function work(behaviour: string, i: WorkerInput, ...more: string[]): Promise<WorkOutcome> {
-  const worker = createDelegatingWorker({
-    projectRoot: dir,
-    scratch: aside,
-    custody,
-    transport: subprocessTransport(['node', join(aside, 'worker.mjs'), behaviour, ...more], {
-      cwd: dir,
-      timeoutMs: 30_000,
-    }),
-  });
-  return (await worker.work(i, new AbortController().signal)) as WorkOutcome;
+  return (await roleWorker(project, [behaviour, ...more], custody).work(
+    i,
+    new AbortController().signal,
+  )) as WorkOutcome;
 }
 
 const REPAIR = {
@@ -253,6 +226,6 @@ describe('hostile falsify worker', () => {
       /^falsification: t_false proves the negation of t while t is still sorry \(policy salvage\); owned files restored/,
     );
     expect(await readFile(T(), 'utf8')).toBe(THEOREM);
-    expect(git('status', '--porcelain')).toBe('');
+    expect(project.git('status', '--porcelain')).toBe('');
   });
 });

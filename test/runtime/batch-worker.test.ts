@@ -5,22 +5,22 @@
  * dispatches sharing a file, or beyond `maxDelegates`, never overlap in time; a worker writing
  * outside every owned file is still refused; a watched run store makes the batch sequential.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordBaseline } from '../../src/baseline/index.js';
-import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
 import type { WorkerInput, WorkOutcome } from '../../src/cycle/types.js';
 import { runBatch } from '../../src/runtime/batch-worker.js';
-import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
-import { subprocessTransport } from '../../src/runtime/transports.js';
 import { createVerifiedCustody } from '../../src/runtime/verified-custody.js';
 import { gitDirsOf } from '../../src/runtime/workspace-watch.js';
+import {
+  createRoleProject,
+  distUrl,
+  type RoleProject,
+  roleWorker,
+  roleWorkerInput,
+} from '../helpers/role-project.js';
 
-const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist/src', p)).href;
+const dist = distUrl;
 
 /** `worker.mjs <behaviour> <aside> <expected>`: logs start/end, optionally waits for `expected` starts. */
 const WORKER = `
@@ -54,58 +54,31 @@ if (what === 'rendezvous') {
 appendFileSync(join(aside, 'log'), 'end ' + d.target + '\\n');
 `;
 
+let project: RoleProject;
 let dir: string;
 let aside: string;
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'handoff-batch-')));
-  aside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-batch-aside-')));
-  await writeFile(join(aside, 'worker.mjs'), WORKER);
-  await writeFile(
-    join(dir, 'A.lean'),
-    'theorem a : 1 = 1 := by\n  sorry\n\ntheorem a2 : 2 = 2 := by\n  sorry\n',
-  );
-  await writeFile(join(dir, 'B.lean'), 'theorem b : 3 = 3 := by\n  sorry\n');
-  await writeFile(join(dir, 'notes.txt'), 'unrelated\n');
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], {
-    cwd: dir,
+  project = await createRoleProject({
+    name: 'batch',
+    files: {
+      'A.lean': 'theorem a : 1 = 1 := by\n  sorry\n\ntheorem a2 : 2 = 2 := by\n  sorry\n',
+      'B.lean': 'theorem b : 3 = 3 := by\n  sorry\n',
+      'notes.txt': 'unrelated\n',
+    },
+    worker: WORKER,
   });
+  ({ dir, aside } = project);
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-  await rm(aside, { recursive: true, force: true });
+  await project.cleanup();
 });
 
-async function input(file: string, line: number): Promise<WorkerInput> {
-  return {
-    target: { id: `${file}:${line}`, file, line, goal: '' },
-    cycle: 1,
-    mode: 'autoprove',
-    priorBlocker: null,
-    evidenceDelta: [],
-    priorFailure: null,
-    searchResults: [],
-    searchBudget: 2,
-    searchLedger: EMPTY_LEDGER,
-    trivial: false,
-    inline: false,
-    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-    baseline: await recordBaseline([join(dir, file)]),
-  };
-}
+const input = (file: string, line: number): Promise<WorkerInput> =>
+  roleWorkerInput(dir, { file, line, goal: '' });
 
-function worker(behaviour: string, expected = '', storeRoot: string | null = null) {
-  return (async () =>
-    createDelegatingWorker({
-      projectRoot: dir,
-      scratch: aside,
-      custody: createVerifiedCustody({ projectRoot: dir, gitDirs: await gitDirsOf(dir), storeRoot }),
-      transport: subprocessTransport(['node', join(aside, 'worker.mjs'), behaviour, aside, expected], {
-        cwd: dir,
-        timeoutMs: 30_000,
-      }),
-    }))();
+async function worker(behaviour: string, expected = '', storeRoot: string | null = null) {
+  const custody = createVerifiedCustody({ projectRoot: dir, gitDirs: await gitDirsOf(dir), storeRoot });
+  return roleWorker(project, [behaviour, aside, expected], custody);
 }
 
 /** [start, end] index pairs of each target in the log, in log order. */

@@ -6,11 +6,8 @@
  * pass may not prove the negation of a target whose sorry stays; `linesChanged` is the line diff
  * of the accepted files.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordBaseline } from '../../src/baseline/index.js';
 import { emptyContext } from '../../src/contract/dispatch-schema.js';
@@ -18,14 +15,18 @@ import { type Dispatch, validateDispatch } from '../../src/contract/index.js';
 import { deepParameters } from '../../src/cycle/deep-rules.js';
 import { falsificationParameters } from '../../src/cycle/falsification.js';
 import { changedLineCount } from '../../src/cycle/line-diff.js';
-import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
 import type { WorkerInput, WorkOutcome } from '../../src/cycle/types.js';
 import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
-import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { ownedPathsOf, resolveUnder, roleFields } from '../../src/runtime/dispatch-builder.js';
-import { subprocessTransport } from '../../src/runtime/transports.js';
+import {
+  createRoleProject,
+  distUrl,
+  type RoleProject,
+  roleWorker,
+  roleWorkerInput,
+} from '../helpers/role-project.js';
 
-const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist/src', p)).href;
+const dist = distUrl;
 
 /** A worker per behaviour: reads the dispatch, records it, then does `argv[2]`. */
 const WORKER = `
@@ -81,55 +82,27 @@ switch (what) {
 `;
 
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
+let project: RoleProject;
 let dir: string;
-let aside: string;
 
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'handoff-roles-')));
-  aside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-roles-aside-')));
-  await writeFile(join(aside, 'worker.mjs'), WORKER);
-  await writeFile(join(dir, 'A.lean'), THEOREM);
-  await writeFile(join(dir, 'notes.txt'), 'unrelated\n');
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], {
-    cwd: dir,
+  project = await createRoleProject({
+    name: 'roles',
+    files: { 'A.lean': THEOREM, 'notes.txt': 'unrelated\n' },
+    worker: WORKER,
   });
+  dir = project.dir;
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-  await rm(aside, { recursive: true, force: true });
+  await project.cleanup();
 });
 
-async function input(over: Partial<WorkerInput> = {}): Promise<WorkerInput> {
-  return {
-    target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'n + 0 = n' },
-    cycle: 1,
-    mode: 'autoprove',
-    priorBlocker: null,
-    evidenceDelta: [],
-    priorFailure: null,
-    searchResults: [],
-    searchBudget: 2,
-    searchLedger: EMPTY_LEDGER,
-    trivial: false,
-    inline: false,
-    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-    baseline: await recordBaseline([join(dir, 'A.lean')]),
-    ...over,
-  };
-}
+const input = (over: Partial<WorkerInput> = {}): Promise<WorkerInput> =>
+  roleWorkerInput(dir, { file: 'A.lean', line: 2, goal: 'n + 0 = n' }, over);
 
 async function work(behaviour: string, i: WorkerInput): Promise<{ out: WorkOutcome; sent: Dispatch }> {
-  const record = join(aside, 'dispatch.json');
-  const worker = createDelegatingWorker({
-    projectRoot: dir,
-    scratch: aside,
-    transport: subprocessTransport(['node', join(aside, 'worker.mjs'), behaviour, record], {
-      cwd: dir,
-      timeoutMs: 30_000,
-    }),
-  });
+  const record = join(project.aside, 'dispatch.json');
+  const worker = roleWorker(project, [behaviour, record]);
   const out = (await worker.work(i, new AbortController().signal)) as WorkOutcome;
   const sent = JSON.parse(await readFile(record, 'utf8').catch(() => 'null')) as Dispatch;
   return { out, sent };
