@@ -160,7 +160,7 @@ describe('autoprove --reviewer: a stuck review’s next_action routes the run', 
       'repair: patch applied to H.lean',
       "repair: H.lean:2:unknown identifier 'foo' — improved (1 → 0 errors)",
       'repair: H.lean:2 improved — accepted H.lean',
-      expect.stringMatching(/^checkpoint: cycle 3: H\.lean:2 not verified \([0-9a-f]{8}\)$/),
+      expect.stringMatching(/^checkpoint: cycle 3: H\.lean:2 repaired \([0-9a-f]{8}\)$/),
       'review: done',
       'plan: replan after review; 1 open target(s)',
     ]);
@@ -180,7 +180,7 @@ describe('autoprove --reviewer: a stuck review’s next_action routes the run', 
         },
       },
     ]);
-    expect(r.gitLog).toEqual(['checkpoint: cycle 3: H.lean:2 not verified', 'init']);
+    expect(r.gitLog).toEqual(['checkpoint: cycle 3: H.lean:2 repaired', 'init']);
     expect(r.committed['H.lean']).toBe('theorem h (n : Nat) : n * n ≥ 2 * n := by\n  omega\n');
     expect(r.status).toBe('');
     expect(r.handoff.status).toBe('solved');
@@ -201,5 +201,59 @@ describe('autoprove --reviewer: a stuck review’s next_action routes the run', 
     expect(r.dispatches.map((d) => d.role)).toEqual(['fill', 'fill']);
     expect(r.gitLog).toEqual(['init']);
     expect(r.handoff).toMatchObject({ status: 'stopped', stop_reason: 'operational-error' });
+  });
+});
+
+describe('prove: the human’s review-stuck routes through boundary.stuckRoute', { timeout: 120_000 }, () => {
+  it('the automatic stuck review says continue; on review-stuck the second says repair → routed repair, human commits', async () => {
+    const r = await runEngine2({
+      mode: 'prove',
+      reviewer: true,
+      env: { E2_NEXT: 'continue,repair', E2_FILL: 'error-third' },
+      stdin: [
+        'approve',
+        'continue',
+        'approve',
+        'continue',
+        'approve',
+        'approve',
+        'review-stuck',
+        'commit',
+        'approve',
+        'continue',
+      ],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.questions).toEqual([
+      '? approve-plan: plan: 1 open target(s); next H.lean:2',
+      '? continue: cycle 1 done; 1 open target(s) before it',
+      '? approve-plan: plan: 1 open target(s); next H.lean:2',
+      '? continue: cycle 2 done; 1 open target(s) before it',
+      '? approve-plan: plan: 1 open target(s); next H.lean:2',
+      '? approve-replan: plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
+      '? blocker: H.lean:2 is stuck: H.lean:2:omega failed (3)',
+      expect.stringMatching(/^\? approve-commit: commit \S+\/H\.lean$/),
+      '? approve-replan: plan: replan after review; 1 open target(s)',
+      '? continue: cycle 4 done; 1 open target(s) before it',
+    ]);
+    expect(cycleLines(r).slice(11)).toEqual([
+      'review (stuck): arithmetic — next_action continue',
+      'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
+      'review (stuck): arithmetic — next_action repair',
+      'router: H.lean:2 → repair',
+      "repair: H.lean:2 — review router: H.lean:2:unknown identifier 'foo'",
+      'repair: patch applied to H.lean',
+      "repair: H.lean:2:unknown identifier 'foo' — improved (1 → 0 errors)",
+      'repair: H.lean:2 improved — accepted H.lean',
+      expect.stringMatching(/^checkpoint: cycle 4: H\.lean:2 repaired \([0-9a-f]{8}\)$/),
+      'review: done',
+      'plan: replan after review; 1 open target(s)',
+    ]);
+    expect(r.reviews.map((x) => x.mode)).toEqual(['stuck', 'stuck', 'normal']);
+    expect(r.dispatches.map((d) => d.role)).toEqual(['fill', 'fill', 'fill', 'repair']);
+    expect(r.dispatches[3]?.evidence_delta[0]).toBe('stuck review: next_action repair');
+    expect(r.gitLog).toEqual(['checkpoint: cycle 4: H.lean:2 repaired', 'init']);
+    expect(r.committed['H.lean']).toBe('theorem h (n : Nat) : n * n ≥ 2 * n := by\n  omega\n');
+    expect(r.handoff.status).toBe('solved');
   });
 });
