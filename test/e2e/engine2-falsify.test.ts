@@ -133,6 +133,38 @@ describe('autoprove: the stuck review flags falsification → one falsify dispat
     );
   });
 
+  it('hostile: a worker "salvaging" by weakening h’s own statement is refused by the statement fence', async () => {
+    const r = await runEngine2({ mode: 'autoprove', env: { E2_FILL: 'false', E2_FALSIFY: 'weaken' } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(cycleLines(r).slice(STUCK_FALSE.length, STUCK_FALSE.length + 3)).toEqual([
+      'falsify: H.lean:2 — witness search (salvage)',
+      'stuck: header fence: H.lean: theorem h: hypothesis added `(hn : n ≥ 2)` (`(n : Nat) : n * n ≥ 2 * n` → `(n : Nat) (hn : n ≥ 2) : n * n ≥ 2 * n`); owned files restored to their pre-dispatch bytes',
+      'checkpoint: No changes this cycle — skipping checkpoint',
+    ]);
+    expect(r.gitLog).toEqual(['init']);
+    expect(r.files['H.lean']).toBe(FALSE_THM);
+    expect(r.status).toBe('');
+    expect(r.handoff).toMatchObject({ status: 'stuck', blocker_kind: 'safety-guard', files_changed: [] });
+  });
+
+  it('autoprove --falsification negate is coerced to salvage (warned): ¬P beside the sorry is still refused', async () => {
+    const r = await runEngine2({
+      mode: 'autoprove',
+      env: { E2_FILL: 'false', E2_FALSIFY: 'negation' },
+      args: ['--falsification', 'negate'],
+    });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.lines[0]).toBe(
+      'warning: autoprove: --falsification=negate coerced to salvage (autoprove follows the default policy: counterexample + salvage only)',
+    );
+    expectFalsifyDispatch(r.dispatches[2]!, 'salvage', 'statement is false for n = 0');
+    expect(cycleLines(r)).toContain(
+      'stuck: falsification: h_false proves the negation of h while h is still sorry (policy salvage); owned files restored to their pre-dispatch bytes',
+    );
+    expect(r.gitLog).toEqual(['init']);
+    expect(r.files['H.lean']).toBe(FALSE_THM);
+  });
+
   it('a --reviewer command raising the flag on an ordinary proof blocker also starts the witness search', async () => {
     const r = await runEngine2({
       mode: 'autoprove',
