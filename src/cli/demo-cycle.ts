@@ -250,6 +250,11 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
       commits.filter((l) => / checkpoint: /.test(l)).length >= 1,
       'accepted work was committed as checkpoint commits',
     );
+    const batch = batchedPair(log);
+    check(
+      batch !== null,
+      `autoprove's --batch-size 2 dispatched targets of disjoint files together${batch === null ? '' : ` (${batch.join(' + ')})`}`,
+    );
 
     say();
     say('  repair escalation (from the progress log):');
@@ -345,4 +350,25 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
     await rm(dir, { recursive: true, force: true });
     return 1;
   }
+}
+
+/**
+ * The first two targets of different files dispatched together (a batch: their `work:` lines
+ * are consecutive in the log, where a lone dispatch is always followed by its verification), or
+ * null when no cycle batched.
+ *
+ * @example
+ * ```ts
+ * batchedPair(['work: A.lean:2 → solved', 'work: B.lean:2 → solved']); // ['A.lean:2', 'B.lean:2']
+ * ```
+ */
+export function batchedPair(log: readonly string[]): [string, string] | null {
+  const target = (l: string | undefined) => /^work: (\S+) → /.exec(l ?? '')?.[1] ?? null;
+  for (let i = 1; i < log.length; i++) {
+    const a = target(log[i - 1]);
+    const b = target(log[i]);
+    if (a !== null && b !== null && a.slice(0, a.lastIndexOf(':')) !== b.slice(0, b.lastIndexOf(':')))
+      return [a, b];
+  }
+  return null;
 }

@@ -214,7 +214,9 @@ export function preflightFor(
 
 /**
  * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file) and a
- * one-line summary.
+ * one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`, or the
+ * handoff's status), then each other target worked this cycle (a batch sibling) as `solved` or
+ * `open` by its verified attempt.
  *
  * @example
  * ```ts
@@ -229,20 +231,27 @@ export function checkpointInput(
 ): CheckpointInput {
   const cycle = currentCycle(c);
   const w = c.lastWork;
-  // each target's outcome as verified: a `solved` claim whose attempt verification downgraded is
-  // "not verified"; a batch's siblings follow the primary
-  const verified = (id: string, claimed: string) =>
-    claimed === 'solved' && c.attempts[id]?.at(-1)?.solved === false ? 'not verified' : claimed;
-  const status = w?.kind === 'handoff' && c.current !== null ? verified(c.current.id, w.handoff.status) : '';
-  const siblings = (w?.kind === 'handoff' ? (w.batch ?? []) : []).flatMap((o) =>
-    o.kind === 'handoff' ? [`, ${o.dispatch.target} ${verified(o.dispatch.target, o.handoff.status)}`] : [],
-  );
+  const t = c.current;
+  // the target's outcome as verified: a `solved` claim that verification downgraded is "not
+  // verified"; an applied repair diff is "repaired" (the target is proved by a later attempt)
+  const repaired = w?.kind === 'handoff' && w.handoff.artifacts.some((a) => a.kind === 'unified-diff');
+  const claimed = w?.kind === 'handoff' ? w.handoff.status : '';
+  const status = repaired
+    ? 'repaired'
+    : claimed === 'solved' && t !== null && c.attempts[t.id]?.at(-1)?.solved === false
+      ? 'not verified'
+      : claimed;
+  // the other targets worked this cycle (a batch's siblings), each by its own verified attempt
+  const others = Object.entries(c.attempts).flatMap(([id, as]) => {
+    const last = as.filter((a) => a.cycle === cycle).at(-1);
+    return id === t?.id || last === undefined ? [] : [`, ${id} ${last.solved ? 'solved' : 'open'}`];
+  });
   // files of a rolled-back deep invocation are never staged
   const rolledBack = (f: string) => c.rolledBack.some((r) => f === r || f.endsWith(`/${r}`));
   return {
     cycle,
     files: c.accepted.filter((f) => !rolledBack(f)),
-    summary: `cycle ${cycle}: ${c.current?.id ?? ''} ${status}${siblings.join('')}`.trim(),
+    summary: `cycle ${cycle}: ${t?.id ?? ''} ${status}${others.join('')}`.trim(),
     commit: c.options.commit,
   };
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, type Handoff, handoffFor } from '../../src/contract/index.js';
-import { batchTargets, workerInput } from '../../src/cycle/actor-inputs.js';
+import { batchTargets, checkpointInput, workerInput } from '../../src/cycle/actor-inputs.js';
 import type { CycleContext, TargetInfo, WorkOutcome } from '../../src/cycle/types.js';
 import { absorbWork } from '../../src/cycle/work-reducers.js';
 import { runProject } from '../../src/runtime/project-run.js';
@@ -283,6 +283,36 @@ describe('batch rules (pure)', () => {
     const plain = absorbWork(ctx, handoffOutcome(workerHandoff('solved')));
     expect(plain.handoffs).toHaveLength(1);
     expect(plain.blocked).toEqual({});
+  });
+});
+
+describe('the checkpoint summary of a batch cycle', () => {
+  const attempt = (cycle: number, solved: boolean) => ({
+    cycle,
+    solved,
+    signature: solved ? null : 'x',
+    snippets: [],
+    emptySearch: false,
+  });
+  it('names the target by its verified outcome, then every other target worked this cycle', () => {
+    const ctx = cycleContext({
+      lastWork: handoffOutcome(workerHandoff('solved')),
+      attempts: {
+        'A.lean:2': [attempt(1, true)],
+        'B.lean:2': [attempt(1, true)],
+        'C.lean:2': [attempt(1, false)],
+        'D.lean:2': [attempt(0, true)], // an earlier cycle: not named
+      },
+    });
+    expect(checkpointInput(ctx).summary).toBe('cycle 1: A.lean:2 solved, B.lean:2 solved, C.lean:2 open');
+    // a solved claim that verification downgraded is not reported solved
+    const downgraded = { ...ctx, attempts: { 'A.lean:2': [attempt(1, false)] } };
+    expect(checkpointInput(downgraded).summary).toBe('cycle 1: A.lean:2 not verified');
+    // an applied repair diff: repaired, not solved
+    const repair = handoffOutcome(
+      workerHandoff('solved', { artifacts: [{ kind: 'unified-diff', content: '--- a/A.lean\n' }] }),
+    );
+    expect(checkpointInput({ ...downgraded, lastWork: repair }).summary).toBe('cycle 1: A.lean:2 repaired');
   });
 });
 
