@@ -4,7 +4,7 @@
  * round, and a replayed event returns the same grant. A crash between reserve and consume is
  * reconciled from the ledger without a second grant. Needs `npm run build` (children use dist/).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,7 +50,13 @@ describe('fs ledger across processes', () => {
     const r = await spawnChild(CHILD, [root, dir, '0', '0', 'crash-after-start']);
     expect(r.signal).toBe('SIGKILL');
     const { grant_id } = JSON.parse(r.stdout.trim());
-    expect(existsSync(join(root, 'crash-1', 'log', '00000003.json'))).toBe(true);
+    // the child's `started` entry (seq 3) is in the log before it was killed
+    expect(
+      readFileSync(join(root, 'crash-1', 'log.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l.slice(65)) as { event: { seq: number } }).event.seq),
+    ).toContain(3);
     // the restarted job replays the same event: it gets the stored grant back, not a new one
     const replay = await ledger.reserve({
       problem_id: 'crash-1',

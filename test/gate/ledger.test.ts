@@ -4,7 +4,7 @@
  * restarts or renamed jobs, lead-directed attempts bounded then escalation, missing or damaged
  * history failing closed, release only before work started.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { continuationKey } from '../../src/gate/ids.js';
@@ -74,9 +74,16 @@ describe('fs ledger integrity', () => {
     const root = join(tmp, 'damaged');
     const l = createFsLedger(root, { now: () => T0 });
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    // an entry of the older one-file-per-entry format beside the new log, with a gap
+    mkdirSync(join(root, 'p1', 'log'));
     writeFileSync(join(root, 'p1', 'log', '00000003.json'), '{}');
     await expect(l.reserve(req('k'))).rejects.toMatchObject({ code: 'ledger_damaged' });
     writeFileSync(join(root, 'p1', 'log', '00000002.json'), '{"type":"torn');
+    await expect(l.status('p1')).rejects.toMatchObject({ code: 'ledger_damaged' });
+    // the new log: a complete last line that is not a checksummed ledger line
+    rmSync(join(root, 'p1', 'log'), { recursive: true });
+    expect((await l.status('p1'))?.seq).toBe(1);
+    appendFileSync(join(root, 'p1', 'log.jsonl'), '{"type":"reserved","seq":2}\n');
     await expect(l.status('p1')).rejects.toMatchObject({ code: 'ledger_damaged' });
   });
   it('refuses path-unsafe problem ids', async () => {
