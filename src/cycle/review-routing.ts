@@ -28,8 +28,9 @@ function nextActionOf(c: Pick<CycleContext, 'stuckHandoff' | 'review'>): Handoff
 /**
  * The route of a stuck review: `falsify` when falsification is wanted (autoprove: the review
  * flagged it); otherwise {@link routeFor} of its `next_action` — `deep`/`repair` only when that
- * mode is available (deep: and neither `--deep=never` nor `--deep=ask`, whose human already
- * answered for the stuck target) and the target is the current one, else `resume`. A target already routed
+ * mode is available (deep: not under `--deep=never`, and under prove's `--deep=ask` — whose human
+ * already answered for the stuck target at `work.askDeep` — only after the human's own
+ * `review-stuck`) and the target is the current one, else `resume`. A target already routed
  * this cycle, or a normal review, resumes.
  *
  * @example
@@ -40,7 +41,15 @@ function nextActionOf(c: Pick<CycleContext, 'stuckHandoff' | 'review'>): Handoff
 export function reviewRoute(
   c: Pick<
     CycleContext,
-    'stuck' | 'lastStuck' | 'current' | 'review' | 'stuckHandoff' | 'routed' | 'options' | 'available'
+    | 'stuck'
+    | 'lastStuck'
+    | 'current'
+    | 'review'
+    | 'stuckHandoff'
+    | 'routed'
+    | 'options'
+    | 'available'
+    | 'humanAnswer'
   >,
 ): ReviewRoute {
   const id = stuckTarget(c);
@@ -53,12 +62,14 @@ export function reviewRoute(
   )
     return 'falsify';
   const r = routeFor(nextActionOf(c), c.options.outerLoop).route;
-  // `--deep=never` is the user's word and `--deep=ask` the human's (asked at `work.askDeep` when
-  // the target became stuck): a review overrides neither
-  if (r === 'deep')
-    return here && c.available.deep && c.options.deep !== 'never' && c.options.deep !== 'ask'
-      ? 'deep'
-      : 'resume';
+  if (r === 'deep') {
+    // `--deep=never` is the user's word: a review cannot override it. prove's `--deep=ask` is the
+    // human's: answered at `work.askDeep` when the target became stuck, so only the human's own
+    // `review-stuck` request (prove's `boundary.stuckRoute`) lets the review's route stand
+    const asked =
+      c.options.mode === 'prove' && c.options.deep === 'ask' && c.humanAnswer?.answer !== 'review-stuck';
+    return here && c.available.deep && c.options.deep !== 'never' && !asked ? 'deep' : 'resume';
+  }
   if (r === 'repair') return here && c.available.repair ? 'repair' : 'resume';
   return r;
 }

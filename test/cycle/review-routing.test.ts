@@ -1,6 +1,7 @@
 /**
  * The review router's cycle reducers (src/cycle/review-routing.ts, src/cycle/falsify-reducers.ts):
- * a review cannot route into deep mode past the prove human's `--deep=ask`, and a routed pass
+ * a review cannot route into deep mode past the prove human's `--deep=ask` (unless the human
+ * asked for that review with `review-stuck`), and a routed pass
  * (deep, repair, falsify) after a deep rollback of the same cycle gets its verified work staged —
  * both found by the end-to-end runs of test/e2e/engine2-*.test.ts.
  */
@@ -32,6 +33,20 @@ describe('reviewRoute and the --deep policy', () => {
     // the other routes are untouched by the deep policy
     expect(reviewRoute(ctx({ review: review('repair') }, prove))).toBe('repair');
     expect(reviewRoute(ctx({ review: review('continue') }, prove))).toBe('resume');
+  });
+  it('prove --deep=ask: the human’s own review-stuck (boundary.stuckRoute) lets the review route deep', () => {
+    const prove = { mode: 'prove', deep: 'ask' };
+    const reviewStuck = { now: 0, answer: 'review-stuck', evidence: [] };
+    expect(reviewRoute(ctx({ review: review('deep'), humanAnswer: reviewStuck }, prove))).toBe('deep');
+    // a skip at work.askDeep (or any other answer) keeps the review from routing deep
+    for (const answer of ['skip', 'approve', 'commit']) {
+      const h = { now: 0, answer, evidence: [] };
+      expect(reviewRoute(ctx({ review: review('deep'), humanAnswer: h }, prove)), answer).toBe('resume');
+    }
+  });
+  it('autoprove with an uncoerced ask (a library caller): no human was asked, the review routes deep', () => {
+    const c = ctx({ review: review('deep') });
+    expect(reviewRoute({ ...c, options: { ...c.options, deep: 'ask' } })).toBe('deep');
   });
   it('--deep=stuck and --deep=always still route deep (prove and autoprove)', () => {
     for (const flags of [
