@@ -4,7 +4,7 @@
  * Review Router, § Claim Boundary Protocol). Source-backed: the claim queue is extracted once,
  * then per claim: start-claim → is its declaration already in the target? → draft → (guided: a
  * human approves) → assemble into the target → validate → `draft:` commit (unless `--commit
- * never`) → the inner cycle → on stuck, the review router (`continue`/`deep`/`repair` run the
+ * never`; guided `--commit ask` asks the human first) → the inner cycle → on stuck, the review router (`continue`/`deep`/`repair` run the
  * inner cycle again within the claim's budgets, `redraft` re-drafts if provenance and the
  * statement policy allow, `golf` runs a golf pass, `stop` ends the claim) → reset-claim → next
  * claim, until the queue is empty or the session runtime is spent. Scope-backed: one pseudo-claim
@@ -16,6 +16,7 @@ import { type AnyEventObject, assign, fromPromise, setup } from 'xstate';
 import {
   absorbAssemble,
   absorbCommit,
+  absorbCommitAnswer,
   absorbDraft,
   absorbExtract,
   absorbGolf,
@@ -33,10 +34,12 @@ import {
   type ClaimEnd,
   claimBudgetLeft,
   commitInput,
+  commitQuestion,
   currentRoute,
   draftEnded,
   draftInput,
   endClaim,
+  golfEnded,
   golfInput,
   haltSession,
   humanEnded,
@@ -126,6 +129,11 @@ export const synthesisSetup = setup({
     draftChecks: (_, out: ValidateOutput) => out.ok,
     redraftLeft: ({ context }) => redraftLeft(context),
     commitNever: ({ context }) => context.input.commit === 'never',
+    // guided --commit ask: the human is asked before the draft: commit (autoformalize coerces ask
+    // to auto at startup, like autoprove; the mode check keeps the machine honest without it)
+    commitAsk: ({ context }) => context.input.commit === 'ask' && context.input.mode === 'guided',
+    answeredCommit: (_, out: ApproveOutput) => out.answer === 'commit',
+    answeredKeep: (_, out: ApproveOutput) => out.answer === 'keep',
     commitFailed: (_, out: CommitOutput) => !out.committed && out.error !== null,
     routeProved: ({ context }) => currentRoute(context).to === 'proved',
     routeAgain: ({ context }) => currentRoute(context).to === 'again' && claimBudgetLeft(context),
@@ -147,6 +155,7 @@ export const synthesisSetup = setup({
     absorbValidated: assign(({ context }, out: ValidateOutput) => absorbValidated(context, out)),
     absorbInvalid: assign(({ context }, out: ValidateOutput) => absorbInvalid(context, out)),
     absorbCommit: assign(({ context }, out: CommitOutput) => absorbCommit(context, out)),
+    absorbCommitAnswer: assign(({ context }, out: ApproveOutput) => absorbCommitAnswer(context, out)),
     absorbProve: assign(({ context }, out: ProveOutput) => absorbProve(context, out)),
     absorbGolf: assign(({ context }, out: GolfOutput) => absorbGolf(context, out)),
     noteRoute: assign(({ context }) => noteRoute(context)),
@@ -164,9 +173,45 @@ export const synthesisSetup = setup({
   },
 });
 
-/** The ending transition of a claim: report line, reset-claim, next claim. */
-function finish(end: (a: { context: SynthesisContext; event: AnyEventObject }) => ClaimEnd) {
-  return { type: 'finishClaim', params: end } as const;
+type EndOf = (a: { context: SynthesisContext; event: AnyEventObject }) => ClaimEnd;
+
+/** An actor's output as an action's params (every actor stamps its `now`). */
+const output = ({ event }: { event: AnyEventObject }) => event.output;
+/** Absorb only the actor's clock. */
+const tick = { type: 'absorbNow', params: output } as const;
+/** The reducers that absorb an actor's output. */
+type Absorber =
+  | 'absorbNow'
+  | 'absorbDraft'
+  | 'absorbAssemble'
+  | 'absorbValidated'
+  | 'absorbInvalid'
+  | 'absorbCommit'
+  | 'absorbCommitAnswer'
+  | 'absorbProve'
+  | 'absorbGolf';
+/** Absorb an actor's output with the named reducer. */
+const absorb = <T extends Absorber>(type: T) => ({ type, params: output }) as const;
+
+/**
+ * The one way a claim ends (every claim-ending branch of the machine): the actions that absorb
+ * what the branch learned (`before`), the claim's report line with reset-claim (`finishClaim`,
+ * the ending from `end`), then the next claim — or, when the human stopped the session
+ * (`humanStop`), the end of the session.
+ */
+function claimEnds(
+  end: EndOf,
+  before: readonly ('noteRoute' | ReturnType<typeof absorb>)[] = [],
+  humanStop = false,
+) {
+  return {
+    target: humanStop ? '#synthesis.done' : '#synthesis.next',
+    actions: [
+      ...before,
+      { type: 'finishClaim', params: end } as const,
+      ...(humanStop ? (['stopByHuman'] as const) : []),
+    ],
+  } as const;
 }
 
 /** The `onError` of a per-claim actor: the claim ends stuck naming the phase; the session goes on. */
@@ -240,14 +285,10 @@ export const synthesisMachine = synthesisSetup.createMachine({
             input: ({ context }) => inspectInput(context),
             onDone: [
               {
-                guard: { type: 'declarationPresent', params: ({ event }) => event.output },
-                target: '#synthesis.next',
-                actions: [
-                  { type: 'absorbNow', params: ({ event }) => event.output },
-                  finish(({ context }) => alreadyPresent(context)),
-                ],
+                guard: { type: 'declarationPresent', params: output },
+                ...claimEnds(({ context }) => alreadyPresent(context), [tick]),
               },
-              { target: 'drafting', actions: { type: 'absorbNow', params: ({ event }) => event.output } },
+              { target: 'drafting', actions: tick },
             ],
             onError: claimError('target inspection'),
           },
@@ -259,17 +300,11 @@ export const synthesisMachine = synthesisSetup.createMachine({
             input: ({ context }) => draftInput(context),
             onDone: [
               {
-                guard: { type: 'drafted', params: ({ event }) => event.output },
+                guard: { type: 'drafted', params: output },
                 target: 'approving',
-                actions: { type: 'absorbDraft', params: ({ event }) => event.output },
+                actions: absorb('absorbDraft'),
               },
-              {
-                target: '#synthesis.next',
-                actions: [
-                  { type: 'absorbDraft', params: ({ event }) => event.output },
-                  finish(({ event }) => draftEnded(event.output as DraftOutput)),
-                ],
-              },
+              claimEnds(({ event }) => draftEnded(event.output as DraftOutput), [absorb('absorbDraft')]),
             ],
             onError: claimError('drafter'),
           },
@@ -283,27 +318,12 @@ export const synthesisMachine = synthesisSetup.createMachine({
             src: 'human',
             input: ({ context }) => approveInput(context),
             onDone: [
+              { guard: { type: 'answeredApprove', params: output }, target: 'assembling', actions: tick },
               {
-                guard: { type: 'answeredApprove', params: ({ event }) => event.output },
-                target: 'assembling',
-                actions: { type: 'absorbNow', params: ({ event }) => event.output },
+                guard: { type: 'answeredSkip', params: output },
+                ...claimEnds(() => humanEnded('skip'), [tick]),
               },
-              {
-                guard: { type: 'answeredSkip', params: ({ event }) => event.output },
-                target: '#synthesis.next',
-                actions: [
-                  { type: 'absorbNow', params: ({ event }) => event.output },
-                  finish(() => humanEnded('skip')),
-                ],
-              },
-              {
-                target: '#synthesis.done',
-                actions: [
-                  { type: 'absorbNow', params: ({ event }) => event.output },
-                  finish(() => humanEnded('stop')),
-                  'stopByHuman',
-                ],
-              },
+              claimEnds(() => humanEnded('stop'), [tick], true),
             ],
             onError: claimError('human'),
           },
@@ -315,17 +335,13 @@ export const synthesisMachine = synthesisSetup.createMachine({
             input: ({ context }) => assembleInput(context),
             onDone: [
               {
-                guard: { type: 'nothingAdded', params: ({ event }) => event.output },
-                target: '#synthesis.next',
-                actions: [
-                  { type: 'absorbNow', params: ({ event }) => event.output },
-                  finish(({ context, event }) => assembleEnded(context, event.output as AssembleOutput)),
-                ],
+                guard: { type: 'nothingAdded', params: output },
+                ...claimEnds(
+                  ({ context, event }) => assembleEnded(context, event.output as AssembleOutput),
+                  [tick],
+                ),
               },
-              {
-                target: 'validating',
-                actions: { type: 'absorbAssemble', params: ({ event }) => event.output },
-              },
+              { target: 'validating', actions: absorb('absorbAssemble') },
             ],
             onError: claimError('assembly'),
           },
@@ -341,28 +357,43 @@ export const synthesisMachine = synthesisSetup.createMachine({
             }),
             onDone: [
               {
-                guard: { type: 'draftChecks', params: ({ event }) => event.output },
+                guard: { type: 'draftChecks', params: output },
                 target: 'checked',
-                actions: { type: 'absorbValidated', params: ({ event }) => event.output },
+                actions: absorb('absorbValidated'),
               },
-              {
-                guard: 'redraftLeft',
-                target: 'drafting',
-                actions: { type: 'absorbInvalid', params: ({ event }) => event.output },
-              },
-              {
-                target: '#synthesis.next',
-                actions: [
-                  { type: 'absorbNow', params: ({ event }) => event.output },
-                  finish(({ event }) => invalidEnded(event.output as ValidateOutput)),
-                ],
-              },
+              { guard: 'redraftLeft', target: 'drafting', actions: absorb('absorbInvalid') },
+              claimEnds(({ event }) => invalidEnded(event.output as ValidateOutput), [tick]),
             ],
             onError: claimError('validation'),
           },
         },
         checked: {
-          always: [{ guard: 'commitNever', target: 'proving' }, { target: 'committing' }],
+          always: [
+            { guard: 'commitNever', target: 'proving' },
+            { guard: 'commitAsk', target: 'askingCommit' },
+            { target: 'committing' },
+          ],
+        },
+        askingCommit: {
+          invoke: {
+            id: 'approveCommit',
+            src: 'human',
+            input: ({ context }) => commitQuestion(context),
+            onDone: [
+              {
+                guard: { type: 'answeredCommit', params: output },
+                target: 'committing',
+                actions: absorb('absorbCommitAnswer'),
+              },
+              {
+                guard: { type: 'answeredKeep', params: output },
+                target: 'proving',
+                actions: absorb('absorbCommitAnswer'),
+              },
+              claimEnds(() => humanEnded('stop', 'commit'), [tick], true),
+            ],
+            onError: claimError('human'),
+          },
         },
         committing: {
           invoke: {
@@ -371,17 +402,17 @@ export const synthesisMachine = synthesisSetup.createMachine({
             input: ({ context }) => commitInput(context),
             onDone: [
               {
-                guard: { type: 'commitFailed', params: ({ event }) => event.output },
+                guard: { type: 'commitFailed', params: output },
                 target: '#synthesis.halted',
                 actions: [
-                  { type: 'absorbCommit', params: ({ event }) => event.output },
+                  absorb('absorbCommit'),
                   {
                     type: 'halt',
                     params: ({ event }) => `draft: commit failed: ${event.output.error ?? 'unknown'}`,
                   },
                 ],
               },
-              { target: 'proving', actions: { type: 'absorbCommit', params: ({ event }) => event.output } },
+              { target: 'proving', actions: absorb('absorbCommit') },
             ],
             onError: {
               target: '#synthesis.halted',
@@ -394,24 +425,17 @@ export const synthesisMachine = synthesisSetup.createMachine({
             id: 'prove',
             src: 'prove',
             input: ({ context }) => proveInput(context),
-            onDone: {
-              target: 'routing',
-              actions: { type: 'absorbProve', params: ({ event }) => event.output },
-            },
+            onDone: { target: 'routing', actions: absorb('absorbProve') },
             onError: claimError('inner cycle'),
           },
         },
         routing: {
           always: [
-            {
-              guard: 'routeProved',
-              target: '#synthesis.next',
-              actions: finish(({ context }) => routedEnd(context)),
-            },
+            { guard: 'routeProved', ...claimEnds(({ context }) => routedEnd(context)) },
             { guard: 'routeAgain', target: 'proving', actions: 'noteRoute' },
             { guard: 'routeRedraft', target: 'redrafting' },
             { guard: 'routeGolf', target: 'golfing', actions: 'noteRoute' },
-            { target: '#synthesis.next', actions: finish(({ context }) => routedEnd(context)) },
+            claimEnds(({ context }) => routedEnd(context)),
           ],
         },
         redrafting: {
@@ -431,16 +455,13 @@ export const synthesisMachine = synthesisSetup.createMachine({
                 },
               ],
             },
-            {
-              target: '#synthesis.next',
-              actions: [
-                'noteRoute',
-                finish(({ context }) => {
-                  const v = verdictOf(context);
-                  return v.allowed ? routedEnd(context) : refusedEnd(v);
-                }),
-              ],
-            },
+            claimEnds(
+              ({ context }) => {
+                const v = verdictOf(context);
+                return v.allowed ? routedEnd(context) : refusedEnd(v);
+              },
+              ['noteRoute'],
+            ),
           ],
         },
         golfing: {
@@ -448,21 +469,10 @@ export const synthesisMachine = synthesisSetup.createMachine({
             id: 'golf',
             src: 'golf',
             input: ({ context }) => golfInput(context),
-            onDone: {
-              target: '#synthesis.next',
-              actions: [
-                { type: 'absorbGolf', params: ({ event }) => event.output },
-                finish(({ context, event }) => {
-                  const out = event.output as GolfOutput;
-                  return out.handoff.status === 'solved'
-                    ? { status: 'proved', reason: 'proved by the golf pass' }
-                    : routedEnd({
-                        ...context,
-                        active: context.active && { ...context.active, lastHandoff: out.handoff },
-                      });
-                }),
-              ],
-            },
+            onDone: claimEnds(
+              ({ context, event }) => golfEnded(context, event.output as GolfOutput),
+              [absorb('absorbGolf')],
+            ),
             onError: claimError('golf pass'),
           },
         },

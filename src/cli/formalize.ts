@@ -41,7 +41,10 @@ const OPTIONS_TEXT = `  --source FILE           the claim source (.md .txt .tex 
   --statement-policy preserve|rewrite-generated-only|adjacent-drafts
                           (default rewrite-generated-only, with a warning: formalize is active;
                           an explicit preserve halts the session when a redraft is asked for)
-  --commit never|ask|auto draft: commits (default auto; never leaves drafts in the working tree)
+  --commit never|ask|auto draft: commits (default auto; never leaves drafts in the working tree;
+                          ask: formalize asks before each draft: commit, autoformalize coerces
+                          it to auto with a warning, as autoprove does)
+  --golf-search off|quick|full  the golf pass's proof-golfer search_mode (default off)
   --max-cycles N          per claim (default 20)   --max-stuck-cycles N per claim (default 3)
   --max-total-runtime D   per session (default 120m; s|m|h, bare = minutes)
   --worker-timeout D      kill a worker or drafter after D (default 10m)
@@ -51,10 +54,12 @@ const OPTIONS_TEXT = `  --source FILE           the claim source (.md .txt .tex 
 const GUIDED_HELP = `usage: handoff formalize --source FILE --target FILE --drafter 'CMD …' --worker 'CMD …' [options]
 
 The synthesis outer loop, guided: each draft is shown to a human, who answers approve, skip or
-stop (from --answers FILE, one answer per line, else from standard input).
+stop (from --answers FILE, one answer per line, else from standard input); under --commit ask
+the checked draft's draft: commit is a second question (commit, keep it uncommitted, or stop).
 
 ${OPTIONS_TEXT}
-  --answers FILE          scripted answers, one per line (approve|skip|stop)
+  --answers FILE          scripted answers, one per line (approve|skip|stop for a draft;
+                          commit|keep|stop for a draft: commit under --commit ask)
 
 exit codes: 0 every claim proved, already present, or declined; 1 stopped early (runtime budget,
 the human) or a claim left unproved; 3 a claim stuck; 4 halted (explicit preserve refused a
@@ -87,6 +92,7 @@ const OPTIONS = {
   formalize: { type: 'string' },
   'statement-policy': { type: 'string' },
   commit: { type: 'string' },
+  'golf-search': { type: 'string' },
   'max-cycles': { type: 'string' },
   'max-stuck-cycles': { type: 'string' },
   'max-stuck': { type: 'string' },
@@ -104,11 +110,18 @@ function str(values: Record<string, unknown>, ...names: string[]): string | unde
   return undefined;
 }
 
-/** A human reading one answer per line from `next` (null: the input ended → `stop`). */
+/**
+ * A human reading one answer per line from `next` (null: the input ended → `stop`), for both
+ * questions of guided mode: the draft's approval and, under `--commit ask`, its `draft:` commit.
+ */
 function lineAnswers(next: () => Promise<string | null>, write: (t: string) => void) {
   return async (q: ApproveInput): Promise<string> => {
+    const what =
+      q.question === 'commit'
+        ? `commit the checked draft of claim ${escapeLine(q.claim.id)} as '${escapeLine(q.message ?? '')}' (keep: leave it uncommitted in the working tree)`
+        : `approve the draft of claim ${escapeLine(q.claim.id)} (${escapeLine(q.declarations.join(', '))})`;
     write(
-      `\n? approve the draft of claim ${escapeLine(q.claim.id)} (${escapeLine(q.declarations.join(', '))}):\n${q.text
+      `\n? ${what}:\n${q.text
         .split('\n')
         .map((l) => `    ${escapeLine(l)}`)
         .join('\n')}\n  options: ${q.options.join(' | ')}\n> `,
@@ -214,6 +227,7 @@ export async function formalizeCommand(
       ? {}
       : { statementPolicy: str(values, 'statement-policy') as string }),
     ...(str(values, 'commit') === undefined ? {} : { commit: str(values, 'commit') as string }),
+    ...(str(values, 'golf-search') === undefined ? {} : { golfSearch: str(values, 'golf-search') as string }),
     ...(str(values, 'max-cycles') === undefined ? {} : { maxCycles: str(values, 'max-cycles') as string }),
     ...(str(values, 'max-stuck-cycles', 'max-stuck') === undefined
       ? {}

@@ -398,6 +398,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
     maxCycles: number,
     maxStuck: number,
     runtimeLeftMs: number,
+    commit: boolean,
   ) => {
     const r = await runProject({
       projectRoot: root,
@@ -408,7 +409,8 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
         maxCycles,
         maxStuck,
         maxRuntime: runtimeLeftMs === 0 ? '0' : `${Math.ceil(runtimeLeftMs / 1000)}s`,
-        commit: settings.input.commit === 'never' ? 'never' : 'auto',
+        // the inner cycle commits unless --commit never or the human declined this draft's commit
+        commit: commit ? 'auto' : 'never',
         outerLoop: true,
       },
       worker: o.worker,
@@ -589,6 +591,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           input.maxCycles,
           input.maxStuck,
           input.runtimeLeftMs,
+          input.commit,
         );
         log(
           `inner cycle ${input.claim.id}: ${h.status}${h.status === 'solved' ? '' : ` (next_action ${h.next_action})`}`,
@@ -624,7 +627,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           worker: o.worker,
           diagnostics: marker,
           scratch,
-          commit: settings.input.commit !== 'never',
+          commit: (input as GolfInput).commit,
           timeoutMs: timeout,
           searchMode: settings.golfSearch,
           ...(o.env === undefined ? {} : { env: o.env }),

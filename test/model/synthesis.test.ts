@@ -61,12 +61,13 @@ function eventsFor(s: Snap): AnyEventObject[] {
   switch (leaf(s.value)) {
     case 'extracting':
       return [
-        // two claims in the guided input (claim boundaries, the runtime stop between claims), one
-        // elsewhere (keeps the graph small)
+        // two claims in the guided preserve input (claim boundaries, the runtime stop between
+        // claims), one elsewhere (keeps the graph small)
         done('extract', {
           now: 0,
           ok: true,
-          claims: s.context.input.mode === 'guided' ? CLAIMS : [CLAIMS[0]],
+          claims:
+            s.context.input.mode === 'guided' && s.context.input.commit !== 'ask' ? CLAIMS : [CLAIMS[0]],
         }),
         done('extract', { now: 0, ok: true, claims: [] }),
         done('extract', { now: 0, ok: false, error: 'unreadable' }),
@@ -95,6 +96,10 @@ function eventsFor(s: Snap): AnyEventObject[] {
       return ['approve', 'skip', 'stop']
         .map((answer) => done('approveDraft', { now: 3, answer }))
         .concat(fail('approveDraft'));
+    case 'claim.askingCommit':
+      return ['commit', 'keep', 'stop']
+        .map((answer) => done('approveCommit', { now: 4, answer }))
+        .concat(fail('approveCommit'));
     case 'claim.assembling':
       return [
         done('assemble', { now: 3, ok: true, added: [decl], skipped: [], error: null }),
@@ -166,6 +171,7 @@ function input(over: Partial<SynthesisInput>): SynthesisInput {
 const INPUTS: Record<string, SynthesisInput> = {
   auto: input({}),
   guidedPreserve: input({ mode: 'guided', policy: 'preserve', policyExplicit: true, commit: 'never' }),
+  guidedAsk: input({ mode: 'guided', commit: 'ask' }),
   adjacent: input({ policy: 'adjacent-drafts', policyExplicit: true, commit: 'never' }),
   scopePreserve: input({ entry: 'scope', policy: 'preserve', policyExplicit: true }),
   scopeRewrite: input({ entry: 'scope' }),
@@ -195,6 +201,7 @@ function serialize(s: Snap): string {
             a.lastHandoff?.status ?? null,
             a.lastHandoff?.next_action ?? null,
             a.lastHandoff?.stop_reason ?? null,
+            a.commitDeclined,
           ],
     p: c.provenance.map((p) => p.declaration),
     r: c.reports.map((r) => r.status),
@@ -226,7 +233,11 @@ const INVARIANTS: Record<string, Invariant> = {
   'claim.assembling': (s) => s.context.active?.draft?.kind === 'drafted',
   'claim.validating': (s) => (s.context.active?.declarations.length ?? 0) > 0,
   'claim.checked': neverStable,
-  'claim.committing': (s) => s.context.input.commit !== 'never' && generated(s),
+  'claim.askingCommit': (s) =>
+    s.context.input.mode === 'guided' && s.context.input.commit === 'ask' && generated(s),
+  // a declined draft: commit is never made
+  'claim.committing': (s) =>
+    s.context.input.commit !== 'never' && generated(s) && s.context.active?.commitDeclined === false,
   // the inner cycle never runs on a draft that did not check
   'claim.proving': (s) =>
     s.context.active !== null && (s.context.active.claim.kind === 'scope' || generated(s)),

@@ -61,12 +61,42 @@ export function draftInput(ctx: SynthesisContext): DraftInput {
 export function approveInput(ctx: SynthesisContext): ApproveInput {
   const d = ctx.active?.draft;
   return {
+    question: 'draft',
     claim: ctx.active?.claim ?? NONE,
     declarations: d?.kind === 'drafted' ? [...d.declarations] : [],
     text: d?.kind === 'drafted' ? d.text : '',
+    message: null,
     options: ['approve', 'skip', 'stop'],
   };
 }
+
+/**
+ * Input of the `human` actor for guided `--commit ask`: the validated draft is in the working
+ * tree; the human answers `commit` (the `draft:` commit is made), `keep` (it stays uncommitted)
+ * or `stop`.
+ *
+ * @example
+ * ```ts
+ * commitQuestion(ctx).options; // ['commit', 'keep', 'stop']
+ * commitQuestion(ctx).message; // 'draft: <claim title> (<declarations>)'
+ * ```
+ */
+export function commitQuestion(ctx: SynthesisContext): ApproveInput {
+  const d = ctx.active?.draft;
+  const c = commitInput(ctx);
+  return {
+    question: 'commit',
+    claim: c.claim,
+    declarations: c.declarations,
+    text: d?.kind === 'drafted' ? d.text : '',
+    message: c.message,
+    options: ['commit', 'keep', 'stop'],
+  };
+}
+
+/** Whether the claim's work may be committed: `--commit` is not `never` and its draft's commit was not declined. */
+const commitsOn = (ctx: SynthesisContext): boolean =>
+  ctx.input.commit !== 'never' && ctx.active?.commitDeclined !== true;
 
 /**
  * Input of `assemble` (null when there is no draft to assemble: the machine never asks then).
@@ -140,6 +170,7 @@ export function proveInput(ctx: SynthesisContext): ProveInput {
     runtimeLeftMs: runtimeLeftMs(ctx),
     route,
     priorHandoff: h,
+    commit: commitsOn(ctx),
   };
 }
 
@@ -158,5 +189,6 @@ export function golfInput(ctx: SynthesisContext): GolfInput {
     targetFile: ctx.input.targetFile,
     declarations: [...(a?.declarations ?? [])],
     priorHandoff: a?.lastHandoff ?? null,
+    commit: commitsOn(ctx),
   };
 }

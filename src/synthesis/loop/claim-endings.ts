@@ -7,6 +7,7 @@ import { budgetReason, currentRoute } from './router.js';
 import type {
   AssembleOutput,
   DraftOutput,
+  GolfOutput,
   RedraftVerdict,
   SynthesisContext,
   ValidateOutput,
@@ -105,6 +106,20 @@ export function routedEnd(ctx: SynthesisContext): ClaimEnd {
 }
 
 /**
+ * A golf pass ended: `proved` when the claim's declarations are clean afterwards, else the
+ * router's ending for the golf pass's handoff.
+ *
+ * @example
+ * ```ts
+ * golfEnded(ctx, { now: 7, handoff: solvedHandoff }); // { status: 'proved', reason: 'proved by the golf pass' }
+ * ```
+ */
+export function golfEnded(ctx: SynthesisContext, out: GolfOutput): ClaimEnd {
+  if (out.handoff.status === 'solved') return { status: 'proved', reason: 'proved by the golf pass' };
+  return routedEnd({ ...ctx, active: ctx.active && { ...ctx.active, lastHandoff: out.handoff } });
+}
+
+/**
  * A redraft the rule refused (the reason is the rule's).
  *
  * @example
@@ -124,7 +139,13 @@ export function refusedEnd(v: RedraftVerdict): ClaimEnd {
  * humanEnded('skip').status; // 'declined'
  * ```
  */
-export function humanEnded(answer: string): ClaimEnd {
+export function humanEnded(answer: string, at: 'draft' | 'commit' = 'draft'): ClaimEnd {
+  if (at === 'commit')
+    return {
+      status: 'declined',
+      reason:
+        'the human stopped the session at the draft: commit question (the draft stays in the working tree, uncommitted)',
+    };
   return {
     status: 'declined',
     reason: answer === 'skip' ? 'the human skipped the draft' : 'the human stopped the session at this draft',

@@ -66,6 +66,7 @@ function freshClaim(claim: LoopClaim): ActiveClaim {
     lastHandoff: null,
     routes: [],
     commits: [],
+    commitDeclined: false,
   };
 }
 

@@ -13,6 +13,7 @@ export {
   approveInput,
   assembleInput,
   commitInput,
+  commitQuestion,
   draftCommitMessage,
   draftInput,
   golfInput,
@@ -23,6 +24,7 @@ export {
   alreadyPresent,
   assembleEnded,
   draftEnded,
+  golfEnded,
   humanEnded,
   invalidEnded,
   refusedEnd,
@@ -40,6 +42,7 @@ export {
 export {
   absorbAssemble,
   absorbCommit,
+  absorbCommitAnswer,
   absorbDraft,
   absorbExtract,
   absorbGolf,

@@ -7,6 +7,7 @@ import { produce } from 'immer';
 import { currentRoute } from './router.js';
 import type {
   ActiveClaim,
+  ApproveOutput,
   AssembleOutput,
   CommitOutput,
   DraftOutput,
@@ -204,6 +205,19 @@ export function absorbProve(ctx: SynthesisContext, out: ProveOutput): Update {
  */
 export function absorbGolf(ctx: SynthesisContext, out: GolfOutput): Update {
   return withActive(ctx, (a) => ({ ...a, lastHandoff: out.handoff }), out.now);
+}
+
+/**
+ * The human's answer to the guided `--commit ask` question: `keep` declines the draft's commit
+ * (nothing of the claim is committed), `commit` allows it.
+ *
+ * @example
+ * ```ts
+ * absorbCommitAnswer(ctx, { now: 4, answer: 'keep' }).active?.commitDeclined; // true
+ * ```
+ */
+export function absorbCommitAnswer(ctx: SynthesisContext, out: ApproveOutput): Update {
+  return withActive(ctx, (a) => ({ ...a, commitDeclined: out.answer === 'keep' }), out.now);
 }
 
 /**

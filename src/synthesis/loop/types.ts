@@ -110,6 +110,12 @@ export interface ActiveClaim {
   readonly lastHandoff: Handoff | null;
   readonly routes: readonly string[];
   readonly commits: readonly string[];
+  /**
+   * Guided `--commit ask`: the human kept the current draft in the working tree but declined its
+   * `draft:` commit — nothing of the claim is committed (the inner cycle and the golf pass run
+   * with commits off).
+   */
+  readonly commitDeclined: boolean;
 }
 
 /** The synthesis machine's context. */
@@ -175,12 +181,19 @@ export type DraftOutput =
   | { readonly now: number; readonly kind: 'declined'; readonly reason: string }
   | { readonly now: number; readonly kind: 'error'; readonly reason: string };
 
-/** Input of the `human` actor (guided mode: approve a draft). */
+/**
+ * Input of the `human` actor (guided mode). Two questions: `draft` (approve a draft before it is
+ * assembled: `approve`, `skip`, `stop`) and, under `--commit ask`, `commit` (the validated draft
+ * is in the working tree; make its `draft:` commit: `commit`, keep it uncommitted: `keep`, `stop`).
+ */
 export interface ApproveInput {
+  readonly question: 'draft' | 'commit';
   readonly claim: LoopClaim;
   readonly declarations: readonly string[];
   readonly text: string;
-  readonly options: readonly ['approve', 'skip', 'stop'];
+  /** The `draft:` commit message the `commit` question is about (null for `draft`). */
+  readonly message: string | null;
+  readonly options: readonly ['approve', 'skip', 'stop'] | readonly ['commit', 'keep', 'stop'];
 }
 /** Output of the `human` actor. */
 export interface ApproveOutput {
@@ -249,6 +262,8 @@ export interface ProveInput {
   /** The route that asked for this run (`continue`, `deep`, `repair`), null for the first run. */
   readonly route: string | null;
   readonly priorHandoff: Handoff | null;
+  /** May the inner cycle commit (`--commit` not `never`, and the human did not decline the draft's commit)? */
+  readonly commit: boolean;
 }
 /** Output of the `prove` actor. */
 export interface ProveOutput {
@@ -268,6 +283,8 @@ export interface GolfInput {
   readonly targetFile: string;
   readonly declarations: readonly string[];
   readonly priorHandoff: Handoff | null;
+  /** May an accepted golf be committed (as for {@link ProveInput.commit})? */
+  readonly commit: boolean;
 }
 /** Output of the `golf` actor. */
 export interface GolfOutput {
