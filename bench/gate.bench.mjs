@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFsLedger } from '../dist/src/gate/index.js';
+import { createFsLedger, fsLedgerLog } from '../dist/src/gate/index.js';
 import { interleavedMeans } from './lib.mjs';
 
 export default async () => {
@@ -78,11 +78,55 @@ export default async () => {
       ],
       400,
     );
+    // steady state: entries appended to one problem's log (gate-ledger-line/v1: one write, one
+    // fsync, the read-back of the winner) against a raw O_APPEND write + fsync loop on one file
+    const rawFd = openSync(join(dir, 'raw-append.jsonl'), 'a');
+    const line = Buffer.from(
+      `${'0'.repeat(64)} {"event":{"type":"lead-handoff","seq":1},"nonce":"0123456789abcdef"}\n`,
+    );
+    const log = fsLedgerLog(join(dir, 'steady'));
+    const at = '2026-11-30T12:00:00.000Z';
+    await log.append('steady', {
+      type: 'registered',
+      seq: 1,
+      at,
+      problem_id: 'steady',
+      profile,
+      contract_revision: 1,
+    });
+    let seq = 1;
+    const [entryNs, rawAppendNs] = await interleavedMeans(
+      [
+        async () => {
+          seq++;
+          if (
+            !(await log.append('steady', { type: 'lead-handoff', seq, at, packet_id: null, route: 'lead' }))
+          )
+            throw new Error('lost its own append');
+        },
+        () => {
+          writeSync(rawFd, line);
+          fsyncSync(rawFd);
+        },
+      ],
+      400,
+    );
+    closeSync(rawFd);
     const raw = 2e9 / rawPairNs;
     const rawDir = 2e9 / rawDirPairNs;
     const reservations = 1e9 / opNs;
     // each op appends twice (register, reserve); the replay only reads
+    const entries = 1e9 / entryNs;
+    const rawAppend = 1e9 / rawAppendNs;
     return [
+      { name: 'raw append (O_APPEND write+fsync, one open file)', value: rawAppend, unit: 'ops/s' },
+      {
+        name: 'fs ledger entry, one problem (gate-ledger-line/v1: 1 fsync) vs raw O_APPEND write+fsync',
+        value: entries,
+        unit: 'entries/s',
+        ratio: entries / rawAppend,
+        target: 0.8,
+      },
       { name: 'raw append (write+fsync+link)', value: raw, unit: 'ops/s' },
       { name: 'raw append (write+fsync+link+directory fsync)', value: rawDir, unit: 'ops/s' },
       {
