@@ -153,6 +153,58 @@ describe('prove --deep=ask: the human is asked before deep mode runs', { timeout
     });
   });
 
+  it('"skip", then the human’s own review-stuck whose review says deep → deep runs (the human asked for it)', async () => {
+    const r = await runEngine2({
+      mode: 'prove',
+      reviewer: true,
+      env: { E2_DEEP: 'solve', E2_NEXT: 'continue,deep' },
+      args: ['--deep', 'ask'],
+      stdin: [
+        'approve',
+        'continue',
+        'approve',
+        'skip',
+        'approve',
+        'review-stuck',
+        'commit',
+        'approve',
+        'continue',
+      ],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.questions).toEqual([
+      Q.plan,
+      Q.cont1,
+      Q.plan,
+      Q.deep,
+      '? approve-replan: plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
+      '? blocker: H.lean:2 is stuck: H.lean:2:omega failed',
+      expect.stringMatching(/^\? approve-commit: commit \S+\/H\.lean$/),
+      '? approve-replan: plan: replan after review; 1 open target(s)',
+      '? continue: cycle 3 done; 1 open target(s) before it',
+    ]);
+    expect(cycleLines(r)).toEqual([
+      ...STUCK,
+      'checkpoint: No changes this cycle — skipping checkpoint',
+      'review (stuck): arithmetic — next_action continue',
+      'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
+      'review (stuck): arithmetic — next_action deep',
+      'router: H.lean:2 → deep',
+      'deep: entering on H.lean:2 — H.lean',
+      'deep: snapshot snap-1 of H.lean',
+      'work: H.lean:2 → solved',
+      'verify (file-fast): H.lean:2 confirmed',
+      'deep: accepted on H.lean:2 (improved)',
+      expect.stringMatching(/^checkpoint: cycle 3: H\.lean:2 solved \([0-9a-f]{8}\)$/),
+      'review: done',
+      'plan: replan after review; 1 open target(s)',
+    ]);
+    expect(r.dispatches.map((d) => d.role)).toEqual(['fill', 'fill', 'deep']);
+    expect(r.dispatches[2]?.evidence_delta).toEqual(['stuck review: next_action deep']);
+    expect(r.gitLog).toEqual(['checkpoint: cycle 3: H.lean:2 solved', 'init']);
+    expect(r.handoff.status).toBe('solved');
+  });
+
   it('"stop" → the run stops at the question: no deep pass, nothing committed', async () => {
     const r = await runEngine2({
       mode: 'prove',
