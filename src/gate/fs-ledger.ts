@@ -147,7 +147,11 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
     let fd = given;
     if (fd === undefined) {
       try {
-        fd = fsl.open(join(problemDir(root, problemId), LEDGER_LOG_FILE), O.O_RDONLY | O.O_NOFOLLOW);
+        // O_NONBLOCK: a FIFO planted as the log must not hang the read (fstat refuses it next)
+        fd = fsl.open(
+          join(problemDir(root, problemId), LEDGER_LOG_FILE),
+          O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK,
+        );
       } catch (e) {
         if (errnoOf(e) === 'ENOENT') {
           lines.delete(problemId);

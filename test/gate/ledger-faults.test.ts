@@ -9,7 +9,16 @@
  * a hostile line for a taken seq (valid checksum, other content) cannot replace the entry.
  * Dual read: a problem written in the older one-file-per-entry format is read and continued.
  */
-import { appendFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFsLedger } from '../../src/gate/index.js';
@@ -108,6 +117,28 @@ describe('fs ledger: one durable boundary per entry', () => {
       (g as { grant: { grant_id: string } }).grant.grant_id,
     ]);
     expect((await again.reserve(req('k1'))).outcome).toBe('replayed');
+  });
+});
+
+describe('fs ledger: hostile files', () => {
+  it('a FIFO or a symlink planted as log.jsonl fails closed without hanging', async () => {
+    const root = fresh();
+    const file = await registered(root);
+    const target = join(root, 'elsewhere.jsonl');
+    const bytes = readFileSync(file);
+    writeFileSync(target, bytes);
+    unlinkSync(file);
+    symlinkSync(target, file);
+    await expect(createFsLedger(root, { now: () => T0 }).status('p1')).rejects.toMatchObject({
+      code: 'ledger_damaged',
+    });
+    await expect(createFsLedger(root, { now: () => T0 }).reserve(req('k1'))).rejects.toBeDefined();
+    expect(readFileSync(target).equals(bytes)).toBe(true); // nothing written through the link
+    unlinkSync(file);
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    await expect(createFsLedger(root, { now: () => T0 }).status('p1')).rejects.toMatchObject({
+      code: 'ledger_damaged',
+    });
   });
 });
 
