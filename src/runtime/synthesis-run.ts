@@ -655,12 +655,8 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           dispatch:
             g.dispatch === null
               ? null
-              : {
-                  target: g.dispatch.target,
-                  mode: g.dispatch.mode,
-                  worker: g.dispatch.worker,
-                  search_mode: g.dispatch.parameters.search_mode ?? null,
-                },
+              : // the whole dispatch (search mode included) is the dispatch event this note cites
+                { target: g.dispatch.target, mode: g.dispatch.mode, worker: g.dispatch.worker },
           cites: [claimCite.get(input.claim.id), ...golfCites].filter((c) => c !== undefined),
         });
         if (cite !== null) claimCite.set(input.claim.id, cite);
