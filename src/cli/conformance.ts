@@ -1,5 +1,5 @@
 /**
- * `handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--json] -- CMD ARGS…`:
+ * `handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json] -- CMD ARGS…`:
  * throws generated valid and malformed dispatches at a worker command and checks every handoff.
  * Exit 0 every check passed, 3 some check failed, 2 usage.
  */
@@ -9,7 +9,13 @@ import { isAbsolute, resolve } from 'node:path';
 // `handoff conformance --help` and the usage errors work without fast-check
 import { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../conformance/defaults.js';
 import { formatReport } from '../conformance/format.js';
-import { type ConformanceReport, DEFECTS, type Defect } from '../conformance/report-schema.js';
+import {
+  CONFORMANCE_ROLES,
+  type ConformanceReport,
+  type ConformanceRole,
+  DEFECTS,
+  type Defect,
+} from '../conformance/report-schema.js';
 import { HandoffError } from '../errors/index.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
@@ -34,6 +40,18 @@ function integerOption(values: Record<string, unknown>, name: string, fallback: 
     throw new HandoffError('usage', `--${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
   }
   return Number(raw);
+}
+
+function roleOption(raw: string | undefined): ConformanceRole | undefined {
+  if (raw === undefined) return undefined;
+  const role = CONFORMANCE_ROLES.find((r) => r === raw);
+  if (role === undefined) {
+    throw new HandoffError(
+      'usage',
+      `--role must be one of ${CONFORMANCE_ROLES.join(', ')}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return role;
 }
 
 function defectsOption(raw: string | undefined): readonly Defect[] | undefined {
@@ -89,7 +107,7 @@ async function absolutizeCommand(argv: readonly string[], cwd: string): Promise<
 }
 
 const HELP = [
-  'usage: handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--json] -- CMD ARGS…',
+  'usage: handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json] -- CMD ARGS…',
   '',
   'Runs CMD (an argument array, never a shell string) once per case, each in a fresh temporary',
   'project: a git repository with real owned files committed, a small run store in .handoff/, and',
@@ -110,6 +128,9 @@ const HELP = [
   `  --seed S        fast-check seed; the same seed sends the same cases (default ${DEFAULT_SEED})`,
   `  --timeout MS    per-case budget; a worker still running is killed (default ${DEFAULT_TIMEOUT_MS})`,
   '  --defects LIST  comma-separated defects for malformed cases, `all` (default) or `none`',
+  '  --role ROLE     fill (default), repair (a proof-repair dispatch: one unified diff, no edit,',
+  '                  only owned files in the diff) or falsify (no proof of the negation of the',
+  '                  target while its sorry stays)',
   '  --json          print the conformance-report/v1 record instead of the summary',
   '',
   'Relative arguments naming existing files (worker.py) are made absolute: the worker runs with',
@@ -134,6 +155,7 @@ export const command: CliCommand = {
       seed: { type: 'string' },
       timeout: { type: 'string' },
       defects: { type: 'string' },
+      role: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -159,6 +181,7 @@ export const command: CliCommand = {
     const seed = integerOption(values, 'seed', DEFAULT_SEED, -(2 ** 31));
     const timeoutMs = integerOption(values, 'timeout', DEFAULT_TIMEOUT_MS, 1);
     const defects = defectsOption(optionalString(values, 'defects'));
+    const role = roleOption(optionalString(values, 'role'));
     const resolved = await absolutizeCommand(rest, io.cwd);
     const { runConformance } = await loadConformance();
     const report = await runConformance({
@@ -167,6 +190,7 @@ export const command: CliCommand = {
       seed,
       timeoutMs,
       ...(defects === undefined ? {} : { defects }),
+      ...(role === undefined ? {} : { role }),
     });
     const shown = { ...report, worker: rest };
     if (values.json === true) printJson(io, shown);

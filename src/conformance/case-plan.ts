@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Dispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { arbDispatch } from './arbitraries.js';
-import { DEFECTS, type Defect } from './report-schema.js';
+import { CONFORMANCE_ROLES, type ConformanceRole, DEFECTS, type Defect } from './report-schema.js';
 
 /**
  * The declaration header every case's first owned file starts with, so the statement fence
@@ -40,6 +40,8 @@ export interface CasePlan {
   readonly files: readonly PlannedFile[];
   /** 1-based line of the first owned file named by the target (`<abs path>:<line>`). */
   readonly targetLine: number;
+  /** The role every dispatch of the plan is sent in (`fill` unless {@link PlanOptions.role} says otherwise). */
+  readonly role: ConformanceRole;
 }
 
 /** Options of {@link planCases}. */
@@ -48,7 +50,25 @@ export interface PlanOptions {
   readonly seed: number;
   /** Defects to cycle through for malformed cases (default: all). Empty: every case is valid. */
   readonly defects?: readonly Defect[];
+  /**
+   * The role to send every case in (default `fill`). In `repair` and `falsify` the first owned
+   * file is exactly {@link ROLE_TARGET_TEXT} and the target its `sorry` line (line 2), so a
+   * repair diff and a falsification pass have one known theorem to work on; the seeded stream
+   * (paths, other files, dispatch members) stays the one of `fill`.
+   */
+  readonly role?: ConformanceRole;
 }
+
+/**
+ * The first owned file of a repair or falsify case: `theorem t` with its proof a single `sorry`
+ * on line 2 (the target).
+ *
+ * @example
+ * ```ts
+ * ROLE_TARGET_TEXT.split('\n')[1]; // '  sorry'
+ * ```
+ */
+export const ROLE_TARGET_TEXT = `${FENCED_HEADER}\n  sorry\n`;
 
 /**
  * The search grant the harness adds to every fourth case from the third (`search-budget:1`): the
@@ -92,7 +112,7 @@ const arbCase = fc.record({
  * const plan = planCases({ runs: 4, seed: 7 });
  * plan.map((c) => c.kind); // ['valid', 'malformed', 'valid', 'malformed']
  * ```
- * @throws HandoffError `usage` when runs is not a positive integer or the seed not a 32-bit integer.
+ * @throws HandoffError `usage` when runs is not a positive integer, the seed not a 32-bit integer or the role unknown.
  */
 export function planCases(o: PlanOptions): CasePlan[] {
   if (!Number.isInteger(o.runs) || o.runs < 1) {
@@ -102,6 +122,13 @@ export function planCases(o: PlanOptions): CasePlan[] {
     throw new HandoffError('usage', `seed must be a 32-bit integer, got ${String(o.seed)}`);
   }
   const defects = o.defects ?? DEFECTS;
+  const role = o.role ?? 'fill';
+  if (!CONFORMANCE_ROLES.includes(role)) {
+    throw new HandoffError(
+      'usage',
+      `role must be one of ${CONFORMANCE_ROLES.join(', ')}, got ${String(role)}`,
+    );
+  }
   const samples = fc.sample(arbCase, { seed: o.seed, numRuns: o.runs });
   const width = String(o.runs).length;
   let malformedIndex = 0;
@@ -117,8 +144,9 @@ export function planCases(o: PlanOptions): CasePlan[] {
         content: `${lines.join('\n')}\n`,
       };
     });
+    if (role !== 'fill' && files[0] !== undefined) files[0] = { ...files[0], content: ROLE_TARGET_TEXT };
     const firstLines = (files[0]?.content ?? '').split('\n').length - 1;
-    const targetLine = 1 + (s.line % Math.max(1, firstLines));
+    const targetLine = role === 'fill' ? 1 + (s.line % Math.max(1, firstLines)) : 2;
     const malformed = defects.length > 0 && i % 2 === 1;
     if (!malformed) {
       // every fourth case from the third (case-03, case-07, …) grants a search budget, so the
@@ -127,9 +155,9 @@ export function planCases(o: PlanOptions): CasePlan[] {
         i % 4 === 2
           ? { ...s.dispatch, capabilities: [...s.dispatch.capabilities, SEARCH_GRANT] }
           : s.dispatch;
-      return { case_id, kind: 'valid', template, files, targetLine };
+      return { case_id, kind: 'valid', template, files, targetLine, role };
     }
     const defect = defects[malformedIndex++ % defects.length] as Defect;
-    return { case_id, kind: 'malformed', defect, template: s.dispatch, files, targetLine };
+    return { case_id, kind: 'malformed', defect, template: s.dispatch, files, targetLine, role };
   });
 }

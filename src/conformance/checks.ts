@@ -17,6 +17,7 @@ import type { ContainedResult } from '../process/index.js';
 import { parseWorkerOutput } from '../runtime/worker-framing.js';
 import { safeValidate } from '../validation/index.js';
 import type { CheckId, Defect, Finding } from './report-schema.js';
+import { type RoleObservation, roleFindings } from './role-checks.js';
 import { unsafeStrings } from './terminal-safety.js';
 
 /** The custody check of a returned baseline, reduced to what the findings need. */
@@ -87,6 +88,8 @@ export interface CaseObservationBase {
   readonly containment: ContainmentObservation;
   /** Custody check of the handoff's file_baseline (valid cases with a valid handoff only). */
   readonly baselineCheck?: ReturnedBaselineCheck;
+  /** A case sent in the repair or falsify role: what its role checks judge (valid cases only). */
+  readonly role?: RoleObservation;
 }
 
 /** The outcome of one case. */
@@ -375,6 +378,9 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
         ? `${h.evidence.queries.length} search(es) within the granted search-budget:${grant.budget}`
         : `search budget: ${over}`,
     );
+  }
+  if (o.role !== undefined) {
+    for (const f of roleFindings(o.role, h, d.owned_files, o.changed)) add(f.check, f.passed, f.detail);
   }
   return done(h);
 }

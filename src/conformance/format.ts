@@ -10,13 +10,14 @@ import type { ConformanceReport } from './report-schema.js';
  * @example
  * ```ts
  * io.out(formatReport(report));
- * // worker: python3 w.py (seed 0, 25 cases)
+ * // worker: python3 w.py (seed 0, 25 cases)   — `, role repair` appended in a repair run
  * // ok   case-01 valid                          solved
  * // FAIL case-02 malformed not-json             framing: …
  * ```
  */
 export function formatReport(r: ConformanceReport): string {
-  const lines: string[] = [`worker: ${r.worker.join(' ')} (seed ${r.seed}, ${r.runs} cases)`, ''];
+  const role = r.role === undefined ? '' : `, role ${r.role}`;
+  const lines: string[] = [`worker: ${r.worker.join(' ')} (seed ${r.seed}, ${r.runs} cases${role})`, ''];
   for (const c of r.cases) {
     const label = `${c.kind}${c.defect === undefined ? '' : ` ${c.defect}`}`.padEnd(32);
     const outcome =

@@ -5,7 +5,7 @@
  * repository, a small run store), and checks every handoff it returns and everything the worker
  * did around it.
  */
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkBaseline, recordBaseline } from '../baseline/index.js';
 import { deepFreeze } from '../canonical/index.js';
@@ -34,10 +34,13 @@ import {
   type CaseSummary,
   CONFORMANCE_REPORT_SCHEMA,
   type ConformanceReport,
+  type ConformanceRole,
   type Defect,
   type Finding,
   NOT_APPLICABLE,
 } from './report-schema.js';
+import type { RoleObservation } from './role-checks.js';
+import { CONFORMANCE_FALSIFY_POLICY, withRole } from './role-dispatch.js';
 
 /**
  * Options of {@link runConformance}: the worker is a `command` or an in-process `worker`
@@ -68,6 +71,11 @@ export interface ConformanceOptions {
   readonly timeoutMs?: number;
   /** Defects for the malformed cases (default: the whole catalogue; empty: only valid cases). */
   readonly defects?: readonly Defect[];
+  /**
+   * The role every case is sent in (default `fill`): `repair` sends a `proof-repair` dispatch and
+   * adds the repair checks, `falsify` a falsification pass and the `falsify-no-negation` check.
+   */
+  readonly role?: ConformanceRole;
   /** Makes the (empty) project directory of a case (default: mkdtemp under the OS temp dir, removed after). */
   readonly cwdFactory?: (caseId: string) => Promise<CaseDirectory>;
   /** Extra environment for a worker command (not used for an in-process worker). */
@@ -93,12 +101,16 @@ async function prepareCase(plan: CasePlan, root: string): Promise<PreparedCase> 
   const owned = await layOutProject(root, plan.files);
   const gitDirs = await commitCaseRepository(root);
   const baseline = await recordBaseline(owned);
-  const dispatch: Dispatch = {
-    ...plan.template,
-    target: `${owned[0]}:${plan.targetLine}`,
-    owned_files: owned,
-    file_baseline: baseline,
-  };
+  const dispatch: Dispatch = withRole(
+    {
+      ...plan.template,
+      target: `${owned[0]}:${plan.targetLine}`,
+      owned_files: owned,
+      file_baseline: baseline,
+    },
+    plan.role,
+    root,
+  );
   const v = validateDispatch(dispatch);
   if (!v.ok) {
     throw new HandoffError('internal', `conformance harness built an invalid dispatch for ${plan.case_id}`, {
@@ -184,6 +196,30 @@ async function runInProcess(
   };
 }
 
+/**
+ * What the role checks of a valid repair or falsify case judge: the first owned file's text
+ * before (as planned) and after the worker (read only when no owned path was swapped: never
+ * through a planted link); undefined for `fill` and for malformed cases.
+ */
+async function roleObservation(
+  plan: CasePlan,
+  root: string,
+  dispatch: Dispatch,
+  ownedSwap: string | null,
+): Promise<RoleObservation | undefined> {
+  if (plan.role === 'fill' || plan.kind !== 'valid') return undefined;
+  const first = dispatch.owned_files[0] as string;
+  const targetAfter = ownedSwap === null ? await readFile(first, 'utf8').catch(() => null) : null;
+  return {
+    role: plan.role,
+    projectRoot: root,
+    targetLine: plan.targetLine,
+    policy: CONFORMANCE_FALSIFY_POLICY,
+    targetBefore: plan.files[0]?.content ?? '',
+    targetAfter,
+  };
+}
+
 async function runCase(
   plan: CasePlan,
   o: {
@@ -229,6 +265,7 @@ async function runCase(
       ran = { answer };
     }
     const { changed, containment } = watched as CaseWatchResult;
+    const role = await roleObservation(plan, root, dispatch, containment.ownedSwap);
     let baselineCheck: ReturnedBaselineCheck | undefined;
     if (needsBaselineCheck(plan.kind, handoff) && handoff?.file_baseline) {
       try {
@@ -254,6 +291,7 @@ async function runCase(
       changed,
       containment,
       ...(baselineCheck === undefined ? {} : { baselineCheck }),
+      ...(role === undefined ? {} : { role }),
     });
     const findings = evaluation.findings.map((f) => ({ ...f, detail: clean(f.detail) }));
     const h = evaluation.handoff;
@@ -326,6 +364,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     runs,
     seed,
     ...(options.defects === undefined ? {} : { defects: options.defects }),
+    ...(options.role === undefined ? {} : { role: options.role }),
   });
   const cases: CaseSummary[] = [];
   const findings: Finding[] = [];
@@ -347,6 +386,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     worker_kind: runner.kind,
     not_applicable: NOT_APPLICABLE[runner.kind].map((n) => ({ ...n })),
     seed,
+    ...(options.role === undefined || options.role === 'fill' ? {} : { role: options.role }),
     runs: plans.length,
     cases,
     passed,

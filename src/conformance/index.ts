@@ -24,6 +24,7 @@ export {
   type PlannedFile,
   type PlanOptions,
   planCases,
+  ROLE_TARGET_TEXT,
   SEARCH_GRANT,
 } from './case-plan.js';
 export { CASE_GIT_IDENTITY, commitCaseRepository } from './case-repository.js';
@@ -61,15 +62,20 @@ export {
   type CheckId,
   CheckSchema,
   CONFORMANCE_REPORT_SCHEMA,
+  CONFORMANCE_ROLES,
   type ConformanceReport,
   ConformanceReportSchema,
+  type ConformanceRole,
   DEFECTS,
   type Defect,
   DefectSchema,
   type Finding,
   FindingSchema,
   NOT_APPLICABLE,
+  ROLE_CHECKS,
   WORKER_KINDS,
   type WorkerKind,
 } from './report-schema.js';
+export { type RoleFinding, type RoleObservation, roleFindings } from './role-checks.js';
+export { CONFORMANCE_FALSIFY_POLICY, withRole } from './role-dispatch.js';
 export { type UnsafeString, unsafeStrings } from './terminal-safety.js';

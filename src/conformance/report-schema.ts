@@ -80,7 +80,49 @@ export const CHECKS = [
   'patch-only-baseline',
   'baseline-advances-reported',
   'search-budget',
+  'repair-patch-only',
+  'repair-one-diff',
+  'repair-diff-owned',
+  'falsify-no-negation',
 ] as const;
+
+/**
+ * The worker roles a conformance run can send (`--role`): `fill` (the ordinary sorry-filling
+ * dispatch, the default), `repair` (a `proof-repair` dispatch: the worker must answer with one
+ * unified diff and edit nothing) and `falsify` (a falsification pass that may not prove the
+ * negation of the target while its sorry stays).
+ *
+ * @example
+ * ```ts
+ * CONFORMANCE_ROLES.includes('repair'); // true
+ * ```
+ */
+export const CONFORMANCE_ROLES = ['fill', 'repair', 'falsify'] as const;
+
+/**
+ * A role of {@link CONFORMANCE_ROLES}.
+ *
+ * @example
+ * ```ts
+ * const role: ConformanceRole = 'falsify';
+ * ```
+ */
+export type ConformanceRole = (typeof CONFORMANCE_ROLES)[number];
+
+/**
+ * The checks each role adds (applied to valid cases only): a run in another role has no finding
+ * for them.
+ *
+ * @example
+ * ```ts
+ * ROLE_CHECKS.repair; // ['repair-patch-only', 'repair-one-diff', 'repair-diff-owned']
+ * ```
+ */
+export const ROLE_CHECKS: Readonly<Record<ConformanceRole, readonly (typeof CHECKS)[number][]>> = {
+  fill: [],
+  repair: ['repair-patch-only', 'repair-one-diff', 'repair-diff-owned'],
+  falsify: ['falsify-no-negation'],
+};
 
 /**
  * The kinds of worker the harness runs: a `command` (a child process speaking the worker
@@ -206,6 +248,8 @@ export const ConformanceReportSchema = z.strictObject({
   /** The checks this kind of worker is not rated on, with the reason: never counted as passed. */
   not_applicable: z.array(z.strictObject({ check: CheckSchema, reason: z.string() })).optional(),
   seed: z.number().int(),
+  /** The role every case's dispatch was sent in (absent: `fill`, as in reports of earlier versions). */
+  role: z.enum(CONFORMANCE_ROLES).optional(),
   /** Number of cases run. */
   runs: z.number().int().min(0),
   cases: z.array(CaseSummarySchema),

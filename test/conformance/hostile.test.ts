@@ -3,7 +3,10 @@
  * against `handoff conformance worker` through the built binary: each attack fails exactly the
  * named check on the valid case (the malformed case, answered honestly, passes), a planted hook or
  * fsmonitor never runs, nothing the worker started outlives the run, a stdout holder or a hung
- * worker cannot stretch the run toward its descendant's 60 s, and the honest worker conforms.
+ * worker cannot stretch the run toward its descendant's 60 s, and the honest worker conforms. In
+ * the repair and falsify roles (`--role`), a repair worker that edits, returns two diffs or a diff
+ * of a bystander file, and a falsify worker proving ¬P while P's sorry stays, each fail exactly
+ * their role check; the conforming repair worker and an honest falsify pass conform.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -156,6 +159,65 @@ describe('handoff conformance against hostile workers', () => {
       // the descendant holds stdout for 60 s; before containment the issue measured 31 s
       expect(elapsedMs).toBeLessThan(15_000);
     }
+  });
+
+  // the role attacks: the dispatch is sent in the repair or falsify role (`--role`)
+  const roleAttacks: [role: 'repair' | 'falsify', attack: string, check: string, detail: RegExp][] = [
+    [
+      'repair',
+      'repair-edits',
+      'repair-patch-only',
+      /^the repair worker is patch-only but edited <project>\/f0\/.+ \(its diff belongs in artifacts\)$/,
+    ],
+    [
+      'repair',
+      'honest',
+      'repair-patch-only',
+      /^the repair worker is patch-only but edited <project>\/f0\/.+ \(its diff belongs in artifacts\)$/,
+    ],
+    [
+      'repair',
+      'repair-two-diffs',
+      'repair-one-diff',
+      /^a repair handoff carries files_changed: \[\] and exactly one unified-diff artifact \(got 0 changed file\(s\), 2 diff\(s\)\)$/,
+    ],
+    [
+      'repair',
+      'repair-diff-elsewhere',
+      'repair-diff-owned',
+      /^repair diff refused: README\.md: not a file this patch may touch \(out_of_scope\)$/,
+    ],
+    [
+      'falsify',
+      'falsify-negation',
+      'falsify-no-negation',
+      /^falsification: t_false proves the negation of t while t is still sorry \(policy salvage\)$/,
+    ],
+  ];
+
+  it.each(roleAttacks)('--role %s: %s fails exactly %s', async (role, attack, check, detail) => {
+    const { code, report } = await conformance(attack, '--role', role);
+    expect(code).toBe(3);
+    expect(report.role).toBe(role);
+    expect(failedChecks(report)).toEqual([check]);
+    const f = onlyFailure(report);
+    expect(f).toMatchObject({ case_id: 'case-1', kind: 'valid', check, passed: false });
+    expect(f?.detail).toMatch(detail);
+  });
+
+  it.each([
+    ['repair', 'repair-honest', ['repair-patch-only', 'repair-one-diff', 'repair-diff-owned']],
+    ['falsify', 'honest', ['falsify-no-negation']],
+  ] as const)('--role %s: %s conforms, with the role checks applied', async (role, attack, checks) => {
+    const { code, report } = await conformance(attack, '--role', role);
+    expect(code).toBe(0);
+    expect(report.failed).toBe(0);
+    const roleChecks = report.findings.filter(
+      (f) => f.check.startsWith('repair-') || f.check.startsWith('falsify-'),
+    );
+    expect(roleChecks.map((f) => [f.case_id, f.check, f.passed])).toEqual(
+      checks.map((c) => ['case-1', c, true]),
+    );
   });
 
   it('a hung worker whose descendant holds stdout fails timeout on each case, within the budgets', async () => {

@@ -18,6 +18,7 @@ import {
   formatReport,
   NOT_APPLICABLE,
   notPlainData,
+  ROLE_CHECKS,
   runConformance,
 } from '../../src/conformance/index.js';
 import {
@@ -98,7 +99,10 @@ describe('an honest in-process worker', () => {
     expect(new Set(r.cases.flatMap((c) => (c.defect ? [c.defect] : [])))).toEqual(new Set(DEFECTS));
     // never silently passed: a check that does not apply has no finding at all
     const applied = new Set(r.findings.map((f) => f.check));
-    expect(applied).toEqual(new Set(CHECKS.filter((c) => !PROCESS_ONLY.includes(c))));
+    const roleOnly = [...ROLE_CHECKS.repair, ...ROLE_CHECKS.falsify]; // a fill run
+    expect(applied).toEqual(
+      new Set(CHECKS.filter((c) => !PROCESS_ONLY.includes(c) && !roleOnly.includes(c))),
+    );
     expect(r.cases.every((c) => c.exit_code === null)).toBe(true);
     expect(formatReport(r)).toContain(
       'not applicable to an in-process worker (not rated, not counted):\n  spawn:',
