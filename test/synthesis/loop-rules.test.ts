@@ -10,14 +10,20 @@ import type { Handoff } from '../../src/contract/index.js';
 import { assembleDraft } from '../../src/synthesis/assembly.js';
 import { declaredAtLineStart, headNames } from '../../src/synthesis/declarations.js';
 import {
+  absorbCommitAnswer,
+  absorbGolf,
   absorbProve,
   absorbValidated,
   beginClaim,
   claimBudgetLeft,
+  commitQuestion,
   declarationLines,
   declarationNameAt,
   endClaim,
+  golfInput,
   initialSynthesisContext,
+  noteRoute,
+  proveInput,
   redraftVerdict,
   routeOf,
   runtimeExhausted,
@@ -261,5 +267,36 @@ describe('declaration blocks', () => {
 
   it("the redraft rule has one home: the loop re-exports the statement policy's verdict", () => {
     expect(redraftVerdict).toBe(policy.redraftVerdict);
+  });
+});
+
+describe('golf route and the commit question (pure)', () => {
+  it('a golf route is listed once: the router notes it, the pass adds nothing', () => {
+    const c0 = started();
+    const routed = {
+      ...c0,
+      ...absorbProve(c0, {
+        now: 5,
+        handoff: workerHandoff('stuck', { next_action: 'golf' }),
+        cycles: 1,
+        stuckCycles: 1,
+        stuckDeclaration: null,
+      }),
+    };
+    const noted = { ...routed, ...noteRoute(routed) };
+    const golfed = { ...noted, ...absorbGolf(noted, { now: 6, handoff: workerHandoff('solved') }) };
+    expect(golfed.active?.routes).toEqual(['golf']);
+  });
+
+  it("a declined draft: commit turns commits off for the claim's inner cycle and golf pass", () => {
+    const c = started({ mode: 'guided', commit: 'ask' });
+    expect(commitQuestion(c).options).toEqual(['commit', 'keep', 'stop']);
+    expect(proveInput(c).commit).toBe(true);
+    const kept = { ...c, ...absorbCommitAnswer(c, { now: 4, answer: 'keep' }) };
+    expect(proveInput(kept).commit).toBe(false);
+    expect(golfInput(kept).commit).toBe(false);
+    const again = { ...kept, ...absorbCommitAnswer(kept, { now: 5, answer: 'commit' }) };
+    expect(proveInput(again).commit).toBe(true);
+    expect(proveInput(started({ commit: 'never' })).commit).toBe(false);
   });
 });
