@@ -11,7 +11,14 @@ import { declarationNameAt, negationViolation } from '../cycle/falsification.js'
 import { describePatchError, parsePatch, patchTargets } from '../patch/index.js';
 import type { CheckId, ConformanceRole } from './report-schema.js';
 
-/** What the harness observed for a role case (a valid case sent in `repair` or `falsify`). */
+/**
+ * What the harness observed for a role case (a valid case sent in `repair` or `falsify`).
+ *
+ * @example
+ * ```ts
+ * const o: RoleObservation = { role: 'falsify', projectRoot: root, targetLine: 2, policy: 'salvage', targetBefore, targetAfter };
+ * ```
+ */
 export interface RoleObservation {
   readonly role: Exclude<ConformanceRole, 'fill'>;
   /** The case project's root (owned paths are absolute under it; a diff names them relative to it). */
@@ -26,7 +33,14 @@ export interface RoleObservation {
   readonly targetAfter: string | null;
 }
 
-/** One role finding: a check id, whether it passed and its detail. */
+/**
+ * One role finding: a check id, whether it passed and its detail.
+ *
+ * @example
+ * ```ts
+ * const f: RoleFinding = { check: 'repair-one-diff', passed: true, detail: 'files_changed: [] and one unified-diff artifact' };
+ * ```
+ */
 export interface RoleFinding {
   readonly check: CheckId;
   readonly passed: boolean;

@@ -14,7 +14,14 @@ import type { ConformanceRole } from './report-schema.js';
 /** The goal of the case file's `theorem t` ({@link FENCED_HEADER} in case-plan.ts). */
 const GOAL = 'n + 0 = n';
 
-/** The falsification policy a conformance falsify case carries (the cycle's default). */
+/**
+ * The falsification policy a conformance falsify case carries (the cycle's default).
+ *
+ * @example
+ * ```ts
+ * negationViolation(before, after, 't', CONFORMANCE_FALSIFY_POLICY);
+ * ```
+ */
 export const CONFORMANCE_FALSIFY_POLICY = 'salvage' as const;
 
 /**

@@ -26,7 +26,15 @@ import type { VerifiedCustody } from '../../src/runtime/verified-custody.js';
  */
 export const distUrl = (p: string): string => pathToFileURL(join(process.cwd(), 'dist/src', p)).href;
 
-/** A role-worker test's project (see {@link createRoleProject}). */
+/**
+ * A role-worker test's project (see {@link createRoleProject}).
+ *
+ * @example
+ * ```ts
+ * let project: RoleProject;
+ * beforeEach(async () => { project = await createRoleProject({ name: 'x', files: {}, worker: '' }); });
+ * ```
+ */
 export interface RoleProject {
   /** The project root: a real path, a git repository with every file committed once. */
   readonly dir: string;
