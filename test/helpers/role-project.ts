@@ -22,7 +22,9 @@ import type { VerifiedCustody } from '../../src/runtime/verified-custody.js';
  * there; run `npm run build` first).
  *
  * @example
+ * ```ts
  * const WORKER = `import { handoffFor } from '${distUrl('contract/index.js')}';`;
+ * ```
  */
 export const distUrl = (p: string): string => pathToFileURL(join(process.cwd(), 'dist/src', p)).href;
 
@@ -53,9 +55,11 @@ export interface RoleProject {
  * git repository (identity given with `-c`), and `worker` written to `<aside>/worker.mjs`.
  *
  * @example
+ * ```ts
  * const p = await createRoleProject({ name: 'roles', files: { 'A.lean': THEOREM }, worker: WORKER });
  * p.git('log', '--oneline'); // one commit
  * await p.cleanup();
+ * ```
  */
 export async function createRoleProject(o: {
   name: string;
@@ -91,7 +95,9 @@ export async function createRoleProject(o: {
  * baseline of the target's file; `over` replaces members (a role, its parameters, the baseline…).
  *
  * @example
+ * ```ts
  * const i = await roleWorkerInput(p.dir, { file: 'A.lean', line: 2, goal: 'n + 0 = n' }, { role: 'repair' });
+ * ```
  */
 export async function roleWorkerInput(
   dir: string,
@@ -121,7 +127,9 @@ export async function roleWorkerInput(
  * time box), under `custody` when given.
  *
  * @example
+ * ```ts
  * const out = await roleWorker(p, ['repair-diff']).work(i, new AbortController().signal);
+ * ```
  */
 export function roleWorker(
   project: RoleProject,
