@@ -3,9 +3,11 @@
  * the context alone, so the machine's `invoke.input` entries are one call each and the requests
  * can be tested without an actor.
  */
+import type { Handoff } from '../contract/index.js';
 import { kwSearchRemaining } from '../tracker/counters.js';
 import { selectBatch } from './batch.js';
 import { currentCycle } from './context.js';
+import { isFalsifyPass, targetHandoffs } from './falsification.js';
 import { reviewScopeFor } from './review.js';
 import { EMPTY_LEDGER, searchGrant } from './search-budget.js';
 import { isTrivialGoal } from './targets.js';
@@ -214,8 +216,8 @@ export function preflightFor(
 
 /**
  * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file) and a
- * one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`, or the
- * handoff's status), then each other target worked this cycle (a batch sibling) as `solved` or
+ * one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`,
+ * `falsification artifacts`, or the handoff's status), then each other target worked this cycle (a batch sibling) as `solved` or
  * `open` by its verified attempt.
  *
  * @example
@@ -236,11 +238,13 @@ export function checkpointInput(
   // verified"; an applied repair diff is "repaired" (the target is proved by a later attempt)
   const repaired = w?.kind === 'handoff' && w.handoff.artifacts.some((a) => a.kind === 'unified-diff');
   const claimed = w?.kind === 'handoff' ? w.handoff.status : '';
-  const status = repaired
-    ? 'repaired'
-    : claimed === 'solved' && t !== null && c.attempts[t.id]?.at(-1)?.solved === false
-      ? 'not verified'
-      : claimed;
+  const status = isFalsifyPass(w)
+    ? 'falsification artifacts'
+    : repaired
+      ? 'repaired'
+      : claimed === 'solved' && t !== null && c.attempts[t.id]?.at(-1)?.solved === false
+        ? 'not verified'
+        : claimed;
   // the other targets worked this cycle (a batch's siblings), each by its own verified attempt
   const others = Object.entries(c.attempts).flatMap(([id, as]) => {
     const last = as.filter((a) => a.cycle === cycle).at(-1);
@@ -257,6 +261,20 @@ export function checkpointInput(
 }
 
 /**
+ * The handoff a review reads: the last one, except after a falsify pass, whose `solved` only says
+ * its artifacts were produced — then the one before it, so the target's blocker (a worker's
+ * `false-statement`, say) keeps its kind.
+ *
+ * @example
+ * ```ts
+ * reviewedHandoff(ctx)?.blocker_kind; // 'false-statement' after a counterexample pass
+ * ```
+ */
+export function reviewedHandoff(c: Pick<CycleContext, 'handoffs' | 'lastWork'>): Handoff | null {
+  return targetHandoffs(c).at(-1) ?? null;
+}
+
+/**
  * The reviewer's input after the checkpoint: a stuck-mode review when this cycle declared the
  * target stuck, a normal one otherwise; scoped to the sorry or the current file.
  *
@@ -266,14 +284,14 @@ export function checkpointInput(
  * ```
  */
 export function reviewInput(
-  c: Pick<CycleContext, 'tracker' | 'stuck' | 'options' | 'current' | 'handoffs'>,
+  c: Pick<CycleContext, 'tracker' | 'stuck' | 'options' | 'current' | 'handoffs' | 'lastWork'>,
 ): ReviewInput {
   return {
     cycle: currentCycle(c),
     mode: c.stuck !== null ? 'stuck' : 'normal',
     ...reviewScopeFor(c.options.scope, c.current),
     stuck: c.stuck,
-    lastHandoff: c.handoffs.at(-1) ?? null,
+    lastHandoff: reviewedHandoff(c),
   };
 }
 
@@ -287,14 +305,14 @@ export function reviewInput(
  * ```
  */
 export function stuckReviewInput(
-  c: Pick<CycleContext, 'tracker' | 'lastStuck' | 'options' | 'current' | 'handoffs'>,
+  c: Pick<CycleContext, 'tracker' | 'lastStuck' | 'options' | 'current' | 'handoffs' | 'lastWork'>,
 ): ReviewInput {
   return {
     cycle: c.tracker.cycles,
     mode: 'stuck',
     ...reviewScopeFor(c.options.scope, c.current),
     stuck: c.lastStuck,
-    lastHandoff: c.handoffs.at(-1) ?? null,
+    lastHandoff: reviewedHandoff(c),
   };
 }
 

@@ -6,10 +6,11 @@
  * fence's extractor (comments, strings and formatting never matter).
  */
 
+import type { Handoff } from '../contract/index.js';
 import type { DeclarationHeader } from '../fence/header.js';
 import { extractLeanHeaders } from '../fence/lean-headers.js';
 import { lexLean, TokenKind } from '../fence/lean-lexer.js';
-import type { CycleMode, CycleOptions, ReviewOutput, TargetInfo } from './types.js';
+import type { CycleMode, CycleOptions, ReviewOutput, TargetInfo, WorkOutcome } from './types.js';
 
 /**
  * Whether the witness search runs for a stuck target: never under policy `off`; in autoprove when
@@ -30,6 +31,38 @@ export function falsificationWanted(
   if (policy === 'off') return false;
   if (mode === 'autoprove') return review?.falsification === true;
   return declinedPlan === true;
+}
+
+/**
+ * Whether an outcome is a falsify pass's (its dispatch, the runtime's record, carries the role
+ * `falsify`): its `solved` means "artifacts produced", never "the target is proved".
+ *
+ * @example
+ * ```ts
+ * isFalsifyPass(outcome); // true for the handoff of a `work.falsify` dispatch
+ * ```
+ */
+export function isFalsifyPass(out: WorkOutcome | null): boolean {
+  if (out === null || out.kind !== 'handoff') return false;
+  const context = (out.dispatch as { context?: { role?: unknown } } | undefined)?.context;
+  return context?.role === 'falsify';
+}
+
+/**
+ * The workers' handoffs as evidence about the targets: all of them, less the last one when it is
+ * a falsify pass's (`lastWork`), whose `solved` says only that its artifacts were produced — so a
+ * review and the stuck record read the target's own blocker (a `false-statement`, say).
+ *
+ * @example
+ * ```ts
+ * targetHandoffs({ handoffs: [fill, falsify], lastWork: falsifyOutcome }); // [fill]
+ * ```
+ */
+export function targetHandoffs(c: {
+  readonly handoffs: readonly Handoff[];
+  readonly lastWork: WorkOutcome | null;
+}): readonly Handoff[] {
+  return isFalsifyPass(c.lastWork) ? c.handoffs.slice(0, -1) : c.handoffs;
 }
 
 /** A Lean identifier made of a target id when its declaration name is unknown (`A/B.lean:4` → `B_4`). */

@@ -5,6 +5,7 @@
  */
 import type { BlockerClass, BlockerKind, Handoff, HandoffEvidence, StopReason } from '../contract/index.js';
 import { type BlockerClassTable, classOfPhrase, LEAN_BLOCKER_CLASSES } from '../profile/blocker-classes.js';
+import { targetHandoffs } from './falsification.js';
 import type { CycleContext, ReviewOutput, StuckVerdict } from './types.js';
 
 function uniq<T>(xs: Iterable<T>, key: (x: T) => string = (x) => JSON.stringify(x)): T[] {
@@ -97,12 +98,13 @@ export function stuckBlocker(
 export function wrapStuckHandoff(
   ctx: Pick<
     CycleContext,
-    'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline' | 'targets' | 'current'
+    'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline' | 'targets' | 'current' | 'lastWork'
   >,
   verdict: StuckVerdict,
   review: ReviewOutput | null,
 ): Handoff {
-  const mine = ctx.handoffs.filter((h) => h.target === verdict.target);
+  // a falsify pass's handoff is not the target's blocker (src/cycle/falsification.ts)
+  const mine = targetHandoffs(ctx).filter((h) => h.target === verdict.target);
   const lastWorker = mine.at(-1) ?? null;
   const blocker = stuckBlocker(review, lastWorker, verdict.condition, ctx.options.blockerClasses);
   const base = finalHandoff(ctx, { status: 'stuck' });

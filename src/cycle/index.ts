@@ -17,6 +17,7 @@ export {
   diagnosticsRequest,
   plannerInput,
   preflightFor,
+  reviewedHandoff,
   reviewInput,
   stuckReviewInput,
   targetWorkerInput,
@@ -78,7 +79,9 @@ export {
   declarationNameAt,
   falsificationParameters,
   falsificationWanted,
+  isFalsifyPass,
   negationViolation,
+  targetHandoffs,
 } from './falsification.js';
 export {
   declinedIntoFalsification,

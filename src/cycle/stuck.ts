@@ -153,7 +153,8 @@ export function detectStuck(i: StuckInputs): StuckVerdict | null {
 
 /**
  * The stuck verdict of a statement-fence violation on `target`: the blocker signature is the
- * target's `(file, line, "header fence")`, the detail names the declaration and the change.
+ * target's `(file, line, "header fence")` — `"falsification"` when the detail is the falsify
+ * role's refusal (`falsification: …`) — and the detail names the declaration and the change.
  *
  * @example
  * ```ts
@@ -164,7 +165,12 @@ export function fenceStuck(target: TargetInfo, detail: string): StuckVerdict {
   return {
     target: target.id,
     condition: 'fence-violation',
-    signature: blockerSignature(target.file, target.line, 'header fence'),
+    // the falsify role's own refusal (proving ¬P beside P's sorry) is named for what it is
+    signature: blockerSignature(
+      target.file,
+      target.line,
+      detail.startsWith('falsification:') ? 'falsification' : 'header fence',
+    ),
     detail,
   };
 }

@@ -8,6 +8,7 @@ import type { Handoff } from '../contract/index.js';
 import { kwSearchRemaining, recordKwSearch } from '../tracker/counters.js';
 import { type CycleUpdate, currentCycle } from './context.js';
 import { mergeBaseline } from './custody.js';
+import { isFalsifyPass } from './falsification.js';
 import { relaunchVerdict } from './relaunch.js';
 import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
@@ -126,8 +127,13 @@ export function absorbHandoff(
   id: string,
   out: WorkOutcome & { kind: 'handoff' },
 ): CycleUpdate {
-  const attempts = { ...c.attempts, [id]: [...(c.attempts[id] ?? []), attemptOf(currentCycle(c), out)] };
-  const solved = out.handoff.status === 'solved';
+  // a falsify pass's `solved` means "artifacts produced": it is no attempt at the target, and the
+  // target keeps its blocker and evidence
+  const pass = isFalsifyPass(out);
+  const attempts = pass
+    ? c.attempts
+    : { ...c.attempts, [id]: [...(c.attempts[id] ?? []), attemptOf(currentCycle(c), out)] };
+  const solved = out.handoff.status === 'solved' && !pass;
   const blocked = { ...c.blocked };
   const evidenceFor = { ...c.evidenceFor };
   if (solved) {
@@ -205,7 +211,8 @@ export function assessStuck(c: CycleContext): CycleUpdate {
  * Absorbs the diagnostics of the worker's edit ({@link verifyEdit}) over every file changed this
  * cycle: a `solved` claim that does not hold downgrades the latest attempt to a failure; the
  * errors in those files are kept for the target (repair triggers, pre-flight context). A batch's
- * siblings are verified the same way, each against its own target, after the primary.
+ * siblings are verified the same way, each against its own target, after the primary. A falsify
+ * pass claims no target: only its changed files must build.
  *
  * @example
  * ```ts
@@ -229,6 +236,19 @@ export function absorbVerify(
   const log = [...c.log];
   // the primary first, then each batch sibling's claim against the same diagnostics: a sibling's
   // `solved` that does not hold is downgraded like the primary's
+  if (isFalsifyPass(w)) {
+    // a falsify pass proves no target: its artifacts must build, the target stays open
+    const built = errors.length === 0;
+    const tiers = out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
+    return {
+      now: Math.max(c.now, out.now),
+      verifyErrors: { ...c.verifyErrors, [t.id]: errors },
+      log: [
+        ...c.log,
+        `verify (${tiers}): falsification artifacts for ${t.id} ${built ? 'build' : `do not build — ${errors[0]}`}`,
+      ],
+    };
+  }
   const claims: [TargetInfo, Handoff['status']][] = [[t, w.handoff.status]];
   for (const sib of w.batch ?? []) {
     if (sib.kind !== 'handoff') continue;

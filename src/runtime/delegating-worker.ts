@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { recordBaseline } from '../baseline/index.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
-import { declarationNameAt, negationViolation } from '../cycle/falsification.js';
+import { declarationNameAt, falsificationParameters, negationViolation } from '../cycle/falsification.js';
 import { changedLineCount } from '../cycle/line-diff.js';
 import { grantCapabilities, searchViolation } from '../cycle/search-budget.js';
 import type { CycleOptions, WorkerInput, WorkOutcome } from '../cycle/types.js';
@@ -182,8 +182,24 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
         ...(o.capabilities ?? ['marker-diagnostics']),
         ...grantCapabilities(input.searchBudget, input.searchLedger),
       ];
-      const dispatch = buildDispatch(input, owned, fresh, o.scratch, capabilities);
       const text = (m: OwnedCapture, f: string) => m.get(f)?.bytes?.toString('utf8') ?? '';
+      // a falsify pass's artifacts are named after the target's declaration (`h_counterexample`,
+      // `h_salvaged`), read from the bytes just captured: the pure cycle never sees the file
+      const named =
+        role === 'falsify'
+          ? {
+              ...input,
+              parameters: falsificationParameters(
+                policyOf(input.parameters),
+                input.target,
+                declarationNameAt(
+                  text(captured, resolve(o.projectRoot, input.target.file)),
+                  input.target.line,
+                ),
+              ),
+            }
+          : input;
+      const dispatch = buildDispatch(named, owned, fresh, o.scratch, capabilities);
       const dv = validateDispatch(dispatch);
       if (!dv.ok) {
         return {

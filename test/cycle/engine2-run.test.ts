@@ -18,6 +18,7 @@ import type {
   TargetInfo,
   WorkerInput,
   WorkOutcome,
+  WorkRole,
 } from '../../src/cycle/types.js';
 import { resolveCycleOptions } from '../../src/runtime/cycle-options.js';
 import { createDeepSnapshots } from '../../src/runtime/deep-snapshots.js';
@@ -96,7 +97,7 @@ const handoffOut = (h: Handoff, accepted: string[], linesChanged = 0): Unstamped
 type Script = (input: WorkerInput) => Unstamped<WorkOutcome>;
 
 function ports(
-  script: Partial<Record<'fill' | 'deep' | 'repair' | 'falsify', Script>>,
+  script: Partial<Record<WorkRole, Script>>,
   extra: {
     snapshots?: SnapshotPort;
     patcher?: PatcherPort;

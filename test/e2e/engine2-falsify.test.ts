@@ -65,16 +65,16 @@ describe('autoprove: the stuck review flags falsification → one falsify dispat
       ...STUCK_FALSE,
       'falsify: H.lean:2 — witness search (salvage)',
       'work: H.lean:2 → solved',
-      'verify (file-fast): H.lean:2 not confirmed — H.lean:2 still open',
-      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 not verified \([0-9a-f]{8}\)$/),
-      'review (stuck): needs-helper-lemma — next_action deep',
+      'verify (file-fast): falsification artifacts for H.lean:2 build',
+      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 falsification artifacts \([0-9a-f]{8}\)$/),
+      'review (stuck): false-statement — next_action stop',
       'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
       'plan: 1 open target(s); next H.lean:2',
       'guard: relaunch of H.lean:2 refused — same task on the same blocker (H.lean:2:statement is false for n = 0) with an empty evidence_delta',
     ]);
     expect(r.dispatches.map((d) => d.role)).toEqual(['fill', 'fill', 'falsify']);
     expectFalsifyDispatch(r.dispatches[2]!, 'salvage', 'statement is false for n = 0');
-    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 not verified', 'init']);
+    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 falsification artifacts', 'init']);
     // the commit holds exactly the original statement, its sorry, and the counterexample
     expect(r.committed['H.lean']).toBe(`${FALSE_THM}\n${COUNTEREXAMPLE}`);
     expect(r.status).toBe('');
@@ -97,10 +97,10 @@ describe('autoprove: the stuck review flags falsification → one falsify dispat
     expect(cycleLines(r).slice(STUCK_FALSE.length, STUCK_FALSE.length + 4)).toEqual([
       'falsify: H.lean:2 — witness search (salvage)',
       'work: H.lean:2 → solved',
-      'verify (file-fast): H.lean:2 not confirmed — H.lean:2 still open',
-      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 not verified \([0-9a-f]{8}\)$/),
+      'verify (file-fast): falsification artifacts for H.lean:2 build',
+      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 falsification artifacts \([0-9a-f]{8}\)$/),
     ]);
-    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 not verified', 'init']);
+    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 falsification artifacts', 'init']);
     expect(r.committed['H.lean']).toBe(`${FALSE_THM}\n${lemma}`);
     expect(r.handoff.status).toBe('stuck');
   });
@@ -116,7 +116,7 @@ describe('autoprove: the stuck review flags falsification → one falsify dispat
       'review (stuck): safety-guard — next_action redraft',
       'plan: replan after stuck H.lean:2 (fence-violation); 1 open target(s)',
       'plan: 1 open target(s); next H.lean:2',
-      'guard: relaunch of H.lean:2 refused — same task on the same blocker (H.lean:2:header fence) with an empty evidence_delta',
+      'guard: relaunch of H.lean:2 refused — same task on the same blocker (H.lean:2:falsification) with an empty evidence_delta',
     ]);
     expectFalsifyDispatch(r.dispatches[2]!, 'salvage', 'statement is false for n = 0');
     expect(r.gitLog).toEqual(['init']);
@@ -179,7 +179,7 @@ describe('autoprove: the stuck review flags falsification → one falsify dispat
       'review (stuck): arithmetic — next_action stop',
       'falsify: H.lean:2 — witness search (salvage)',
       'work: H.lean:2 → solved',
-      'verify (file-fast): H.lean:2 not confirmed — H.lean:2 still open',
+      'verify (file-fast): falsification artifacts for H.lean:2 build',
     ]);
     expect(r.reviews[0]).toEqual({ mode: 'stuck', target: 'H.lean:2' });
     expectFalsifyDispatch(r.dispatches[2]!, 'salvage', 'reviewer says stop');
@@ -217,14 +217,14 @@ describe('prove: a declined replan of a stuck target → the human picks the fal
       'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
       'falsify: H.lean:2 — witness search (salvage)',
       'work: H.lean:2 → solved',
-      'verify (file-fast): H.lean:2 not confirmed — H.lean:2 still open',
-      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 not verified \([0-9a-f]{8}\)$/),
-      'review (stuck): needs-helper-lemma — next_action stop',
+      'verify (file-fast): falsification artifacts for H.lean:2 build',
+      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 falsification artifacts \([0-9a-f]{8}\)$/),
+      'review (stuck): arithmetic — next_action stop',
       'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
     ]);
     expect(r.dispatches.map((d) => d.role)).toEqual(['fill', 'fill', 'falsify']);
     expectFalsifyDispatch(r.dispatches[2]!, 'salvage', 'omega failed');
-    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 not verified', 'init']);
+    expect(r.gitLog).toEqual(['checkpoint: cycle 2: H.lean:2 falsification artifacts', 'init']);
     expect(r.committed['H.lean']).toBe(`${FALSE_THM}\n${COUNTEREXAMPLE}`);
     expect(r.handoff).toMatchObject({ status: 'stuck', blocker_signature: 'H.lean:2:omega failed' });
   });
@@ -253,8 +253,8 @@ describe('prove: a declined replan of a stuck target → the human picks the fal
       'plan: replan after stuck H.lean:2 (repeated-failure); 1 open target(s)',
       'falsify: H.lean:2 — witness search (negate)',
       'work: H.lean:2 → solved',
-      'verify (file-fast): H.lean:2 not confirmed — H.lean:2 still open',
-      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 not verified \([0-9a-f]{8}\)$/),
+      'verify (file-fast): falsification artifacts for H.lean:2 build',
+      expect.stringMatching(/^checkpoint: cycle 2: H\.lean:2 falsification artifacts \([0-9a-f]{8}\)$/),
     ]);
     expectFalsifyDispatch(r.dispatches[2]!, 'negate', 'omega failed');
     expect(r.committed['H.lean']).toBe(
