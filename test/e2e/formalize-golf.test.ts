@@ -159,7 +159,7 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
   }, 120_000);
 
   for (const kind of ['statement', 'sorry'] as const) {
-    it(`a hostile golfer (${kind}) is ${kind === 'statement' ? 'refused by the fence' : 'declined on a new sorry'} and the bytes restored`, async () => {
+    it(`a hostile golfer (${kind}) is ${kind === 'statement' ? 'refused by the fence' : 'refused by the golf role'} and the bytes restored`, async () => {
       await withGitProject(FILES, async ({ dir }) => {
         const record = join(tools, `dispatch-${kind}.json`);
         const logs: string[] = [];
@@ -182,7 +182,7 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
         expect(gitLog(dir).some((l) => l.startsWith('golf: '))).toBe(false);
         const line = logs.find((l) => l.startsWith('golf pass')) ?? '';
         if (kind === 'statement') expect(line).toMatch(/refused — fence-violation/);
-        else expect(line).toMatch(/declined — golf declined \(new sorry/);
+        else expect(line).toMatch(/refused — fence-violation: golf: two_eq holds 1 sorry/);
       });
     }, 120_000);
   }
