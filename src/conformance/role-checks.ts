@@ -8,6 +8,7 @@
 import { relative } from 'node:path';
 import type { Handoff } from '../contract/index.js';
 import { declarationNameAt, negationViolation } from '../cycle/falsification.js';
+import { repairAnswerViolation, repairEditViolation } from '../cycle/repair-rules.js';
 import { describePatchError, parsePatch, patchTargets } from '../patch/index.js';
 import type { CheckId, ConformanceRole } from './report-schema.js';
 
@@ -47,9 +48,6 @@ export interface RoleFinding {
   readonly detail: string;
 }
 
-const list = (xs: readonly string[]): string =>
-  xs.length <= 3 ? xs.join(', ') : `${xs.slice(0, 3).join(', ')} and ${xs.length - 3} more`;
-
 /**
  * The repair checks, in order, each applied only when the one before passed (one flaw, one
  * finding): `repair-patch-only` (no owned file changed on disk: the runtime applies the diff
@@ -63,27 +61,23 @@ function repairFindings(
   changed: readonly string[],
 ): RoleFinding[] {
   const ownedSet = new Set(owned);
-  const edited = changed.filter((f) => ownedSet.has(f));
+  // the runtime's own rules (src/cycle/repair-rules.ts), so conformance rates what it enforces
+  const edited = repairEditViolation(changed.filter((f) => ownedSet.has(f)));
   const out: RoleFinding[] = [];
   out.push({
     check: 'repair-patch-only',
-    passed: edited.length === 0,
-    detail:
-      edited.length === 0
-        ? 'no owned file edited: the diff is left to the runtime'
-        : `the repair worker is patch-only but edited ${list(edited)} (its diff belongs in artifacts)`,
+    passed: edited === null,
+    detail: edited ?? 'no owned file edited: the diff is left to the runtime',
   });
-  if (edited.length > 0) return out;
-  const diffs = h.artifacts.filter((a) => a.kind === 'unified-diff');
-  const shaped = h.files_changed.length === 0 && diffs.length === 1;
+  if (edited !== null) return out;
+  const shape = repairAnswerViolation(h);
   out.push({
     check: 'repair-one-diff',
-    passed: shaped,
-    detail: shaped
-      ? 'files_changed: [] and one unified-diff artifact'
-      : `a repair handoff carries files_changed: [] and exactly one unified-diff artifact (got ${h.files_changed.length} changed file(s), ${diffs.length} diff(s))`,
+    passed: shape === null,
+    detail: shape ?? 'files_changed: [] and one unified-diff artifact',
   });
-  if (!shaped) return out;
+  if (shape !== null) return out;
+  const diffs = h.artifacts.filter((a) => a.kind === 'unified-diff');
   const parsed = parsePatch(diffs[0]?.content ?? '');
   const scoped = parsed.ok
     ? patchTargets(

@@ -192,3 +192,37 @@ export function errorSignature(error: string): string {
     ? blockerSignature(m[1] as string, Number(m[2]), m[3] as string)
     : blockerSignature('', 0, String(error));
 }
+
+/**
+ * The patch-only rule of a repair worker, on the owned files it edited on disk (the runtime
+ * applies the diff itself): null when it edited none, else the refusal's text.
+ *
+ * @example
+ * ```ts
+ * repairEditViolation(['/repo/A.lean']); // 'the repair worker is patch-only but edited /repo/A.lean (its diff belongs in artifacts)'
+ * ```
+ */
+export function repairEditViolation(edited: readonly string[]): string | null {
+  return edited.length === 0
+    ? null
+    : `the repair worker is patch-only but edited ${edited.join(', ')} (its diff belongs in artifacts)`;
+}
+
+/**
+ * The shape of a repair worker's answer: `files_changed: []` and exactly one `unified-diff`
+ * artifact; null when it holds, else the refusal's text.
+ *
+ * @example
+ * ```ts
+ * repairAnswerViolation({ files_changed: [], artifacts: [] }); // 'a repair handoff carries … (got 0 changed file(s), 0 diff(s))'
+ * ```
+ */
+export function repairAnswerViolation(h: {
+  readonly files_changed: readonly string[];
+  readonly artifacts: readonly { readonly kind: string }[];
+}): string | null {
+  const diffs = h.artifacts.filter((a) => a.kind === 'unified-diff').length;
+  return h.files_changed.length === 0 && diffs === 1
+    ? null
+    : `a repair handoff carries files_changed: [] and exactly one unified-diff artifact (got ${h.files_changed.length} changed file(s), ${diffs} diff(s))`;
+}

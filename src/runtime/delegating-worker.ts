@@ -14,6 +14,7 @@ import type { FileBaseline } from '../baseline/schema.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
 import { declarationNameAt, falsificationParameters, negationViolation } from '../cycle/falsification.js';
 import { changedLineCount } from '../cycle/line-diff.js';
+import { repairAnswerViolation, repairEditViolation } from '../cycle/repair-rules.js';
 import { grantCapabilities, searchViolation } from '../cycle/search-budget.js';
 import type { CycleOptions, WorkerInput, WorkOutcome } from '../cycle/types.js';
 import { importsChanged } from '../cycle/verification-ladder.js';
@@ -282,13 +283,8 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       const accepted = await captureOwned(owned);
       if (role === 'repair') {
         // patch-only: the runtime applies the diff itself, under custody, after this returns
-        const edited = editedFiles(captured, accepted, owned);
-        if (edited.length > 0) {
-          return refuse(
-            'custody-violation',
-            `the repair worker is patch-only but edited ${edited.join(', ')} (its diff belongs in artifacts)`,
-          );
-        }
+        const edited = repairEditViolation(editedFiles(captured, accepted, owned));
+        if (edited !== null) return refuse('custody-violation', edited);
       }
       const violation = postReturnViolation(h, fresh, owned, accepted);
       if (violation !== null) return refuse('custody-violation', violation);
@@ -337,13 +333,8 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
         );
       }
       if (role === 'repair') {
-        const diffs = h.artifacts.filter((a) => a.kind === 'unified-diff');
-        if (h.files_changed.length > 0 || diffs.length !== 1) {
-          return refuse(
-            'protocol-error',
-            `a repair handoff carries files_changed: [] and exactly one unified-diff artifact (got ${h.files_changed.length} changed file(s), ${diffs.length} diff(s))`,
-          );
-        }
+        const shape = repairAnswerViolation(h);
+        if (shape !== null) return refuse('protocol-error', shape);
       }
       await o.onHandoff?.(h, dispatch);
       keeper.accept(accepted, after, unwatched, headersBefore);
