@@ -182,7 +182,10 @@ describe('work reducers', () => {
     expect(u.lastStuck).toEqual(u.stuck);
     expect(markFenceStuck(cycleContext({ current: null }), violation('fence-violation'))).toEqual({});
     // the falsify role's refusal is named for what it is
-    const f = markFenceStuck(cycleContext(), violation('fence-violation', 'falsification: t_false proves ¬t'));
+    const f = markFenceStuck(
+      cycleContext(),
+      violation('fence-violation', 'falsification: t_false proves ¬t'),
+    );
     expect(f.stuck?.signature).toBe('A.lean:2:falsification');
   });
 
