@@ -52,7 +52,7 @@ describe('handoff run --batch-size (real workers, real git)', () => {
     await withGitProject(FILES, async (p) => {
       const log = `${p.dir}.batch.log`;
       const r = await runCli(runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '3', '--json'), {
-        env: { BATCH_LOG: log, BATCH_HOLD_MS: '600', HANDOFF_RUN_STORE: `${p.dir}.store` },
+        env: { BATCH_LOG: log, BATCH_HOLD_MS: '2000' },
       });
       expect(r.code, r.stderr).toBe(0);
       expect(handoffOf(r.stdout).status).toBe('solved');
