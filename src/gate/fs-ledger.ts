@@ -31,11 +31,13 @@ import {
   readRange,
   writeFully,
 } from '../durable/index.js';
+import { HandoffError } from '../errors/index.js';
 import { randomHex } from '../ids/index.js';
+import { safeValidate } from '../validation/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { LEDGER_LOG_FILE, type LedgerLinesState, ledgerLineText, parseLedgerLines } from './ledger-line.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
-import type { LedgerEvent } from './ledger-state.js';
+import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
 
 const NAME = /^(\d{8})\.json$/;
 
@@ -210,6 +212,16 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): Led
       return events.length === 0 ? null : events.slice();
     },
     async append(problemId, event) {
+      // an event that the reader would refuse is refused here, before a byte is written: a line
+      // the ledger cannot parse back would fail the problem's ledger closed for good
+      const valid = safeValidate(LedgerEventSchema, event);
+      if (!valid.ok) {
+        throw new HandoffError(
+          'invalid_input',
+          `ledger of ${problemId}: not a valid ledger event (${valid.issues[0]?.message ?? 'invalid'}); nothing was written`,
+          { details: { problem_id: problemId, issues: valid.issues.slice(0, 5) } },
+        );
+      }
       const base = problemDir(root, problemId);
       const file = join(base, LEDGER_LOG_FILE);
       if (!made.has(problemId)) {
