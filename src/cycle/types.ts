@@ -248,6 +248,11 @@ export type WorkOutcome =
       readonly now: number;
       readonly detail: string;
       readonly dispatch: Dispatch | null;
+      /**
+       * A batch whose primary was refused without ending the run (`fence-violation`,
+       * `permission-denied`): the other targets' outcomes, whose accepted files stay in custody.
+       */
+      readonly batch?: readonly WorkOutcome[];
     };
 
 /** Input of the snapshotter actor: a path-scoped snapshot of exactly `files` (deep entry). */

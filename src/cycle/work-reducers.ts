@@ -4,7 +4,7 @@
  * worker's edit.
  */
 
-import type { Handoff } from '../contract/index.js';
+import { blockerSignature, type Handoff } from '../contract/index.js';
 import { kwSearchRemaining, recordKwSearch } from '../tracker/counters.js';
 import { type CycleUpdate, currentCycle } from './context.js';
 import { mergeBaseline } from './custody.js';
@@ -66,7 +66,9 @@ export function switchToInline(c: Pick<CycleContext, 'log'>): CycleUpdate {
  * sibling's handoff is an attempt like any other: the stuck rules judge its target when it next
  * runs as the primary ({@link batchTargets} never takes a target with an attempt along). A sibling
  * that is not a handoff (a violation reaches the machine as the outcome itself, see
- * src/runtime/run-cycle.ts) is logged.
+ * src/runtime/run-cycle.ts) is logged. A primary refused without ending the run
+ * (`fence-violation`, `permission-denied`) still brings its siblings: their accepted files and
+ * baselines are absorbed (they are in custody), their `solved` claims recorded as not verified.
  *
  * @example
  * ```ts
@@ -74,11 +76,19 @@ export function switchToInline(c: Pick<CycleContext, 'log'>): CycleUpdate {
  * ```
  */
 export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
-  if (out.kind !== 'handoff' || c.current === null) return { lastWork: out, now: Math.max(c.now, out.now) };
-  let next: CycleContext = { ...c, ...absorbHandoff(c, c.current.id, out) };
+  if (c.current === null || (out.kind !== 'handoff' && out.batch === undefined))
+    return { lastWork: out, now: Math.max(c.now, out.now) };
+  const primary = out.kind === 'handoff';
+  let next: CycleContext = primary ? { ...c, ...absorbHandoff(c, c.current.id, out) } : c;
   for (const sib of out.batch ?? []) {
     if (sib.kind === 'handoff') {
-      next = { ...next, ...absorbHandoff(next, sib.dispatch.target, sib) };
+      const id = sib.dispatch.target;
+      next = { ...next, ...absorbHandoff(next, id, sib) };
+      // the primary was refused, so no verification follows: a sibling's claim stays unverified
+      if (!primary) {
+        const t = c.targets.find((x) => x.id === id);
+        next = { ...next, attempts: { ...next.attempts, [id]: unverified(next.attempts[id], t) } };
+      }
     } else {
       next = { ...next, log: [...next.log, `work (batch): ${sib.kind} — ${sib.detail}`] };
     }
@@ -97,6 +107,18 @@ export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
     baseline: next.baseline,
     log: next.log,
   };
+}
+
+/** The attempts with the latest one downgraded to a `not verified` failure of `t` (pure). */
+function unverified(
+  attempts: CycleContext['attempts'][string] | undefined,
+  t: TargetInfo | undefined,
+): CycleContext['attempts'][string] {
+  const all = attempts ?? [];
+  const last = all.at(-1);
+  if (last === undefined || !last.solved) return all;
+  const signature = t === undefined ? null : blockerSignature(t.file, t.line, 'not verified');
+  return [...all.slice(0, -1), { ...last, solved: false, signature }];
 }
 
 /**

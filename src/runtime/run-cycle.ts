@@ -150,7 +150,9 @@ export async function workDispatch(
     for (const i of inputs) outs.push(await worker.work(i, signal));
   }
   const [first, ...rest] = outs as [Unstamped<WorkOutcome>, ...Unstamped<WorkOutcome>[]];
-  if (first.kind !== 'handoff') return first;
+  if (RUN_ENDING.has(first.kind)) return first;
+  // a refused primary that does not end the run (fence, permission) keeps its siblings: their
+  // accepted files are in custody and must reach the cycle's baseline
   // a file a handoff returned must still hold its returned bytes once the whole batch is done: a
   // sibling writing it after its owner's custody check is caught here
   for (const [k, o] of outs.entries()) {

@@ -286,6 +286,35 @@ describe('batch rules (pure)', () => {
   });
 });
 
+describe('a batch whose primary was refused', () => {
+  it('absorbs the siblings: files and baseline in custody, a solved claim not verified', () => {
+    const b = target('B.lean', 2);
+    const ctx = cycleContext({ targets: [T1, b] }, { batchSize: 2 });
+    const sib = handoffOutcome(workerHandoff('solved', { target: b.id, files_changed: ['/p/B.lean'] }), {
+      accepted: ['/p/B.lean'],
+    });
+    const sibling: WorkOutcome =
+      sib.kind === 'handoff' ? { ...sib, dispatch: { ...sib.dispatch, target: b.id } } : sib;
+    const refused: WorkOutcome = {
+      kind: 'fence-violation',
+      now: 0,
+      detail: 'header fence: A.lean: theorem t: statement changed',
+      dispatch: null,
+      batch: [sibling],
+    };
+    const u = absorbWork(ctx, refused);
+    expect(u.lastWork).toBe(refused);
+    expect(u.accepted).toEqual(['/p/B.lean']);
+    expect(u.attempts?.['B.lean:2']).toEqual([
+      expect.objectContaining({ solved: false, signature: 'B.lean:2:not verified' }),
+    ]);
+    expect(u.attempts?.['A.lean:2']).toBeUndefined(); // the refusal's own stuck marking follows
+    // without a batch, a refusal is only recorded
+    const { batch: _b, ...alone } = refused as WorkOutcome & { batch?: unknown };
+    expect(absorbWork(ctx, alone as WorkOutcome)).toEqual({ lastWork: alone, now: 0 });
+  });
+});
+
 describe('the checkpoint summary of a batch cycle', () => {
   const attempt = (cycle: number, solved: boolean) => ({
     cycle,
@@ -317,6 +346,32 @@ describe('the checkpoint summary of a batch cycle', () => {
 });
 
 describe('workDispatch (runtime batch wiring)', () => {
+  it('a refused primary that does not end the run keeps its siblings; a run-ending one does not', async () => {
+    const ok = (id: string): WorkOutcome =>
+      ({
+        kind: 'handoff',
+        now: 0,
+        handoff: { target: id, status: 'solved' },
+        accepted: [],
+        baseline: { schema: 'file-baseline/v1', files: [] },
+      }) as never;
+    const refusing = (kind: 'fence-violation' | 'protocol-error') => ({
+      work: async (i: { target: TargetInfo }) =>
+        i.target.id === 'A.lean:2'
+          ? { kind, detail: 'header fence: t changed', dispatch: null }
+          : ok(i.target.id),
+    });
+    const input = { target: target('A.lean', 2), batch: [{ target: target('B.lean', 2) }] } as never;
+    const signal = new AbortController().signal;
+    const fenced = await workDispatch(refusing('fence-violation') as never, input, signal, () => 7);
+    expect(fenced.kind).toBe('fence-violation');
+    expect(fenced.batch?.map((o) => (o.kind === 'handoff' ? [o.handoff.target, o.now] : o.kind))).toEqual([
+      ['B.lean:2', 7],
+    ]);
+    const ended = await workDispatch(refusing('protocol-error') as never, input, signal, () => 7);
+    expect(ended).toEqual({ kind: 'protocol-error', detail: 'header fence: t changed', dispatch: null });
+  });
+
   it('runs a batch sequentially through a port without workBeside, and a sibling violation becomes the outcome', async () => {
     const calls: string[] = [];
     let active = 0;
