@@ -5,6 +5,29 @@
 import { blockerSignature, type Handoff } from '../contract/index.js';
 import type { AttemptRecord, DiagnosticsOutput, TargetInfo } from './types.js';
 
+/**
+ * The attempts with the latest one downgraded to a failure of `target` whose blocker signature
+ * carries `reason` (pure): a `solved` claim that did not hold counts for the stuck rules. Without a
+ * target (a sibling whose target the cycle does not know) the failure has no signature; without an
+ * attempt nothing changes.
+ *
+ * @example
+ * ```ts
+ * downgradeLastAttempt([{ cycle: 1, solved: true, signature: null, snippets: [], emptySearch: false }],
+ *   { file: 'A.lean', line: 2 }, 'not verified').at(-1)?.signature; // 'A.lean:2:not verified'
+ * ```
+ */
+export function downgradeLastAttempt(
+  attempts: readonly AttemptRecord[],
+  target: Pick<TargetInfo, 'file' | 'line'> | undefined,
+  reason: string,
+): readonly AttemptRecord[] {
+  const last = attempts.at(-1);
+  if (last === undefined) return attempts;
+  const signature = target === undefined ? null : blockerSignature(target.file, target.line, reason);
+  return [...attempts.slice(0, -1), { ...last, solved: false, signature }];
+}
+
 /** The verdict of verifying a worker's edit (see {@link verifyEdit}). */
 export interface EditVerification {
   /** The attempts of the current target, the latest downgraded when the claim did not hold. */
@@ -42,24 +65,9 @@ export function verifyEdit(
     return { attempts, confirmed: true, line: `verify (${tiers}): ${t.id} confirmed` };
   }
   const why = errors[0] ?? `${t.id} still open`;
-  const last = attempts.at(-1);
-  const downgraded =
-    last === undefined
-      ? attempts
-      : [
-          ...attempts.slice(0, -1),
-          {
-            ...last,
-            solved: false,
-            signature: blockerSignature(
-              t.file,
-              t.line,
-              errors[0] ? errors[0].replace(/^.*?:\d+:/, '') : 'not verified',
-            ),
-          },
-        ];
+  const reason = errors[0] ? errors[0].replace(/^.*?:\d+:/, '') : 'not verified';
   return {
-    attempts: downgraded,
+    attempts: downgradeLastAttempt(attempts, t, reason),
     confirmed: false,
     line: `verify (${tiers}): ${t.id} not confirmed — ${why}`,
   };

@@ -4,7 +4,7 @@
  * worker's edit.
  */
 
-import { blockerSignature, type Handoff } from '../contract/index.js';
+import type { Handoff } from '../contract/index.js';
 import { kwSearchRemaining, recordKwSearch } from '../tracker/counters.js';
 import { type CycleUpdate, currentCycle } from './context.js';
 import { mergeBaseline } from './custody.js';
@@ -14,7 +14,7 @@ import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
 import type { CycleContext, DiagnosticsOutput, TargetInfo, WorkOutcome } from './types.js';
 import { verifiedFiles } from './verified-files.js';
-import { verifyEdit } from './verify-edit.js';
+import { downgradeLastAttempt, verifyEdit } from './verify-edit.js';
 
 /**
  * Records that the rerun guard refused relaunching the current target: it is skipped for the rest
@@ -115,10 +115,7 @@ function unverified(
   t: TargetInfo | undefined,
 ): CycleContext['attempts'][string] {
   const all = attempts ?? [];
-  const last = all.at(-1);
-  if (last === undefined || !last.solved) return all;
-  const signature = t === undefined ? null : blockerSignature(t.file, t.line, 'not verified');
-  return [...all.slice(0, -1), { ...last, solved: false, signature }];
+  return all.at(-1)?.solved === true ? downgradeLastAttempt(all, t, 'not verified') : all;
 }
 
 /**
