@@ -28,6 +28,19 @@ export function downgradeLastAttempt(
   return [...attempts.slice(0, -1), { ...last, solved: false, signature }];
 }
 
+/**
+ * The label of the diagnostics tiers that answered (pure): the tiers tried joined by `→` when the
+ * ladder escalated, else the one tier.
+ *
+ * @example
+ * ```ts
+ * tiersLabel({ tier: 'project', tiersTried: ['file-fast', 'project'] }); // 'file-fast → project'
+ * ```
+ */
+export function tiersLabel(out: Pick<DiagnosticsOutput, 'tier' | 'tiersTried'>): string {
+  return out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
+}
+
 /** The verdict of verifying a worker's edit (see {@link verifyEdit}). */
 export interface EditVerification {
   /** The attempts of the current target, the latest downgraded when the claim did not hold. */
@@ -54,7 +67,7 @@ export function verifyEdit(
   out: Pick<DiagnosticsOutput, 'tier' | 'targets' | 'errors' | 'tiersTried'>,
   files: readonly string[] = [t.file],
 ): EditVerification {
-  const tiers = out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
+  const tiers = tiersLabel(out);
   const open = out.targets.some((x) => x.id === t.id);
   const checked = files.includes(t.file) ? files : [t.file, ...files];
   const errors = out.errors.filter((e) => checked.some((f) => e.startsWith(`${f}:`)));

@@ -14,7 +14,7 @@ import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
 import type { CycleContext, DiagnosticsOutput, TargetInfo, WorkOutcome } from './types.js';
 import { verifiedFiles } from './verified-files.js';
-import { downgradeLastAttempt, verifyEdit } from './verify-edit.js';
+import { downgradeLastAttempt, tiersLabel, verifyEdit } from './verify-edit.js';
 
 /**
  * Records that the rerun guard refused relaunching the current target: it is skipped for the rest
@@ -258,13 +258,12 @@ export function absorbVerify(
   if (isFalsifyPass(w)) {
     // a falsify pass proves no target: its artifacts must build, the target stays open
     const built = errors.length === 0;
-    const tiers = out.tiersTried && out.tiersTried.length > 1 ? out.tiersTried.join(' → ') : out.tier;
     return {
       now: Math.max(c.now, out.now),
       verifyErrors: { ...c.verifyErrors, [t.id]: errors },
       log: [
         ...c.log,
-        `verify (${tiers}): falsification artifacts for ${t.id} ${built ? 'build' : `do not build — ${errors[0]}`}`,
+        `verify (${tiersLabel(out)}): falsification artifacts for ${t.id} ${built ? 'build' : `do not build — ${errors[0]}`}`,
       ],
     };
   }

@@ -2,11 +2,14 @@
  * The one downgrade of a claim that did not hold (src/cycle/verify-edit.ts): the latest attempt
  * becomes a failure whose blocker signature names the target and the reason, and nothing else
  * changes. Both callers (verifyEdit, and absorbWork for a refused batch's siblings) go through it.
+ * And the one tier label of a verify line (verifyEdit and absorbVerify's falsify branch).
  */
 import { describe, expect, it } from 'vitest';
 import { blockerSignature } from '../../src/contract/index.js';
 import type { AttemptRecord } from '../../src/cycle/types.js';
-import { downgradeLastAttempt, verifyEdit } from '../../src/cycle/verify-edit.js';
+import { downgradeLastAttempt, tiersLabel, verifyEdit } from '../../src/cycle/verify-edit.js';
+import { absorbVerify } from '../../src/cycle/work-reducers.js';
+import { cycleContext, handoffOutcome, T1, workerHandoff } from './fixture.js';
 
 const attempt = (cycle: number, solved: boolean, signature: string | null = null): AttemptRecord => ({
   cycle,
@@ -62,5 +65,34 @@ describe('downgradeLastAttempt', () => {
     });
     expect(v.confirmed).toBe(false);
     expect(v.attempts).toEqual(downgradeLastAttempt(attempts, t, 'type mismatch'));
+  });
+});
+
+describe('tiersLabel', () => {
+  it('joins the tiers tried when the ladder escalated, else names the one tier', () => {
+    expect(tiersLabel({ tier: 'module', tiersTried: ['file-fast', 'file-deps', 'module'] })).toBe(
+      'file-fast → file-deps → module',
+    );
+    expect(tiersLabel({ tier: 'file-fast', tiersTried: ['file-fast'] })).toBe('file-fast');
+    expect(tiersLabel({ tier: 'project' })).toBe('project');
+  });
+
+  it("labels absorbVerify's falsify line the way verifyEdit labels its own (hostile pass: artifacts that do not build)", () => {
+    const pass = handoffOutcome(workerHandoff('solved'), {
+      dispatch: { target: T1.id, context: { role: 'falsify' } } as never,
+    });
+    const u = absorbVerify(cycleContext({ lastWork: pass }), {
+      now: 3,
+      tier: 'module',
+      tiersTried: ['file-fast', 'module'],
+      targets: [T1],
+      errors: ['A.lean:5:unknown identifier evil'],
+      ok: false,
+    });
+    expect(u.log?.at(-1)).toBe(
+      'verify (file-fast → module): falsification artifacts for A.lean:2 do not build — A.lean:5:unknown identifier evil',
+    );
+    // a falsify pass claims no target: no attempt is touched
+    expect(u.attempts).toBeUndefined();
   });
 });
