@@ -3,10 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advanceBaseline, recordBaseline } from '../../src/baseline/index.js';
+import { advanceBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, emptyEvidence, type Handoff, handoffFor } from '../../src/contract/index.js';
-import { EMPTY_LEDGER } from '../../src/cycle/search-budget.js';
-import type { WorkerInput } from '../../src/cycle/types.js';
 import { HandoffError } from '../../src/errors/index.js';
 import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { git } from '../../src/runtime/git-checkpointer.js';
@@ -14,6 +12,7 @@ import { createMarkerDiagnostics } from '../../src/runtime/marker-diagnostics.js
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import type { DiagnosticsPort } from '../../src/runtime/ports.js';
 import { runProject } from '../../src/runtime/project-run.js';
+import { roleWorkerInput } from '../helpers/role-project.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -43,24 +42,8 @@ async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
 let t = 0;
 const clock = () => (t += 1000);
 
-/** The first autoprove cycle's worker input for A.lean:2, its baseline recorded now. */
-async function firstCycleInput(file: string): Promise<WorkerInput> {
-  return {
-    target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
-    cycle: 1,
-    mode: 'autoprove',
-    priorBlocker: null,
-    evidenceDelta: [],
-    priorFailure: null,
-    searchResults: [],
-    searchBudget: 2,
-    searchLedger: EMPTY_LEDGER,
-    trivial: false,
-    inline: false,
-    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-    baseline: await recordBaseline([file]),
-  };
-}
+/** The target of the delegating-worker cases (their input: `roleWorkerInput(dir, A2)`). */
+const A2 = { file: 'A.lean', line: 2, goal: 'sorry' };
 
 describe('runProject with in-process workers', () => {
   it('solves, commits a checkpoint, and reports a deterministic run id', async () => {
@@ -312,7 +295,6 @@ describe('runProject with in-process workers', () => {
   });
 
   it('a progress refusal while the worker still runs becomes a protocol error, never an unhandled rejection', async () => {
-    const file = join(dir, 'A.lean');
     const worker = createDelegatingWorker({
       projectRoot: dir,
       scratch: dir,
@@ -329,7 +311,7 @@ describe('runProject with in-process workers', () => {
         throw new Error('a line after the refusal must not be submitted');
       },
     });
-    const out = await worker.work(await firstCycleInput(file), new AbortController().signal);
+    const out = await worker.work(await roleWorkerInput(dir, A2), new AbortController().signal);
     expect(out).toMatchObject({ kind: 'protocol-error' });
     expect((out as { detail: string }).detail).toBe('worker progress rejected: progress_outside_ownership');
   });
@@ -355,7 +337,7 @@ describe('runProject with in-process workers', () => {
       },
     });
     await expect(
-      worker.work(await firstCycleInput(file), new AbortController().signal),
+      worker.work(await roleWorkerInput(dir, A2), new AbortController().signal),
     ).rejects.toMatchObject({ code: 'persist_stop' });
     expect(await readFile(file, 'utf8')).toBe(original);
     expect(await readFile(config, 'utf8')).toBe(configBefore);

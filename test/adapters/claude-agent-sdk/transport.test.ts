@@ -10,11 +10,11 @@ import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeTransport, claudeWorker } from '../../../src/adapters/claude-agent-sdk/index.js';
-import { advanceBaseline, recordBaseline } from '../../../src/baseline/index.js';
+import { advanceBaseline } from '../../../src/baseline/index.js';
 import type { Handoff } from '../../../src/contract/index.js';
-import { EMPTY_LEDGER } from '../../../src/cycle/search-budget.js';
 import type { WorkerInput } from '../../../src/cycle/types.js';
 import { createDelegatingWorker, runProject } from '../../../src/runtime/index.js';
+import { roleWorkerInput } from '../../helpers/role-project.js';
 import { createProject, edit, LEAN } from './project.js';
 import { errorResult, initMessage, type ScriptStep, scriptedQuery, successResult } from './sdk-script.js';
 
@@ -28,23 +28,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function input(): Promise<WorkerInput> {
-  return {
-    target: { id: 'A.lean:2', file: 'A.lean', line: 2, goal: 'sorry' },
-    cycle: 1,
-    mode: 'autoprove',
-    priorBlocker: null,
-    evidenceDelta: [],
-    priorFailure: null,
-    searchResults: [],
-    searchBudget: 2,
-    searchLedger: EMPTY_LEDGER,
-    trivial: false,
-    inline: false,
-    budget: { max_cycles: 3, max_stuck_cycles: 2, runtime: null },
-    baseline: await recordBaseline([lean]),
-  };
-}
+/** The first autoprove cycle's worker input for A.lean:2, its baseline recorded now. */
+const input = (): Promise<WorkerInput> => roleWorkerInput(dir, { file: 'A.lean', line: 2, goal: 'sorry' });
 
 /** A subagent that proves the target (replaces `sorry`) and answers with its handoff. */
 function proving(extra: ScriptStep[] = []): ScriptStep[] {
