@@ -7,51 +7,23 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formalizeCommand } from '../../src/cli/formalize.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { TS_WORKER, withGitProject } from './helpers.js';
-
-const EX = (f: string) => fileURLToPath(new URL(`../../examples/formalize/${f}`, import.meta.url));
+import { captureIo, formalizeExample as EX, formalizeArgs } from '../helpers/formalize-cli.js';
+import { withGitProject } from './helpers.js';
 
 describe('handoff formalize (guided)', () => {
   it('asks before each draft: skip writes nothing for that claim, stop ends the session', async () => {
     const lean = await readFile(EX('project/Paper.lean'), 'utf8');
     await withGitProject({ 'Paper.lean': lean }, async ({ dir }) => {
       await writeFile(join(dir, 'answers.txt'), 'skip\nstop\n');
-      let out = '';
-      let err = '';
-      const io = {
-        out: (t: string) => {
-          out += t;
-        },
-        err: (t: string) => {
-          err += t;
-        },
-        readStdin: async () => Buffer.alloc(0),
-        env: {},
-        cwd: dir,
-        isTTY: false,
-      } as unknown as CliIo;
+      const { o, io } = captureIo(dir);
       const code = await formalizeCommand(
         'guided',
-        [
-          '--source',
-          EX('paper.md'),
-          '--target',
-          'Paper.lean',
-          '--drafter',
-          `${process.execPath} ${EX('drafter.mjs')}`,
-          '--worker',
-          `${process.execPath} ${TS_WORKER}`,
-          '--answers',
-          'answers.txt',
-          '--statement-policy',
-          'rewrite-generated-only',
-        ],
+        formalizeArgs('--statement-policy', 'rewrite-generated-only'),
         io,
       );
+      const { out, err } = o;
       expect(code).toBe(1);
       expect(out).toMatch(/#1 \S+ skipped: already present/);
       expect(out).toMatch(/#2 \S+ declined: the human skipped the draft/);
@@ -66,14 +38,7 @@ describe('handoff formalize (guided)', () => {
   }, 120_000);
 
   it('autoformalize refuses --answers, and --run-store without --persist (usage)', async () => {
-    const io = {
-      out() {},
-      err() {},
-      readStdin: async () => Buffer.alloc(0),
-      env: {},
-      cwd: '/',
-      isTTY: false,
-    } as unknown as CliIo;
+    const { io } = captureIo('/');
     await expect(formalizeCommand('auto', ['--answers', 'a.txt'], io)).rejects.toMatchObject({
       code: 'usage',
     });

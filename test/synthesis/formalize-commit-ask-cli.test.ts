@@ -7,48 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formalizeCommand } from '../../src/cli/formalize.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { TS_WORKER, withGitProject } from '../e2e/helpers.js';
+import { withGitProject } from '../e2e/helpers.js';
+import { captureIo, formalizeArgs } from '../helpers/formalize-cli.js';
 
-const EX = (f: string) => fileURLToPath(new URL(`../../examples/formalize/${f}`, import.meta.url));
-
-function capture(dir: string) {
-  const o = { out: '', err: '' };
-  const io = {
-    out: (t: string) => {
-      o.out += t;
-    },
-    err: (t: string) => {
-      o.err += t;
-    },
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd: dir,
-    isTTY: false,
-  } as unknown as CliIo;
-  return { o, io };
-}
-
-const args = (extra: string[]) => [
-  '--source',
-  EX('paper.md'),
-  '--claim-select',
-  '2',
-  '--target',
-  'Paper.lean',
-  '--drafter',
-  `${process.execPath} ${EX('drafter.mjs')}`,
-  '--worker',
-  `${process.execPath} ${TS_WORKER}`,
-  '--answers',
-  'answers.txt',
-  '--commit',
-  'ask',
-  ...extra,
-];
+/** Claim 2 of the example paper, the commit question asked (`--commit ask`), then `extra`. */
+const args = (extra: string[]) => formalizeArgs('--claim-select', '2', '--commit', 'ask', ...extra);
 
 const log = (dir: string) =>
   execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim();
@@ -57,7 +22,7 @@ describe('handoff formalize --commit ask (CLI)', () => {
   it('approve then keep: the commit question names the draft: message; nothing is committed', async () => {
     await withGitProject({ 'Paper.lean': '-- the paper\n' }, async ({ dir }) => {
       await writeFile(join(dir, 'answers.txt'), 'approve\nkeep\n');
-      const { o, io } = capture(dir);
+      const { o, io } = captureIo(dir);
       const code = await formalizeCommand('guided', args([]), io);
       expect(o.err).toContain('? approve the draft of claim');
       expect(o.err).toMatch(
@@ -74,7 +39,7 @@ describe('handoff formalize --commit ask (CLI)', () => {
   it('a hostile answer line at the commit question is a stop (exit 1), never a commit', async () => {
     await withGitProject({ 'Paper.lean': '-- the paper\n' }, async ({ dir }) => {
       await writeFile(join(dir, 'answers.txt'), 'approve\n\u001b[2Jcommit\n');
-      const { o, io } = capture(dir);
+      const { o, io } = captureIo(dir);
       const code = await formalizeCommand('guided', args([]), io);
       expect(code).toBe(1);
       expect(o.out).toMatch(/declined: the human stopped the session at the draft: commit question/);
@@ -85,7 +50,7 @@ describe('handoff formalize --commit ask (CLI)', () => {
   it('--golf-search takes only off|quick|full (usage)', async () => {
     await withGitProject({ 'Paper.lean': '-- the paper\n' }, async ({ dir }) => {
       await writeFile(join(dir, 'answers.txt'), 'approve\n');
-      const { io } = capture(dir);
+      const { io } = captureIo(dir);
       await expect(formalizeCommand('guided', args(['--golf-search', 'deep']), io)).rejects.toMatchObject({
         code: 'usage',
       });
