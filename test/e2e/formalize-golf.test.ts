@@ -8,49 +8,13 @@
  * one that puts a `sorry` back is declined by the diagnostics — both leave the file's bytes exactly
  * as before the pass.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSynthesisJournal,
-  runSynthesis,
-  type SynthesisRunOptions,
-} from '../../src/runtime/synthesis-run.js';
+import { createSynthesisJournal, runSynthesis } from '../../src/runtime/synthesis-run.js';
 import { createMemoryStore } from '../../src/store/index.js';
-import { inProcessDrafter } from '../../src/synthesis/drafter-port.js';
+import { GOLF_DIST as DIST, gitIn as git, golfSessionOptions, golfTools } from '../helpers/golf-session.js';
 import { gitLog, TS_WORKER, withGitProject } from './helpers.js';
-
-const PAPER = fileURLToPath(new URL('../../examples/formalize/paper.md', import.meta.url));
-const DIST = pathToFileURL(fileURLToPath(new URL('../../dist/src', import.meta.url))).href;
-const DRAFT =
-  'theorem two_eq : 1 + 1 = 2 := by\n  decide\n\ntheorem two_eq_hard : 2 + 2 = 5 := by\n  sorry\n';
-
-/** The drafter: claim 2 as a proved declaration and a hard companion the worker cannot prove. */
-const drafter = inProcessDrafter(async (req) => {
-  await writeFile(req.temp_path, DRAFT);
-  return {
-    response: {
-      schema: 'draft-response/v1',
-      status: 'drafted',
-      declarations: ['two_eq', 'two_eq_hard'],
-      detail: null,
-    },
-    text: DRAFT,
-  };
-});
-
-/** A reviewer that routes every stuck review to golf. */
-const REVIEWER_JS = `
-const fs = require('node:fs');
-const input = JSON.parse(fs.readFileSync(0, 'utf8'));
-const stuck = input.mode === 'stuck';
-process.stdout.write(JSON.stringify({ primary_blocker: stuck ? 'golf the proved part' : null,
-  top_blockers: [], evidence: [], falsification: false, next_action: stuck ? 'golf' : 'continue',
-  suggestions: [] }) + '\\n');
-`;
 
 /**
  * A hostile golfer: any non-golf dispatch goes to the example worker; a golf dispatch is recorded
@@ -82,33 +46,12 @@ process.stdout.write(JSON.stringify({ ...handoffFor(d), files_changed: [file], f
 
 let tools = '';
 beforeAll(async () => {
-  tools = await mkdtemp(join(tmpdir(), 'golf-tools-'));
-  await writeFile(join(tools, 'reviewer.cjs'), REVIEWER_JS);
-  await writeFile(join(tools, 'hostile.mjs'), HOSTILE_MJS);
+  tools = await golfTools('golf-tools-', { 'hostile.mjs': HOSTILE_MJS });
 });
 afterAll(async () => {
   await rm(tools, { recursive: true, force: true });
 });
 
-function base(dir: string, over: Partial<SynthesisRunOptions> = {}): SynthesisRunOptions {
-  let t = Date.UTC(2026, 11, 2, 0, 0, 0);
-  return {
-    projectRoot: dir,
-    mode: 'auto',
-    source: PAPER,
-    claimSelect: '2',
-    target: 'Paper.lean',
-    drafter: { port: drafter },
-    worker: { argv: [process.execPath, TS_WORKER] },
-    reviewerArgv: [process.execPath, join(tools, 'reviewer.cjs')],
-    maxCycles: 3,
-    maxStuck: 1,
-    clock: () => (t += 1000),
-    ...over,
-  };
-}
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
 const FILES = { 'Paper.lean': '-- the paper\n', 'README.md': 'unrelated\n' };
 
 describe('the golf route: a real golf-mode dispatch under custody', () => {
@@ -116,7 +59,7 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
     await withGitProject(FILES, async ({ dir }) => {
       const store = createMemoryStore();
       const journal = createSynthesisJournal({ projectRoot: dir, store });
-      const r = await runSynthesis(base(dir, { journal }));
+      const r = await runSynthesis(golfSessionOptions(dir, tools, { journal }));
       const rep = r.output.reports[0];
       expect(rep?.routes).toContain('golf');
       // the hard companion still holds its sorry: the claim stays stuck after the golf
@@ -149,7 +92,7 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
 
   it('--commit never: the accepted golf stays in the working tree, uncommitted', async () => {
     await withGitProject(FILES, async ({ dir }) => {
-      const r = await runSynthesis(base(dir, { commit: 'never' }));
+      const r = await runSynthesis(golfSessionOptions(dir, tools, { commit: 'never' }));
       expect(r.output.reports[0]?.routes).toContain('golf');
       expect(await readFile(join(dir, 'Paper.lean'), 'utf8')).toContain(
         'theorem two_eq : 1 + 1 = 2 := by decide\n',
@@ -164,7 +107,7 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
         const record = join(tools, `dispatch-${kind}.json`);
         const logs: string[] = [];
         const r = await runSynthesis(
-          base(dir, {
+          golfSessionOptions(dir, tools, {
             worker: { argv: [process.execPath, join(tools, 'hostile.mjs'), kind, TS_WORKER, DIST, record] },
             onLog: (l) => logs.push(l),
           }),

@@ -6,11 +6,9 @@
  * hostile golfer is refused and nothing is committed; under `--persist` the golf dispatch and its
  * handoff are dispatch/handoff events the golf note cites; a golf route is listed once.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatch } from '../../src/contract/index.js';
 import type { WorkerInput } from '../../src/cycle/types.js';
@@ -20,14 +18,19 @@ import { runGolfPass } from '../../src/runtime/golf-pass.js';
 import { createMarkerDiagnostics } from '../../src/runtime/marker-diagnostics.js';
 import { createSynthesisJournal, runSynthesis } from '../../src/runtime/synthesis-run.js';
 import { createMemoryStore } from '../../src/store/index.js';
-import { inProcessDrafter } from '../../src/synthesis/drafter-port.js';
 import { golfViolation } from '../../src/synthesis/golf-guard.js';
 import { gitLog, TS_WORKER, withGitProject } from '../e2e/helpers.js';
+import {
+  GOLF_DIST as DIST,
+  golfDrafter as drafter,
+  GOLF_DRAFT,
+  gitIn as git,
+  golfSessionOptions,
+  golfTools,
+  GOLF_PAPER as PAPER,
+} from '../helpers/golf-session.js';
 
-const DIST = pathToFileURL(fileURLToPath(new URL('../../dist/src', import.meta.url))).href;
-const PAPER = fileURLToPath(new URL('../../examples/formalize/paper.md', import.meta.url));
-const TEXT =
-  '-- the paper\n\ntheorem two_eq : 1 + 1 = 2 := by\n  decide\n\ntheorem two_eq_hard : 2 + 2 = 5 := by\n  sorry\n';
+const TEXT = `-- the paper\n\n${GOLF_DRAFT}`;
 const FILES = { 'Paper.lean': TEXT, 'README.md': 'unrelated\n' };
 
 /**
@@ -55,27 +58,13 @@ const fb = await advanceBaseline(d.file_baseline, [file]);
 process.stdout.write(JSON.stringify({ ...handoffFor(d), files_changed: [file], file_baseline: fb }) + '\\n');
 `;
 
-/** A reviewer that routes every stuck review to golf. */
-const REVIEWER_JS = `
-const fs = require('node:fs');
-const input = JSON.parse(fs.readFileSync(0, 'utf8'));
-const stuck = input.mode === 'stuck';
-process.stdout.write(JSON.stringify({ primary_blocker: stuck ? 'golf the proved part' : null,
-  top_blockers: [], evidence: [], falsification: false, next_action: stuck ? 'golf' : 'continue',
-  suggestions: [] }) + '\\n');
-`;
-
 let tools = '';
 beforeAll(async () => {
-  tools = await mkdtemp(join(tmpdir(), 'golf-role-'));
-  await writeFile(join(tools, 'hostile.mjs'), HOSTILE_MJS);
-  await writeFile(join(tools, 'reviewer.cjs'), REVIEWER_JS);
+  tools = await golfTools('golf-role-', { 'hostile.mjs': HOSTILE_MJS });
 });
 afterAll(async () => {
   await rm(tools, { recursive: true, force: true });
 });
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
 
 function pass(
   dir: string,
@@ -202,40 +191,15 @@ describe('the golf role: real subprocess golfers under custody', () => {
 });
 
 describe('the golf route in a session: journaled as dispatch/handoff events, listed once', () => {
-  const DRAFT =
-    'theorem two_eq : 1 + 1 = 2 := by\n  decide\n\ntheorem two_eq_hard : 2 + 2 = 5 := by\n  sorry\n';
-  const drafter = inProcessDrafter(async (req) => {
-    await writeFile(req.temp_path, DRAFT);
-    return {
-      response: {
-        schema: 'draft-response/v1',
-        status: 'drafted',
-        declarations: ['two_eq', 'two_eq_hard'],
-        detail: null,
-      },
-      text: DRAFT,
-    };
-  });
-
   it('--persist: the golf dispatch (its search mode from --golf-search) and handoff are events the golf note cites', async () => {
     await withGitProject({ 'Paper.lean': '-- the paper\n' }, async ({ dir }) => {
       const store = createMemoryStore();
-      let t = Date.UTC(2026, 11, 2, 0, 0, 0);
-      const r = await runSynthesis({
-        projectRoot: dir,
-        mode: 'auto',
-        source: PAPER,
-        claimSelect: '2',
-        target: 'Paper.lean',
-        drafter: { port: drafter },
-        worker: { argv: [process.execPath, TS_WORKER] },
-        reviewerArgv: [process.execPath, join(tools, 'reviewer.cjs')],
-        maxCycles: 3,
-        maxStuck: 1,
-        golfSearch: 'full',
-        clock: () => (t += 1000),
-        journal: createSynthesisJournal({ projectRoot: dir, store }),
-      });
+      const r = await runSynthesis(
+        golfSessionOptions(dir, tools, {
+          golfSearch: 'full',
+          journal: createSynthesisJournal({ projectRoot: dir, store }),
+        }),
+      );
       const rep = r.output.reports[0];
       expect(rep?.routes.filter((x) => x === 'golf')).toEqual(['golf']);
       expect(gitLog(dir)).toContain('golf: two_eq');
