@@ -43,7 +43,21 @@ const NONCE = /^[0-9a-f]{16}$/;
  * ```
  */
 export function ledgerLineText(event: LedgerEvent, nonce: string): string {
-  const body = `{"event":${JSON.stringify(event)},"nonce":${JSON.stringify(nonce)},"schema":"${LEDGER_LINE_SCHEMA}"}`;
+  return ledgerLineOfJson(JSON.stringify(event), nonce);
+}
+
+/**
+ * {@link ledgerLineText} for an event already serialized as JSON (`eventJson`, as
+ * `JSON.stringify(event)` gives it): the append path serializes once, validates what a reader will
+ * parse back, and builds the line from the same text.
+ *
+ * @example
+ * ```ts
+ * ledgerLineOfJson(JSON.stringify(event), '0123456789abcdef') === ledgerLineText(event, '0123456789abcdef'); // true
+ * ```
+ */
+export function ledgerLineOfJson(eventJson: string, nonce: string): string {
+  const body = `{"event":${eventJson},"nonce":${JSON.stringify(nonce)},"schema":"${LEDGER_LINE_SCHEMA}"}`;
   return `${createHash('sha256').update(body, 'utf8').digest('hex')} ${body}\n`;
 }
 
