@@ -177,6 +177,30 @@ export function appendEventsFunction(schema: string): string {
 }
 
 /**
+ * The parameterised call of `append_events` in `schema` (parameters, in order: run id, first seq,
+ * lines `text[]`, cache text, cache seq, sha256, trace `jsonb` text) and the name the store
+ * prepares it under on each connection, so the server parses and plans it once per connection.
+ * Sent alone, outside an explicit transaction, the call is one statement and so its own
+ * transaction: the advisory lock it takes is released when it commits, and a statement that
+ * fails commits nothing.
+ *
+ * @example
+ * ```ts
+ * const { name, text } = appendEventsStatement('handoff_store');
+ * await client.query({ name, text, values: [runId, 1, [line], null, null, null, null] });
+ * ```
+ * @throws RangeError when `schema` is not a plain lower-case identifier.
+ */
+export function appendEventsStatement(schema: string): { readonly name: string; readonly text: string } {
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  return {
+    // a schema name may be 63 characters: the statement name (≤ 63) carries a digest of it
+    name: `handoff_append_v${PG_STORE_SCHEMA_VERSION}_${sha256Hex(schema).slice(0, 16)}`,
+    text: `SELECT "${schema}".append_events($1, $2, $3, $4, $5, $6, $7) AS r`,
+  };
+}
+
+/**
  * A signed 64-bit advisory-lock key (decimal string) derived from a namespace and a name: the
  * first 8 bytes of sha256(`handoff|<namespace>|<name>`). Used with `pg_try_advisory_xact_lock`.
  *

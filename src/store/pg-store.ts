@@ -8,13 +8,17 @@
  *
  * An append (`append`, `setHandoff`, `appendBatch`) is validated by the store's pure rules first.
  * When this store object's view of the run is current (it knows the manifest and has validated
- * every row up to the last seq), it is ONE round trip: `BEGIN; SELECT append_events(…); COMMIT`,
- * where the function takes the lock, checks under it that the last seq is still the one the lines
- * were planned after, and inserts (see `pg-schema.ts`). When the run moved on (another writer) or
+ * every row up to the last seq), it is ONE round trip and ONE statement: the prepared
+ * `SELECT append_events($1 … $7)` (parsed and planned once per connection, values bound as
+ * parameters), sent outside an explicit transaction so that it commits on its own; the function
+ * takes the lock, checks under it that the last seq is still the one the lines were planned
+ * after, and inserts (see `pg-schema.ts`). With the `beforeCommit` test seam the same call runs
+ * inside `BEGIN … COMMIT`. When the run moved on (another writer) or
  * the view is unknown (a new process), a locked transaction reads and re-validates the new rows
  * (`journal_damaged` on a defect), re-plans, and calls the same function with COMMIT: two round
- * trips. `committed` is reported only after COMMIT returned; a failure while COMMIT is in flight
- * (connection lost, backend terminated) is `indeterminate` with step `commit`.
+ * trips. `committed` is reported only after COMMIT (or the self-committing statement) returned; a
+ * failure while it is in flight (connection lost, backend terminated) is `indeterminate` with step
+ * `commit`.
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
@@ -38,6 +42,7 @@ import {
 import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
   ADVISORY_HELD_SQL,
+  appendEventsStatement,
   isPgSchemaName,
   PG_STORE_DEFAULT_SCHEMA,
   PG_STORE_SCHEMA_VERSION,
@@ -478,6 +483,61 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return `SELECT ${t('append_events')}('${runId}', ${plan.first}, ${lines}, ${cache}, ${record}) AS r`;
   }
 
+  /** The prepared `append_events` call (parsed and planned once per connection). */
+  const appendStatement = appendEventsStatement(schema);
+
+  /**
+   * The fast path's one round trip: the prepared `append_events` call alone, outside an explicit
+   * transaction — one statement, so its own transaction: the lock, the continuity check and the
+   * inserts commit together when it returns (no BEGIN/COMMIT to parse and execute). `verify`
+   * reads the function's answer. A server ERROR committed nothing (`write_failed`); a connection
+   * failure while it was in flight may have committed (`indeterminate`, step `commit`).
+   */
+  async function appendStatementOnce(
+    runId: string,
+    plan: AppendPlan,
+    trace: string | null,
+    pending: Pending,
+    verify: (r: number | undefined) => Verdict,
+  ): Promise<Verdict> {
+    const out = await checkout(runId);
+    if (!out.ok) return out.result;
+    const client = out.client;
+    let destroy = false;
+    // a batch record when the batch has ≥ 2 events or was given a trace (the fs backend's rule)
+    const record = trace !== null || plan.lines.length >= 2;
+    const values = [
+      runId,
+      plan.first,
+      plan.lines,
+      plan.cache?.text ?? null,
+      plan.cache?.seq ?? null,
+      record ? linesSha256(plan.lines) : null,
+      record ? (trace ?? '[]') : null,
+    ];
+    try {
+      const res = await client.query<{ r: unknown }>({
+        name: appendStatement.name,
+        text: appendStatement.text,
+        values,
+      });
+      const r = res.rows[0]?.r;
+      return verify(typeof r === 'number' ? r : undefined);
+    } catch (e) {
+      known.delete(runId);
+      if (isPlainServerError(e))
+        return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
+      destroy = true;
+      return storeResult('indeterminate', runId, {
+        ...pending,
+        step: 'commit',
+        detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
+      });
+    } finally {
+      client.release(destroy);
+    }
+  }
+
   /**
    * Appends prepared entries: one round trip when this object's view of the run is current (the
    * manifest and the last validated seq known, and the plan passes against that view), else — or
@@ -522,21 +582,24 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       // a refusal against this view may be stale (a replan cite, a baton): decide it under the lock
       if (p.ok) {
         const plan = p.plan;
-        const v = await transact(
-          runId,
-          () => pendingOf(plan),
-          async () => ({
-            commit: committed(plan),
-            writes: `BEGIN; ${appendCall(runId, plan, mode.trace)}`,
-            verify: (replies) => {
-              const r = appendReply(replies);
-              if (r === -1) return refused(runId, 'busy', 'the run is locked by another mutation');
-              if (r === plan.first - 1) return committed(plan);
-              if (r === undefined) return refused(runId, 'write_failed', 'append_events gave no answer');
-              return 'stale'; // another writer appended since this view: nothing written, retry below
-            },
-          }),
-        );
+        const verify = (r: number | undefined): Verdict => {
+          if (r === -1) return refused(runId, 'busy', 'the run is locked by another mutation');
+          if (r === plan.first - 1) return committed(plan);
+          if (r === undefined) return refused(runId, 'write_failed', 'append_events gave no answer');
+          return 'stale'; // another writer appended since this view: nothing written, retry below
+        };
+        const v =
+          options.beforeCommit === undefined
+            ? await appendStatementOnce(runId, plan, mode.trace, pendingOf(plan), verify)
+            : await transact(
+                runId,
+                () => pendingOf(plan),
+                async () => ({
+                  commit: committed(plan),
+                  writes: `BEGIN; ${appendCall(runId, plan, mode.trace)}`,
+                  verify: (replies) => verify(appendReply(replies)),
+                }),
+              );
         if (v !== 'stale') return settle(plan, v);
       }
     }

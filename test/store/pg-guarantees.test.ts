@@ -344,7 +344,49 @@ describe('locks are database sessions', () => {
   }, 60_000);
 });
 
-/** A unix-socket proxy in front of the server that cuts the connection around a COMMIT. */
+describe('the one-round-trip append passes worker text as data', () => {
+  it('hostile note text (array-literal and quoting metacharacters, SQL, a dollar tag, the statement name) round-trips byte for byte, alone and in a batch', async () => {
+    const store = fresh();
+    const id = await runWithNotes(store, 1);
+    const hostile = [
+      'NULL',
+      '{"a","b"}',
+      'x", NULL, "y',
+      'back\\slash \\" quote',
+      "'); DROP TABLE events; --",
+      '$h0123456789ab$ tag $$',
+      'handoff_append_v2_0000000000000000',
+      '{}',
+      ' , ',
+    ];
+    for (const text of hostile)
+      expect(await store.append(id, 'note', note(text)), text).toMatchObject({ outcome: 'committed' });
+    const batch = await store.appendBatch(
+      id,
+      hostile.map((text) => ({ kind: 'note' as const, payload: note(text) })),
+      { trace: [{ machine: 'm', from: 'a', event: 'NULL', to: '{"b"}' }] },
+    );
+    expect(batch).toMatchObject({ outcome: 'committed', first_seq: 2 + hostile.length });
+    const l = await fresh({ schema: store.schema }).load(id);
+    if (!l.ok) throw new Error(l.detail);
+    expect(l.value.damaged).toBe(false);
+    expect(l.value.events.map((e) => (e.payload as { text: string }).text)).toEqual([
+      'n0',
+      ...hostile,
+      ...hostile,
+    ]);
+    const b = await store.readBatches(id);
+    if (!b.ok) throw new Error(b.detail);
+    expect(b.value.batches.map((x) => [x.status, x.trace])).toEqual([
+      ['complete', [{ machine: 'm', from: 'a', event: 'NULL', to: '{"b"}' }]],
+    ]);
+  });
+});
+
+/** The name the store prepares its `append_events` call under (in every Parse and Bind of it). */
+const APPEND_STATEMENT = Buffer.from('handoff_append_v');
+
+/** A unix-socket proxy in front of the server that cuts the connection around a COMMIT (or a self-committing append statement). */
 async function commitCutter(upstream: string): Promise<{
   dir: string;
   arm(mode: 'after-server-reply' | 'before-server'): void;
@@ -358,7 +400,9 @@ async function commitCutter(upstream: string): Promise<{
     sockets.add(client).add(up);
     let cutOnReply = false;
     client.on('data', (chunk: Buffer) => {
-      if (armed !== null && chunk.includes(Buffer.from('COMMIT\0'))) {
+      // the locked path's COMMIT, or the one-round-trip path's prepared append_events call (its
+      // Parse or Bind names the statement): a single statement that commits on its own
+      if (armed !== null && (chunk.includes(Buffer.from('COMMIT\0')) || chunk.includes(APPEND_STATEMENT))) {
         const mode = armed;
         armed = null;
         if (mode === 'before-server') {
