@@ -4,8 +4,10 @@
 // - memory (an in-process run's default): target cost@10,000 events ≤ 1.2 × cost@100 events
 //   (the issue's "per-call cost flat in run length"), printed as late/early (lower is better) and
 //   as its inverse ratio against the target;
-// - the state file (the `handoff persist` verbs): the same at 100 and 2,000 events, to show the
-//   growth a whole-file state rewrite has (informational).
+// - the state file (the `handoff persist` verbs, whose calls are separate processes): each save
+//   appends a delta to `<state>.log` (one fsync) and the file is rewritten whole only when that
+//   log outgrows it, so the same target holds at 100 and 10,000 events (the controller here is one
+//   process, so its loads find the files unchanged and skip the re-read a new process pays once).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,11 +60,17 @@ export default async function persistBench() {
     ratio: early / late,
     target: Number((1 / 1.2).toFixed(3)),
   });
-  const fileEarly = await costAt('file', 100, 100);
-  const fileLate = await costAt('file', 2_000, 100);
+  const fileEarly = await costAt('file', 100, 300);
+  const fileLate = await costAt('file', 10_000, 300);
   rows.push({ name: 'state file: µs per mutation at event 100', value: fileEarly, unit: 'µs' });
-  rows.push({ name: 'state file: µs per mutation at event 2,000', value: fileLate, unit: 'µs' });
-  rows.push({ name: 'state file: cost@2,000 / cost@100', value: fileLate / fileEarly, unit: 'x' });
+  rows.push({ name: 'state file: µs per mutation at event 10,000', value: fileLate, unit: 'µs' });
+  rows.push({
+    name: 'state file: cost@100 / cost@10,000 (flat = 1; target cost@10k ≤ 1.2 × cost@100)',
+    value: fileEarly / fileLate,
+    unit: 'x',
+    ratio: fileEarly / fileLate,
+    target: Number((1 / 1.2).toFixed(3)),
+  });
   rows.push({ name: 'memory vs state file at event 100 (speed-up)', value: fileEarly / early, unit: 'x' });
   return rows;
 }

@@ -35,8 +35,15 @@ export { CUSTODY_SCHEMA, REUSE_SCHEMA, ReuseReportSchema } from './reuse-report.
 export type { SourceNote } from './source-note.js';
 export { parseSourceNote, SOURCE_NOTE_SCHEMA, SourceNoteSchema } from './source-note.js';
 export type { StateFs } from './state-file.js';
+export { STATE_LOG_SCHEMA } from './state-log.js';
 export type { PersistState } from './state-schema.js';
 export { PersistStateSchema, STATE_SCHEMA } from './state-schema.js';
-export { fileStateStore, memoryStateStore, type StateStore } from './state-store.js';
+export {
+  type FileStateStoreOptions,
+  fileStateStore,
+  MIN_COMPACT_BYTES,
+  memoryStateStore,
+  type StateStore,
+} from './state-store.js';
 export type { StoreVerdict, VerdictExpectation } from './store-verdict.js';
 export { classifyStoreResult, STORE_RESULT_SCHEMA } from './store-verdict.js';

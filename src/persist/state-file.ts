@@ -5,9 +5,18 @@
  * any step.
  */
 
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { causeOf, createExclusiveFile, fsyncDir, nodeFsLayer, publishFile } from '../durable/index.js';
+import {
+  causeOf,
+  createExclusiveFile,
+  fsyncDir,
+  nodeFsLayer,
+  O,
+  publishFile,
+  writeFully,
+} from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { type PersistState, PersistStateSchema } from './state-schema.js';
@@ -20,6 +29,16 @@ export interface StateFs {
   replace(path: string, text: string): Promise<void>;
   /** Reads `path` as UTF-8. */
   read(path: string): Promise<string>;
+  /**
+   * Appends `text` to the existing file `path` and syncs it (fails with ENOENT when it does not
+   * exist). Optional: without it (with `fingerprint` and `remove`), every save rewrites the state
+   * file whole.
+   */
+  append?(path: string, text: string): Promise<void>;
+  /** An identity of `path`'s current bytes (inode, size, modification time); `null` when absent. */
+  fingerprint?(path: string): Promise<string | null>;
+  /** Removes `path`; a missing file is not an error. */
+  remove?(path: string): Promise<void>;
 }
 
 const fsl = nodeFsLayer();
@@ -61,6 +80,38 @@ export const nodeStateFs: StateFs = {
   read(path) {
     return readFile(path, 'utf8');
   },
+  async append(path, text) {
+    let fd: number;
+    try {
+      fd = fsl.open(path, O.O_WRONLY | O.O_APPEND | O.O_NOFOLLOW);
+    } catch (e) {
+      throw causeOf(e);
+    }
+    try {
+      writeFully(fsl, fd, Buffer.from(text, 'utf8'), 'state_log_write');
+      fsl.fsync(fd);
+    } catch (e) {
+      throw causeOf(e);
+    } finally {
+      fsl.close(fd);
+    }
+  },
+  async fingerprint(path) {
+    try {
+      const s = statSync(path, { bigint: true });
+      return `${s.ino}:${s.size}:${s.mtimeNs}`;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  },
+  async remove(path) {
+    try {
+      fsl.unlink(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw causeOf(e);
+    }
+  },
 };
 
 /** Result of reading the state file. */
@@ -78,9 +129,31 @@ export type StateRead =
  * ```
  */
 export async function readState(fs: StateFs, path: string): Promise<StateRead> {
-  let text: string;
+  const t = await readStateText(fs, path);
+  if (!t.ok) return t;
+  let value: unknown;
   try {
-    text = await fs.read(path);
+    value = JSON.parse(t.text);
+  } catch (e) {
+    return { ok: false, reason: 'invalid', detail: `${path}: not JSON (${(e as Error).message})` };
+  }
+  return validateState(value, path);
+}
+
+/**
+ * Reads the file at `path` as text; a missing or unreadable file is a {@link StateRead} failure.
+ *
+ * @example
+ * ```ts
+ * const t = await readStateText(nodeStateFs, path); if (t.ok) JSON.parse(t.text);
+ * ```
+ */
+export async function readStateText(
+  fs: StateFs,
+  path: string,
+): Promise<{ readonly ok: true; readonly text: string } | Extract<StateRead, { ok: false }>> {
+  try {
+    return { ok: true, text: await fs.read(path) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return {
@@ -89,12 +162,17 @@ export async function readState(fs: StateFs, path: string): Promise<StateRead> {
       detail: `${path}: ${code ?? String(e)}`,
     };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: 'invalid', detail: `${path}: not JSON (${(e as Error).message})` };
-  }
+}
+
+/**
+ * Validates a parsed state (`path` names it in the detail). Never throws.
+ *
+ * @example
+ * ```ts
+ * const r = validateState(JSON.parse(text), path); if (r.ok) r.state.last_seq;
+ * ```
+ */
+export function validateState(value: unknown, path: string): StateRead {
   const r = safeValidate(PersistStateSchema, value);
   if (!r.ok) {
     return {

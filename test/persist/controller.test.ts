@@ -15,6 +15,7 @@ import {
   faultyStateFs,
   faultyStore,
   note,
+  readStateFile,
   replan,
   stuckHandoff,
   tempDir,
@@ -270,7 +271,7 @@ describe('invocation state', () => {
       committed: { seq: 1, cite: `${runId}#1` },
     });
     expect(r.handoff?.files_changed).toEqual(['/repo/Mathlib/Foo.lean']);
-    const state = JSON.parse(await readFile(ctl.statePath, 'utf8'));
+    const state = await readStateFile(ctl.statePath);
     expect(state.inflight).toMatchObject({ op: 'append', kind: 'handoff' });
     // a later helper process
     const later = controller(dir, store);
@@ -302,7 +303,7 @@ describe('invocation state', () => {
 
   it('a crashed process (in-flight left behind) stops the next call with the pending knowledge folded once', async () => {
     const { c, statePath, store } = await started();
-    const s = JSON.parse(await readFile(statePath, 'utf8'));
+    const s = await readStateFile(statePath);
     s.inflight = { op: 'append', kind: 'handoff', at: '2026-11-30T10:00:00Z', pending: workerHandoff() };
     await writeFile(statePath, JSON.stringify(s));
     const r = await c.review(batchReview());

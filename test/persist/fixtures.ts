@@ -9,6 +9,7 @@ import { knowledgeFromDispatch } from '../../src/persist/knowledge.js';
 import type { StateFs } from '../../src/persist/state-file.js';
 import { nodeStateFs } from '../../src/persist/state-file.js';
 import { type PersistState, STATE_SCHEMA } from '../../src/persist/state-schema.js';
+import { fileStateStore } from '../../src/persist/state-store.js';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory-store.js';
 import type { Store, StoreResult } from '../../src/store/store.js';
 import { canonicalDispatch, stuckHandoff } from '../contract/fixtures.js';
@@ -115,22 +116,42 @@ export function faultyStore(inner: MemoryStore = createMemoryStore({ now: fixedC
   };
 }
 
-/** A state fs whose `replace` calls fail on the listed (1-based) call numbers. */
+/**
+ * A state fs whose saves fail on the listed (1-based) call numbers: a save is one `replace` (a
+ * whole rewrite, or the log's creation) or one `append` (a delta), so the numbering is the
+ * controller's save count whichever form a save takes.
+ */
 export function faultyStateFs(
   failReplaceCalls: number[],
   base: StateFs = nodeStateFs,
 ): StateFs & { calls: number } {
+  const failing = () => {
+    fs.calls++;
+    if (failReplaceCalls.includes(fs.calls)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+  };
   const fs = {
     calls: 0,
     createExclusive: base.createExclusive.bind(base),
     read: base.read.bind(base),
     async replace(path: string, text: string) {
-      fs.calls++;
-      if (failReplaceCalls.includes(fs.calls)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+      failing();
       return base.replace(path, text);
     },
+    async append(path: string, text: string) {
+      failing();
+      return (base.append as NonNullable<StateFs['append']>).call(base, path, text);
+    },
+    fingerprint: (base.fingerprint as NonNullable<StateFs['fingerprint']>).bind(base),
+    remove: (base.remove as NonNullable<StateFs['remove']>).bind(base),
   };
   return fs;
+}
+
+/** The controller's current state in the state file at `statePath` (the file and its log). */
+export async function readStateFile(statePath: string): Promise<PersistState> {
+  const r = await fileStateStore(nodeStateFs, statePath).load();
+  if (!r.ok) throw new Error(`state: ${r.detail}`);
+  return r.state;
 }
 
 /** A temp dir for one test, removed by the returned cleanup. */
