@@ -101,7 +101,7 @@ export {
   STOP_CODES,
 } from './exact-checks.js';
 export { fsAssessmentStore } from './fs-assessment-store.js';
-export { createFsLedger, fsLedgerLog } from './fs-ledger.js';
+export { createFsLedger, type FsLedgerLog, type FsLedgerLogOptions, fsLedgerLog } from './fs-ledger.js';
 export type { RunGateOptions, RunGateResult } from './gate-runner.js';
 export { runGate } from './gate-runner.js';
 export { globMatch } from './globs.js';
