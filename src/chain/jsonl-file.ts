@@ -30,13 +30,14 @@ import { HandoffError } from '../errors/index.js';
 
 const defaultFsl = nodeFsLayer();
 
-const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint }): string =>
-  `${s.ino}:${s.size}:${s.mtimeNs}`;
+const stampOf = (s: { dev: number; ino: number; size: number }): string => `${s.dev}:${s.ino}:${s.size}`;
 
 /**
- * A cheap change detector for an append-only file: `absent`, or its inode, size and modification
- * time in nanoseconds. Every append changes it, so a cache keyed by the stamp is reloaded exactly
- * when another writer (another process) appended.
+ * A cheap change detector for an append-only file: `absent`, or its device, inode and size. Every
+ * append changes it (the size grows) and a replaced file changes it (another inode), so a cache
+ * keyed by the stamp is reloaded exactly when another writer appended or replaced the file. (A
+ * rewrite in place to the very same size is not an append and is not noticed by such a cache; the
+ * loader that reads the file afresh still checks every line.)
  *
  * @example
  * ```ts
@@ -53,13 +54,13 @@ export async function fileStamp(path: string): Promise<string> {
  *
  * @example
  * ```ts
- * const stamp = fileStampSync('/var/chain/baton-1a2b.jsonl'); // 'absent' or '<ino>:<size>:<mtime ns>'
+ * const stamp = fileStampSync('/var/chain/baton-1a2b.jsonl'); // 'absent' or '<dev>:<ino>:<size>'
  * ```
  * @throws HandoffError `io_error` for stat errors other than a missing file.
  */
 export function fileStampSync(path: string): string {
   try {
-    return stampOf(fs.statSync(path, { bigint: true }));
+    return stampOf(fs.statSync(path));
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return 'absent';
     throw new HandoffError('io_error', `cannot stat ${path}: ${(e as Error).message}`, {
@@ -218,6 +219,8 @@ export class JsonlAppender {
   readonly #fsl: FsLayer;
   readonly #held = new Map<string, Held>();
   readonly #maxHeld: number;
+  /** The path {@link JsonlAppender.view} just checked (its held descriptor is current). */
+  #viewed: string | undefined;
 
   /** `fsl`: the file-system layer (default node's); `maxHeld`: descriptors kept open (0 closes after every append). */
   constructor(fsl: FsLayer = defaultFsl, maxHeld = HELD_JSONL_FILES) {
@@ -243,8 +246,11 @@ export class JsonlAppender {
     let h: Held | undefined;
     let created = false;
     let before = -1;
+    const viewed = this.#viewed === path ? this.#held.get(path) : undefined;
+    this.#viewed = undefined;
     try {
-      ({ h, created } = this.#ready(path));
+      if (viewed !== undefined) h = viewed;
+      else ({ h, created } = this.#ready(path, true));
       before = h.size;
       writeFully(fsl, h.fd, data, 'write');
       try {
@@ -253,7 +259,6 @@ export class JsonlAppender {
         throw new StepFailure('fsync', e, data.length);
       }
       h.size += data.length;
-      const st = fs.fstatSync(h.fd, { bigint: true });
       if (created) {
         try {
           fsyncDir(fsl, dirname(path), 'dir_fsync');
@@ -262,7 +267,7 @@ export class JsonlAppender {
         }
       }
       this.#keep(path, h);
-      return stampOf(st);
+      return stampOf(h);
     } catch (e) {
       if (h !== undefined) {
         this.#held.delete(path);
@@ -279,14 +284,50 @@ export class JsonlAppender {
     }
   }
 
+  /**
+   * The file's {@link fileStamp} as this appender sees it under the caller's lock, for a caller
+   * that decides from the stamp (its cache of the file is current or not) what to append: one
+   * `lstat`, and the held descriptor re-checked as before an append (a replaced file is reopened,
+   * a torn tail another writer left is cut). When the very next call is {@link append} of the same
+   * path, it writes without checking again. `absent` when there is no file (append creates it).
+   *
+   * @example
+   * ```ts
+   * await withAppendLock(path, async () => {
+   *   if (appender.view(path) !== cached.stamp) cached = reload(path);
+   *   cached = { stamp: appender.append(path, [next(cached)]), … };
+   * });
+   * ```
+   * @throws HandoffError `io_error` (details `path`, `step`) when the file cannot be checked.
+   */
+  view(path: string): string {
+    this.#viewed = undefined;
+    let h: Held | null;
+    try {
+      h = this.#ready(path, false).h;
+    } catch (e) {
+      throw ioError(path, e);
+    }
+    if (h === null) return 'absent';
+    this.#keep(path, h);
+    this.#viewed = path;
+    return stampOf(h);
+  }
+
   /** Closes every held descriptor (later appends reopen and re-check). */
   close(): void {
+    this.#viewed = undefined;
     for (const h of this.#held.values()) closeQuietly(this.#fsl, h.fd);
     this.#held.clear();
   }
 
-  /** The descriptor to append to, re-checked against the path; a torn tail is cut first. */
-  #ready(path: string): { h: Held; created: boolean } {
+  /**
+   * The descriptor to append to, re-checked against the path; a torn tail is cut first. A missing
+   * file is created when `create`, else the answer is `null`.
+   */
+  #ready(path: string, create: true): { h: Held; created: boolean };
+  #ready(path: string, create: boolean): { h: Held | null; created: boolean };
+  #ready(path: string, create: boolean): { h: Held | null; created: boolean } {
     const fsl = this.#fsl;
     const known = this.#held.get(path);
     let st: { ino: number; dev: number; size: number; isFile(): boolean } | null;
@@ -310,6 +351,7 @@ export class JsonlAppender {
       fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
     } catch (e) {
       if (errnoOf(e) !== 'ENOENT') throw new StepFailure('open', e);
+      if (!create) return { h: null, created: false };
       try {
         fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
         created = true;
