@@ -21,8 +21,8 @@ import { isChainManifest, type StoredManifest } from './chain-schema.js';
 import { appendRecord, readSidecar, sidecarUnderLock } from './fs-batch-sidecar.js';
 import { type FsContext, locateRun, posixOnly } from './fs-context.js';
 import type { HeldJournal, JournalState } from './fs-held-journals.js';
+import { lockRun, unlockRun } from './fs-held-locks.js';
 import type { RunPaths } from './fs-layout.js';
-import { acquireLock, releaseLock } from './fs-lock.js';
 import { readManifest } from './fs-manifest.js';
 import { parseJournal } from './journal-parse.js';
 import { quoteValue } from './quote-value.js';
@@ -130,8 +130,9 @@ export function appendSync(
   if ('refusal' in planned) return planned.refusal;
   const plan = planned.plan;
   const lockPath = plan.paths.lock;
-  const lock = acquireLock(ctx.fsl, lockPath, ctx.lockBody(plan.ts));
+  const lock = lockRun(ctx.fsl, ctx.locks, lockPath, ctx.lockBody(plan.ts));
   if (!lock.ok) return refused(runId, lock.code, lock.detail);
+  if (lock.fresh) lockTakenAfresh(ctx, runId);
   let result: StoreResult;
   try {
     result = appendLocked(ctx, plan);
@@ -142,10 +143,28 @@ export function appendSync(
       detail: String((e as Error)?.message ?? e),
     });
   }
-  const warn = releaseLock(ctx.fsl, lockPath);
+  const warn = unlockRun(ctx.fsl, ctx.locks, lockPath);
   if (warn !== null)
     return { ...result, detail: result.detail === undefined ? warn : `${result.detail}; ${warn}` };
   return result;
+}
+
+/**
+ * A mutation took the run lock afresh (always, without `holdLocks`): other writers may have used
+ * the run since this instance last held it, so the batch sidecar is looked at again under the
+ * lock. While a held lock stays ours, nobody else writes the run: the sidecar state this instance
+ * knows stays valid and costs no `lstat` (see `sidecarUnderLock`).
+ *
+ * @example
+ * ```ts
+ * const lock = lockRun(ctx.fsl, ctx.locks, paths.lock, body);
+ * if (lock.ok && lock.fresh) lockTakenAfresh(ctx, runId);
+ * ```
+ */
+export function lockTakenAfresh(ctx: FsContext, runId: string): void {
+  if (ctx.locks === null) return;
+  const known = ctx.journals.get(runId);
+  if (known !== undefined) known.sidecar = undefined;
 }
 
 /**

@@ -86,7 +86,9 @@ export function readSidecar(ctx: FsContext, paths: RunPaths): SidecarRead {
 /**
  * Under the lock: the sidecar's state for the next write — the known state when one lstat shows
  * the same file and size, else read again (records another writer added, e.g. an aborted batch).
- * Updates `state.sidecar`.
+ * Updates `state.sidecar`. With a lock held across mutations (`holdLocks`) a known state is used
+ * without the lstat: only this instance has written the run since it took the lock (a lock taken
+ * afresh forgets the state first, see `lockTakenAfresh`).
  *
  * @example
  * ```ts
@@ -101,6 +103,7 @@ export function sidecarUnderLock(
 ):
   | { readonly ok: true; readonly known: SidecarKnown | null }
   | { readonly ok: false; readonly code: StoreCode; readonly detail: string } {
+  if (ctx.locks !== null && state.sidecar !== undefined) return { ok: true, known: state.sidecar };
   let st: ReturnType<FsContext['fsl']['lstat']>;
   try {
     st = ctx.fsl.lstat(paths.batches);

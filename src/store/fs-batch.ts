@@ -18,9 +18,9 @@ import { traceProblem } from './batch-rules.js';
 import { unwritableIn } from './canonical-fast.js';
 import { type ChainTail, tailOf } from './chain-rules.js';
 import type { BatonCommitPayload } from './chain-schema.js';
-import { commitLines, openJournal, refreshCache } from './fs-append.js';
+import { commitLines, lockTakenAfresh, openJournal, refreshCache } from './fs-append.js';
 import { type FsContext, locateRun, posixOnly } from './fs-context.js';
-import { acquireLock, releaseLock } from './fs-lock.js';
+import { lockRun, unlockRun } from './fs-held-locks.js';
 import { readManifest } from './fs-manifest.js';
 import { quoteValue } from './quote-value.js';
 import { isRunId } from './run-id.js';
@@ -118,8 +118,9 @@ export function appendBatchSync(
     planned.push({ ...p, eventSchema: schema.eventSchema });
   }
   const ts = ctx.stamp();
-  const lock = acquireLock(ctx.fsl, paths.lock, ctx.lockBody(ts));
+  const lock = lockRun(ctx.fsl, ctx.locks, paths.lock, ctx.lockBody(ts));
   if (!lock.ok) return refused(runId, lock.code, lock.detail);
+  if (lock.fresh) lockTakenAfresh(ctx, runId);
   let result: StoreResult;
   try {
     result = batchLocked(ctx, runId, paths, manifest, planned, ts, options?.trace, options?.atomic !== false);
@@ -130,7 +131,7 @@ export function appendBatchSync(
       detail: String((e as Error)?.message ?? e),
     });
   }
-  const warn = releaseLock(ctx.fsl, paths.lock);
+  const warn = unlockRun(ctx.fsl, ctx.locks, paths.lock);
   if (warn !== null)
     return { ...result, detail: result.detail === undefined ? warn : `${result.detail}; ${warn}` };
   return result;

@@ -8,6 +8,7 @@ import { canonicalJson } from '../canonical/index.js';
 import { errnoOf, type FsLayer, type FsStat } from '../durable/index.js';
 import type { IdSource } from '../ids/index.js';
 import { HeldJournals } from './fs-held-journals.js';
+import { HeldLocks } from './fs-held-locks.js';
 import { type RunPaths, runPaths } from './fs-layout.js';
 import type { ManifestCache } from './fs-manifest.js';
 import { quoteValue } from './quote-value.js';
@@ -31,6 +32,8 @@ export interface FsSettings {
   readonly pid: number;
   readonly host: string;
   readonly gitTracked: (runsDir: string) => readonly string[];
+  /** Keep each run's lock across mutations until close or exit (see `fs-held-locks.ts`). */
+  readonly holdLocks?: boolean;
 }
 
 /**
@@ -44,6 +47,8 @@ export interface FsSettings {
 export interface FsContext extends FsSettings {
   /** Journal states and held descriptors. */
   readonly journals: HeldJournals;
+  /** The run locks held across mutations (`holdLocks`), or null: one lock per mutation. */
+  readonly locks: HeldLocks | null;
   /** Validated manifests by run id (immutable files: keyed by inode and size). */
   readonly manifests: ManifestCache;
   /** The current time as `YYYY-MM-DDTHH:MM:SSZ` (formatted once per second). */
@@ -75,6 +80,7 @@ export function createFsContext(settings: FsSettings): FsContext {
   return {
     ...settings,
     journals: new HeldJournals(fsl),
+    locks: settings.holdLocks === true ? new HeldLocks(fsl) : null,
     manifests: new Map(),
     stamp() {
       const d = now();

@@ -63,6 +63,15 @@ export interface FsStoreOptions extends StoreRootInput {
    * refuses create). Default: ask the containing repository with `git ls-files` ({@link gitTrackedUnder}).
    */
   readonly gitTracked?: (runsDir: string) => readonly string[];
+  /**
+   * Keep each run's `.lock` from this instance's first mutation of the run until {@link FsStore.close}
+   * or process exit, instead of creating and removing it around every mutation (the spec's
+   * default, used when false). For a writer that owns its runs: other processes get `busy` for
+   * the whole time, and reuse reads the run as active. Before each mutation one `lstat` checks the
+   * lock is still this instance's file. Durability is unchanged (every event fsync'd before it is
+   * acknowledged). Default false. See docs/store.md § Held run locks.
+   */
+  readonly holdLocks?: boolean;
 }
 
 /** The fs store, with its resolved root and the run-directory helper. */
@@ -74,8 +83,10 @@ export interface FsStore extends ChainRunStore {
   runDirectory(runId: string): string;
   /**
    * Closes the journal descriptors this instance keeps open between appends (at most
-   * {@link HELD_JOURNALS}). Optional: they are also closed when the instance is garbage
-   * collected, and the store stays usable (the next append reopens the journal).
+   * {@link HELD_JOURNALS}) and, with `holdLocks`, removes the run locks it holds (each only if
+   * `.lock` is still the file it created). Optional: descriptors are also closed when the
+   * instance is garbage collected and held locks removed on process exit, and the store stays
+   * usable (the next append reopens the journal and takes the lock again).
    *
    * @example
    * ```ts
@@ -121,6 +132,7 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     pid: options.pid ?? process.pid,
     host: options.host ?? hostname(),
     gitTracked: options.gitTracked ?? gitTrackedUnder,
+    holdLocks: options.holdLocks === true,
   });
   const runIdOrNull = (runId: string): string | null => (isRunId(runId) ? runId : null);
 
@@ -128,7 +140,10 @@ export function createFsStore(options: FsStoreOptions = {}): FsStore {
     backend: 'fs',
     root,
     runDirectory: (runId) => runPaths(root, runId).dir,
-    close: () => ctx.journals.closeAll(),
+    close: () => {
+      ctx.journals.closeAll();
+      ctx.locks?.releaseAll();
+    },
     async createRun(input) {
       return guard(
         () => createRunSync(ctx, input),
