@@ -1,7 +1,7 @@
 // PostgreSQL run-store benchmark (built dist/): store.append throughput (one round trip per event:
-// `BEGIN; SELECT append_events(…); COMMIT`, the function taking the advisory run lock, checking
-// continuity and inserting) and store.appendBatch of 5 events (the same one round trip, a
-// multi-row insert) vs a raw loop of single-statement INSERTs of lines of the same size into a
+// one prepared `SELECT append_events($1 … $7)` that commits on its own, the function taking the
+// advisory run lock, checking continuity and inserting) and store.appendBatch of 5 events (the
+// same one statement, a multi-row insert) vs a raw loop of single-statement INSERTs of lines of the same size into a
 // plain table, on the same server, in the same run, interleaved (ratios). Server:
 // $HANDOFF_BENCH_PG_URL or $HANDOFF_TEST_PG_URL, else a throwaway cluster (initdb + postgres on a
 // unix socket in a temp dir, as the `postgres` OS user when running as root; default durability
@@ -174,7 +174,7 @@ async function measure(url, schema, dispatch, note, durable) {
     const tag = durable ? '' : ' [synchronous_commit=off, both sides]';
     return [
       {
-        name: `pg store append (one round trip: BEGIN; append_events(lock, continuity, insert); COMMIT)${tag}`,
+        name: `pg store append (one round trip: one prepared append_events(lock, continuity, insert) statement, its own commit)${tag}`,
         value: Math.round(storeRate),
         unit: 'appends/s',
         ratio: Number((storeRate / rawRate).toFixed(3)),
