@@ -346,10 +346,11 @@ function stepOf(e: unknown): string {
  * the bytes this instance has not validated yet (all of them on first use).
  *
  * Between appends the descriptor stays open. Reusing it requires that the journal path still
- * names that very file (lstat of the path: same inode and device, a regular file, so a journal
- * replaced, renamed away or swapped for a symlink is never written through a stale descriptor)
- * and that its size is the one validated (fstat; bytes another writer appended are validated
- * first, a shrunken file is reopened and validated whole). Anything else closes it and takes
+ * names that very file (lstat of the path: the inode and device read from the descriptor when it
+ * was opened, a regular file, so a journal replaced, renamed away or swapped for a symlink is
+ * never written through a stale descriptor) and that its size (from the same lstat: the same
+ * inode) is the one validated (bytes another writer appended are validated first, a shrunken
+ * file is reopened and validated whole). Anything else closes it and takes
  * the full path: open with O_NOFOLLOW and validate. Validation is batch-aware: lines of a batch
  * whose record shows it torn are damage (`journal_damaged`), as a torn tail is.
  *
@@ -371,15 +372,12 @@ export function openJournal(
     let same = false;
     let size = -1;
     try {
+      // held.ino/dev were read from this very descriptor (fstat when it was opened), and an open
+      // descriptor's inode never changes: a path naming that inode names the descriptor's file,
+      // and its lstat size is that file's size — no fstat needed
       const named = fsl.lstat(p.events);
-      const st = fsl.fstat(held.fd);
-      same =
-        named.isFile() &&
-        named.ino === st.ino &&
-        named.dev === st.dev &&
-        st.ino === held.ino &&
-        st.dev === held.dev;
-      size = st.size;
+      same = named.isFile() && held.ino >= 0 && named.ino === held.ino && named.dev === held.dev;
+      size = named.size;
     } catch {
       same = false;
     }
