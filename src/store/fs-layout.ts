@@ -8,7 +8,8 @@
  *   runs/<run-id>/events.jsonl    append-only, one canonical JSON line per event
  *   runs/<run-id>/handoff.json    disposable cache of the last set-handoff
  *   runs/<run-id>/batches.jsonl   batch records of group commits (run-store-batch/v1), when any
- *   runs/<run-id>/.lock           present while a mutation runs (never broken)
+ *   runs/<run-id>/.lock           present while a mutation runs (never broken); with holdLocks, while
+ *                                 its writer holds the run (fs-held-locks.ts)
  *   runs/<run-id>/*.tmp           temp files of whole-file publication
  * ```
  */

@@ -2,7 +2,8 @@
  * The per-mutation run lock: `.lock` created exclusively in the run directory (the mechanism is
  * `createExclusiveFile` of src/durable). An existing lock means `busy` and is never broken (a
  * crashed writer's lock stays until a human removes it). The body `{pid, host, acquired}` is
- * diagnostic only. Readers take no lock.
+ * diagnostic only. Readers take no lock. A writer may keep it across mutations (`holdLocks`,
+ * fs-held-locks.ts).
  */
 import { canonicalJson } from '../canonical/index.js';
 import { createExclusiveFile, errnoOf, type FsLayer, removeExclusiveFile } from '../durable/index.js';

@@ -344,6 +344,55 @@ describe('locks are database sessions', () => {
   }, 60_000);
 });
 
+describe('the steady-state append is one statement', () => {
+  it('after the first, each append sends exactly one query — the prepared append_events call, no BEGIN/COMMIT', async () => {
+    const pool = new pg.Pool({ connectionString: db.url(), max: 1 });
+    pool.on('error', () => {});
+    const sent: string[] = [];
+    const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const c = await connect();
+      const wrapped = c as pg.PoolClient & { __spied?: boolean };
+      if (wrapped.__spied !== true) {
+        wrapped.__spied = true;
+        const query = c.query.bind(c) as (...a: unknown[]) => unknown;
+        (c as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+          const q = a[0] as string | { name?: string; text: string };
+          sent.push(typeof q === 'string' ? q : `${q.name ?? ''}|${q.text}`);
+          return query(...a);
+        };
+      }
+      return c;
+    };
+    try {
+      const store = createPgStore({ pool, schema: `g_${n++}`, now: fixedClock() });
+      const id = await runWithNotes(store, 1);
+      sent.length = 0;
+      expect(await store.append(id, 'note', note('two'))).toMatchObject({ outcome: 'committed', seq: 2 });
+      expect(
+        await store.appendBatch(id, [
+          { kind: 'note', payload: note('3') },
+          { kind: 'note', payload: note('4') },
+        ]),
+      ).toMatchObject({
+        outcome: 'committed',
+        seq: 4,
+      });
+      expect(sent).toHaveLength(2);
+      for (const q of sent) {
+        expect(q).toMatch(
+          /^handoff_append_v2_[0-9a-f]{16}\|SELECT "g_\d+"\.append_events\(\$1, \$2, \$3, \$4, \$5, \$6, \$7\) AS r$/,
+        );
+        expect(q).not.toMatch(/BEGIN|COMMIT/);
+      }
+      const l = await store.load(id);
+      expect(l.ok && l.value.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe('the one-round-trip append passes worker text as data', () => {
   it('hostile note text (array-literal and quoting metacharacters, SQL, a dollar tag, the statement name) round-trips byte for byte, alone and in a batch', async () => {
     const store = fresh();
