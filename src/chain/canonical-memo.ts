@@ -20,11 +20,19 @@ import { canonicalJson, compareCodePoints } from '../canonical/index.js';
 const MEMO = new WeakMap<object, string>();
 
 /**
- * Deep-frozen values written once (not yet memoized): a value is memoized when it is written the
- * second time, so what is written only once (a revision's own baton object, its new arrays) costs
- * no memo entry, and what every later revision shares (records, values, receipts) gets one.
+ * Deep-frozen values near the root written once (not yet memoized): such a value is memoized when
+ * it is written the second time, so what is written only once (a revision's own baton object, its
+ * new arrays) costs no memo entry.
  */
 const SEEN = new WeakSet<object>();
+
+/**
+ * From this depth on a value is memoized the first time it is written. A journal line is
+ * `{…, baton: {records: [record…], stage_receipts: [receipt…]}}`: the records and receipts (depth 3)
+ * and everything in them are what later revisions share, while the line, the baton and its arrays
+ * (depth 0–2) are new in every revision — those are memoized only when met a second time.
+ */
+const EAGER_DEPTH = 3;
 
 /** Texts shorter than this are cheaper to write again than to keep. */
 const MEMO_MIN_LENGTH = 128;
@@ -134,7 +142,7 @@ function write(v: unknown, depth: number): string {
     text += '}';
   }
   if (fixed && text.length >= MEMO_MIN_LENGTH) {
-    if (SEEN.has(v)) MEMO.set(v, text);
+    if (depth >= EAGER_DEPTH || SEEN.has(v)) MEMO.set(v, text);
     else SEEN.add(v);
   }
   fixedOut = fixed;

@@ -28,6 +28,8 @@ import {
 } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 
+export { appendLockFile, LOCK_BODY_DIR, withAppendLock } from './append-lock.js';
+
 const defaultFsl = nodeFsLayer();
 
 const stampOf = (s: { dev: number; ino: number; size: number }): string => `${s.dev}:${s.ino}:${s.size}`;
@@ -67,93 +69,6 @@ export function fileStampSync(path: string): string {
       details: { path },
       cause: e,
     });
-  }
-}
-
-/**
- * The lock file that guards appends to `path`.
- *
- * @example
- * ```ts
- * appendLockFile('/var/chain/baton-1a2b.jsonl'); // '/var/chain/baton-1a2b.jsonl.lock'
- * ```
- */
-export function appendLockFile(path: string): string {
-  return `${path}.lock`;
-}
-
-function lockHolder(fsl: FsLayer, lockPath: string): unknown {
-  try {
-    const fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW);
-    try {
-      return JSON.parse(readRange(fsl, fd, 0, fsl.fstat(fd).size).toString('utf8'));
-    } finally {
-      fsl.close(fd);
-    }
-  } catch {
-    return null; // being created or removed right now, or not JSON: diagnostic only
-  }
-}
-
-/** The lock body: `{host, pid}` (diagnostic only), computed once per process. */
-let lockBody: Buffer | undefined;
-
-/**
- * Runs `fn` while holding the append lock of `path`: `<path>.lock`, created with
- * O_CREAT|O_EXCL|O_NOFOLLOW (its body `{pid, host}` is diagnostic only) and removed when `fn`
- * settles. An existing lock means another writer is inside its critical section — or crashed
- * there: the call is refused with `busy` and the lock is **never broken** (a crashed writer's lock
- * stays until a human who knows no writer runs removes it). Readers take no lock. The directory is
- * created (recursively) only when it is missing.
- *
- * @example
- * ```ts
- * await withAppendLock(path, async () => {
- *   if (!(await alreadyRecorded(path))) await appendLineDurably(path, line);
- * });
- * ```
- * @throws HandoffError `busy` (details `lock`, `holder`) when the lock exists; `io_error` when it
- *   cannot be created; whatever `fn` throws.
- */
-export async function withAppendLock<T>(
-  path: string,
-  fn: () => Promise<T>,
-  fsl: FsLayer = defaultFsl,
-): Promise<T> {
-  const lockPath = appendLockFile(path);
-  lockBody ??= Buffer.from(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`);
-  let made = createExclusiveFile(fsl, lockPath, lockBody);
-  if (!made.ok && made.reason === 'create_failed' && errnoOf(made.cause) === 'ENOENT') {
-    try {
-      fs.mkdirSync(dirname(path), { recursive: true });
-    } catch (e) {
-      throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
-        details: { path, lock: lockPath },
-        cause: e,
-      });
-    }
-    made = createExclusiveFile(fsl, lockPath, lockBody);
-  }
-  if (!made.ok) {
-    if (made.reason === 'exists') {
-      throw new HandoffError(
-        'busy',
-        `another writer holds ${lockPath}; it is never broken (remove it only when no writer runs)`,
-        { details: { path, lock: lockPath, holder: lockHolder(fsl, lockPath) } },
-      );
-    }
-    // init_failed: the half-made lock was removed again
-    const verb = made.reason === 'create_failed' ? 'create' : 'initialize';
-    throw new HandoffError('io_error', `cannot ${verb} ${lockPath}: ${(made.cause as Error)?.message}`, {
-      details: { path, lock: lockPath },
-      cause: made.cause,
-    });
-  }
-  try {
-    return await fn();
-  } finally {
-    // when removal fails the lock stays: later writers are refused with busy until a human removes it
-    removeExclusiveFile(fsl, lockPath);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The file journal's and the file effect ledger's durable boundary: exactly one lock acquisition,
- * one write and one fsync per commit (plus the directory fsync of the commit that creates the
+ * The file journal's and the file effect ledger's durable boundary: exactly one lock acquisition
+ * (one link(2) to this process's lock body), one lstat, one write and one fsync per commit (plus the directory fsync of the commit that creates the
  * file), and, for every file-system call a commit makes, that call failing (EIO, a partial write,
  * a write that writes nothing): the commit rejects and leaves the file byte-for-byte as it was (no
  * torn or unsynced line survives to be taken for a committed one) and no lock behind, or it
@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +20,7 @@ import {
   createFileEffectLedger,
   type JournalEntry,
 } from '../../src/chain/index.js';
+import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
 import { tripBaton, tripChain } from './trip-fixture.js';
 
@@ -54,13 +55,21 @@ describe('file journal: one durable boundary per commit', () => {
     const lock = chainJournalLockFile(dir, 'trip-1');
     await journal.commit(e0);
     expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`, `fsync ${dir}`]);
+    // the first lock in a directory writes this process's lock body once; locks are links to it
+    const [body] = calls(f.trace, 'link').map((c) => c.split(' ')[1] as string);
+    expect(body?.startsWith(join(dir, LOCK_BODY_DIR, ''))).toBe(true);
+    expect(JSON.parse(readFileSync(body as string, 'utf8'))).toEqual({ host: hostname(), pid: process.pid });
     for (const e of [e1, e2]) {
       f.trace.length = 0;
       await journal.commit(e);
       expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`]);
-      expect(calls(f.trace, 'write')).toEqual([`write ${lock}`, `write ${file}`]);
-      expect(calls(f.trace, 'open')).toEqual([`open ${lock}`]); // the journal's descriptor was kept
+      expect(calls(f.trace, 'link')).toEqual([`link ${body} ${lock}`]); // the lock: one link(2)
+      expect(calls(f.trace, 'write')).toEqual([`write ${file}`]);
+      expect(calls(f.trace, 'open')).toEqual([]); // no lock file made, the journal's descriptor kept
       expect(calls(f.trace, 'unlink')).toEqual([`unlink ${lock}`]);
+      expect(calls(f.trace, 'lstat')).toEqual([`lstat ${file}`]); // the one check under the lock
+      expect(f.trace).toHaveLength(5);
+      expect(existsSync(lock)).toBe(false);
     }
     expect(f.unsyncedContent.has(file)).toBe(false);
     expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
@@ -76,7 +85,8 @@ describe('file journal: one durable boundary per commit', () => {
     await ledger.put({ key: 'b', result: 2 });
     const file = join(dir, 'effects.jsonl');
     expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`]);
-    expect(calls(f.trace, 'write')).toEqual([`write ${file}.lock`, `write ${file}`]);
+    expect(calls(f.trace, 'link')).toHaveLength(1);
+    expect(calls(f.trace, 'write')).toEqual([`write ${file}`]);
     expect((await createFileEffectLedger(dir).records()).map((r) => r.key)).toEqual(['a', 'b']);
   });
 });
@@ -149,7 +159,7 @@ describe('file journal: fault injection at every call of a commit', () => {
     const file = chainJournalFile(dir, 'trip-1');
     const before = readFileSync(file);
     f.trace.length = 0;
-    f.failAt = 5; // lock open, write, close; journal lstat, write; → the fsync (checked below)
+    f.failAt = 3; // lock link; journal lstat, write; → the fsync (checked below)
     await expect(journal.commit(e1)).rejects.toMatchObject({ code: 'io_error', details: { step: 'fsync' } });
     expect(f.failed).toBe(`fsync ${file}`);
     expect(readFileSync(file).equals(before)).toBe(true);

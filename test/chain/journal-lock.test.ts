@@ -5,8 +5,8 @@
  * The process tests run real child processes against the built library (`npm run build` first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import {
   idempotentEffect,
   stageDelta,
 } from '../../src/chain/index.js';
+import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
+import { createExclusiveFile, nodeFsLayer } from '../../src/durable/index.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
 let dir: string;
@@ -86,6 +88,26 @@ describe('file journal lock (in process)', () => {
     expect(entries.map((e) => e.baton.revision)).toEqual([0, 1]);
   });
 
+  it('hostile: a planted .lock-bodies symlink is not followed; the lock is then made with O_EXCL', async () => {
+    const chain = tripChain();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'chain-lock-elsewhere-'));
+    try {
+      await symlink(elsewhere, join(dir, LOCK_BODY_DIR));
+      const journal = createFileChainJournal(dir);
+      const r = await chain.run(tripBaton(chain), { journal });
+      expect(r.baton.revision).toBe(3);
+      expect(await readdir(elsewhere)).toEqual([]); // nothing written through the link
+      expect(await exists(chainJournalLockFile(dir, 'trip-1'))).toBe(false);
+      const lock = chainJournalLockFile(dir, 'trip-1');
+      await writeFile(lock, '{"host":"elsewhere","pid":1}\n');
+      await expect(journal.commit({ baton: r.baton, receipt: r.receipts[2] ?? null })).rejects.toMatchObject({
+        code: 'busy',
+      });
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('effect ledgers: first record wins across ledger objects; a held lock is busy and nothing runs twice', async () => {
     const a = createFileEffectLedger(dir);
     const b = createFileEffectLedger(dir);
@@ -140,6 +162,14 @@ describe('file journal lock (real processes)', () => {
   it('while one process holds the baton’s lock, another process’s commits are refused with busy', async () => {
     const holder = writer(['hold', dir, 'race-0']);
     await holder.shows('LOCKED\n');
+    // the held lock is a link to the holder's lock body: a regular file naming the holder, and an
+    // O_EXCL writer (another implementation, an older version) is refused by it as well
+    const lock = chainJournalLockFile(dir, 'race-0');
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
+    expect(createExclusiveFile(nodeFsLayer(), lock, Buffer.from('x'))).toMatchObject({
+      ok: false,
+      reason: 'exists',
+    });
     const refused = writer(['run', dir, 'a', '1']);
     await refused.shows('READY\n');
     refused.child.stdin?.write('go\n');
@@ -157,6 +187,26 @@ describe('file journal lock (real processes)', () => {
     after.child.stdin?.write('go\n');
     expect(outcomesOf((await after.done).out)).toEqual({ 'race-0': 'accepted' });
     expect((await createFileChainJournal(dir).loadLast('race-0'))?.revision).toBe(3);
+    // every process removed its lock body on exit
+    expect(await readdir(join(dir, LOCK_BODY_DIR))).toEqual([]);
+  }, 30_000);
+
+  it('a lock body left by a killed process is swept by the next process; its held lock stays a lock', async () => {
+    const holder = writer(['hold', dir, 'race-0']);
+    await holder.shows('LOCKED\n');
+    const [body] = await readdir(join(dir, LOCK_BODY_DIR));
+    expect(body).toBe(
+      `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}.${holder.child.pid}.${body?.split('.').pop()}`,
+    );
+    holder.child.kill('SIGKILL');
+    await holder.done;
+    const lock = chainJournalLockFile(dir, 'race-0');
+    const other = writer(['run', dir, 'a', '1']); // another process: makes its own body, sweeps the dead one
+    await other.shows('READY\n');
+    other.child.stdin?.write('go\n');
+    expect(outcomesOf((await other.done).out)).toEqual({ 'race-0': 'busy' }); // never broken
+    expect(await readdir(join(dir, LOCK_BODY_DIR))).toEqual([]);
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
   }, 30_000);
 
   it('two processes racing on the same batons never interleave: every journal stays one verified history', async () => {
