@@ -5,18 +5,27 @@
  * foreign trace. Exit 0 when every recorded step is allowed, 5 when a step is flagged or the run
  * recorded no trace to check, 3 for a malformed run id or one the store does not hold, 4 when the
  * run or its batch records cannot be read.
+ *
+ * `handoff audit --gate-ledger DIR --problem ID [--json]` — the same for a gate problem: replays
+ * the gate machine transitions that traced gate runs recorded on the problem's fs ledger entries
+ * (`gate-ledger-audit/v1`, cites `<problem>#<seq>`). Exit 0 all allowed, 5 a step flagged or no
+ * trace (or no history), 3 a malformed problem id, 4 a damaged or unreadable ledger.
  */
+import { isAbsolute, join } from 'node:path';
 import { type AuditReport, auditTrace } from '../audit/index.js';
 import { HandoffError } from '../errors/index.js';
+import { auditLedgerTrace, fsLedgerLog, type GateLedgerAudit, ProblemIdSchema } from '../gate/index.js';
 import { machineGraph } from '../viz/graph.js';
 import { MACHINE_NAMES, namedMachine } from '../viz/machines.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import type { CliIo } from './io.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
-import { toTerminalJson } from './terminal-text.js';
+import { escapeLine, toTerminalJson } from './terminal-text.js';
 
 const HELP = [
   'usage: handoff audit <run-id> [--root DIR | --project DIR] [--json]',
+  '       handoff audit --gate-ledger DIR --problem ID [--json]',
   '',
   'Replays the machine transitions a persisted run recorded with its journal (each journal write of',
   'a `--persist` run carries the transitions since the previous one) through the machine',
@@ -25,14 +34,22 @@ const HELP = [
   'that was not active (a dropped or reordered step), an unknown machine.',
   '  --root DIR      the store root (alias --run-store); else $HANDOFF_RUN_STORE; else <project>/.handoff',
   '  --project DIR   the project whose .handoff store to read (alias --project-root; default: cwd)',
-  '  --json          print the run-audit/v1 record',
+  '  --json          print the run-audit/v1 record (gate-ledger-audit/v1 with --gate-ledger)',
+  '  --gate-ledger DIR  audit a gate problem instead: the gate machine transitions each traced',
+  "                  `handoff gate run` recorded on the problem's entries of the fs ledger DIR",
+  '                  (e.g. <repo>/.handoff/gate/ledger), replayed run by run; findings cite',
+  '                  <problem>#<seq> and the step index',
+  '  --problem ID    the gate problem (with --gate-ledger)',
   '',
   'Exit: 0 every recorded step allowed, 2 usage, 3 malformed run id (bad_run_id) or no such run',
-  '(no_such_run), 4 the run or its batch records cannot be read, 5 a step flagged or no trace recorded.',
+  '(no_such_run), or a malformed problem id, 4 the run, its batch records or the gate ledger cannot',
+  'be read (a damaged ledger), 5 a step flagged or no trace recorded.',
 ].join('\n');
 
 /** The exit status of an audit that found something (or nothing to check). */
 const AUDIT_FAILED = 5;
+/** The exit status of a malformed id. */
+const MALFORMED_ID = 3;
 
 /** The human report. */
 function auditText(r: AuditReport): string {
@@ -47,6 +64,44 @@ function auditText(r: AuditReport): string {
   return `${[head, ...lines, `note: ${r.note}`].join('\n')}\n`;
 }
 
+/** The human report of a gate problem's audit, one escaped line per finding. */
+function gateAuditText(r: GateLedgerAudit): string {
+  const head = r.ok
+    ? `audit ${r.problem_id}: ok — ${r.steps} recorded transitions of ${r.runs} gate run(s) on ${r.traced_entries} of ${r.entries} ledger entries, every one allowed`
+    : r.steps === 0
+      ? `audit ${r.problem_id}: no trace recorded — nothing to check (${r.entries} ledger entries)`
+      : `audit ${r.problem_id}: ${r.findings.length} of ${r.steps} recorded transitions not allowed`;
+  // a forged step's strings may hold controls or newlines: each finding stays one escaped line
+  const lines = r.findings.map(
+    (f) => `  ${escapeLine(`${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`)}`,
+  );
+  return `${[escapeLine(head), ...lines, `note: ${r.note}`].join('\n')}\n`;
+}
+
+/** `handoff audit --gate-ledger DIR --problem ID`. */
+async function auditGate(io: CliIo, dir: string, problem: string, json: boolean): Promise<number> {
+  if (!ProblemIdSchema.safeParse(problem).success) {
+    io.err(`audit: not a problem id: ${escapeLine(JSON.stringify(problem))}\n`);
+    return MALFORMED_ID;
+  }
+  const log = fsLedgerLog(dir);
+  let read: Awaited<ReturnType<typeof log.readTraces>>;
+  try {
+    read = await log.readTraces(problem);
+  } finally {
+    log.close();
+  }
+  const gate = namedMachine('gate');
+  const report = auditLedgerTrace(
+    problem,
+    read?.entries ?? 0,
+    read?.traced ?? [],
+    gate === undefined ? [] : [machineGraph(gate.machine)],
+  );
+  io.out(json ? `${toTerminalJson(report)}\n` : gateAuditText(report));
+  return report.ok ? 0 : AUDIT_FAILED;
+}
+
 /** The `handoff audit` verb group. */
 export const command: CliCommand = {
   verbs: [],
@@ -55,7 +110,20 @@ export const command: CliCommand = {
     const { values, positionals } = parseVerbArgs(argv, {
       ...RUN_STORE_OPTIONS,
       json: { type: 'boolean' },
+      'gate-ledger': { type: 'string' },
+      problem: { type: 'string' },
     });
+    const gateLedger = values['gate-ledger'];
+    if (typeof gateLedger === 'string' || values.problem !== undefined) {
+      if (typeof gateLedger !== 'string' || typeof values.problem !== 'string' || positionals.length > 0)
+        throw new HandoffError('usage', `give --gate-ledger DIR and --problem ID (and no run id)\n\n${HELP}`);
+      return auditGate(
+        io,
+        isAbsolute(gateLedger) ? gateLedger : join(io.cwd, gateLedger),
+        values.problem,
+        values.json === true,
+      );
+    }
     if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
     const runId = positionals[0] as string;
     const store = runStoreOf(values, io);

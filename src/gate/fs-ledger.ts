@@ -51,6 +51,7 @@ import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { LEDGER_LOG_FILE, type LedgerLinesState, ledgerLineOfJson, parseLedgerLines } from './ledger-line.js';
 import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { type LedgerTrace, LedgerTraceSchema } from './ledger-trace.js';
 
 const NAME = /^(\d{8})\.json$/;
 
@@ -93,6 +94,24 @@ export interface FsLedgerLogOptions {
 export interface FsLedgerLog extends LedgerLog {
   /** Closes every held descriptor (idempotent). */
   close(): void;
+  /**
+   * The traces a problem's winning entries carry (read afresh from the file, validated like a
+   * read), with the number of entries; null without history.
+   */
+  readTraces(problemId: string): Promise<{ entries: number; traced: TracedEntry[] } | null>;
+}
+
+/**
+ * A ledger entry's trace and the entry's seq.
+ *
+ * @example
+ * ```ts
+ * const t: TracedEntry = { seq: 3, trace: { start: true, steps: [] } };
+ * ```
+ */
+export interface TracedEntry {
+  readonly seq: number;
+  readonly trace: LedgerTrace;
 }
 
 function readEntry(fsl: FsLayer, file: string): string {
@@ -457,7 +476,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
         throw e;
       }
     },
-    async append(problemId, event) {
+    async append(problemId, event, options) {
       // an event that the reader would refuse is refused here, before a byte is written: a line
       // the ledger cannot parse back would fail the problem's ledger closed for good. What is
       // validated is the JSON text's parse — exactly what a reader gets back from the line.
@@ -468,6 +487,18 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
           `ledger of ${problemId}: not a valid ledger event (${ser.message}); nothing was written`,
           { details: { problem_id: problemId, issues: ser.issues } },
         );
+      }
+      let traceJson: string | undefined;
+      if (options?.trace !== undefined) {
+        const t = safeValidate(LedgerTraceSchema, options.trace);
+        if (!t.ok) {
+          throw new HandoffError(
+            'invalid_input',
+            `ledger of ${problemId}: not a valid trace (${t.issues[0]?.message ?? 'invalid'}); nothing was written`,
+            { details: { problem_id: problemId, issues: t.issues.slice(0, 5) } },
+          );
+        }
+        traceJson = JSON.stringify(t.value);
       }
       const base = problemDir(root, problemId);
       const file = join(base, LEDGER_LOG_FILE);
@@ -492,7 +523,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
         // the settled offset always follows a newline, so a synced file needs no look
         const lead = !synced && size > 0 && readRange(fsl, h.fd, size - 1, size)[0] !== 0x0a ? '\n' : '';
         const nonce = randomHex(16);
-        const bytes = Buffer.from(`${lead}${ledgerLineOfJson(ser.json, nonce)}`, 'utf8');
+        const bytes = Buffer.from(`${lead}${ledgerLineOfJson(ser.json, nonce, traceJson)}`, 'utf8');
         writeFully(fsl, h.fd, bytes, 'ledger_write');
         fsl.fsync(h.fd);
         // the file's name must be durable with its first entry (best effort, as before: some
@@ -525,6 +556,33 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
     },
     close() {
       for (const p of [...held.keys()]) drop(p);
+    },
+    async readTraces(problemId) {
+      const file = join(problemDir(root, problemId), LEDGER_LOG_FILE);
+      const old = readOld(problemId);
+      let bytes: Buffer | null = null;
+      let fd: number | null = null;
+      try {
+        // O_NONBLOCK: a FIFO planted as the log must not hang the open (fstat refuses it next)
+        fd = fsl.open(file, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
+        const st = fsl.fstat(fd);
+        if (!st.isFile()) throw new Error(`${LEDGER_LOG_FILE} is not a regular file`);
+        bytes = readRange(fsl, fd, 0, st.size);
+      } catch (e) {
+        if (errnoOf(e) !== 'ENOENT')
+          throw ledgerDamaged(problemId, `${LEDGER_LOG_FILE} is unreadable: ${(e as Error).message}`, e);
+      } finally {
+        if (fd !== null) closeQuietly(fd);
+      }
+      if (bytes === null && old.length === 0) return null;
+      const traces: (LedgerTrace | null)[] = old.map(() => null);
+      const state = { events: old.slice(), nonces: old.map(() => null), traces };
+      if (bytes !== null) parseLedgerLines(problemId, bytes, state, old.length);
+      const traced: TracedEntry[] = [];
+      traces.forEach((trace, i) => {
+        if (trace !== null) traced.push({ seq: i + 1, trace });
+      });
+      return { entries: state.events.length, traced };
     },
   };
   finalizer.register(log, { fsl, held });

@@ -14,7 +14,8 @@ import {
   gateOutput,
   type ReserveOutput,
 } from '../../machines/gate.js';
-import type { MachineInspector } from '../../machines/inspector.js';
+import { combineInspectors, type MachineInspector } from '../../machines/inspector.js';
+import { createTraceCollector } from '../audit/index.js';
 import { sha256Hex } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { runContained } from '../process/index.js';
@@ -77,6 +78,12 @@ export interface RunGateOptions {
   readonly inspect?: MachineInspector | undefined;
   /** Who asks the ledger (recorded on grants; informational — slots are keyed by problem, default `gate-run`). */
   readonly requestedBy?: string | undefined;
+  /**
+   * Record the gate machine's transitions on the ledger entries the run writes (default true, when
+   * the ledger can trace: `Ledger.traced`): each entry carries the steps since the run's previous
+   * entry, the first marked `start`, and `handoff audit --gate-ledger` replays them. `false`: untraced.
+   */
+  readonly trace?: boolean | undefined;
 }
 
 /** Result of {@link runGate}. */
@@ -129,7 +136,14 @@ async function runProcess(
  * (or used its continuations) and no directive authorizes a new attempt.
  */
 export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
-  const { contract, ledger, now } = options;
+  const { contract, now } = options;
+  // the gate machine's transitions ride on the ledger entries this run writes (one trace per run)
+  const collector =
+    options.trace === false || options.ledger.traced === undefined
+      ? null
+      : createTraceCollector({ machines: [gateMachine.id] });
+  const ledger = collector === null ? options.ledger : (options.ledger.traced?.(collector) ?? options.ledger);
+  const inspect = combineInspectors(collector?.inspect, options.inspect);
   const root = await repoRoot(options.repo);
   const recordsDir = options.recordsDir ?? join(root, '.handoff', 'gate', 'records');
   const store = options.assessmentStore ?? memoryAssessmentStore();
@@ -449,7 +463,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       },
       used: { ordinary_repairs: used['ordinary-repair'], gate_continuations: used['gate-continuation'] },
     },
-    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+    ...(inspect === undefined ? {} : { inspect }),
   });
   const path: string[] = [];
   actor.subscribe((s) => {

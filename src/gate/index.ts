@@ -101,7 +101,13 @@ export {
   STOP_CODES,
 } from './exact-checks.js';
 export { fsAssessmentStore } from './fs-assessment-store.js';
-export { createFsLedger, type FsLedgerLog, type FsLedgerLogOptions, fsLedgerLog } from './fs-ledger.js';
+export {
+  createFsLedger,
+  type FsLedgerLog,
+  type FsLedgerLogOptions,
+  fsLedgerLog,
+  type TracedEntry,
+} from './fs-ledger.js';
 export type { RunGateOptions, RunGateResult } from './gate-runner.js';
 export { runGate } from './gate-runner.js';
 export { globMatch } from './globs.js';
@@ -126,6 +132,7 @@ export {
 export {
   createLogLedger,
   type Ledger,
+  type LedgerAppendOptions,
   type LedgerLog,
   type LedgerStatus,
   type LogLedgerOptions,
@@ -133,6 +140,12 @@ export {
   type ReconcileOutcome,
   type ReserveOutcome,
 } from './ledger.js';
+export {
+  auditLedgerTrace,
+  GATE_LEDGER_AUDIT_SCHEMA,
+  type GateAuditFinding,
+  type GateLedgerAudit,
+} from './ledger-audit.js';
 export {
   decideReservation,
   foldLedger,
@@ -146,6 +159,12 @@ export {
   type SlotUsage,
   slotUsage,
 } from './ledger-state.js';
+export {
+  GateTraceStepSchema,
+  type LedgerTrace,
+  LedgerTraceSchema,
+  type TraceSource,
+} from './ledger-trace.js';
 export {
   type GateLifecycleContext,
   type GateLifecycleInput,

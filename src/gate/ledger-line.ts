@@ -4,7 +4,10 @@
  * without a rename — one fsync per entry instead of two (temp file + directory).
  *
  * A line is `<sha256 hex of BODY> BODY\n`, BODY being the JSON text
- * `{"event":<the ledger event>,"nonce":"<16 hex>","schema":"gate-ledger-line/v1"}`. The nonce
+ * `{"event":<the ledger event>,"nonce":"<16 hex>","schema":"gate-ledger-line/v1"}`, or, on an entry
+ * a traced gate run wrote, the same with a last key `"trace":{"start":…,"steps":[…]}` (the gate
+ * machine's transitions since the run's previous entry, ledger-trace.ts; readers before the trace
+ * did not know the key). The nonce
  * names the writer's attempt: racing processes may append lines for the same seq, and the first
  * such line in the file wins (O_APPEND fixes the order at write time; an acknowledged line was
  * fsync'd, which makes every byte before it durable too, so the winner never changes after a
@@ -24,6 +27,7 @@ import { createHash } from 'node:crypto';
 import { safeValidate } from '../validation/index.js';
 import { ledgerDamaged } from './ledger-log-entry.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { type LedgerTrace, LedgerTraceSchema } from './ledger-trace.js';
 
 /** The schema id in every line's body. */
 export const LEDGER_LINE_SCHEMA = 'gate-ledger-line/v1';
@@ -54,17 +58,19 @@ export function ledgerLineText(event: LedgerEvent, nonce: string): string {
  * @example
  * ```ts
  * ledgerLineOfJson(JSON.stringify(event), '0123456789abcdef') === ledgerLineText(event, '0123456789abcdef'); // true
+ * ledgerLineOfJson(JSON.stringify(event), '0123456789abcdef', JSON.stringify({ start: true, steps: [] })); // a traced line
  * ```
  */
-export function ledgerLineOfJson(eventJson: string, nonce: string): string {
-  const body = `{"event":${eventJson},"nonce":${JSON.stringify(nonce)},"schema":"${LEDGER_LINE_SCHEMA}"}`;
+export function ledgerLineOfJson(eventJson: string, nonce: string, traceJson?: string): string {
+  const trace = traceJson === undefined ? '' : `,"trace":${traceJson}`;
+  const body = `{"event":${eventJson},"nonce":${JSON.stringify(nonce)},"schema":"${LEDGER_LINE_SCHEMA}"${trace}}`;
   return `${createHash('sha256').update(body, 'utf8').digest('hex')} ${body}\n`;
 }
 
 /** A decoded line: its event and nonce, or why it is not a line. */
 function decodeLine(
   raw: Buffer,
-): { ok: true; event: LedgerEvent; nonce: string } | { ok: false; why: string } {
+): { ok: true; event: LedgerEvent; nonce: string; trace: LedgerTrace | null } | { ok: false; why: string } {
   if (raw.length < 66 || raw[64] !== 0x20) return { ok: false, why: 'no checksum prefix' };
   const sum = raw.subarray(0, 64).toString('latin1');
   if (!HEX64.test(sum)) return { ok: false, why: 'no checksum prefix' };
@@ -79,12 +85,19 @@ function decodeLine(
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, why: 'not an object' };
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o).sort();
-  if (keys.join(',') !== 'event,nonce,schema' || o.schema !== LEDGER_LINE_SCHEMA)
+  const k = keys.join(',');
+  if ((k !== 'event,nonce,schema' && k !== 'event,nonce,schema,trace') || o.schema !== LEDGER_LINE_SCHEMA)
     return { ok: false, why: `not a ${LEDGER_LINE_SCHEMA} body` };
   if (typeof o.nonce !== 'string' || !NONCE.test(o.nonce)) return { ok: false, why: 'bad nonce' };
   const e = safeValidate(LedgerEventSchema, o.event);
   if (!e.ok) return { ok: false, why: 'not a valid ledger event' };
-  return { ok: true, event: e.value, nonce: o.nonce };
+  let trace: LedgerTrace | null = null;
+  if (o.trace !== undefined) {
+    const t = safeValidate(LedgerTraceSchema, o.trace);
+    if (!t.ok) return { ok: false, why: 'not a valid trace' };
+    trace = t.value as LedgerTrace; // absent optional keys stay absent in zod's output
+  }
+  return { ok: true, event: e.value, nonce: o.nonce, trace };
 }
 
 /** Where a parse stands: the winning events so far (index `seq − 1`) and their nonces. */
@@ -93,6 +106,8 @@ export interface LedgerLinesState {
   readonly events: LedgerEvent[];
   /** The nonce of each winning event (null for an entry of the older one-file-per-entry log). */
   readonly nonces: (string | null)[];
+  /** When present, the trace each winning line carried (null: none) is collected here too. */
+  readonly traces?: (LedgerTrace | null)[];
 }
 
 /** The result of parsing a range of a problem's log file. */
@@ -167,6 +182,7 @@ export function parseLedgerLines(
     else {
       state.events.push(d.event);
       state.nonces.push(d.nonce);
+      state.traces?.push(d.trace);
     }
     settled = pos;
   }

@@ -5,6 +5,7 @@
  * re-reads and re-decides, and sees the winner's grant. Storage backends implement only the log.
  */
 import { HandoffError } from '../errors/index.js';
+import type { TraceStep } from '../store/store-types.js';
 import type { Profile } from './contract-schema.js';
 import type { Directive } from './directive-schema.js';
 import { GATE_GRANT_SCHEMA, type Grant, type Slot } from './grant-schema.js';
@@ -18,13 +19,27 @@ import {
   type ReserveRequest,
   slotUsage,
 } from './ledger-state.js';
+import type { LedgerTrace, TraceSource } from './ledger-trace.js';
+
+/**
+ * What an append may carry besides its event.
+ *
+ * @example
+ * ```ts
+ * await log.append('billing-17', event, { trace: { start: true, steps: collector.take() } });
+ * ```
+ */
+export interface LedgerAppendOptions {
+  /** The gate machine's transitions since the run's previous entry (a backend may not store it: the fs log does). */
+  readonly trace?: LedgerTrace;
+}
 
 /** Storage of per-problem event logs. `append` is an atomic create of `seq` (false when taken). */
 export interface LedgerLog {
   /** All events of the problem, in order; null when there is no history at all. */
   readonly read: (problemId: string) => Promise<LedgerEvent[] | null>;
   /** Appends `event` as number `event.seq`; resolves false if that number already exists. */
-  readonly append: (problemId: string, event: LedgerEvent) => Promise<boolean>;
+  readonly append: (problemId: string, event: LedgerEvent, options?: LedgerAppendOptions) => Promise<boolean>;
 }
 
 /** Outcome of {@link Ledger.reserve}. */
@@ -74,6 +89,12 @@ export interface Ledger {
   ): Promise<LedgerStatus>;
   /** The folded state, or null without history. */
   status(problemId: string): Promise<LedgerStatus | null>;
+  /**
+   * A view of this ledger for one gate run whose every appended entry carries the steps `source`
+   * recorded since the view's previous entry (the first entry marked `start`). Steps of an append
+   * that lost its compare-and-set ride on the next one. Absent on ledgers that cannot trace.
+   */
+  traced?(source: TraceSource): Ledger;
 }
 
 /** Options of {@link createLogLedger}. */
@@ -290,6 +311,25 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
     async status(p) {
       const cur = await load(p);
       return cur === null ? null : toStatus(cur.state);
+    },
+    traced(source) {
+      let pending: TraceStep[] = [];
+      let start = true;
+      return createLogLedger(
+        {
+          read: (p) => log.read(p),
+          append: async (p, e) => {
+            pending = pending.concat(source.take());
+            const ok = await log.append(p, e, { trace: { start, steps: pending } });
+            if (ok) {
+              pending = [];
+              start = false;
+            }
+            return ok;
+          },
+        },
+        options,
+      );
     },
   };
 }

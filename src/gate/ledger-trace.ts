@@ -1,0 +1,47 @@
+/**
+ * The gate machine's transition trace as a ledger line carries it (pure): the steps the gate
+ * machine took since the run's previous ledger entry, and whether this entry is the first of a
+ * run (`start`: the steps begin at the machine's initial state). An optional `trace` key of a
+ * `gate-ledger-line/v1` body (ledger-line.ts); the ledger events themselves are unchanged.
+ */
+import { z } from 'zod';
+import type { TraceStep } from '../store/store-types.js';
+
+/** One recorded machine transition (the run store's `TraceStep`, as zod). */
+export const GateTraceStepSchema = z.strictObject({
+  machine: z.string().min(1).max(200),
+  from: z.string().max(1000),
+  event: z.string().max(1000),
+  to: z.string().max(4000),
+  guard: z.string().max(1000).optional(),
+  actor: z.string().max(1000).optional(),
+});
+
+/** The trace a ledger line carries. */
+export const LedgerTraceSchema = z.strictObject({
+  /** True on the first entry a gate run wrote: replay starts from the machine's initial state. */
+  start: z.boolean(),
+  /** The transitions since the run's previous entry, in order (possibly none). */
+  steps: z.array(GateTraceStepSchema).max(100_000),
+});
+
+/** The trace a ledger line carries ({@link LedgerTraceSchema}; steps are the run store's `TraceStep`). */
+export interface LedgerTrace {
+  readonly start: boolean;
+  readonly steps: readonly TraceStep[];
+}
+
+/**
+ * Where a traced ledger takes the steps since its previous entry from (the audit's
+ * `createTraceCollector()` is one).
+ *
+ * @example
+ * ```ts
+ * const source: TraceSource = createTraceCollector({ machines: ['gate'] });
+ * const traced = ledger.traced?.(source);
+ * ```
+ */
+export interface TraceSource {
+  /** The steps recorded since the previous call, in order; the source keeps none of them. */
+  take(): readonly TraceStep[];
+}
