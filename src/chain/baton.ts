@@ -5,7 +5,8 @@
  */
 import { produce } from 'immer';
 import { z } from 'zod';
-import { deepFreeze, fingerprintOf } from '../canonical/index.js';
+import { deepFreeze, sha256Hex } from '../canonical/index.js';
+import { memoCanonicalJson } from './canonical-memo.js';
 import { deepCopy, readOnly } from './immutable.js';
 
 const hex16 = z.string().regex(/^[0-9a-f]{16}$/);
@@ -94,21 +95,25 @@ export interface Baton {
  * @throws HandoffError `canonical_unsupported` when a fact value is not JSON-representable.
  */
 export function batonFingerprint(b: Omit<Baton, 'fingerprint' | 'snapshot_id' | 'stage_receipts'>): string {
-  return fingerprintOf({
-    baton_id: b.baton_id,
-    contract_digest: b.contract_digest,
-    intent: b.intent,
-    revision: b.revision,
-    records: b.records.map((r) => ({
-      key: r.key,
-      value: r.value,
-      producer_stage: r.producer_stage,
-      stage_run_id: r.stage_run_id,
-      evidence_refs: r.evidence_refs,
-    })),
-    artifact_refs: b.artifact_refs,
-    trace: b.trace,
-  });
+  // fingerprintOf's digest, over memoCanonicalJson's text (the same bytes as canonicalJson): the
+  // values of earlier revisions' records are not written again, and the journal line reuses them
+  return sha256Hex(
+    memoCanonicalJson({
+      baton_id: b.baton_id,
+      contract_digest: b.contract_digest,
+      intent: b.intent,
+      revision: b.revision,
+      records: b.records.map((r) => ({
+        key: r.key,
+        value: r.value,
+        producer_stage: r.producer_stage,
+        stage_run_id: r.stage_run_id,
+        evidence_refs: r.evidence_refs,
+      })),
+      artifact_refs: b.artifact_refs,
+      trace: b.trace,
+    }),
+  ).slice(0, 16);
 }
 
 /**

@@ -136,6 +136,8 @@ export class JsonlAppender {
   readonly #maxHeld: number;
   /** The path {@link JsonlAppender.view} just checked (its held descriptor is current). */
   #viewed: string | undefined;
+  /** The path {@link JsonlAppender.view} just found absent (append creates it at once). */
+  #viewedAbsent: string | undefined;
 
   /** `fsl`: the file-system layer (default node's); `maxHeld`: descriptors kept open (0 closes after every append). */
   constructor(fsl: FsLayer = defaultFsl, maxHeld = HELD_JSONL_FILES) {
@@ -162,10 +164,12 @@ export class JsonlAppender {
     let created = false;
     let before = -1;
     const viewed = this.#viewed === path ? this.#held.get(path) : undefined;
+    const absent = this.#viewedAbsent === path;
     this.#viewed = undefined;
+    this.#viewedAbsent = undefined;
     try {
       if (viewed !== undefined) h = viewed;
-      else ({ h, created } = this.#ready(path, true));
+      else ({ h, created } = this.#ready(path, true, absent));
       before = h.size;
       writeFully(fsl, h.fd, data, 'write');
       try {
@@ -217,13 +221,17 @@ export class JsonlAppender {
    */
   view(path: string): string {
     this.#viewed = undefined;
+    this.#viewedAbsent = undefined;
     let h: Held | null;
     try {
       h = this.#ready(path, false).h;
     } catch (e) {
       throw ioError(path, e);
     }
-    if (h === null) return 'absent';
+    if (h === null) {
+      this.#viewedAbsent = path;
+      return 'absent';
+    }
     this.#keep(path, h);
     this.#viewed = path;
     return stampOf(h);
@@ -240,17 +248,18 @@ export class JsonlAppender {
    * The descriptor to append to, re-checked against the path; a torn tail is cut first. A missing
    * file is created when `create`, else the answer is `null`.
    */
-  #ready(path: string, create: true): { h: Held; created: boolean };
+  #ready(path: string, create: true, absent?: boolean): { h: Held; created: boolean };
   #ready(path: string, create: boolean): { h: Held | null; created: boolean };
-  #ready(path: string, create: boolean): { h: Held | null; created: boolean } {
+  #ready(path: string, create: boolean, absent = false): { h: Held | null; created: boolean } {
     const fsl = this.#fsl;
     const known = this.#held.get(path);
-    let st: { ino: number; dev: number; size: number; isFile(): boolean } | null;
-    try {
-      st = fsl.lstat(path);
-    } catch (e) {
-      if (errnoOf(e) !== 'ENOENT') throw new StepFailure('lstat', e);
-      st = null;
+    let st: { ino: number; dev: number; size: number; isFile(): boolean } | null = null;
+    if (!absent) {
+      try {
+        st = fsl.lstat(path);
+      } catch (e) {
+        if (errnoOf(e) !== 'ENOENT') throw new StepFailure('lstat', e);
+      }
     }
     if (known !== undefined) {
       if (st?.isFile() && st.ino === known.ino && st.dev === known.dev) {
@@ -260,12 +269,18 @@ export class JsonlAppender {
       this.#held.delete(path);
       closeQuietly(fsl, known.fd);
     }
-    let fd: number;
+    let fd = -1;
     let created = false;
-    try {
-      fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
-    } catch (e) {
-      if (errnoOf(e) !== 'ENOENT') throw new StepFailure('open', e);
+    if (!absent) {
+      try {
+        fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_NOFOLLOW);
+      } catch (e) {
+        if (errnoOf(e) !== 'ENOENT') throw new StepFailure('open', e);
+      }
+    }
+    if (fd < 0) {
+      // missing — or found absent under the lock a moment ago (O_EXCL still refuses a file that
+      // appeared since; only a writer ignoring the lock could have made one)
       if (!create) return { h: null, created: false };
       try {
         fd = fsl.open(path, O.O_RDWR | O.O_APPEND | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
