@@ -5,24 +5,21 @@
  * mid-write) is ignored on read and cut off before the next append, and a {@link JsonlAppender}
  * keeps each file's descriptor open between appends (re-checked under the lock before every
  * write, so a replaced or extended file is noticed). Writers serialize through an exclusive lock
- * file per appended file ({@link withAppendLock}): a second concurrent writer is refused with
- * `busy`, and the lock is never broken. Every file-system step goes through an {@link FsLayer}
+ * file per appended file ({@link withAppendLock}, re-exported from ./append-lock.ts, where the lock
+ * is a link(2) to this process's lock body): a second concurrent writer is refused with `busy`,
+ * and the lock is never broken. Every file-system step goes through an {@link FsLayer}
  * (src/durable), so tests can fail any single call. Shared by the file journal, the file effect
  * ledger and the example's payment rail.
  */
 import * as fs from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { canonicalJson } from '../canonical/index.js';
 import {
-  createExclusiveFile,
   errnoOf,
   type FsLayer,
   fsyncDir,
   nodeFsLayer,
   O,
   readRange,
-  removeExclusiveFile,
   StepFailure,
   writeFully,
 } from '../durable/index.js';
