@@ -172,6 +172,66 @@ describe('holdLocks: one lock for a writer across its appends', () => {
   });
 });
 
+describe('holdLocks under fault injection', () => {
+  it('every failing fs call of a fresh and of a reused held-lock append yields a truthful outcome; close() leaves no lock of ours', async () => {
+    const project = tempDir('held-fault-');
+    const setup = other(project);
+    const id = (await setup.createRun({ dispatch: dispatch() })).run_id as string;
+    setup.close();
+    const journal = join(project, '.handoff', 'runs', id, 'events.jsonl');
+    const lock = join(project, '.handoff', 'runs', id, '.lock');
+    const trial = async (failAt: number) => {
+      const f = faultyFs();
+      f.failAt = failAt;
+      const s = createFsStore({ projectRoot: project, env: {}, now: fixedClock(), fs: f, holdLocks: true });
+      const results = [];
+      for (const t of ['fresh', 'reused']) {
+        const before = readFileSync(journal);
+        const r = await s.append(id, 'note', note(t));
+        const after = readFileSync(journal);
+        const ctx = `${t} failing ${f.failed ?? '(none)'} → ${JSON.stringify(r)}`;
+        if (r.outcome === 'committed') {
+          expect(after.subarray(before.length).toString('utf8'), ctx).toContain(`"text":"${t}"`);
+          expect(f.unsyncedContent.has(journal), `${ctx}: acknowledged before its fsync`).toBe(false);
+        } else if (r.outcome === 'nothing_written') {
+          expect(after.equals(before), `${ctx}: journal changed`).toBe(true);
+        } else {
+          expect(r.outcome, ctx).toBe('indeterminate');
+          expect(r.step, ctx).toBeDefined();
+        }
+        results.push(r.outcome);
+      }
+      s.close();
+      // the lock is gone unless removing it, or close()'s check that it is still ours, was the
+      // failing call: a lock close() cannot identify as its own stays (busy, never broken)
+      const failed = f.failed ?? '';
+      const closeCheckFailed = failed === `lstat ${lock}` && results.every((r) => r === 'committed');
+      if (failed === `unlink ${lock}` || closeCheckFailed) rmSync(lock);
+      else expect(existsSync(lock), failed).toBe(false);
+      // whatever happened, the journal loads and a later writer appends after it
+      const o = other(project);
+      const l = await o.load(id);
+      if (!l.ok) throw new Error(l.detail);
+      if (l.value.damaged) await recoverRun({ root: join(project, '.handoff'), runId: id, env: {} });
+      expect(await o.append(id, 'note', note('next')), f.failed ?? '').toMatchObject({
+        outcome: 'committed',
+      });
+      o.close();
+      return { f, results };
+    };
+    const clean = await trial(-1);
+    expect(clean.results).toEqual(['committed', 'committed']);
+    const n = clean.f.trace.length;
+    const seen = new Set<string>();
+    for (let i = 0; i < n; i++) {
+      const { f, results } = await trial(i);
+      expect(f.failed, `call ${i} not reached`).not.toBeNull();
+      for (const r of results) seen.add(r);
+    }
+    expect([...seen].sort()).toEqual(['committed', 'indeterminate', 'nothing_written']);
+  }, 60_000);
+});
+
 interface ChildRun {
   lines: string[];
   code: number | null;
