@@ -22,9 +22,10 @@
  * Dual read: a problem written by an earlier version has `log/00000001.json …` (one file per entry,
  * published by link); those entries are read first and the new lines continue their seqs. Nothing
  * writes `log/` any more; a line whose seq the old log holds too (an older version writing beside
- * this one) fails closed. Every `read` lists the old directory (so every ledger call does: it
- * reads before it appends); an `append` trusts the absence its object's last listing saw — the
- * listing after the write is what the held-descriptor path saves. A log that does not parse, has
+ * this one) fails closed. Every `read` checks for the old directory (so every ledger call does:
+ * it reads before it appends) — an `lstat` of the problem directory whose link count shows no
+ * subdirectory on file systems that count them, a listing otherwise; an `append` trusts the
+ * absence its object's last check saw (the listing after the write is what the hot path saves). A log that does not parse, has
  * gaps or does not start with a registration fails closed (`ledger_damaged`).
  *
  * The log is read synchronously through an {@link FsLayer} (fault injection in tests); a log
@@ -243,6 +244,36 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
     return events;
   };
 
+  /** No older log: what a listing that found no `log/` records. */
+  const noOld = (problemId: string): LedgerEvent[] => {
+    parsed.set(problemId, []);
+    oldAbsent.add(problemId);
+    return [];
+  };
+
+  /**
+   * The older log for a read — exact on every call, listed only when it may exist: one `lstat` of
+   * the problem directory first. Absent directory: null. A directory whose link count says it has
+   * no subdirectory (2 on file systems that count them, as ext4, xfs and tmpfs do) holds no `log/`
+   * directory; any other count (a subdirectory, or a file system that does not count: btrfs says
+   * 1) is listed as before.
+   */
+  const oldForRead = (problemId: string, base: string): LedgerEvent[] | null => {
+    let st: ReturnType<FsLayer['lstat']>;
+    try {
+      st = fsl.lstat(base);
+    } catch (e) {
+      if (errnoOf(e) === 'ENOENT') {
+        noOld(problemId);
+        return null;
+      }
+      return readOld(problemId);
+    }
+    const nlink = (st as { readonly nlink?: unknown }).nlink;
+    if (st.isDirectory() && !st.isSymbolicLink() && nlink === 2) return noOld(problemId);
+    return readOld(problemId);
+  };
+
   /** The older log for an append: its absence as this object last listed it, else listed again. */
   const oldOf = (problemId: string): readonly LedgerEvent[] =>
     oldAbsent.has(problemId) ? EMPTY : readOld(problemId);
@@ -453,13 +484,20 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
 
   const log: FsLedgerLog = {
     async read(problemId) {
-      const file = join(problemDir(root, problemId), LEDGER_LOG_FILE);
+      const base = problemDir(root, problemId);
+      const file = join(base, LEDGER_LOG_FILE);
       try {
         const cur = current(problemId, file);
         let c: LineCache;
-        if (cur !== null) c = catchUp(problemId, readOld(problemId), cur.h, cur.size);
+        if (cur !== null) c = catchUp(problemId, oldForRead(problemId, base) ?? EMPTY, cur.h, cur.size);
         else {
-          const old = readOld(problemId);
+          const old = oldForRead(problemId, base);
+          if (old === null) {
+            // no problem directory: no history (and nothing to open)
+            lines.delete(problemId);
+            absent.add(problemId);
+            return null;
+          }
           const opened = openForRead(problemId, file);
           if (opened === null) {
             lines.delete(problemId);

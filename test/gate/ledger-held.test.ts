@@ -7,7 +7,15 @@
  * rival slips in between this object's check and its write is found by the read-back (the append
  * is lost, never claimed). Descriptors are bounded (`maxHeld`) and `close()` releases them.
  */
-import { appendFileSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FsLayer } from '../../src/durable/index.js';
@@ -61,6 +69,23 @@ describe('fs ledger: the steady append', () => {
     expect(await log.read('p1')).toEqual(parse(file).events);
     expect(parse(file).events.map((e) => e.seq)).toEqual([1, 2, 3]);
     log.close();
+  });
+});
+
+describe('fs ledger: a read of a held log', () => {
+  it('checks the file and the problem directory (two lstats), lists nothing while no log/ can exist; a log/ that appears is read at once', async () => {
+    const root = fresh();
+    const f = faultyFs();
+    const l = createFsLedger(root, { now: () => T0, fs: f });
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    f.trace.length = 0;
+    expect((await l.status('p1'))?.seq).toBe(1);
+    expect(f.trace).toEqual([`lstat ${join(root, 'p1', LEDGER_LOG_FILE)}`, `lstat ${join(root, 'p1')}`]);
+    // an older version's entry appears beside the held log: the same object sees it on its next call
+    mkdirSync(join(root, 'p1', 'log'));
+    writeFileSync(join(root, 'p1', 'log', '00000002.json'), '{}');
+    await expect(l.status('p1')).rejects.toMatchObject({ code: 'ledger_damaged' });
+    expect(f.trace).toContain(`readdir ${join(root, 'p1', 'log')}`);
   });
 });
 
