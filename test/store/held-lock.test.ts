@@ -184,7 +184,7 @@ describe('holdLocks under fault injection', () => {
       const f = faultyFs();
       f.failAt = failAt;
       const s = createFsStore({ projectRoot: project, env: {}, now: fixedClock(), fs: f, holdLocks: true });
-      const results = [];
+      const results: string[] = [];
       for (const t of ['fresh', 'reused']) {
         const before = readFileSync(journal);
         const r = await s.append(id, 'note', note(t));
