@@ -6,7 +6,7 @@
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { type ChainMachineFailure, chainMachine } from '../../machines/chain.js';
-import type { MachineInspector } from '../../machines/inspector.js';
+import { combineInspectors, type MachineInspector } from '../../machines/inspector.js';
 import { HandoffError } from '../errors/index.js';
 import type { AcceptanceReceipt } from './acceptance-receipt.js';
 import type { Baton } from './baton.js';
@@ -128,6 +128,12 @@ export async function driveChain(
       persistCommit: fromPromise<void, PersistCommitInput>(({ input, signal }) => persist(input, signal)),
     },
   });
+  // a journal that records the machine's transitions with its writes (the run-store journal)
+  // observes the machine beside the caller's inspector
+  const inspect = combineInspectors(
+    options.inspect,
+    (journal as { inspect?: MachineInspector } | undefined)?.inspect,
+  );
   const actor = createActor(machine, {
     input: {
       chain_id: chain.chain_id,
@@ -137,7 +143,7 @@ export async function driveChain(
       baton,
       max_attempts: chain.contract.budget.max_attempts,
     },
-    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+    ...(inspect === undefined ? {} : { inspect }),
   });
   const states: string[] = [];
   actor.subscribe((s) => {

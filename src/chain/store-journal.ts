@@ -7,10 +7,19 @@
  * validated journal, so a process killed mid-chain resumes from it with the same `stage_run_id`.
  */
 
+import type { MachineInspector } from '../../machines/inspector.js';
+import { createTraceCollector } from '../audit/trace-collector.js';
 import { deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { formatCite } from '../store/cite.js';
-import type { AnyLoadResult, ChainRunLoad, ChainRunStore, StoreResult } from '../store/store.js';
+import {
+  type AnyLoadResult,
+  type ChainRunLoad,
+  type ChainRunStore,
+  isBatchStore,
+  type StoreResult,
+} from '../store/store.js';
+import type { TraceStep } from '../store/store-types.js';
 import { type Baton, batonProblems } from './baton.js';
 import { assertSequence, type ChainJournal, chainJournalSequence, type JournalEntry } from './journal.js';
 import { type ChainTaskContract, contractDigest } from './task-contract.js';
@@ -30,6 +39,15 @@ export interface StoreChainJournalOptions {
    * false makes every baton start a fresh run.
    */
   readonly discover?: boolean;
+  /**
+   * Whether each `baton-commit` carries the chain machine's transitions since the previous commit
+   * (a batch record of the store, read by `handoff audit RUN_ID`). Default true; needs a store with
+   * `appendBatch` (fs, memory, PostgreSQL) — other stores get plain appends. The journal observes
+   * the machine through {@link StoreChainJournal.inspect}, which `chain.run` attaches by itself. A
+   * journal object records one machine at a time: run batons one after another through it (or
+   * give concurrent runs a journal object each) for exact traces.
+   */
+  readonly trace?: boolean;
 }
 
 /** One commit made durable in the run store. */
@@ -51,6 +69,11 @@ export interface StoreChainJournal extends ChainJournal {
   runOf(batonId: string): string | undefined;
   /** The commits of `batonId` in its current run, the start baton first. */
   commits(batonId: string): readonly StoreChainCommit[];
+  /**
+   * The inspector that records the chain machine's transitions for the next commit's trace
+   * (undefined with `trace: false`); `chain.run`/`resume`/`runChainMachine` attach it themselves.
+   */
+  readonly inspect?: MachineInspector;
 }
 
 interface RunState {
@@ -140,6 +163,7 @@ export function createStoreChainJournal(
   const discover = options.discover ?? true;
   const runs = new Map<string, RunState>();
   let queue: Promise<unknown> = Promise.resolve();
+  const collector = options.trace === false ? null : createTraceCollector({ machines: ['chain'] });
 
   const adopt = (load: ChainRunLoad): RunState => {
     const last = deepFreeze(structuredClone(load.last_baton) as Baton);
@@ -219,10 +243,21 @@ export function createStoreChainJournal(
     return state;
   };
 
-  const append = async (state: RunState, entry: JournalEntry, retried = false): Promise<void> => {
+  /** One `baton-commit`: with the machine's steps since the last commit as its batch's trace. */
+  const write = (runId: string, payload: unknown, trace: readonly TraceStep[]): Promise<StoreResult> =>
+    trace.length > 0 && isBatchStore(store)
+      ? store.appendBatch(runId, [{ kind: 'baton-commit', payload }], { trace })
+      : store.append(runId, 'baton-commit', payload);
+
+  const append = async (
+    state: RunState,
+    entry: JournalEntry,
+    retried = false,
+    trace: readonly TraceStep[] = collector?.take() ?? [],
+  ): Promise<void> => {
     const receipt = entry.receipt;
     if (receipt === null) throw new HandoffError('internal', 'a baton commit needs its receipt');
-    const r = await store.append(state.run_id, 'baton-commit', { baton: entry.baton, receipt });
+    const r = await write(state.run_id, { baton: entry.baton, receipt }, trace);
     if (r.outcome === 'committed' && r.seq !== undefined) {
       state.last = entry.baton;
       state.commits.push({
@@ -239,7 +274,7 @@ export function createStoreChainJournal(
       // another writer extended the run: answer from what is committed now
       const fresh = adopt(await loadChainRun(state.run_id));
       if (!assertSequence(fresh.last, entry)) return;
-      if (!retried) return append(fresh, entry, true);
+      if (!retried) return append(fresh, entry, true, trace);
     }
     throw storeFailure(`cannot commit ${entry.baton.snapshot_id} to ${state.run_id}`, r);
   };
@@ -255,6 +290,7 @@ export function createStoreChainJournal(
     const state = runs.get(b.baton_id);
     if (state === undefined) {
       if (chainJournalSequence(undefined, entry) !== 'append') assertSequence(undefined, entry);
+      collector?.take(); // steps still pending belong to an earlier machine, not to this run
       await createRun(b, null);
       return;
     }
@@ -287,5 +323,6 @@ export function createStoreChainJournal(
     },
     runOf: (batonId) => runs.get(batonId)?.run_id,
     commits: (batonId) => [...(runs.get(batonId)?.commits ?? [])],
+    ...(collector === null ? {} : { inspect: collector.inspect }),
   };
 }
