@@ -23,7 +23,19 @@
  *   residue only when a valid line follows it (a torn tail that the next writer's leading newline
  *   closed); as the last complete line it is `ledger_damaged` (fail closed).
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** sha256 hex of `data`: the one-shot `crypto.hash` where Node has it (20.12+), else a Hash object. */
+const sha256Hex: (data: string | Uint8Array) => string =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (data) =>
+        (crypto as unknown as { hash(a: string, d: string | Uint8Array, e: 'hex'): string }).hash(
+          'sha256',
+          data,
+          'hex',
+        )
+    : (data) => crypto.createHash('sha256').update(data).digest('hex');
+
 import { safeValidate } from '../validation/index.js';
 import { ledgerDamaged } from './ledger-log-entry.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
@@ -64,7 +76,7 @@ export function ledgerLineText(event: LedgerEvent, nonce: string): string {
 export function ledgerLineOfJson(eventJson: string, nonce: string, traceJson?: string): string {
   const trace = traceJson === undefined ? '' : `,"trace":${traceJson}`;
   const body = `{"event":${eventJson},"nonce":${JSON.stringify(nonce)},"schema":"${LEDGER_LINE_SCHEMA}"${trace}}`;
-  return `${createHash('sha256').update(body, 'utf8').digest('hex')} ${body}\n`;
+  return `${sha256Hex(body)} ${body}\n`;
 }
 
 /** A decoded line: its event and nonce, or why it is not a line. */
@@ -75,7 +87,7 @@ function decodeLine(
   const sum = raw.subarray(0, 64).toString('latin1');
   if (!HEX64.test(sum)) return { ok: false, why: 'no checksum prefix' };
   const body = raw.subarray(65);
-  if (createHash('sha256').update(body).digest('hex') !== sum) return { ok: false, why: 'checksum mismatch' };
+  if (sha256Hex(body) !== sum) return { ok: false, why: 'checksum mismatch' };
   let v: unknown;
   try {
     v = JSON.parse(body.toString('utf8'));
