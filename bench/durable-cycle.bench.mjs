@@ -1,7 +1,8 @@
 // The headline comparison (issue 15): in ONE process and the same run,
 // (1) a durable six-phase cycle of handoff-runtime — the cycle host with in-process ports, the
 //     persistence recorder journaling every boundary to the fs run store (fsync'd appends; the
-//     controller's state in memory, the recorder's default) — in cycles/s;
+//     controller's state in memory and the run's lock held for the run, the recorder's defaults
+//     for a store it opens) — in cycles/s;
 // (2) a LangGraph.js five-node cycle (@langchain/langgraph StateGraph: plan → work → verify →
 //     review → replan → plan …) compiled with SqliteSaver on a file database in a temp dir, in
 //     cycles/s — with its defaults (durability "async", SQLite WAL with better-sqlite3's
@@ -146,10 +147,18 @@ async function durableCycles(n, state = 'memory', backend = 'fs') {
   const root = await mkdtemp(join(tmpdir(), 'durable-cycle-'));
   const counter = countingFs();
   let recorder = null;
+  let store = null;
   try {
-    const store =
+    store =
       backend === 'fs'
-        ? createFsStore({ root: join(root, '.handoff'), env: {}, fs: counter.layer, gitTracked: () => [] })
+        ? // held run locks: what the recorder does with a store it opens itself (handoff run --persist)
+          createFsStore({
+            root: join(root, '.handoff'),
+            env: {},
+            fs: counter.layer,
+            gitTracked: () => [],
+            holdLocks: true,
+          })
         : createMemoryStore();
     recorder = await createPersistRecorder({ projectRoot: root, store, state });
     const p = ports(n, root, recorder);
@@ -177,6 +186,7 @@ async function durableCycles(n, state = 'memory', backend = 'fs') {
     return { perSec: cycles / s, cycles, fsyncs, byKind, events: recorder.cites.length };
   } finally {
     await recorder?.dispose();
+    store?.close?.();
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -21,7 +21,7 @@ import {
   type StateFs,
 } from '../persist/index.js';
 import type { BlockerClassTable } from '../profile/blocker-classes.js';
-import { createFsStore, resolveStoreRoot, type Store } from '../store/index.js';
+import { createFsStore, type FsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -70,7 +70,9 @@ export interface PersistRecorder extends RunRecorder {
 }
 
 /**
- * Opens the fs store for a project.
+ * Opens the fs store for a project. `holdLocks` (default false) keeps each run's `.lock` from the
+ * store's first mutation of the run until `close()` (see docs/store.md § Held run locks): for a
+ * writer that owns its run from start to end, as the persistence recorder does.
  *
  * @example
  * ```ts
@@ -81,9 +83,10 @@ export function openRunStore(
   projectRoot: string,
   runStore: string | null | undefined,
   env: Readonly<Record<string, string | undefined>> = {},
-): { store: Store; root: string } {
+  options: { readonly holdLocks?: boolean } = {},
+): { store: FsStore; root: string } {
   const root = resolveStoreRoot({ root: runStore ?? undefined, projectRoot, env, cwd: projectRoot });
-  return { store: createFsStore({ root }), root };
+  return { store: createFsStore({ root, holdLocks: options.holdLocks === true }), root };
 }
 
 /**
@@ -96,10 +99,13 @@ export function openRunStore(
  * ```
  */
 export async function createPersistRecorder(o: PersistRecorderOptions): Promise<PersistRecorder> {
-  const { store, root } =
-    o.store === undefined
-      ? openRunStore(o.projectRoot, o.runStore, o.env)
-      : { store: o.store, root: o.store.root };
+  // a store the recorder opens is its own: it holds the run's lock from the run's first write to
+  // dispose() (one O_EXCL lock for the run instead of a create and unlink per journal write; the
+  // lock is there before the first worker's window opens and stays past the last, so a workspace
+  // watch never sees it change); a store passed in is the caller's to configure and close
+  const owned =
+    o.store === undefined ? openRunStore(o.projectRoot, o.runStore, o.env, { holdLocks: true }) : null;
+  const { store, root } = owned ?? { store: o.store as Store, root: (o.store as Store).root };
   const inFile = (o.state ?? (o.stateFs === undefined ? 'memory' : 'file')) === 'file';
   const stateDir = inFile ? await mkdtemp(join(tmpdir(), 'handoff-persist-')) : null;
   const statePath = stateDir === null ? null : join(stateDir, 'run-persist.json');
@@ -161,6 +167,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     status: () => controller.status(),
     ...(collector === null ? {} : { inspect: collector.inspect }),
     async dispose() {
+      owned?.store.close();
       if (stateDir !== null) await rm(stateDir, { recursive: true, force: true });
     },
     get stopHandoff() {
