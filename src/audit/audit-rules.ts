@@ -84,7 +84,9 @@ function edgeProblem(g: MachineGraph, s: TraceStep): { code: AuditFindingCode; d
 }
 
 /**
- * Audits a run's traced batches against machine graphs (pure).
+ * Audits a run's traced batches against machine graphs (pure). Findings cite the batch's first
+ * event as `<runId>#<seq>`, or as `citeOf(seq)` for a journal that is not a run (a gate ledger's
+ * `<problem>#<seq>`).
  *
  * @example
  * ```ts
@@ -96,6 +98,7 @@ export function auditTrace(
   runId: string,
   batches: readonly TracedBatch[],
   graphs: readonly MachineGraph[],
+  citeOf: (firstSeq: number) => string = (seq) => formatCite(runId, seq),
 ): AuditReport {
   const machines = new Map<string, MachineState>();
   for (const graph of graphs) {
@@ -107,7 +110,7 @@ export function auditTrace(
   let traced = 0;
   for (const batch of batches) {
     if (batch.trace.length > 0) traced += 1;
-    const cite = formatCite(runId, batch.first_seq);
+    const cite = citeOf(batch.first_seq);
     batch.trace.forEach((step, index) => {
       steps += 1;
       const m = machines.get(step.machine);

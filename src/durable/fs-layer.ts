@@ -21,6 +21,8 @@ export interface FsStat {
   readonly ino: number;
   readonly dev: number;
   readonly mode: number;
+  /** Hard links (a directory's count is 2 + its subdirectories on file systems that keep it); optional for injected layers. */
+  readonly nlink?: number;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;

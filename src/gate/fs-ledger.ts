@@ -269,7 +269,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
       }
       return readOld(problemId);
     }
-    const nlink = (st as { readonly nlink?: unknown }).nlink;
+    const nlink = st.nlink;
     if (st.isDirectory() && !st.isSymbolicLink() && nlink === 2) return noOld(problemId);
     return readOld(problemId);
   };

@@ -39,9 +39,6 @@ export interface GateLedgerAudit {
 const NOTE =
   'the audit replays the gate machine transitions that traced gate runs recorded on their ledger entries; entries written without a trace (ledger verbs, untraced runs, older versions, the PostgreSQL ledger) carry none to check';
 
-/** auditTrace cites with a run id; a placeholder that the findings' cites are rewritten from. */
-const PLACEHOLDER_RUN = '00000000T000000Z-00000000';
-
 /**
  * Audits the traces of one problem's ledger entries (in seq order) against machine graphs.
  *
@@ -67,12 +64,9 @@ export function auditLedgerTrace(
   const findings: GateAuditFinding[] = [];
   let steps = 0;
   for (const run of runs) {
-    const r = auditTrace(PLACEHOLDER_RUN, run, graphs);
+    const r = auditTrace(problemId, run, graphs, (seq) => `${problemId}#${seq}`);
     steps += r.steps;
-    for (const f of r.findings) {
-      const seq = Number(f.cite.slice(PLACEHOLDER_RUN.length + 1));
-      findings.push({ ...f, cite: `${problemId}#${seq}`, seq });
-    }
+    for (const f of r.findings) findings.push({ ...f, seq: Number(f.cite.slice(problemId.length + 1)) });
   }
   return {
     schema: GATE_LEDGER_AUDIT_SCHEMA,
