@@ -44,7 +44,13 @@ export { createMemoryEffectLedger, idempotentEffect } from './effect-ledger.js';
 export type { FactRule, FactValidator } from './fact-rule.js';
 export { factRule, INPUT_PRODUCER } from './fact-rule.js';
 export { createFileEffectLedger } from './file-effect-ledger.js';
-export { chainJournalFile, chainJournalLockFile, createFileChainJournal } from './file-journal.js';
+export {
+  chainJournalFile,
+  chainJournalLockFile,
+  createFileChainJournal,
+  type FileChainJournal,
+  type FileChainJournalOptions,
+} from './file-journal.js';
 export type { ChainJournal, JournalEntry } from './journal.js';
 export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
 export type { MachineRunOptions, MachineRunResult } from './machine-runner.js';
