@@ -39,7 +39,16 @@ export function compareCodePoints(a: string, b: string): number {
 
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/;
 
-function quoteAscii(s: string): string {
+/**
+ * A string as canonical JSON writes it: `JSON.stringify`'s escapes, and every code unit above
+ * 0x7e as `\uXXXX` (ASCII output).
+ *
+ * @example
+ * ```ts
+ * quoteAscii('é"'); // '"\\u00e9\\""'
+ * ```
+ */
+export function quoteAscii(s: string): string {
   const json = JSON.stringify(s);
   if (!NEEDS_ESCAPE.test(s)) return json;
   let out = '';

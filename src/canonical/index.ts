@@ -1,4 +1,4 @@
-export { canonicalJson, compareCodePoints, tryCanonicalJson } from './canonical-json.js';
+export { canonicalJson, compareCodePoints, quoteAscii, tryCanonicalJson } from './canonical-json.js';
 export {
   canonicalJsonUtf8,
   isCanonicalJsonUtf8Text,

@@ -15,7 +15,7 @@
  * value canonical JSON refuses, a very deep value) is handed to `canonicalJson(value)` whole, so
  * its errors (`canonical_unsupported`, with the path) are exactly the canonical writer's.
  */
-import { canonicalJson, compareCodePoints } from '../canonical/index.js';
+import { canonicalJson, compareCodePoints, quoteAscii } from '../canonical/index.js';
 
 const MEMO = new WeakMap<object, string>();
 
@@ -46,20 +46,6 @@ const MAX_DEPTH = 256;
 /** Thrown inside the walk to hand the whole value to `canonicalJson`. */
 const DEFER = Symbol('defer to canonicalJson');
 
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/;
-
-/** A string as canonical JSON writes it (src/canonical's ASCII style: every code unit > 0x7e escaped). */
-function quote(s: string): string {
-  const json = JSON.stringify(s);
-  if (!NEEDS_ESCAPE.test(s)) return json;
-  let out = '';
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    out += c > 0x7e ? `\\u${c.toString(16).padStart(4, '0')}` : json[i];
-  }
-  return out;
-}
-
 /** UTF-16 order: the same as code point order for strings without surrogates. */
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -73,7 +59,7 @@ function quoteKey(k: string): string {
   let q = KEYS.get(k);
   if (q === undefined) {
     if (KEYS.size >= 4096) KEYS.clear();
-    q = quote(k);
+    q = quoteAscii(k);
     KEYS.set(k, q);
   }
   return q;
@@ -87,7 +73,7 @@ function write(v: unknown, depth: number): string {
   switch (typeof v) {
     case 'string':
       fixedOut = true;
-      return quote(v);
+      return quoteAscii(v);
     case 'boolean':
       fixedOut = true;
       return v ? 'true' : 'false';

@@ -131,13 +131,27 @@ export type StateRead =
 export async function readState(fs: StateFs, path: string): Promise<StateRead> {
   const t = await readStateText(fs, path);
   if (!t.ok) return t;
-  let value: unknown;
+  const p = parseStateJson(t.text, path);
+  return p.ok ? validateState(p.value, path) : p;
+}
+
+/**
+ * Parses the state file's text (not yet validated); text that is not JSON is an `invalid` read.
+ *
+ * @example
+ * ```ts
+ * const p = parseStateJson(text, path); if (p.ok) validateState(p.value, path);
+ * ```
+ */
+export function parseStateJson(
+  text: string,
+  path: string,
+): { readonly ok: true; readonly value: unknown } | Extract<StateRead, { ok: false }> {
   try {
-    value = JSON.parse(t.text);
+    return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     return { ok: false, reason: 'invalid', detail: `${path}: not JSON (${(e as Error).message})` };
   }
-  return validateState(value, path);
 }
 
 /**

@@ -13,6 +13,7 @@
 import { sha256Hex } from '../canonical/index.js';
 import { applyDelta, stateDelta } from './state-delta.js';
 import {
+  parseStateJson,
   readState,
   readStateText,
   type StateFs,
@@ -158,12 +159,9 @@ export function fileStateStore(fs: StateFs, path: string, options: FileStateStor
       known = null;
       const t = await readStateText(fs, path);
       if (!t.ok) return t;
-      let value: unknown;
-      try {
-        value = JSON.parse(t.text);
-      } catch (e) {
-        return { ok: false, reason: 'invalid', detail: `${path}: not JSON (${(e as Error).message})` };
-      }
+      const parsed = parseStateJson(t.text, path);
+      if (!parsed.ok) return parsed;
+      let value = parsed.value;
       const stateSha = sha256Hex(t.text);
       const lt = await readStateText(fs, logPath);
       let logBytes = 0;
