@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
 import { canonicalJsonUtf8 } from '../../src/canonical/index.js';
-import { main as cli } from '../../src/cli/main.js';
 import { type Dispatch, type Handoff, handoffFor } from '../../src/contract/index.js';
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import { runProject } from '../../src/runtime/project-run.js';
+import { cliMain } from '../helpers/cli-main.js';
 
 let dir: string;
 let root: string;
@@ -29,23 +29,7 @@ async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
   return { handoff: handoffFor(d, { files_changed: [f], file_baseline: b }) };
 }
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(args, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd: dir,
-    isTTY: false,
-  });
-  return { code, out, err };
-}
+const run = (args: string[]) => cliMain(args, dir);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'handoff-audit-cli-'));

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJsonUtf8 } from '../../src/canonical/index.js';
 import { createStoreChainJournal } from '../../src/chain/index.js';
-import { main as cli } from '../../src/cli/main.js';
 import { createFsStore } from '../../src/store/index.js';
+import { cliMain } from '../helpers/cli-main.js';
 import { tripBaton, tripChain } from './trip-fixture.js';
 
 let dir: string;
@@ -23,23 +23,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function audit(runId: string, root: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(['audit', runId, '--root', root, '--json'], {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd: dir,
-    isTTY: false,
-  });
-  return { code, out, err };
-}
+const audit = (runId: string, root: string) => cliMain(['audit', runId, '--root', root, '--json'], dir);
 
 interface BatchLine {
   first_seq: number;

@@ -3,24 +3,13 @@
 //   Starts a persisted run whose controller keeps its state in <dir>/state.json (and its log) over
 //   an fs run store in <dir>/store, reports "started", then records notes forever; after each
 //   note the controller acknowledged it reports "ack <seq>" with write(2) before the next begins.
-import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PersistController } from '../../../dist/src/persist/index.js';
 import { createFsStore } from '../../../dist/src/store/index.js';
+import { say } from '../../helpers/child-say.mjs';
 
 const [dir] = process.argv.slice(2);
 const store = createFsStore({ root: join(dir, 'store'), env: {} });
-const say = (line) => {
-  const data = Buffer.from(`${line}\n`);
-  let off = 0;
-  while (off < data.length) {
-    try {
-      off += writeSync(1, data, off);
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-    }
-  }
-};
 const c = new PersistController({
   statePath: join(dir, 'state.json'),
   openStore: () => store,

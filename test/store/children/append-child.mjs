@@ -7,8 +7,8 @@
 //   mode "race":  wait for "go" on stdin, then append <count> notes to <runId>, reporting
 //                 "ok <seq>" or "busy" per attempt, then "done".
 import { createHash } from 'node:crypto';
-import { writeSync } from 'node:fs';
 import { createFsStore } from '../../../dist/src/store/index.js';
+import { say } from '../../helpers/child-say.mjs';
 
 const [root, mode, label, runIdArg, countArg] = process.argv.slice(2);
 const store = createFsStore({
@@ -24,17 +24,6 @@ const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
 // Every line goes straight to the kernel with write(2) before the child goes on: a line the child
 // has said is in the pipe and survives a SIGKILL. (process.stdout on a pipe queues writes in user
 // space, and a killed child would lose "ack" lines it had already acknowledged.)
-const say = (line) => {
-  const data = Buffer.from(`${line}\n`);
-  let off = 0;
-  while (off < data.length) {
-    try {
-      off += writeSync(1, data, off);
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e; // non-blocking pipe momentarily full: retry
-    }
-  }
-};
 const note = (i) => ({ kind: 'candidate', text: `${label}-${i}`, lean: null });
 
 // never outlive the test: exit when the parent goes away (stdin closes) or after a hard limit

@@ -5,8 +5,8 @@
 //   notes whose texts are "<label>-<seq>", odd batches carry a trace; after each committed
 //   batch it reports "ack <first> <last>" with write(2) before the next batch begins.
 import { createHash } from 'node:crypto';
-import { writeSync } from 'node:fs';
 import { createFsStore } from '../../../dist/src/store/index.js';
+import { say } from '../../helpers/child-say.mjs';
 
 const [root, label] = process.argv.slice(2);
 const store = createFsStore({
@@ -15,17 +15,6 @@ const store = createFsStore({
   runIdSuffix: () => createHash('sha256').update(label).digest('hex').slice(0, 8),
 });
 const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
-const say = (line) => {
-  const data = Buffer.from(`${line}\n`);
-  let off = 0;
-  while (off < data.length) {
-    try {
-      off += writeSync(1, data, off);
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-    }
-  }
-};
 const trace = [{ machine: 'cycle', from: 'a', event: 'GO', to: 'b' }];
 
 process.stdin.on('end', () => process.exit(0));

@@ -6,8 +6,8 @@
 //                lock is removed on exit).
 //   mode "crash": appends forever (the parent SIGKILLs it; the held lock stays behind).
 import { createHash } from 'node:crypto';
-import { writeSync } from 'node:fs';
 import { createFsStore } from '../../../dist/src/store/index.js';
+import { say } from '../../helpers/child-say.mjs';
 
 const [root, mode, label] = process.argv.slice(2);
 const store = createFsStore({
@@ -22,17 +22,6 @@ const store = createFsStore({
 });
 const dispatch = JSON.parse(process.env.CHILD_DISPATCH ?? 'null');
 // straight to the kernel: a line the child has written survives its SIGKILL
-const say = (line) => {
-  const data = Buffer.from(`${line}\n`);
-  let off = 0;
-  while (off < data.length) {
-    try {
-      off += writeSync(1, data, off);
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-    }
-  }
-};
 setTimeout(() => process.exit(3), 60_000).unref();
 const c = await store.createRun({ dispatch, trackerSessionId: label, now: '2026-11-30T10:00:00Z' });
 if (c.outcome !== 'committed') {
