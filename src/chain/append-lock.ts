@@ -56,11 +56,25 @@ export function appendLockFile(path: string): string {
  */
 export const LOCK_BODY_DIR = '.lock-bodies';
 
-function lockHolder(fsl: FsLayer, lockPath: string): unknown {
+/** The most bytes of a lock file read as its holder (a planted huge file is not read whole). */
+const MAX_HOLDER_BYTES = 4096;
+
+/**
+ * The holder a lock file names (`{host, pid}` as written), for diagnostics: null when the lock is
+ * being created or removed right now, is not JSON, or is larger than a lock body can be.
+ *
+ * @example
+ * ```ts
+ * appendLockHolder(nodeFsLayer(), '/var/chain/baton-1a2b.jsonl.lock'); // { host: 'h1', pid: 4242 }
+ * ```
+ */
+export function appendLockHolder(fsl: FsLayer, lockPath: string): unknown {
   try {
     const fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW);
     try {
-      return JSON.parse(readRange(fsl, fd, 0, fsl.fstat(fd).size).toString('utf8'));
+      const size = fsl.fstat(fd).size;
+      if (size > MAX_HOLDER_BYTES) return null;
+      return JSON.parse(readRange(fsl, fd, 0, size).toString('utf8'));
     } finally {
       fsl.close(fd);
     }
@@ -71,8 +85,18 @@ function lockHolder(fsl: FsLayer, lockPath: string): unknown {
 
 /** The lock body: `{host, pid}` (diagnostic only), computed once per process. */
 let lockBody: Buffer | undefined;
-const bodyOf = (): Buffer =>
+
+/**
+ * The bytes every lock this process takes holds: canonical `{host, pid}` and a newline.
+ *
+ * @example
+ * ```ts
+ * appendLockBody().toString(); // '{"host":"h1","pid":4242}\n'
+ * ```
+ */
+export const appendLockBody = (): Buffer =>
   (lockBody ??= Buffer.from(`${canonicalJson({ pid: process.pid, host: hostname() })}\n`));
+const bodyOf = appendLockBody;
 
 const hostTag = (): string => hostname().replace(/[^A-Za-z0-9_-]/g, '_');
 
@@ -209,7 +233,7 @@ export async function withAppendLock<T>(
       throw new HandoffError(
         'busy',
         `another writer holds ${lockPath}; it is never broken (remove it only when no writer runs)`,
-        { details: { path, lock: lockPath, holder: lockHolder(fsl, lockPath) } },
+        { details: { path, lock: lockPath, holder: appendLockHolder(fsl, lockPath) } },
       );
     }
     throw new HandoffError('io_error', `cannot create ${lockPath}: ${(took.cause as Error)?.message}`, {

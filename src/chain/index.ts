@@ -45,14 +45,19 @@ export type { FactRule, FactValidator } from './fact-rule.js';
 export { factRule, INPUT_PRODUCER } from './fact-rule.js';
 export { createFileEffectLedger } from './file-effect-ledger.js';
 export {
+  type ChainJournalTracedCommit,
   chainJournalFile,
   chainJournalLockFile,
   createFileChainJournal,
   type FileChainJournal,
   type FileChainJournalOptions,
+  type FileChainJournalTrace,
+  readFileChainJournalTrace,
 } from './file-journal.js';
+export { HELD_APPEND_LOCKS } from './held-append-lock.js';
 export type { ChainJournal, JournalEntry } from './journal.js';
 export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
+export { ChainTraceStepSchema, chainJournalCite } from './journal-trace.js';
 export type { MachineRunOptions, MachineRunResult } from './machine-runner.js';
 export { runChainMachine } from './machine-runner.js';
 export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';

@@ -82,10 +82,28 @@ export interface ChainDrive extends MachineRunResult {
  * const d = await driveChain(chain, b0, { journal }, 'run');
  * d.status; // 'accepted'
  * ```
+ * A journal that holds its batons' locks across commits (the file journal's `holdLocks`) is told
+ * to release the baton's lock when a `run` ends, however it ends.
+ *
  * @throws HandoffError `invalid_checkpoint` for a foreign or inconsistent baton; whatever the
  * journal throws for the starting baton.
  */
 export async function driveChain(
+  chain: DrivableChain,
+  baton: Baton,
+  options: RunOptions,
+  mode: DriveMode,
+): Promise<ChainDrive> {
+  const release = (options.journal as { release?: (batonId: string) => Promise<void> } | undefined)?.release;
+  if (mode !== 'run' || release === undefined) return driveOnce(chain, baton, options, mode);
+  try {
+    return await driveOnce(chain, baton, options, mode);
+  } finally {
+    await release.call(options.journal, baton.baton_id);
+  }
+}
+
+async function driveOnce(
   chain: DrivableChain,
   baton: Baton,
   options: RunOptions,
@@ -128,7 +146,7 @@ export async function driveChain(
       persistCommit: fromPromise<void, PersistCommitInput>(({ input, signal }) => persist(input, signal)),
     },
   });
-  // a journal that records the machine's transitions with its writes (the run-store journal)
+  // a journal that records the machine's transitions with its writes (the run-store and file journals)
   // observes the machine beside the caller's inspector
   const inspect = combineInspectors(
     options.inspect,
