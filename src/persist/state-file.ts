@@ -5,7 +5,7 @@
  * any step.
  */
 
-import { statSync } from 'node:fs';
+import { type BigIntStats, fstatSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -32,9 +32,10 @@ export interface StateFs {
   /**
    * Appends `text` to the existing file `path` and syncs it (fails with ENOENT when it does not
    * exist). Optional: without it (with `fingerprint` and `remove`), every save rewrites the state
-   * file whole.
+   * file whole. May resolve to the file's {@link StateFs.fingerprint} after the write, taken from
+   * the descriptor it wrote through (saves the store a stat per save); `undefined` when it does not.
    */
-  append?(path: string, text: string): Promise<void>;
+  append?(path: string, text: string): Promise<string | undefined>;
   /** An identity of `path`'s current bytes (inode, size, modification time); `null` when absent. */
   fingerprint?(path: string): Promise<string | null>;
   /** Removes `path`; a missing file is not an error. */
@@ -42,6 +43,11 @@ export interface StateFs {
 }
 
 const fsl = nodeFsLayer();
+
+/** `<inode>:<size>:<mtime ns>`: the identity of a file's current bytes (see `StateFs.fingerprint`). */
+function statsFingerprint(s: BigIntStats): string {
+  return `${s.ino}:${s.size}:${s.mtimeNs}`;
+}
 
 /**
  * The real {@link StateFs} on node:fs (through src/durable; synchronous calls behind promises).
@@ -90,6 +96,8 @@ export const nodeStateFs: StateFs = {
     try {
       writeFully(fsl, fd, Buffer.from(text, 'utf8'), 'state_log_write');
       fsl.fsync(fd);
+      // the fingerprint of what this descriptor wrote (the file the path named when it was opened)
+      return statsFingerprint(fstatSync(fd, { bigint: true }));
     } catch (e) {
       throw causeOf(e);
     } finally {
@@ -98,8 +106,7 @@ export const nodeStateFs: StateFs = {
   },
   async fingerprint(path) {
     try {
-      const s = statSync(path, { bigint: true });
-      return `${s.ino}:${s.size}:${s.mtimeNs}`;
+      return statsFingerprint(statSync(path, { bigint: true }));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

@@ -144,8 +144,12 @@ export function fileStateStore(fs: StateFs, path: string, options: FileStateStor
           await fs.replace(logPath, head + line);
           known = { ...k, state, logBytes: Buffer.byteLength(head + line), fp: await fingerprints() };
         } else {
-          await append.call(fs, logPath, line);
-          known = { ...k, state, logBytes: k.logBytes + Buffer.byteLength(line), fp: await fingerprints() };
+          const logFp = await append.call(fs, logPath, line);
+          // the state file is as the check above found it (k.fp's first part); the log's new
+          // fingerprint comes from the descriptor that wrote it when the StateFs gives it
+          const fp =
+            typeof logFp === 'string' ? `${k.fp.slice(0, k.fp.indexOf('|'))}|${logFp}` : await fingerprints();
+          known = { ...k, state, logBytes: k.logBytes + Buffer.byteLength(line), fp };
         }
       } catch (e) {
         // the log may now end in part of this line: never append after it, rewrite whole next

@@ -200,6 +200,37 @@ function killedChild(
   });
 }
 
+describe('fingerprints taken from the appending descriptor', () => {
+  it('an append yields the log fingerprint a stat of the path gives, so the next load reads nothing', async () => {
+    const counts = { fingerprint: 0, read: 0 };
+    const fs: StateFs = {
+      ...nodeStateFs,
+      async fingerprint(path: string) {
+        counts.fingerprint += 1;
+        return (nodeStateFs.fingerprint as NonNullable<StateFs['fingerprint']>)(path);
+      },
+      async read(path: string) {
+        counts.read += 1;
+        return nodeStateFs.read(path);
+      },
+    };
+    const { c, statePath } = await started(fs);
+    await c.note(note('warm-up')); // the first append follows the log's header
+    const logFp = await (nodeStateFs.append as NonNullable<StateFs['append']>)(`${statePath}.log`, '');
+    expect(logFp).toBe(
+      await (nodeStateFs.fingerprint as NonNullable<StateFs['fingerprint']>)(`${statePath}.log`),
+    );
+    // that empty append changed nothing the store knows of: the size and mtime are the ones it holds
+    counts.fingerprint = 0;
+    counts.read = 0;
+    for (let i = 0; i < 3; i++) expect((await c.note(note(`n${i}`))).action).toBe('continue');
+    // a load (2 stats) and two saves each checked before appending (2 stats each); nothing after
+    // the appends, and no load re-reads the files (the descriptor's fingerprint matched the path's)
+    expect(counts.read).toBe(0);
+    expect(counts.fingerprint).toBe(3 * 6);
+  });
+});
+
 describe('SIGKILL trials on the state log (real processes, needs npm run build)', () => {
   it('no acknowledged mutation is lost and the state always reads', async () => {
     for (let t = 0; t < 8; t++) {
