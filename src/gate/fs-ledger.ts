@@ -50,9 +50,9 @@ import { randomHex } from '../ids/index.js';
 import { safeValidate } from '../validation/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import { LEDGER_LOG_FILE, type LedgerLinesState, ledgerLineOfJson, parseLedgerLines } from './ledger-line.js';
-import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
+import { assertProblemId, ledgerDamaged, ledgerTraceJson, parseLedgerEntry } from './ledger-log-entry.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
-import { type LedgerTrace, LedgerTraceSchema } from './ledger-trace.js';
+import type { LedgerTrace, LedgerTraceReader, TracedEntry } from './ledger-trace.js';
 
 const NAME = /^(\d{8})\.json$/;
 
@@ -92,27 +92,9 @@ export interface FsLedgerLogOptions {
  * log.close();
  * ```
  */
-export interface FsLedgerLog extends LedgerLog {
+export interface FsLedgerLog extends LedgerLog, LedgerTraceReader {
   /** Closes every held descriptor (idempotent). */
   close(): void;
-  /**
-   * The traces a problem's winning entries carry (read afresh from the file, validated like a
-   * read), with the number of entries; null without history.
-   */
-  readTraces(problemId: string): Promise<{ entries: number; traced: TracedEntry[] } | null>;
-}
-
-/**
- * A ledger entry's trace and the entry's seq.
- *
- * @example
- * ```ts
- * const t: TracedEntry = { seq: 3, trace: { start: true, steps: [] } };
- * ```
- */
-export interface TracedEntry {
-  readonly seq: number;
-  readonly trace: LedgerTrace;
 }
 
 function readEntry(fsl: FsLayer, file: string): string {
@@ -526,18 +508,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
           { details: { problem_id: problemId, issues: ser.issues } },
         );
       }
-      let traceJson: string | undefined;
-      if (options?.trace !== undefined) {
-        const t = safeValidate(LedgerTraceSchema, options.trace);
-        if (!t.ok) {
-          throw new HandoffError(
-            'invalid_input',
-            `ledger of ${problemId}: not a valid trace (${t.issues[0]?.message ?? 'invalid'}); nothing was written`,
-            { details: { problem_id: problemId, issues: t.issues.slice(0, 5) } },
-          );
-        }
-        traceJson = JSON.stringify(t.value);
-      }
+      const traceJson = options?.trace === undefined ? undefined : ledgerTraceJson(problemId, options.trace);
       const base = problemDir(root, problemId);
       const file = join(base, LEDGER_LOG_FILE);
       let cur = current(problemId, file);

@@ -106,7 +106,6 @@ export {
   type FsLedgerLog,
   type FsLedgerLogOptions,
   fsLedgerLog,
-  type TracedEntry,
 } from './fs-ledger.js';
 export type { RunGateOptions, RunGateResult } from './gate-runner.js';
 export { runGate } from './gate-runner.js';
@@ -162,7 +161,10 @@ export {
 export {
   GateTraceStepSchema,
   type LedgerTrace,
+  type LedgerTraceReader,
   LedgerTraceSchema,
+  type LedgerTraces,
+  type TracedEntry,
   type TraceSource,
 } from './ledger-trace.js';
 export {

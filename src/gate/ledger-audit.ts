@@ -37,7 +37,7 @@ export interface GateLedgerAudit {
 }
 
 const NOTE =
-  'the audit replays the gate machine transitions that traced gate runs recorded on their ledger entries; entries written without a trace (ledger verbs, untraced runs, older versions, the PostgreSQL ledger) carry none to check';
+  'the audit replays the gate machine transitions that traced gate runs recorded on their ledger entries; entries written without a trace (ledger verbs, untraced runs, older versions — the PostgreSQL ledger stored none before its trace column) carry none to check';
 
 /**
  * Audits the traces of one problem's ledger entries (in seq order) against machine graphs.

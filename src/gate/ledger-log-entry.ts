@@ -1,12 +1,15 @@
 /**
  * What every {@link LedgerLog} backend (fs, PostgreSQL) checks the same way (pure): problem ids
  * before any I/O, and each stored entry on read — it parses, is a valid ledger event, and carries
- * the sequence number it is stored under. Anything else fails closed (`ledger_damaged`).
+ * the sequence number it is stored under. Anything else fails closed (`ledger_damaged`). The same
+ * for an entry's transition trace (ledger-trace.ts): refused before anything is written when it is
+ * not a valid trace (`invalid_input`), checked again when it is read back for an audit.
  */
 import { HandoffError } from '../errors/index.js';
 import { safeValidate } from '../validation/index.js';
 import { ProblemIdSchema } from './contract-schema.js';
 import { type LedgerEvent, LedgerEventSchema } from './ledger-state.js';
+import { type LedgerTrace, LedgerTraceSchema } from './ledger-trace.js';
 
 /**
  * The `ledger_damaged` refusal for the log of `problemId`.
@@ -60,4 +63,50 @@ export function parseLedgerEntry(problemId: string, seq: number, text: string): 
   if (!v.ok || v.value.seq !== seq)
     throw ledgerDamaged(problemId, `entry ${seq} is not a valid ledger event`);
   return v.value;
+}
+
+/**
+ * The JSON text an append stores for its entry's `trace` (the validated trace, as JSON), or
+ * `invalid_input` before anything is written when it is not a valid {@link LedgerTrace}.
+ *
+ * @example
+ * ```ts
+ * ledgerTraceJson('billing-17', { start: true, steps: [] }); // '{"start":true,"steps":[]}'
+ * ledgerTraceJson('billing-17', { start: 'yes' } as never); // throws invalid_input
+ * ```
+ * @throws HandoffError `invalid_input` when `trace` is not a valid ledger trace.
+ */
+export function ledgerTraceJson(problemId: string, trace: unknown): string {
+  const t = safeValidate(LedgerTraceSchema, trace);
+  if (!t.ok) {
+    throw new HandoffError(
+      'invalid_input',
+      `ledger of ${problemId}: not a valid trace (${t.issues[0]?.message ?? 'invalid'}); nothing was written`,
+      { details: { problem_id: problemId, issues: t.issues.slice(0, 5) } },
+    );
+  }
+  return JSON.stringify(t.value);
+}
+
+/**
+ * Parses the stored trace text of entry `seq`: JSON and a valid {@link LedgerTrace} — or
+ * `ledger_damaged` (a trace an audit cannot trust is never skipped).
+ *
+ * @example
+ * ```ts
+ * parseLedgerTrace('billing-17', 2, '{"start":false,"steps":[]}'); // { start: false, steps: [] }
+ * parseLedgerTrace('billing-17', 2, '{"start":1}'); // throws ledger_damaged
+ * ```
+ * @throws HandoffError `ledger_damaged` when the text is not a valid trace.
+ */
+export function parseLedgerTrace(problemId: string, seq: number, text: string): LedgerTrace {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw ledgerDamaged(problemId, `the trace of entry ${seq} is unreadable`, e);
+  }
+  const t = safeValidate(LedgerTraceSchema, parsed);
+  if (!t.ok) throw ledgerDamaged(problemId, `the trace of entry ${seq} is not a valid trace`);
+  return t.value as LedgerTrace; // absent optional keys stay absent in zod's output
 }

@@ -45,3 +45,49 @@ export interface TraceSource {
   /** The steps recorded since the previous call, in order; the source keeps none of them. */
   take(): readonly TraceStep[];
 }
+
+/**
+ * A ledger entry's trace and the entry's seq.
+ *
+ * @example
+ * ```ts
+ * const t: TracedEntry = { seq: 3, trace: { start: true, steps: [] } };
+ * ```
+ */
+export interface TracedEntry {
+  readonly seq: number;
+  readonly trace: LedgerTrace;
+}
+
+/**
+ * What a backend reads back for an audit: the number of entries of a problem's ledger and the
+ * traces its entries carry, in seq order (entries without a trace are left out).
+ *
+ * @example
+ * ```ts
+ * const r: LedgerTraces = { entries: 4, traced: [{ seq: 1, trace: { start: true, steps: [] } }] };
+ * auditLedgerTrace('billing-17', r.entries, r.traced, graphs);
+ * ```
+ */
+export interface LedgerTraces {
+  readonly entries: number;
+  readonly traced: TracedEntry[];
+}
+
+/**
+ * A ledger backend that can read its traces back (the fs log, the PostgreSQL log): what
+ * `handoff audit` needs, whatever the backend.
+ *
+ * @example
+ * ```ts
+ * const source: LedgerTraceReader = fsLedgerLog(dir); // or pgLedgerLog({ connectionString })
+ * const r = await source.readTraces('billing-17'); // null without history
+ * ```
+ */
+export interface LedgerTraceReader {
+  /**
+   * The traces a problem's winning entries carry (read afresh, validated: a damaged entry or
+   * trace is `ledger_damaged`), with the number of entries; null without history.
+   */
+  readTraces(problemId: string): Promise<LedgerTraces | null>;
+}

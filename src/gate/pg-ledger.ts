@@ -7,6 +7,12 @@
  * rows (triggers raise on UPDATE/DELETE/TRUNCATE), one reservation per idempotency key and one
  * reservation per grant id per problem (unique indexes). A log that does not parse or has gaps
  * fails closed (`ledger_damaged`), as the fs log does.
+ *
+ * Transition trace (issue 15): an entry appended with a trace (`Ledger.traced`, a traced gate run)
+ * stores it in the row's nullable `trace` column (the validated trace as JSON text, in the same
+ * INSERT — one round trip, as before); `readTraces` reads it back for `handoff audit`, as the fs
+ * log's does. Tables made before the column existed get it from the idempotent migration
+ * (`ADD COLUMN IF NOT EXISTS`: their rows read as untraced); the ledger's own reads never select it.
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
@@ -14,8 +20,15 @@ import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
-import { assertProblemId, ledgerDamaged, parseLedgerEntry } from './ledger-log-entry.js';
+import {
+  assertProblemId,
+  ledgerDamaged,
+  ledgerTraceJson,
+  parseLedgerEntry,
+  parseLedgerTrace,
+} from './ledger-log-entry.js';
 import type { LedgerEvent } from './ledger-state.js';
+import type { LedgerTraceReader, TracedEntry } from './ledger-trace.js';
 
 /** Default PostgreSQL schema of the ledger. */
 export const PG_LEDGER_DEFAULT_SCHEMA = 'handoff_gate';
@@ -32,8 +45,8 @@ export interface PgLedgerOptions {
   readonly maxConnections?: number;
 }
 
-/** The PostgreSQL ledger log. */
-export interface PgLedgerLog extends LedgerLog {
+/** The PostgreSQL ledger log (with `readTraces`, the audit's read-back of entry traces). */
+export interface PgLedgerLog extends LedgerLog, LedgerTraceReader {
   /** The PostgreSQL schema of the table. */
   readonly schema: string;
   /** Applies the idempotent DDL (called once on first use). */
@@ -68,6 +81,8 @@ export function pgLedgerDdl(schema: string): readonly string[] {
        PRIMARY KEY (problem_id, seq),
        CHECK ((type = 'registered') = (seq = 1)),
        CHECK ((type = 'reserved') = (idempotency_key IS NOT NULL AND grant_id IS NOT NULL)))`,
+    // the transition trace of a traced entry (issue 15); added to tables made before it existed
+    `ALTER TABLE ${s}.ledger_events ADD COLUMN IF NOT EXISTS trace text`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ledger_one_reservation_per_key
        ON ${s}.ledger_events (problem_id, idempotency_key) WHERE type = 'reserved'`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ledger_one_reservation_per_grant
@@ -138,8 +153,15 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
     c.on('error', () => {});
     let destroy = false;
     try {
-      const reg = await c.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table]);
-      if (reg.rows[0]?.t !== null && reg.rows[0]?.t !== undefined) return;
+      // nothing to do when the table exists with its newest column (a table made by an older
+      // version lacks \`trace\`: the idempotent DDL below adds it)
+      const reg = await c.query<{ t: string | null; traced: boolean }>(
+        `SELECT to_regclass($1)::text AS t,
+                EXISTS (SELECT 1 FROM pg_attribute
+                        WHERE attrelid = to_regclass($1) AND attname = 'trace' AND NOT attisdropped) AS traced`,
+        [table],
+      );
+      if (reg.rows[0]?.t != null && reg.rows[0]?.traced === true) return;
       await c.query('BEGIN');
       const key = BigInt.asIntN(
         64,
@@ -194,13 +216,15 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
       }
       return events;
     },
-    async append(problemId, event) {
+    async append(problemId, event, options) {
       assertProblemId(problemId);
+      // an invalid trace is refused before the database sees the entry (nothing is written)
+      const trace = options?.trace === undefined ? null : ledgerTraceJson(problemId, options.trace);
       await ensure();
       const reserved = event.type === 'reserved' ? event.grant : null;
       try {
         await pool.query(
-          `INSERT INTO ${table} (problem_id, seq, type, idempotency_key, grant_id, event) VALUES ($1, $2, $3, $4, $5, $6)`,
+          `INSERT INTO ${table} (problem_id, seq, type, idempotency_key, grant_id, event, trace) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [
             problemId,
             event.seq,
@@ -208,6 +232,7 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
             reserved?.idempotency_key ?? null,
             reserved?.grant_id ?? null,
             canonicalJson(event),
+            trace,
           ],
         );
         return true;
@@ -217,6 +242,30 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
         if (code === '23505' || code === '23514') return false;
         throw unavailable(e);
       }
+    },
+    async readTraces(problemId) {
+      assertProblemId(problemId);
+      await ensure();
+      let rows: { seq: number; event: string; trace: string | null }[];
+      try {
+        rows = (
+          await pool.query<{ seq: number; event: string; trace: string | null }>(
+            `SELECT seq, event, trace FROM ${table} WHERE problem_id = $1 ORDER BY seq`,
+            [problemId],
+          )
+        ).rows;
+      } catch (e) {
+        throw unavailable(e);
+      }
+      if (rows.length === 0) return null;
+      const traced: TracedEntry[] = [];
+      for (const [i, r] of rows.entries()) {
+        // the entries are checked as a read checks them: an audit never runs on a damaged ledger
+        if (r.seq !== i + 1) throw ledgerDamaged(problemId, `gap in the log before entry ${r.seq}`);
+        parseLedgerEntry(problemId, i + 1, r.event);
+        if (r.trace !== null) traced.push({ seq: r.seq, trace: parseLedgerTrace(problemId, r.seq, r.trace) });
+      }
+      return { entries: rows.length, traced };
     },
   };
 }
