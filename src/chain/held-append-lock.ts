@@ -120,7 +120,16 @@ export class HeldAppendLocks {
         this.#held.set(path, h);
         return false;
       }
-      this.#forget(path); // removed or replaced behind our back: not ours any more, never touched
+      // removed or replaced behind our back: not ours any more, never touched; its descriptor is
+      // closed only after the new lock exists, so the new lock cannot reuse the old inode
+      this.#held.delete(path);
+      try {
+        this.#take(path, lockPath);
+      } finally {
+        closeQuietly(this.#fsl, h.fd);
+        if (this.#held.size === 0) holders.delete(this);
+      }
+      return true;
     }
     this.#take(path, lockPath);
     return true;
