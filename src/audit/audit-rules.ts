@@ -8,7 +8,12 @@
  *    exactly the step's targets (`no_such_transition`), and, when the step names a guard, with
  *    that guard (`guard_mismatch`; a step without a guard matches an unguarded candidate only);
  * 3. the source is active in the configuration the previous steps of the same machine left
- *    (`not_active`): the trace must be one path, not a set of plausible edges.
+ *    (`not_active`): the trace must be one path, not a set of plausible edges. When the events
+ *    just before the step's batch carry no batch record (seqs after the previous record's
+ *    `last_seq`), a machine's first step in that batch whose source is not active is a
+ *    `trace_gap` instead: the transitions of those events may be lost (a power cut can lose a
+ *    one-event batch's record, which is not synced before its event) or removed; the audit
+ *    cannot tell which, and cannot vouch for the run either way.
  *
  * Each finding carries the cite of the batch that stored the step (`<run_id>#<first_seq>`) and
  * the step's position. Replay goes on after a finding from the configuration the step claims, so
@@ -31,7 +36,12 @@ export interface TracedBatch {
 }
 
 /** Why a step was flagged. */
-export type AuditFindingCode = 'unknown_machine' | 'no_such_transition' | 'guard_mismatch' | 'not_active';
+export type AuditFindingCode =
+  | 'unknown_machine'
+  | 'no_such_transition'
+  | 'guard_mismatch'
+  | 'not_active'
+  | 'trace_gap';
 
 /** One flagged step. */
 export interface AuditFinding {
@@ -83,6 +93,11 @@ function edgeProblem(g: MachineGraph, s: TraceStep): { code: AuditFindingCode; d
   return null;
 }
 
+/** `events 4–6` / `event 4`: the seqs no batch record covers. */
+function seqSpan(span: { readonly from: number; readonly to: number }): string {
+  return span.from === span.to ? `event ${span.from}` : `events ${span.from}–${span.to}`;
+}
+
 /**
  * Audits a run's traced batches against machine graphs (pure). Findings cite the batch's first
  * event as `<runId>#<seq>`, or as `citeOf(seq)` for a journal that is not a run (a gate ledger's
@@ -108,9 +123,15 @@ export function auditTrace(
   const findings: AuditFinding[] = [];
   let steps = 0;
   let traced = 0;
+  let previousLast = 0;
   for (const batch of batches) {
     if (batch.trace.length > 0) traced += 1;
     const cite = citeOf(batch.first_seq);
+    // events between the previous record and this one carry no record: their steps are unknown
+    const untraced =
+      batch.first_seq > previousLast + 1 ? { from: previousLast + 1, to: batch.first_seq - 1 } : null;
+    previousLast = Math.max(previousLast, batch.last_seq);
+    const seen = new Set<string>();
     batch.trace.forEach((step, index) => {
       steps += 1;
       const m = machines.get(step.machine);
@@ -124,16 +145,28 @@ export function auditTrace(
         });
         return;
       }
+      const afterGap = untraced !== null && !seen.has(step.machine);
+      seen.add(step.machine);
       const problem = edgeProblem(m.graph, step);
       if (problem !== null) findings.push({ ...problem, cite, index, step });
       else if (!isActive(m.index, m.leaves, step.from))
-        findings.push({
-          code: 'not_active',
-          cite,
-          index,
-          step,
-          detail: `${step.from} is not active at this point (active: ${m.leaves.join(', ')})`,
-        });
+        findings.push(
+          afterGap
+            ? {
+                code: 'trace_gap',
+                cite,
+                index,
+                step,
+                detail: `${step.from} is not active after the last recorded step (active: ${m.leaves.join(', ')}), and ${seqSpan(untraced)} before this batch carry no trace record: their transitions were lost (a power cut can lose an unsynced one-event record) or removed`,
+              }
+            : {
+                code: 'not_active',
+                cite,
+                index,
+                step,
+                detail: `${step.from} is not active at this point (active: ${m.leaves.join(', ')})`,
+              },
+        );
       const targets = step.to === '' ? [] : step.to.split(',');
       if (targets.every((t) => m.index.has(t)) && m.index.has(step.from))
         m.leaves = applyTransition(m.index, m.leaves, step.from, targets);

@@ -2,7 +2,8 @@
  * The journal audit over real runs: the trace collected from a real cycle run (runProject with the
  * collector as its `inspect` option) replays through the cycle machine without a finding, and each
  * kind of tampering — an edge the machine lacks, a forged guard, a step from a state that is not
- * active, a foreign machine — is flagged with the cite of the batch that carried it.
+ * active, a foreign machine — is flagged with the cite of the batch that carried it; a lost batch
+ * record (untraced events before a step that does not continue the path) is a trace gap.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -97,6 +98,36 @@ describe('auditTrace', () => {
     expect(r.ok).toBe(false);
     expect(r.findings[0]?.code).toBe('not_active');
     expect(r.findings[0]?.index).toBe(3);
+  });
+
+  it('a batch record missing before a step (its events untraced) is a trace gap, not a tamper', () => {
+    const all = batches(trace, 3);
+    // the record of seq 3 is lost (a power cut): seq 3's event stays, its transitions are gone
+    const lost = all.filter((b) => b.first_seq !== 3);
+    const r = auditTrace(RUN, lost, GRAPHS);
+    expect(r.ok).toBe(false);
+    expect(r.findings.map((f) => [f.code, f.cite, f.index])).toEqual([['trace_gap', `${RUN}#4`, 0]]);
+    expect(r.findings[0]?.detail).toContain('event 3 before this batch carry no trace record');
+    // replay resynchronizes at the gap: the rest of the run is checked as before (a forged guard
+    // in a later batch is still found)
+    const at = lost.findIndex((b) => b.first_seq > 4 && b.trace.some((t) => t.guard !== undefined));
+    const batch = lost[at] as TracedBatch;
+    const k = batch.trace.findIndex((t) => t.guard !== undefined);
+    const forged = batch.trace.map((t, n) => (n === k ? { ...t, guard: 'alwaysTrue' } : t));
+    const edited = lost.map((b, n) => (n === at ? { ...b, trace: forged } : b));
+    expect(auditTrace(RUN, edited, GRAPHS).findings.map((f) => [f.code, f.cite])).toEqual([
+      ['trace_gap', `${RUN}#4`],
+      ['guard_mismatch', `${RUN}#${batch.first_seq}`],
+    ]);
+  });
+
+  it('untraced events whose steps continue the path are no gap; a record present is never excused', () => {
+    // seqs 2k+1 only: every other event carries no record, and no transition was lost
+    const sparse = batches(trace, 3).map((b, k) => ({ ...b, first_seq: 2 * k + 1, last_seq: 2 * k + 1 }));
+    expect(auditTrace(RUN, sparse, GRAPHS)).toMatchObject({ ok: true, findings: [] });
+    // a step dropped inside a batch that follows its predecessor directly stays not_active
+    const dropped = batches(trace, 3).map((b) => (b.first_seq === 4 ? { ...b, trace: b.trace.slice(1) } : b));
+    expect(auditTrace(RUN, dropped, GRAPHS).findings.map((f) => f.code)).toEqual(['not_active']);
   });
 
   it('a step of a machine the audit does not know is flagged; a run without a trace is not ok', () => {
