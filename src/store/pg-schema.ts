@@ -2,19 +2,24 @@
  * The PostgreSQL run store's schema (DDL as data, pure): tables `runs`, `events`, `handoff_cache`,
  * `handoff_batches` (one row per group commit: its seq range and machine trace) and
  * `schema_version` in one PostgreSQL schema, append-only triggers that raise on UPDATE, DELETE and
- * TRUNCATE, a trigger that refuses any event whose seq is not the run's last seq + 1, the function
- * `append_events` (one statement: the run's advisory lock, the continuity check, the inserts), and
- * the advisory-lock key of a run. Applying the statements is idempotent (`CREATE … IF NOT EXISTS`,
- * `CREATE OR REPLACE`), and applying them to a version-1 schema migrates it to version 2;
- * `pg-store.ts` runs them.
+ * TRUNCATE, the trigger `events_dense` that refuses any event whose predecessor (seq − 1) is
+ * missing, or whose run is missing when it is seq 1, the function `append_events` (one statement:
+ * the run's advisory lock, the continuity check, the inserts), the single-event insert statement
+ * of the store's steady state, and the advisory-lock key of a run. Applying the statements is
+ * idempotent (`CREATE … IF NOT EXISTS`, `CREATE OR REPLACE`, `DROP … IF EXISTS`), and applying
+ * them to a version-1 or version-2 schema migrates it to version 3; `pg-store.ts` runs them.
  */
 import { sha256Hex } from '../canonical/index.js';
 
 /**
  * Version recorded in `schema_version` by {@link pgStoreDdl}. Version 2 added `handoff_batches`
- * and `append_events`; a version-1 schema keeps its row 1 and gains row 2 when migrated.
+ * and `append_events`; version 3 replaced the foreign key `events → runs` and the `max(seq)`
+ * trigger `events_dense_seq` with the trigger `events_dense` (a predecessor probe; the run row
+ * checked for seq 1) and added the single-event insert ({@link appendOneStatement}). A migrated
+ * schema keeps its older rows; every version-3 schema also holds row 2 (version-2 processes find
+ * everything they use and run no DDL).
  */
-export const PG_STORE_SCHEMA_VERSION = 2;
+export const PG_STORE_SCHEMA_VERSION = 3;
 
 /** Default PostgreSQL schema of the run store. */
 export const PG_STORE_DEFAULT_SCHEMA = 'handoff_store';
@@ -57,8 +62,10 @@ export function pgStoreDdl(schema: string): readonly string[] {
        kind text NOT NULL CHECK (kind IN ('contract', 'chain')),
        manifest text NOT NULL,
        created timestamptz NOT NULL DEFAULT now())`,
+    // no foreign key to runs since version 3: `events_dense` checks the run of seq 1, and every
+    // later seq needs its predecessor (runs are never deleted: the append-only triggers)
     `CREATE TABLE IF NOT EXISTS ${s}.events (
-       run_id text NOT NULL REFERENCES ${s}.runs (run_id),
+       run_id text NOT NULL,
        seq integer NOT NULL CHECK (seq >= 1),
        line text NOT NULL,
        PRIMARY KEY (run_id, seq))`,
@@ -73,12 +80,16 @@ export function pgStoreDdl(schema: string): readonly string[] {
          USING ERRCODE = 'P0001';
      END
      $fn$`,
-    `CREATE OR REPLACE FUNCTION ${s}.dense_seq() RETURNS trigger LANGUAGE plpgsql AS $fn$
-     DECLARE last integer;
+    // version 3: one predecessor probe per row instead of max(seq); seq 1 needs its run row
+    `CREATE OR REPLACE FUNCTION ${s}.events_dense() RETURNS trigger LANGUAGE plpgsql AS $fn$
      BEGIN
-       SELECT max(seq) INTO last FROM ${s}.events WHERE run_id = NEW.run_id;
-       IF NEW.seq <> COALESCE(last, 0) + 1 THEN
-         RAISE EXCEPTION 'handoff run store: seq % of run % is not dense (last %)', NEW.seq, NEW.run_id, COALESCE(last, 0)
+       IF NEW.seq = 1 THEN
+         IF NOT EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = NEW.run_id) THEN
+           RAISE EXCEPTION 'handoff run store: no run % for its event seq 1', NEW.run_id
+             USING ERRCODE = '23503';
+         END IF;
+       ELSIF NOT EXISTS (SELECT 1 FROM ${s}.events WHERE run_id = NEW.run_id AND seq = NEW.seq - 1) THEN
+         RAISE EXCEPTION 'handoff run store: seq % of run % is not dense (no seq %)', NEW.seq, NEW.run_id, NEW.seq - 1
            USING ERRCODE = '23514';
        END IF;
        RETURN NEW;
@@ -102,10 +113,16 @@ export function pgStoreDdl(schema: string): readonly string[] {
       `CREATE OR REPLACE TRIGGER ${t}_no_truncate BEFORE TRUNCATE ON ${s}.${t}
          FOR EACH STATEMENT EXECUTE FUNCTION ${s}.refuse_mutation()`,
     ]),
-    `CREATE OR REPLACE TRIGGER events_dense_seq BEFORE INSERT ON ${s}.events
-       FOR EACH ROW EXECUTE FUNCTION ${s}.dense_seq()`,
+    `CREATE OR REPLACE TRIGGER events_dense BEFORE INSERT ON ${s}.events
+       FOR EACH ROW EXECUTE FUNCTION ${s}.events_dense()`,
+    // migration from versions 1 and 2: the foreign key and the max(seq) trigger go (the new
+    // trigger is in place above, in the same transaction)
+    `ALTER TABLE ${s}.events DROP CONSTRAINT IF EXISTS events_run_id_fkey`,
+    `DROP TRIGGER IF EXISTS events_dense_seq ON ${s}.events`,
+    `DROP FUNCTION IF EXISTS ${s}.dense_seq()`,
     appendEventsFunction(schema),
-    `INSERT INTO ${s}.schema_version (version) VALUES (${PG_STORE_SCHEMA_VERSION}) ON CONFLICT DO NOTHING`,
+    // row 2 too: a version-2 process needs nothing this schema lacks, so it runs no DDL here
+    `INSERT INTO ${s}.schema_version (version) VALUES (2), (${PG_STORE_SCHEMA_VERSION}) ON CONFLICT DO NOTHING`,
   ];
 }
 
@@ -130,7 +147,7 @@ export function pgAdvisoryKeySql(schema: string, runIdExpr: string): string {
  * advisory lock with `pg_try_advisory_xact_lock` (the key derived by the server, as
  * {@link pgAdvisoryKey}), reads the run's last seq under it, and — only when that is
  * `p_first - 1` — inserts `p_lines` as seqs `p_first …` (the dense-seq trigger still checks each
- * row), the handoff cache row (`p_cache` at `p_cache_seq`, when not null) and the batch row
+ * row — see `events_dense`), the handoff cache row (`p_cache` at `p_cache_seq`, when not null) and the batch row
  * (`p_sha256`, the sha256 of the lines' journal bytes, and `p_trace`, when `p_trace` is not null). Returns `-1` when another session holds the lock (nothing done),
  * else the last seq it found: the rows were inserted exactly when that equals `p_first - 1`.
  *
@@ -197,6 +214,35 @@ export function appendEventsStatement(schema: string): { readonly name: string; 
     // a schema name may be 63 characters: the statement name (≤ 63) carries a digest of it
     name: `handoff_append_v${PG_STORE_SCHEMA_VERSION}_${sha256Hex(schema).slice(0, 16)}`,
     text: `SELECT "${schema}".append_events($1, $2, $3, $4, $5, $6, $7) AS r`,
+  };
+}
+
+/**
+ * The store's steady-state statement for one event without a cache row or a batch record: a
+ * single-row `INSERT … SELECT … WHERE pg_try_advisory_xact_lock($4)` into `events` (parameters,
+ * in order: run id, seq, the canonical line, the run's advisory-lock key {@link pgAdvisoryKey} as
+ * a decimal bigint), and the name the store prepares it under on each connection. Sent alone,
+ * outside an explicit transaction, it is its own transaction: the lock is taken by the statement
+ * and released when it commits. One row inserted: committed. No row: another session holds the
+ * lock (`busy`; nothing written, never waited for). The continuity check is the database's: seq
+ * `s` already present fails the primary key (SQLSTATE 23505), a missing `s − 1` fails
+ * `events_dense` (23514) — both mean the run moved past the caller's view; the statement wrote
+ * nothing. No PL/pgSQL function call, no `max(seq)` read, no array parameter: the server work of
+ * a plain insert plus the one trigger.
+ *
+ * @example
+ * ```ts
+ * const { name, text } = appendOneStatement('handoff_store');
+ * const r = await client.query({ name, text, values: [runId, seq, line, pgAdvisoryKey(`store:handoff_store`, runId)] });
+ * r.rowCount; // 1 committed, 0 busy
+ * ```
+ * @throws RangeError when `schema` is not a plain lower-case identifier.
+ */
+export function appendOneStatement(schema: string): { readonly name: string; readonly text: string } {
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  return {
+    name: `handoff_append_v${PG_STORE_SCHEMA_VERSION}_one_${sha256Hex(schema).slice(0, 16)}`,
+    text: `INSERT INTO "${schema}".events (run_id, seq, line) SELECT $1, $2, $3 WHERE pg_try_advisory_xact_lock($4::bigint)`,
   };
 }
 

@@ -2,18 +2,22 @@
  * The PostgreSQL run store: the {@link Store} contract on a database shared by many machines.
  * Tables `runs`, `events` (PRIMARY KEY (run_id, seq), one canonical line per row),
  * `handoff_cache` and `handoff_batches` are append-only (triggers raise on UPDATE/DELETE/TRUNCATE;
- * a trigger refuses an event whose seq is not the last + 1). A mutation is one transaction that
- * takes the run's advisory lock with `pg_try_advisory_xact_lock` (`busy` when another session
- * holds it — never broken, and released by the database when that session ends).
+ * the trigger `events_dense` refuses an event whose predecessor is missing). A mutation is one
+ * transaction that takes the run's advisory lock with `pg_try_advisory_xact_lock` (`busy` when
+ * another session holds it — never broken, and released by the database when that session ends).
  *
  * An append (`append`, `setHandoff`, `appendBatch`) is validated by the store's pure rules first.
  * When this store object's view of the run is current (it knows the manifest and has validated
- * every row up to the last seq), it is ONE round trip and ONE statement: the prepared
- * `SELECT append_events($1 … $7)` (parsed and planned once per connection, values bound as
- * parameters), sent outside an explicit transaction so that it commits on its own; the function
- * takes the lock, checks under it that the last seq is still the one the lines were planned
- * after, and inserts (see `pg-schema.ts`). With the `beforeCommit` test seam the same call runs
- * inside `BEGIN … COMMIT`. When the run moved on (another writer) or
+ * every row up to the last seq), it is ONE round trip and ONE statement, sent outside an explicit
+ * transaction so that it commits on its own, parsed and planned once per connection, values bound
+ * as parameters: for one event without a cache row (`append`, the steady state of a writer) the
+ * single-row insert of `appendOneStatement` — `INSERT … SELECT … WHERE
+ * pg_try_advisory_xact_lock(key)`, the database refusing a seq that is taken (primary key) or
+ * whose predecessor is missing (the `events_dense` trigger), which means the run moved on; for a
+ * batch or a handoff the `SELECT append_events($1 … $7)` call, the function taking the lock,
+ * checking under it that the last seq is still the one the lines were planned after, and
+ * inserting (see `pg-schema.ts`). With the `beforeCommit` test seam the function call runs inside
+ * `BEGIN … COMMIT`. When the run moved on (another writer) or
  * the view is unknown (a new process), a locked transaction reads and re-validates the new rows
  * (`journal_damaged` on a defect), re-plans, and calls the same function with COMMIT: two round
  * trips. `committed` is reported only after COMMIT (or the self-committing statement) returned; a
@@ -43,6 +47,7 @@ import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.
 import {
   ADVISORY_HELD_SQL,
   appendEventsStatement,
+  appendOneStatement,
   isPgSchemaName,
   PG_STORE_DEFAULT_SCHEMA,
   PG_STORE_SCHEMA_VERSION,
@@ -232,7 +237,16 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return c;
   };
 
-  const lockKey = (runId: string): string => pgAdvisoryKey(`store:${schema}`, runId);
+  const lockKeys = new Map<string, string>();
+  /** The run's advisory-lock key (computed once per run: a sha256 per append is client CPU). */
+  const lockKey = (runId: string): string => {
+    let k = lockKeys.get(runId);
+    if (k === undefined) {
+      k = pgAdvisoryKey(`store:${schema}`, runId);
+      lockKeys.set(runId, k);
+    }
+    return k;
+  };
 
   /** True when this schema already holds the current schema version (no DDL needed). */
   async function current(client: PoolClient): Promise<boolean> {
@@ -538,6 +552,53 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     }
   }
 
+  /** The prepared single-event insert (parsed and planned once per connection). */
+  const oneStatement = appendOneStatement(schema);
+
+  /**
+   * The steady state's one round trip for one event without a cache row or batch record: the
+   * prepared single-row insert ({@link appendOneStatement}) alone, its own transaction. One row:
+   * `inserted`; none: `busy` (another session holds the lock); a primary-key (23505) or density
+   * (23514) refusal: `moved` — the run moved past this view and the statement wrote nothing.
+   * Any other server ERROR committed nothing (`write_failed`); a connection failure while it was
+   * in flight may have committed (`indeterminate`, step `commit`).
+   */
+  async function appendOneOnce(
+    runId: string,
+    plan: AppendPlan,
+    pending: Pending,
+    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
+  ): Promise<Verdict> {
+    const out = await checkout(runId);
+    if (!out.ok) return out.result;
+    const client = out.client;
+    let destroy = false;
+    try {
+      const res = await client.query({
+        name: oneStatement.name,
+        text: oneStatement.text,
+        values: [runId, plan.first, plan.lines[0], lockKey(runId)],
+      });
+      return answer(res.rowCount === 1 ? 'inserted' : 'busy');
+    } catch (e) {
+      if (isPlainServerError(e)) {
+        const code = (e as { code: string }).code;
+        if (code === '23505' || code === '23514') return answer('moved');
+        known.delete(runId);
+        return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
+      }
+      known.delete(runId);
+      destroy = true;
+      return storeResult('indeterminate', runId, {
+        ...pending,
+        step: 'commit',
+        detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
+      });
+    } finally {
+      client.release(destroy);
+    }
+  }
+
   /**
    * Appends prepared entries: one round trip when this object's view of the run is current (the
    * manifest and the last validated seq known, and the plan passes against that view), else — or
@@ -590,7 +651,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         };
         const v =
           options.beforeCommit === undefined
-            ? await appendStatementOnce(runId, plan, mode.trace, pendingOf(plan), verify)
+            ? plan.lines.length === 1 && plan.cache === null && mode.trace === null
+              ? // the steady state of a writer: one event, one prepared single-row insert
+                await appendOneOnce(runId, plan, pendingOf(plan), (a) =>
+                  a === 'inserted' ? verify(plan.first - 1) : a === 'busy' ? verify(-1) : 'stale',
+                )
+              : await appendStatementOnce(runId, plan, mode.trace, pendingOf(plan), verify)
             : await transact(
                 runId,
                 () => pendingOf(plan),

@@ -21,6 +21,7 @@ import type { BatchEntry, TraceStep } from '../../src/store/store.js';
 import { type ChildResult, spawnChild } from '../helpers/child.js';
 import { usePostgres } from '../setup/postgres.js';
 import { batchReview, dispatch, fixedClock, note, replan, stuckHandoff } from './fixtures.js';
+import { eventsShape, toVersion1 } from './pg-old-schemas.js';
 
 const CHILD = fileURLToPath(new URL('./pg-child.mjs', import.meta.url));
 const db = usePostgres();
@@ -428,17 +429,14 @@ describe('the trace and the records', () => {
 });
 
 describe('migration', () => {
-  it('a version-1 schema gains handoff_batches and append_events in place; its rows stay and take batches', async () => {
+  it('a version-1 schema gains handoff_batches, append_events and the version-3 trigger in place; its rows stay and take batches', async () => {
     const store = fresh();
     const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
     expect(await store.append(id, 'note', note('v1 era'))).toMatchObject({ seq: 1 });
     const c = await sql();
     const s = `"${store.schema}"`;
-    // what a version-1 schema lacks (the v1 DDL is the v2 DDL without these)
-    await c.query(`DROP FUNCTION ${s}.append_events(text, integer, text[], text, integer, text, jsonb)`);
-    await c.query(`DROP TABLE ${s}.handoff_batches`);
-    await c.query(`DELETE FROM ${s}.schema_version WHERE version = 2`);
-    await c.query(`INSERT INTO ${s}.schema_version (version) VALUES (1)`);
+    // the version-1 shape: the v2 DDL without handoff_batches and append_events
+    await toVersion1(c, store.schema);
     const upgraded = fresh({ schema: store.schema });
     expect(await upgraded.appendBatch(id, notes('v2', 2), { trace: TRACE })).toMatchObject({
       outcome: 'committed',
@@ -446,9 +444,13 @@ describe('migration', () => {
       seq: 3,
     });
     const v = await c.query(`SELECT version FROM ${s}.schema_version ORDER BY version`);
-    expect(v.rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(v.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     expect(await texts(upgraded, id)).toEqual(['v1 era', 'v2-0', 'v2-1']);
     const b = await upgraded.readBatches(id);
     expect(b.ok && b.value.batches.map((x) => x.trace)).toEqual([TRACE]);
+    expect(await eventsShape(c, store.schema)).toEqual({
+      triggers: ['events_append_only', 'events_dense', 'events_no_truncate'],
+      foreignKeys: [],
+    });
   });
 });

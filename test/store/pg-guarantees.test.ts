@@ -106,7 +106,8 @@ describe('the database enforces append-only, dense journals', () => {
     await a.migrate();
     const c = await sql();
     const v = await c.query(`SELECT version FROM "${a.schema}".schema_version`);
-    expect(v.rows).toEqual([{ version: 2 }]);
+    // row 2 too: a version-2 process finds everything it uses and runs no DDL
+    expect(v.rows.map((r) => r.version).sort()).toEqual([2, 3]);
     expect((await a.createRun({ dispatch: dispatch() })).outcome).toBe('committed');
   });
 });
@@ -345,7 +346,7 @@ describe('locks are database sessions', () => {
 });
 
 describe('the steady-state append is one statement', () => {
-  it('after the first, each append sends exactly one query — the prepared append_events call, no BEGIN/COMMIT', async () => {
+  it('after the first, each append sends exactly one query — a prepared single-row insert for one event, the prepared append_events call for a batch; no BEGIN/COMMIT', async () => {
     const pool = new pg.Pool({ connectionString: db.url(), max: 1 });
     pool.on('error', () => {});
     const sent: string[] = [];
@@ -379,12 +380,13 @@ describe('the steady-state append is one statement', () => {
         seq: 4,
       });
       expect(sent).toHaveLength(2);
-      for (const q of sent) {
-        expect(q).toMatch(
-          /^handoff_append_v2_[0-9a-f]{16}\|SELECT "g_\d+"\.append_events\(\$1, \$2, \$3, \$4, \$5, \$6, \$7\) AS r$/,
-        );
-        expect(q).not.toMatch(/BEGIN|COMMIT/);
-      }
+      expect(sent[0]).toMatch(
+        /^handoff_append_v3_one_[0-9a-f]{16}\|INSERT INTO "g_\d+"\.events \(run_id, seq, line\) SELECT \$1, \$2, \$3 WHERE pg_try_advisory_xact_lock\(\$4::bigint\)$/,
+      );
+      expect(sent[1]).toMatch(
+        /^handoff_append_v3_[0-9a-f]{16}\|SELECT "g_\d+"\.append_events\(\$1, \$2, \$3, \$4, \$5, \$6, \$7\) AS r$/,
+      );
+      for (const q of sent) expect(q).not.toMatch(/BEGIN|COMMIT/);
       const l = await store.load(id);
       expect(l.ok && l.value.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     } finally {
@@ -405,6 +407,8 @@ describe('the one-round-trip append passes worker text as data', () => {
       "'); DROP TABLE events; --",
       '$h0123456789ab$ tag $$',
       'handoff_append_v2_0000000000000000',
+      'handoff_append_v3_one_0000000000000000',
+      "', 1, 'x', 0); COMMIT; --",
       '{}',
       ' , ',
     ];
