@@ -7,10 +7,12 @@
  * budget runs out, when its output exceeds the limit, or when the caller aborts. In every case the
  * whole process group is killed and every process still carrying the session token is swept
  * ({@link sweepSession}), so a descendant that holds stdout open, or one that detached into its own
- * session to write late, neither delays the result nor outlives it.
+ * session to write late, neither delays the result nor outlives it. If this process exits while
+ * the child runs, the group is killed and the session swept at exit (exit-reaper.ts).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { reapOnExit } from './exit-reaper.js';
 import { SESSION_ENV, sweepSession } from './session-sweep.js';
 
 /** Options of {@link runContained}. */
@@ -131,9 +133,15 @@ export function runContained(
         // the group is gone (or never formed): nothing to signal
       }
     };
+    // this process exiting while the child runs (a signal, a caller's exit) takes the child along
+    const release = reapOnExit(() => {
+      killGroup('SIGKILL');
+      sweepSession(token, child.pid);
+    });
     const finish = (spawnError: string | null) => {
       if (done) return;
       done = true;
+      release();
       for (const t of timers) clearTimeout(t);
       o.signal?.removeEventListener('abort', onAbort);
       killGroup('SIGKILL');

@@ -3,5 +3,6 @@
  * command ports) — argument arrays, a process group, a session sweep, bounded output and time.
  */
 export { type ContainedOptions, type ContainedResult, runContained } from './contained-process.js';
+export { pendingReapers, reapOnExit } from './exit-reaper.js';
 export { killUntilGone } from './kill-until-gone.js';
 export { SESSION_ENV, sessionPids, sweepSession } from './session-sweep.js';
