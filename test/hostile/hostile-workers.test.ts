@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -56,8 +56,13 @@ describe('hostile workers: process containment', () => {
       const r = await run(p.dir, 'late-writer-no-env');
       expect(r.code, r.stderr).toBe(0);
       expect(headFile(p.dir, 'T.lean')).toBe('theorem t (n : Nat) : n + 0 = n := by\n  rfl\n');
-      await sleep(2000);
-      // the write lands after the run (it is outside the worker's tree and session); it is not committed
+      // the writer escaped the sweep (no session token): it is still there, and writes on cue,
+      // after the run (it is outside the worker's tree and session); its bytes are not committed
+      expect(running(pidOf(p.dir))).toBe(true);
+      await writeFile(`${markerOf(p.dir)}.go`, '');
+      for (let i = 0; i < 400 && !(await readFile(join(p.dir, 'T.lean'), 'utf8')).includes('LATE'); i++)
+        await sleep(25);
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toContain('LATE');
       expect(headFile(p.dir, 'T.lean')).not.toContain('LATE');
       try {
         process.kill(pidOf(p.dir), 'SIGKILL');
