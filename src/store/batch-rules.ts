@@ -47,10 +47,13 @@ const STEP_OPTIONAL = ['actor', 'guard'] as const;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+/** A UTF-16 surrogate without its partner: canonical JSON (UTF-8) cannot represent it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Why `trace` is not a valid transition trace (an array of {@link TraceStep}: exactly the keys
- * `machine`, `from`, `event`, `to` and optionally `guard`, `actor`, each a non-empty string), or null.
+ * `machine`, `from`, `event`, `to` and optionally `guard`, `actor`, each a non-empty string
+ * without a lone surrogate, so its canonical JSON can be written), or null.
  *
  * @example
  * ```ts
@@ -73,6 +76,9 @@ export function traceProblem(trace: unknown): string | null {
     for (const k of STEP_REQUIRED) if (!isText(s[k])) return `trace[${i}]: ${k} must be a non-empty string`;
     for (const k of STEP_OPTIONAL)
       if (k in s && !isText(s[k])) return `trace[${i}]: ${k} must be a non-empty string when present`;
+    for (const k of [...STEP_REQUIRED, ...STEP_OPTIONAL])
+      if (LONE_SURROGATE.test((s[k] as string | undefined) ?? ''))
+        return `trace[${i}]: ${k} holds a lone surrogate (canonical JSON cannot represent it)`;
   }
   return null;
 }

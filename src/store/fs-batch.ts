@@ -15,7 +15,6 @@ import {
   prepareAppend,
 } from './append-rules.js';
 import { traceProblem } from './batch-rules.js';
-import { unwritableIn } from './canonical-fast.js';
 import { type ChainTail, tailOf } from './chain-rules.js';
 import type { BatonCommitPayload } from './chain-schema.js';
 import { commitLines, lockTakenAfresh, openJournal, refreshCache } from './fs-append.js';
@@ -60,7 +59,7 @@ export function batchShapeRefusal(
   if (!Array.isArray(entries) || entries.length === 0)
     return refused(runId, 'invalid_payload', 'a batch needs at least one entry');
   if (options?.trace !== undefined) {
-    const t = traceProblem(options.trace) ?? unwritableIn(options.trace);
+    const t = traceProblem(options.trace);
     if (t !== null) return refused(runId, 'invalid_payload', t);
   }
   return null;

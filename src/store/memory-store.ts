@@ -297,7 +297,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (!Array.isArray(entries) || entries.length === 0)
       return refused(runId, 'invalid_payload', 'a batch needs at least one entry');
     if (options?.trace !== undefined) {
-      const t = traceProblem(options.trace) ?? unwritableIn(options.trace);
+      const t = traceProblem(options.trace);
       if (t !== null) return refused(runId, 'invalid_payload', t);
     }
     const run = runs.get(runId);

@@ -368,6 +368,12 @@ export function describeStoreContract(name: string, h: StoreHarness): void {
             trace: [{ machine: 'cycle', from: 'a', event: 'GO' } as never],
           }),
         ).toMatchObject(nothing('invalid_payload'));
+        // a lone surrogate in a trace step cannot be written as canonical JSON (a pair can)
+        const lone = await batch(id, [{ kind: 'note', payload: note('b') }], {
+          trace: [{ machine: 'cycle', from: 'a', event: 'GO \udc00', to: 'b' }],
+        });
+        expect(lone).toMatchObject(nothing('invalid_payload'));
+        expect(lone.detail).toMatch(/trace\[0\]: event holds a lone surrogate/);
         expect(await batch('../etc', [{ kind: 'note', payload: note() }])).toMatchObject(
           nothing('bad_run_id'),
         );
