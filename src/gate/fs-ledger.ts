@@ -67,6 +67,28 @@ function problemDir(root: string, problemId: string): string {
 const defaultFsl = nodeFsLayer();
 
 /**
+ * `fsl.lstat(path)` without capturing a stack trace for its error: a missing path — every new
+ * problem's first read — then costs the system call, not a stack nobody reads. For callers that
+ * catch and discard the error (it never escapes with its stack missing).
+ */
+function lstatNoStack(fsl: FsLayer, path: string): ReturnType<FsLayer['lstat']> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return fsl.lstat(path);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** One problem's paths: its directory, its log file and the ledger directory (the parent). */
+interface Paths {
+  readonly base: string;
+  readonly file: string;
+  readonly parent: string;
+}
+
+/**
  * Options of {@link fsLedgerLog} and {@link createFsLedger}.
  *
  * @example
@@ -186,10 +208,22 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
   const absent = new Set<string>();
   /** Held descriptors, least recently used first. */
   const held = new Map<string, Held>();
+  /** Each problem's paths, its id checked once (joined once, not on every call). */
+  const paths = new Map<string, Paths>();
+
+  const pathsOf = (problemId: string): Paths => {
+    let p = paths.get(problemId);
+    if (p === undefined) {
+      const base = problemDir(root, problemId);
+      p = { base, file: join(base, LEDGER_LOG_FILE), parent: dirname(base) };
+      paths.set(problemId, p);
+    }
+    return p;
+  };
 
   /** The older one-file-per-entry log: its entries (empty when there is none). */
   const readOld = (problemId: string): LedgerEvent[] => {
-    const dir = join(problemDir(root, problemId), 'log');
+    const dir = join(pathsOf(problemId).base, 'log');
     let names: string[];
     try {
       names = fsl.readdir(dir);
@@ -243,7 +277,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
   const oldForRead = (problemId: string, base: string): LedgerEvent[] | null => {
     let st: ReturnType<FsLayer['lstat']>;
     try {
-      st = fsl.lstat(base);
+      st = lstatNoStack(fsl, base);
     } catch (e) {
       if (errnoOf(e) === 'ENOENT') {
         noOld(problemId);
@@ -404,7 +438,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
   };
 
   /** Makes sure of a new problem's directory, fsync'd into its parent (once per object). */
-  const ensureDir = (problemId: string, base: string): void => {
+  const ensureDir = (problemId: string, base: string, parent: string): void => {
     if (made.has(problemId)) return;
     try {
       let mkdirDone = false;
@@ -419,7 +453,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
         // a new problem's directory is fsync'd into its parent: a granted entry must not be lost
         // with the directory it was written into
         try {
-          fsyncDir(fsl, dirname(base), 'ledger_mkdir');
+          fsyncDir(fsl, parent, 'ledger_mkdir');
         } catch (e) {
           if (!dirFsyncUnsupported(e)) throw e;
         }
@@ -466,8 +500,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
 
   const log: FsLedgerLog = {
     async read(problemId) {
-      const base = problemDir(root, problemId);
-      const file = join(base, LEDGER_LOG_FILE);
+      const { base, file } = pathsOf(problemId);
       try {
         const cur = current(problemId, file);
         let c: LineCache;
@@ -509,8 +542,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
         );
       }
       const traceJson = options?.trace === undefined ? undefined : ledgerTraceJson(problemId, options.trace);
-      const base = problemDir(root, problemId);
-      const file = join(base, LEDGER_LOG_FILE);
+      const { base, file, parent } = pathsOf(problemId);
       let cur = current(problemId, file);
       if (cur !== null && !cur.h.writable) {
         drop(problemId);
@@ -518,7 +550,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
       }
       let created = false;
       if (cur === null) {
-        ensureDir(problemId, base);
+        ensureDir(problemId, base, parent);
         const o = openForAppend(problemId, file);
         created = o.created;
         cur = { h: o.h, size: o.size };
@@ -567,7 +599,7 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
       for (const p of [...held.keys()]) drop(p);
     },
     async readTraces(problemId) {
-      const file = join(problemDir(root, problemId), LEDGER_LOG_FILE);
+      const { file } = pathsOf(problemId);
       const old = readOld(problemId);
       let bytes: Buffer | null = null;
       let fd: number | null = null;

@@ -89,6 +89,40 @@ describe('fs ledger: a read of a held log', () => {
   });
 });
 
+describe('fs ledger: a new problem', () => {
+  it('a first read is one lstat of the problem directory; a failing one is listed as before and leaves the stack trace limit as it was', async () => {
+    const root = fresh();
+    const f = faultyFs();
+    const log = fsLedgerLog(root, { fs: f });
+    const limit = Error.stackTraceLimit;
+    expect(await log.read('p1')).toBeNull();
+    expect(f.trace).toEqual([`lstat ${join(root, 'p1')}`]);
+    expect(Error.stackTraceLimit).toBe(limit);
+    // an injected EIO on that lstat: the older log is listed instead (none), then the log file
+    f.trace.length = 0;
+    f.failAt = 0;
+    expect(await log.read('p2')).toBeNull();
+    expect(f.failed).toBe(`lstat ${join(root, 'p2')}`);
+    expect(f.trace.map((c) => c.split(' ')[0])).toEqual(['lstat', 'readdir', 'open']);
+    // errors after it still carry their stacks
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(String(new Error('x').stack)).toContain('\n    at ');
+    log.close();
+  });
+
+  it('hostile: a path-unsafe problem id is refused on every call, never cached as a path', async () => {
+    const root = fresh();
+    const f = faultyFs();
+    const log = fsLedgerLog(root, { fs: f });
+    for (const id of ['../escape', '../escape', 'a/b', '']) {
+      await expect(log.read(id)).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(log.append(id, registered('p1'))).rejects.toMatchObject({ code: 'invalid_input' });
+    }
+    expect(f.trace).toEqual([]);
+    log.close();
+  });
+});
+
 describe('fs ledger: a held descriptor follows the path', () => {
   it('a log replaced by rename is read (and appended to) as the new file, never through the old descriptor', async () => {
     const root = fresh();
