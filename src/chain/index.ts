@@ -58,6 +58,12 @@ export { HELD_APPEND_LOCKS } from './held-append-lock.js';
 export type { ChainJournal, JournalEntry } from './journal.js';
 export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
 export { ChainTraceStepSchema, chainJournalCite } from './journal-trace.js';
+export { type ChainLockHere, type ChainLockVerdict, judgeChainLock } from './lock-holder-rule.js';
+export {
+  type RecoverChainLockOptions,
+  type RecoverChainLockResult,
+  recoverChainJournalLock,
+} from './lock-recovery.js';
 export type { MachineRunOptions, MachineRunResult } from './machine-runner.js';
 export { runChainMachine } from './machine-runner.js';
 export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';

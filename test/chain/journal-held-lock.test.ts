@@ -20,6 +20,7 @@ import {
   createFileChainJournal,
   HELD_APPEND_LOCKS,
   type JournalEntry,
+  recoverChainJournalLock,
   stageDelta,
 } from '../../src/chain/index.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
@@ -344,7 +345,11 @@ describe('file journal with holdLocks (real processes)', () => {
     expect((await createFileChainJournal(dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([0]);
     expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
     expect(await exists(lock)).toBe(true);
-    await rm(lock); // the documented recovery: a person, once no writer runs
+    // the documented recovery, run by a person: the holder is provably gone (same host, no such pid)
+    expect(recoverChainJournalLock(dir, 'race-0')).toMatchObject({
+      outcome: 'removed',
+      holder: { host: hostname(), pid: holder.child.pid },
+    });
     expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
     expect((await createFileChainJournal(dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
       0, 1, 2, 3,

@@ -1,0 +1,113 @@
+/**
+ * A person's explicit recovery of a chain journal lock: removed only when its body names this
+ * host and a pid that is provably gone; a live holder, another host, an unreadable body or a
+ * planted symlink are refused and left as they are. Real files; the holder's liveness is injected
+ * for the pure cases and a real killed process is used for the end-to-end case.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readlinkSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  chainJournalLockFile,
+  createFileChainJournal,
+  judgeChainLock,
+  recoverChainJournalLock,
+} from '../../src/chain/index.js';
+import { tripBaton, tripChain } from './trip-fixture.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chain-recover-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const here = { host: 'h1', isAlive: (pid: number) => pid === 77 };
+const b = (s: string) => Buffer.from(s);
+
+describe('judgeChainLock (pure)', () => {
+  it('stale only for this host and a pid that does not run; everything else is held', () => {
+    expect(judgeChainLock(b('{"host":"h1","pid":4242}\n'), here)).toEqual({
+      stale: true,
+      holder: { host: 'h1', pid: 4242 },
+    });
+    expect(judgeChainLock(b('{"host":"h1","pid":77}'), here)).toMatchObject({
+      stale: false,
+      reason: 'owner_alive',
+    });
+    expect(judgeChainLock(b('{"host":"h2","pid":4242}'), here)).toMatchObject({
+      stale: false,
+      reason: 'other_host',
+    });
+    for (const bad of [
+      '',
+      'x',
+      '[]',
+      '{"host":"h1"}',
+      '{"host":"h1","pid":-1}',
+      '{"host":"h1","pid":1,"x":1}',
+      'a'.repeat(5000),
+    ])
+      expect(judgeChainLock(b(bad), here), bad.slice(0, 20)).toMatchObject({
+        stale: false,
+        reason: 'unreadable',
+      });
+    expect(judgeChainLock(Uint8Array.from([0xff, 0xfe]), here)).toMatchObject({ reason: 'unreadable' });
+  });
+});
+
+describe('recoverChainJournalLock', () => {
+  it('removes the lock of a killed holder of this host; the baton then resumes', async () => {
+    const chain = tripChain();
+    const b0 = tripBaton(chain);
+    const journal = createFileChainJournal(dir);
+    await journal.commit({ baton: b0, receipt: null });
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    // a real process that ran and is gone: its pid is provably not running
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    const pid = Number(gone.stdout);
+    await writeFile(lock, `{"host":${JSON.stringify(hostname())},"pid":${pid}}\n`);
+    await expect(chain.resume(journal, 'trip-1')).rejects.toMatchObject({ code: 'busy' });
+    expect(recoverChainJournalLock(dir, 'trip-1')).toEqual({
+      outcome: 'removed',
+      lock,
+      holder: { host: hostname(), pid },
+    });
+    expect(existsSync(lock)).toBe(false);
+    expect(recoverChainJournalLock(dir, 'trip-1')).toEqual({ outcome: 'no_lock', lock });
+    expect((await chain.resume(journal, 'trip-1')).baton.revision).toBe(3);
+  });
+
+  it('refuses a live holder, another host and an unreadable body, and leaves them byte for byte', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const cases: [string, string][] = [
+      [`{"host":${JSON.stringify(hostname())},"pid":${process.pid}}\n`, 'owner_alive'],
+      ['{"host":"elsewhere","pid":4242}\n', 'other_host'],
+      ['not json', 'unreadable'],
+    ];
+    for (const [text, reason] of cases) {
+      await writeFile(lock, text);
+      expect(recoverChainJournalLock(dir, 'trip-1')).toMatchObject({ outcome: 'refused', reason });
+      expect(await readFile(lock, 'utf8')).toBe(text);
+    }
+  });
+
+  it('hostile: a symlink planted at the lock path is not followed and not removed', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const target = join(dir, 'victim');
+    await writeFile(target, `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`);
+    await symlink(target, lock);
+    expect(recoverChainJournalLock(dir, 'trip-1', { isAlive: () => false })).toMatchObject({
+      outcome: 'refused',
+      reason: 'not_a_file',
+    });
+    expect(readlinkSync(lock)).toBe(target);
+    expect(existsSync(target)).toBe(true);
+  });
+});
