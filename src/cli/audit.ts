@@ -10,9 +10,15 @@
  * the gate machine transitions that traced gate runs recorded on the problem's fs ledger entries
  * (`gate-ledger-audit/v1`, cites `<problem>#<seq>`). Exit 0 all allowed, 5 a step flagged or no
  * trace (or no history), 3 a malformed problem id, 4 a damaged or unreadable ledger.
+ *
+ * `handoff audit --chain-journal DIR --baton ID [--json]` — the same for a baton's chain file
+ * journal (`createFileChainJournal(DIR)`): replays the chain machine transitions its commit lines
+ * carry (`chain-journal-audit/v1`, cites `<journal file>#<line>`). Exit 0 all allowed, 5 a step
+ * flagged or no trace, 3 no journal for the baton, 4 a damaged or unreadable journal.
  */
 import { isAbsolute, join } from 'node:path';
 import { type AuditReport, auditTrace } from '../audit/index.js';
+import { chainJournalCite, readFileChainJournalTrace } from '../chain/index.js';
 import { HandoffError } from '../errors/index.js';
 import { auditLedgerTrace, fsLedgerLog, type GateLedgerAudit, ProblemIdSchema } from '../gate/index.js';
 import { machineGraph } from '../viz/graph.js';
@@ -26,6 +32,7 @@ import { escapeLine, toTerminalJson } from './terminal-text.js';
 const HELP = [
   'usage: handoff audit <run-id> [--root DIR | --project DIR] [--json]',
   '       handoff audit --gate-ledger DIR --problem ID [--json]',
+  '       handoff audit --chain-journal DIR --baton ID [--json]',
   '',
   'Replays the machine transitions a persisted run recorded with its journal (each journal write of',
   'a `--persist` run carries the transitions since the previous one) through the machine',
@@ -40,10 +47,14 @@ const HELP = [
   '                  (e.g. <repo>/.handoff/gate/ledger), replayed run by run; findings cite',
   '                  <problem>#<seq> and the step index',
   '  --problem ID    the gate problem (with --gate-ledger)',
+  "  --chain-journal DIR  audit a baton's chain file journal instead (createFileChainJournal(DIR)):",
+  '                  the chain machine transitions its commit lines carry; findings cite',
+  '                  <journal file>#<line> and the step index',
+  '  --baton ID      the baton (with --chain-journal)',
   '',
   'Exit: 0 every recorded step allowed, 2 usage, 3 malformed run id (bad_run_id) or no such run',
-  '(no_such_run), or a malformed problem id, 4 the run, its batch records or the gate ledger cannot',
-  'be read (a damaged ledger), 5 a step flagged or no trace recorded.',
+  '(no_such_run), a malformed problem id, or no journal for the baton, 4 the run, its batch records,',
+  'the gate ledger or the chain journal cannot be read (damaged), 5 a step flagged or no trace recorded.',
 ].join('\n');
 
 /** The exit status of an audit that found something (or nothing to check). */
@@ -102,6 +113,55 @@ async function auditGate(io: CliIo, dir: string, problem: string, json: boolean)
   return report.ok ? 0 : AUDIT_FAILED;
 }
 
+/** Schema id of the `--chain-journal --json` report. */
+const CHAIN_JOURNAL_AUDIT_SCHEMA = 'chain-journal-audit/v1';
+
+/** `handoff audit --chain-journal DIR --baton ID`. */
+function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolean): number {
+  const read = readFileChainJournalTrace(dir, batonId);
+  if (!read.ok) {
+    io.err(`audit: ${escapeLine(`${read.code}: ${read.detail}`)}\n`);
+    return 4;
+  }
+  if (read.entries === 0) {
+    io.err(
+      `audit: no chain journal for baton ${escapeLine(JSON.stringify(batonId))} in ${escapeLine(dir)}\n`,
+    );
+    return MALFORMED_ID;
+  }
+  const chain = namedMachine('chain');
+  const audited = auditTrace(
+    batonId,
+    read.traced,
+    chain === undefined ? [] : [machineGraph(chain.machine)],
+    (line) => chainJournalCite(batonId, line),
+  );
+  const { run_id: _runId, schema: _schema, ...rest } = audited;
+  const report = {
+    schema: CHAIN_JOURNAL_AUDIT_SCHEMA,
+    baton_id: batonId,
+    file: read.file,
+    entries: read.entries,
+    traced_lines: read.traced.length,
+    ...rest,
+  };
+  if (json) {
+    io.out(`${toTerminalJson(report)}\n`);
+    return report.ok ? 0 : AUDIT_FAILED;
+  }
+  const id = JSON.stringify(batonId);
+  const head = report.ok
+    ? `audit baton ${id}: ok — ${report.steps} recorded transitions on ${report.traced_lines} of ${report.entries} journal lines, every one allowed`
+    : report.steps === 0
+      ? `audit baton ${id}: no trace recorded — nothing to check (${report.entries} journal lines)`
+      : `audit baton ${id}: ${report.findings.length} of ${report.steps} recorded transitions not allowed`;
+  const lines = report.findings.map(
+    (f) => `  ${escapeLine(`${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`)}`,
+  );
+  io.out(`${[escapeLine(head), ...lines, `note: ${report.note}`].join('\n')}\n`);
+  return report.ok ? 0 : AUDIT_FAILED;
+}
+
 /** The `handoff audit` verb group. */
 export const command: CliCommand = {
   verbs: [],
@@ -112,7 +172,25 @@ export const command: CliCommand = {
       json: { type: 'boolean' },
       'gate-ledger': { type: 'string' },
       problem: { type: 'string' },
+      'chain-journal': { type: 'string' },
+      baton: { type: 'string' },
     });
+    const chainJournal = values['chain-journal'];
+    if (typeof chainJournal === 'string' || values.baton !== undefined) {
+      if (
+        typeof chainJournal !== 'string' ||
+        typeof values.baton !== 'string' ||
+        positionals.length > 0 ||
+        values['gate-ledger'] !== undefined
+      )
+        throw new HandoffError('usage', `give --chain-journal DIR and --baton ID (and no run id)\n\n${HELP}`);
+      return auditChainJournal(
+        io,
+        isAbsolute(chainJournal) ? chainJournal : join(io.cwd, chainJournal),
+        values.baton,
+        values.json === true,
+      );
+    }
     const gateLedger = values['gate-ledger'];
     if (typeof gateLedger === 'string' || values.problem !== undefined) {
       if (typeof gateLedger !== 'string' || typeof values.problem !== 'string' || positionals.length > 0)
