@@ -1,8 +1,10 @@
 // PostgreSQL run-store benchmark (built dist/): store.append throughput (one round trip per event:
-// one prepared `SELECT append_events($1 … $7)` that commits on its own, the function taking the
-// advisory run lock, checking continuity and inserting) and store.appendBatch of 5 events (the
-// same one statement, a multi-row insert) vs a raw loop of single-statement INSERTs of lines of the same size into a
-// plain table, on the same server, in the same run, interleaved (ratios). Server:
+// one prepared single-row `INSERT … SELECT $1, $2, $3 WHERE pg_try_advisory_xact_lock($4)` that
+// commits on its own — the lock taken by the statement, continuity checked by the primary key and
+// the `events_dense` trigger; schema version 3) and store.appendBatch of 5 events (one prepared
+// `SELECT append_events($1 … $7)` call, a multi-row insert) vs a raw loop of single-statement
+// INSERTs of lines of the same size into a plain table, on the same server, in the same run,
+// interleaved (ratios). Server:
 // $HANDOFF_BENCH_PG_URL or $HANDOFF_TEST_PG_URL, else a throwaway cluster (initdb + postgres on a
 // unix socket in a temp dir, as the `postgres` OS user when running as root; default durability
 // settings, so every commit waits for its WAL flush in both loops).
@@ -174,14 +176,14 @@ async function measure(url, schema, dispatch, note, durable) {
     const tag = durable ? '' : ' [synchronous_commit=off, both sides]';
     return [
       {
-        name: `pg store append (one round trip: one prepared append_events(lock, continuity, insert) statement, its own commit)${tag}`,
+        name: `pg store append (one round trip: one prepared single-row INSERT … WHERE pg_try_advisory_xact_lock, its own commit)${tag}`,
         value: Math.round(storeRate),
         unit: 'appends/s',
         ratio: Number((storeRate / rawRate).toFixed(3)),
         ...(durable ? { target: 0.8 } : {}),
       },
       {
-        name: `pg store appendBatch of ${BATCH} events with a trace (one round trip, one commit)${tag}`,
+        name: `pg store appendBatch of ${BATCH} events with a trace (one round trip: the prepared append_events call, one commit)${tag}`,
         value: Math.round(batchRate),
         unit: 'batches/s',
         ratio: Number((batchRate / rawRate).toFixed(3)),
