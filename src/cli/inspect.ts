@@ -28,13 +28,15 @@ const HELP = [
   '',
   'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
   'journal damage and warnings, and the path the run took through its machine, derived from the',
-  'journal: the transitions the run recorded with its journal writes (persisted cycle runs), else',
-  'inferred from the journal. The machine follows the manifest schema:',
+  'journal: the transitions the run recorded with its journal writes (persisted cycle runs, chain',
+  'runs on the run store), else derived from the journal. The machine follows the manifest schema:',
   '  run-contract runs (run-store-manifest/v1|v2) → the cycle machine: dispatch → work, worker',
   '    handoff → checkpoint, review → review, replan → replan, final handoff → solved/stuck/stopped;',
   '    steps in between are inferred and drawn as such.',
-  '  handoff-chain runs (run-store-manifest/chain-v1) → the chain machine: manifest (start baton)',
-  '    → ready, each baton-commit → running → validating → committed, a complete trace → accepted.',
+  '  handoff-chain runs (run-store-manifest/chain-v1) → the chain machine: the steps each',
+  '    baton-commit carried (failures and retries before it included); without them manifest',
+  '    (start baton) → ready, each baton-commit → running → validating → committed; a complete',
+  '    last baton → accepted (no journal write follows the acceptance).',
   '  --root DIR      the store root (alias --run-store); else $HANDOFF_RUN_STORE; else <project>/.handoff',
   '  --project DIR   the project whose .handoff store to read (alias --project-root; default: cwd)',
   '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
@@ -58,18 +60,19 @@ function subtitleTail(report: {
 }
 
 /**
- * The cycle machine's recorded transitions of a run (its complete batch records' traces, each
- * with the cite of its journal write); empty when the run recorded none or they cannot be read
- * (the path is then inferred from the journal, as for any run written without a trace).
+ * The recorded transitions of `machine` (`cycle` or `chain`) in a run: its complete batch records'
+ * traces, each step with the cite of its journal write. Empty when the run recorded none or they
+ * cannot be read: the path is then derived from the journal, as for any run written without a
+ * trace. Steps of other machines are left out (`handoff audit` flags a foreign machine).
  */
-async function recordedSteps(store: FsStore, runId: string): Promise<RecordedStep[]> {
+async function recordedSteps(store: FsStore, runId: string, machine: string): Promise<RecordedStep[]> {
   const b = await store.readBatches(runId);
   if (!b.ok) return [];
   return b.value.batches
     .filter((x) => x.status === 'complete')
     .flatMap((x) =>
       x.trace
-        .filter((step) => step.machine === 'cycle')
+        .filter((step) => step.machine === machine)
         .map((step) => ({ step, cite: formatCite(runId, x.first_seq), lastSeq: x.last_seq })),
     );
 }
@@ -95,7 +98,8 @@ export const command: CliCommand = {
     let recorded: RecordedStep[] = [];
     try {
       loaded = await store.loadRun(runId);
-      if (loaded.ok && !isChainRunLoad(loaded.value)) recorded = await recordedSteps(store, runId);
+      if (loaded.ok)
+        recorded = await recordedSteps(store, runId, isChainRunLoad(loaded.value) ? 'chain' : 'cycle');
     } finally {
       await (store as { close?: () => unknown }).close?.();
     }
@@ -106,7 +110,7 @@ export const command: CliCommand = {
       const named = namedMachine('chain');
       if (named === undefined) throw new HandoffError('internal', 'the chain machine is not registered');
       const graph = machineGraph(named.machine);
-      const report = chainInspectReport(loaded.value, graph);
+      const report = chainInspectReport(loaded.value, graph, recorded);
       if (report.damaged !== null) {
         io.err(
           `handoff inspect: journal damaged (${report.damaged.code} at line ${report.damaged.line}); showing the valid prefix\n`,

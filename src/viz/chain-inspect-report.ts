@@ -2,15 +2,19 @@
  * The `handoff inspect` report of a handoff-chain run (pure): a loaded chain run
  * (`run-store-manifest/chain-v1`) summarised — manifest, baton commits with seqs and cites, the
  * last committed baton, damage and warnings — plus its derived path over the chain machine and
- * that path's overlay. Text and JSON renderings.
+ * that path's overlay: the chain machine's recorded transition trace when the run's commits
+ * carried one ({@link chainRecordedPath}), else the path derived from the commits. Text and JSON
+ * renderings.
  */
 
 import { formatCite } from '../store/cite.js';
 import type { ChainRunLoad } from '../store/index.js';
 import { type ChainJournalPath, chainJournalPath } from './chain-path.js';
+import { chainRecordedPath } from './chain-recorded-path.js';
 import { edgeLabel, type MachineGraph } from './graph.js';
 import { graphDocument } from './json.js';
 import { overlayPath, type PathOverlay } from './overlay.js';
+import type { RecordedStep } from './recorded-path.js';
 
 /** Schema id of the JSON report of a chain run. */
 export const CHAIN_INSPECT_SCHEMA = 'handoff-inspect/chain-v1';
@@ -58,19 +62,29 @@ export interface ChainInspectReport {
 }
 
 /**
- * Builds the report of a loaded chain run over the chain machine's graph.
+ * Builds the report of a loaded chain run over the chain machine's graph: with `recorded` (the
+ * chain machine's steps its commits carried) the recorded path, else the path derived from the
+ * commits. The path's first limit says which.
  *
  * @example
  * ```ts
- * const r = chainInspectReport(load, machineGraph(chainMachine));
+ * const r = chainInspectReport(load, machineGraph(chainMachine)); // derived from the commits
  * r.path.steps.at(-1)?.state; // 'accepted'
+ * chainInspectReport(load, graph, recordedSteps); // the recorded transition trace, nothing inferred
  * ```
  */
-export function chainInspectReport(load: ChainRunLoad, chain: MachineGraph): ChainInspectReport {
+export function chainInspectReport(
+  load: ChainRunLoad,
+  chain: MachineGraph,
+  recorded: readonly RecordedStep[] = [],
+): ChainInspectReport {
   const run = load.run_id;
   const m = load.manifest;
-  const path = chainJournalPath(load);
-  const overlay = overlayPath(chain, path.steps);
+  const derived = chainJournalPath(load);
+  const { path, overlay } =
+    recorded.length > 0
+      ? chainRecordedPath(chain, recorded, derived, run)
+      : { path: derived, overlay: overlayPath(chain, derived.steps) };
   return {
     schema: CHAIN_INSPECT_SCHEMA,
     run_id: run,
@@ -186,6 +200,7 @@ export function chainInspectText(r: ChainInspectReport, chain: MachineGraph): st
   lines.push(
     `path over the ${chain.id} machine (${r.path.finished ? 'accepted' : 'unfinished'}, revision ${r.path.revision} of ${r.path.stage_count}):`,
   );
+  const recorded = r.path.steps.some((s) => s.source === 'trace');
   r.overlay.steps.forEach((s, i) => {
     const step = r.path.steps[i];
     const via =
@@ -195,7 +210,10 @@ export function chainInspectText(r: ChainInspectReport, chain: MachineGraph): st
           ? ` via ${s.inferred.length} inferred transition(s)`
           : '';
     const stage = step?.stage ? ` ${step.stage}` : '';
-    lines.push(`  ${String(i + 1).padStart(2)}. ${step?.state ?? '?'}${stage}${via}  [${step?.cite ?? ''}]`);
+    const from = recorded && step?.source === 'acceptance' ? ' (from the journal: not in the trace)' : '';
+    lines.push(
+      `  ${String(i + 1).padStart(2)}. ${step?.state ?? '?'}${stage}${via}${from}  [${step?.cite ?? ''}]`,
+    );
   });
   for (const gap of r.overlay.gaps) lines.push(`  gap at step ${gap.step + 1}: ${gap.reason}`);
   lines.push('limits:');

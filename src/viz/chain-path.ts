@@ -42,7 +42,8 @@ export interface ChainPhaseStep extends PathStep {
   readonly seq: number | null;
   /** The stage of the commit the step comes from (null for the start baton). */
   readonly stage: string | null;
-  readonly source: 'manifest' | 'baton-commit' | 'acceptance';
+  /** `trace`: a step of the recorded transition trace (`chainRecordedPath`), not derived. */
+  readonly source: 'manifest' | 'baton-commit' | 'acceptance' | 'trace';
 }
 
 /** The derived path of a chain run. */

@@ -1,7 +1,7 @@
 /**
  * Protocol visualisation: the machine → graph model, path overlays, the Mermaid, DOT, JSON and
- * HTML/SVG exporters, the journal → cycle-phase and chain journal → chain-state mappings used by
- * `handoff inspect`. Public names only: label and escape helpers, the layout engine and the
+ * HTML/SVG exporters, the journal → cycle-phase and chain journal → chain-state mappings and the
+ * recorded transition trace → path core used by `handoff inspect`. Public names only: label and escape helpers, the layout engine and the
  * generator of docs/machines/ stay internal (imported from their files).
  */
 
@@ -20,6 +20,11 @@ export {
   type ChainPhaseStep,
   chainJournalPath,
 } from './chain-path.js';
+export {
+  CHAIN_ACCEPTANCE_LIMIT,
+  CHAIN_TRACE_LIMIT_PREFIX,
+  chainRecordedPath,
+} from './chain-recorded-path.js';
 export { type DotOptions, toDot } from './dot.js';
 export {
   type MachineGraph,
@@ -57,3 +62,9 @@ export {
   type ResolvedStep,
   type StateValueLike,
 } from './overlay.js';
+export {
+  type RecordedStep,
+  type RecordedTrail,
+  type RecordedTrailStep,
+  recordedTrail,
+} from './recorded-path.js';

@@ -1,11 +1,14 @@
 /**
  * The recorded path of a run (pure): the machine transitions a persisted run stored with its
  * journal writes (the trace of its batch records) laid over the machine graph as observed steps —
- * no inference. Each trace step is one edge of the graph (source state, event type, targets,
- * guard); {@link traceEdges} is the one matcher, shared with `handoff audit`'s replay.
+ * no inference. The core ({@link recordedTrail}) works for any machine (the cycle machine of
+ * run-contract runs, the chain machine of chain runs); {@link recordedPath} joins it with a cycle
+ * run's journal-derived path (finish, notes). Each trace step is one edge of the graph (source
+ * state, event type, targets, guard); {@link traceEdges} is the one matcher, shared with
+ * `handoff audit`'s replay.
  */
 import type { TraceStep } from '../store/store-types.js';
-import type { MachineGraph, VizEdge } from './graph.js';
+import { type MachineGraph, nodeIndex, type VizEdge } from './graph.js';
 import type { JournalPath, PhaseStep } from './journal-path.js';
 import type { PathOverlay, ResolvedStep } from './overlay.js';
 
@@ -58,37 +61,61 @@ function initialLeaf(g: MachineGraph): string {
   }
 }
 
+/** One state of a recorded trail: the machine's initial state, then one per state change. */
+export interface RecordedTrailStep {
+  /** The node as a dotted path from the root (`work.dispatching`, `running`). */
+  readonly state: string;
+  /** `<run_id>#manifest` for the initial state, else the cite of the write that carried the step. */
+  readonly cite: string;
+  /** The last seq of that write (0 for the initial state). */
+  readonly lastSeq: number;
+  readonly source: 'manifest' | 'trace';
+}
+
+/** A run's recorded trail over one machine: its states and their overlay on the graph. */
+export interface RecordedTrail {
+  readonly steps: readonly RecordedTrailStep[];
+  /** Observed steps only: `inferred` is empty everywhere; a step the machine lacks is a gap. */
+  readonly overlay: PathOverlay;
+  /** How many of the machine's transitions the run recorded (state changes or not). */
+  readonly transitions: number;
+}
+
+/** A recorded string shown in a gap: one line, at most 120 characters (a trace may be forged). */
+function shown(s: string): string {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+}
+
 /**
- * The run's path from its recorded steps: a first step at the machine's initial state (cited as
- * the manifest), then one step per transition that changed state, each matched to its edge. The
- * journal-derived path gives what the trace cannot know (finished, mode, notes by seq).
+ * The trail of recorded steps over any machine graph (`g`): a first step at the machine's initial
+ * state (cited as the manifest), then one step per transition that changed state, each matched
+ * to its edge (same source, event, targets and guard). A step the machine has no transition for
+ * is drawn where it says it went (when that state exists) and reported as a gap naming
+ * `handoff audit`; a target the machine does not have is not drawn. Steps of other machines are
+ * the caller's to drop (each recorded step names its machine).
  *
  * @example
  * ```ts
- * const { path, overlay } = recordedPath(graph, steps, journalPath(load));
+ * const { steps, overlay } = recordedTrail(machineGraph(chainMachine), recorded, runId);
+ * steps.map((s) => s.state); // ['ready', 'running', 'failed', 'running', 'validating', 'committed']
  * overlay.inferredEdges; // {} — nothing inferred
  * ```
  */
-export function recordedPath(
+export function recordedTrail(
   g: MachineGraph,
   recorded: readonly RecordedStep[],
-  journal: JournalPath,
   runId: string,
-): { path: JournalPath; overlay: PathOverlay } {
+): RecordedTrail {
+  const index = nodeIndex(g);
   const first = initialLeaf(g);
-  const steps: PhaseStep[] = [
-    {
-      state: relative(g, first),
-      cite: `${runId}#manifest`,
-      seq: null,
-      source: 'manifest',
-      label: `${runId}#manifest`,
-    },
+  const manifest = `${runId}#manifest`;
+  const steps: RecordedTrailStep[] = [
+    { state: relative(g, first), cite: manifest, lastSeq: 0, source: 'manifest' },
   ];
   const resolved: ResolvedStep[] = [
-    { index: 0, nodes: [first], event: null, label: `${runId}#manifest`, edge: null, inferred: [] },
+    { index: 0, nodes: [first], event: null, label: manifest, edge: null, inferred: [] },
   ];
-  const lastSeqOf: number[] = [0];
   const nodeVisits: Record<string, number> = { [first]: 1 };
   const edgeVisits: Record<string, number> = {};
   const gaps: { step: number; reason: string }[] = [];
@@ -98,44 +125,75 @@ export function recordedPath(
     if (edge !== null) edgeVisits[edge.id] = (edgeVisits[edge.id] ?? 0) + 1;
     if (r.step.to === '') continue;
     const to = r.step.to.split(',')[0] as string;
-    const index = steps.length;
-    steps.push({ state: relative(g, to), cite: r.cite, seq: null, source: 'trace', label: r.cite });
+    const known = index.has(to);
+    const stepIndex = steps.length;
+    steps.push({ state: relative(g, to), cite: r.cite, lastSeq: r.lastSeq, source: 'trace' });
     resolved.push({
-      index,
-      nodes: [to],
+      index: stepIndex,
+      nodes: known ? [to] : [],
       event: r.step.event,
       label: r.cite,
       edge: edge?.id ?? null,
       inferred: [],
     });
-    lastSeqOf.push(r.lastSeq);
-    nodeVisits[to] = (nodeVisits[to] ?? 0) + 1;
-    current = to;
-    if (edge === null)
+    if (known) {
+      nodeVisits[to] = (nodeVisits[to] ?? 0) + 1;
+      current = to;
+    }
+    if (edge === null) {
+      const guard = r.step.guard ? ` [${shown(r.step.guard)}]` : '';
       gaps.push({
-        step: index,
-        reason: `${g.id} has no transition from ${r.step.from} on ${r.step.event} to ${r.step.to}${r.step.guard ? ` [${r.step.guard}]` : ''} (see handoff audit)`,
+        step: stepIndex,
+        reason: `${g.id} has no transition from ${shown(r.step.from)} on ${shown(r.step.event)} to ${shown(r.step.to)}${guard} (see handoff audit)`,
       });
+    }
   }
+  return {
+    steps,
+    overlay: { steps: resolved, nodeVisits, edgeVisits, inferredNodes: {}, inferredEdges: {}, gaps, current },
+    transitions: recorded.length,
+  };
+}
+
+/**
+ * A cycle run's path from its recorded steps ({@link recordedTrail} over the cycle machine); the
+ * journal-derived path gives what the trace cannot know (finished, mode, notes by seq).
+ *
+ * @example
+ * ```ts
+ * const { path, overlay } = recordedPath(graph, steps, journalPath(load), runId);
+ * overlay.inferredEdges; // {} — nothing inferred
+ * ```
+ */
+export function recordedPath(
+  g: MachineGraph,
+  recorded: readonly RecordedStep[],
+  journal: JournalPath,
+  runId: string,
+): { path: JournalPath; overlay: PathOverlay } {
+  const trail = recordedTrail(g, recorded, runId);
+  const steps: PhaseStep[] = trail.steps.map((s) => ({
+    state: s.state,
+    cite: s.cite,
+    seq: null,
+    source: s.source,
+    label: s.cite,
+  }));
   const notes = journal.notes.map((n) => {
     let step = 0;
-    lastSeqOf.forEach((last, i) => {
-      if (last < n.seq) step = i;
+    trail.steps.forEach((s, i) => {
+      if (s.lastSeq < n.seq) step = i;
     });
     return { ...n, step };
   });
-  const transitions = recorded.length;
   const path: JournalPath = {
     ...journal,
     steps,
     notes,
     limits: [
-      `the path is the run's recorded transition trace (${transitions} transitions stored with its journal writes); nothing is inferred — handoff audit checks it against the machine`,
+      `the path is the run's recorded transition trace (${trail.transitions} transitions stored with its journal writes); nothing is inferred — handoff audit checks it against the machine`,
       ...journal.limits.filter((l) => l.startsWith('the journal has no final handoff')),
     ],
   };
-  return {
-    path,
-    overlay: { steps: resolved, nodeVisits, edgeVisits, inferredNodes: {}, inferredEdges: {}, gaps, current },
-  };
+  return { path, overlay: trail.overlay };
 }
