@@ -183,6 +183,26 @@ function exclusiveLock(fsl: FsLayer, lockPath: string): Take | { readonly initFa
   return { ok: false, busy: made.reason === 'exists', cause: made.cause };
 }
 
+/**
+ * Takes the append lock of `path` as a hard link to this process's lock body (the way
+ * {@link withAppendLock} takes it), for a holder that keeps it: `{ok: true}` when linked, `{ok:
+ * false, busy: true}` when the lock exists, or null when links cannot be used here (no lock body
+ * could be made, no hard links on this file system, a failing call) — then the caller creates it
+ * with O_EXCL. Every lock this process links in one directory is a name of the same inode (its
+ * body), so the inode says "held by this process", not by which object.
+ *
+ * @example
+ * ```ts
+ * const took = linkAppendLock(fsl, '/var/chain/baton-1a2b.jsonl'); // { ok: true }
+ * ```
+ */
+export function linkAppendLock(
+  fsl: FsLayer,
+  path: string,
+): { readonly ok: true } | { readonly ok: false; readonly busy: boolean; readonly cause: unknown } | null {
+  return linkLock(fsl, dirname(path), appendLockFile(path));
+}
+
 function takeLock(fsl: FsLayer, path: string, lockPath: string): Take | { readonly initFailed: unknown } {
   const dir = dirname(path);
   return linkLock(fsl, dir, lockPath) ?? exclusiveLock(fsl, lockPath);

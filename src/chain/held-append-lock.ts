@@ -1,17 +1,23 @@
 /**
  * Append locks held across commits (effects layer; the file journal's opt-in `holdLocks` mode). A
  * single writer that owns a baton takes the baton's lock (`<journal file>.lock`, the very name
- * every writer takes per commit) once, with O_CREAT|O_EXCL|O_NOFOLLOW and the same `{host, pid}`
- * body, and keeps it until its run ends, the object releases it (`release`, `close`, the
+ * every writer takes per commit) once — as a hard link to this process's lock body, like the
+ * per-commit lock (no inode allocated, written and freed per baton), or where links cannot be used
+ * with O_CREAT|O_EXCL|O_NOFOLLOW and the same `{host, pid}` body — and keeps it until its run ends, the object releases it (`release`, `close`, the
  * least-recently-used lock beyond the cap) or the process exits — instead of a `link` and an
  * `unlink` around every commit. Everyone else sees what they always saw: a regular file at the lock
  * path naming its holder, so every other writer (per-commit or held, this version or an older one)
  * is refused with `busy`.
  *
  * Before each commit the held lock is re-checked with one `lstat`: the path must still name the
- * very file this object created (inode and device). The holder keeps the descriptor it created the
- * lock with open, so that inode cannot be freed and handed to another file while held (a lock
- * removed and re-created by someone else never passes for ours). A lock removed behind the holder's
+ * very inode this object's lock was (device and inode). A linked lock is a name of this process's
+ * lock body, which lives as long as the process; an O_EXCL lock's creating descriptor is kept open:
+ * either way that inode cannot be freed and handed to another file while held, so a lock removed
+ * and re-created by another process or by hand never passes for ours. (A linked lock's inode says
+ * "this process", not "this object": should a person remove a held lock and another journal
+ * object of the same process link it again, both objects take it for theirs — harmless, as a
+ * held-mode commit runs synchronously from its check to its fsync and re-reads a file another
+ * object extended, but the second object's lock may then be released by the first.) A lock removed behind the holder's
  * back is taken afresh with O_EXCL, and the caller re-reads the journal (another writer may have
  * committed meanwhile); a lock replaced by another file is not ours any more — the O_EXCL create
  * then answers `busy`, and the replacement is never touched. The lock is never broken: a holder
@@ -22,7 +28,7 @@ import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoOf, type FsLayer, nodeFsLayer, O, writeFully } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
-import { appendLockBody, appendLockFile, appendLockHolder } from './append-lock.js';
+import { appendLockBody, appendLockFile, appendLockHolder, linkAppendLock } from './append-lock.js';
 
 const defaultFsl = nodeFsLayer();
 
@@ -38,7 +44,10 @@ const defaultFsl = nodeFsLayer();
 export const HELD_APPEND_LOCKS = 8;
 
 interface Held {
-  /** The descriptor the lock was created with: its inode stays allocated while held. */
+  /**
+   * The descriptor an O_EXCL lock was created with (its inode stays allocated while held), or -1
+   * for a lock linked to this process's lock body (that inode lives as long as the process).
+   */
   readonly fd: number;
   readonly ino: number;
   readonly dev: number;
@@ -49,6 +58,7 @@ const holders = new Set<HeldAppendLocks>();
 let exitHooked = false;
 
 function closeQuietly(fsl: FsLayer, fd: number): void {
+  if (fd < 0) return; // a linked lock: no descriptor of its own
   try {
     fsl.close(fd);
   } catch {
@@ -181,6 +191,26 @@ export class HeldAppendLocks {
 
   #take(path: string, lockPath: string): void {
     const fsl = this.#fsl;
+    const linked = linkAppendLock(fsl, path);
+    if (linked !== null) {
+      if (linked.ok) {
+        // a name of this process's lock body: held by this process while that inode is at the path
+        let st: { ino: number; dev: number };
+        try {
+          st = fsl.lstat(lockPath);
+        } catch (e) {
+          try {
+            fsl.unlink(lockPath); // linked by this call and never held: ours to remove
+          } catch {
+            // if this fails too the lock stays: it then reads as held, never as broken
+          }
+          throw lockIoError(path, lockPath, 'check', e);
+        }
+        this.#keepHeld(path, { fd: -1, ino: st.ino, dev: st.dev });
+        return;
+      }
+      if (linked.busy) throw busy(fsl, path, lockPath);
+    }
     const flags = O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW;
     let fd: number;
     try {
@@ -210,6 +240,10 @@ export class HeldAppendLocks {
       }
       throw lockIoError(path, lockPath, 'initialize', e);
     }
+    this.#keepHeld(path, held);
+  }
+
+  #keepHeld(path: string, held: Held): void {
     this.#held.set(path, held);
     holders.add(this);
     if (!exitHooked) {

@@ -8,7 +8,7 @@
  * real child processes against the built library (`npm run build` first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import {
   recoverChainJournalLock,
   stageDelta,
 } from '../../src/chain/index.js';
+import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
@@ -66,15 +67,17 @@ const batonOf = (chain: ReturnType<typeof tripChain>, id: string) =>
 const body = () => ({ host: hostname(), pid: process.pid });
 
 describe('file journal with holdLocks (in process)', () => {
-  it('takes the lock once (O_EXCL, its body names this process); a later commit is one lstat of the lock, one of the file, one write, one fsync', async () => {
+  it('takes the lock once (a link to this process’s lock body, naming it); a later commit is one lstat of the lock, one of the file, one write, one fsync', async () => {
     const [e0, e1, e2] = await tripEntries();
     const f = faultyFs();
     const journal = createFileChainJournal(dir, { fs: f, holdLocks: true });
     const file = chainJournalFile(dir, 'trip-1');
     const lock = chainJournalLockFile(dir, 'trip-1');
     await journal.commit(e0);
-    expect(calls(f.trace, 'open')[0]).toBe(`open ${lock}`); // the lock: created, not linked
-    expect(calls(f.trace, 'link')).toEqual([]);
+    const links = calls(f.trace, 'link');
+    expect(links).toHaveLength(1); // the lock: one link(2) to this process's lock body
+    expect(links[0]?.endsWith(` ${lock}`)).toBe(true);
+    expect(links[0]?.startsWith(`link ${join(dir, LOCK_BODY_DIR, '')}`)).toBe(true);
     expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`, `fsync ${dir}`]);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body());
     const ino = lstatSync(lock).ino;
@@ -85,11 +88,39 @@ describe('file journal with holdLocks (in process)', () => {
       expect(lstatSync(lock).ino).toBe(ino); // the same lock file, held
     }
     expect(f.unsyncedContent.has(file)).toBe(false);
+    f.trace.length = 0;
     await journal.release('trip-1');
+    expect(f.trace).toEqual([`lstat ${lock}`, `unlink ${lock}`]);
     expect(existsSync(lock)).toBe(false);
     expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
       0, 1, 2,
     ]);
+  });
+
+  it('where lock bodies cannot be used (a planted .lock-bodies symlink) the held lock is an O_EXCL file of its own, pinned by its descriptor', async () => {
+    const [e0, e1] = await tripEntries();
+    await mkdir(dir, { recursive: true });
+    const elsewhere = await mkdtemp(join(tmpdir(), 'chain-held-elsewhere-'));
+    await symlink(elsewhere, join(dir, LOCK_BODY_DIR));
+    try {
+      const f = faultyFs();
+      const journal = createFileChainJournal(dir, { fs: f, holdLocks: true });
+      const lock = chainJournalLockFile(dir, 'trip-1');
+      await journal.commit(e0);
+      expect(calls(f.trace, 'link')).toEqual([]);
+      expect(calls(f.trace, 'open')).toContain(`open ${lock}`);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body());
+      expect(lstatSync(lock).nlink).toBe(1);
+      const ino = lstatSync(lock).ino;
+      await rm(lock); // removed behind the holder: taken afresh, and never with the old inode
+      await journal.commit(e1);
+      expect(lstatSync(lock).ino).not.toBe(ino);
+      await journal.close();
+      expect(existsSync(lock)).toBe(false);
+      expect(readdirSync(elsewhere)).toEqual([]); // nothing was written through the symlink
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('chain.run holds the lock for the run and releases it when the run ends (accepted or stopped)', async () => {
@@ -152,16 +183,13 @@ describe('file journal with holdLocks (in process)', () => {
     const holder = createFileChainJournal(dir, { holdLocks: true });
     await holder.commit(e0);
     const lock = chainJournalLockFile(dir, 'trip-1');
-    const ino = lstatSync(lock).ino;
     await rm(lock); // a person (wrongly) removed it while the holder ran
     await createFileChainJournal(dir).commit(e1); // and another writer committed meanwhile
     // the holder's own next revision 1 is refused: the re-read history already has another one
     await expect(holder.commit({ baton: c1b.baton, receipt: c1b.receipt })).rejects.toMatchObject({
       code: 'journal_conflict',
     });
-    const again = lstatSync(lock);
-    expect(again.ino).not.toBe(ino); // a fresh lock, created by the holder
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body());
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body()); // taken afresh by the holder
     await holder.commit(e1); // the same state: a no-op
     await holder.commit(e2);
     expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.snapshot_id)).toEqual([
