@@ -110,3 +110,31 @@ export function parseLedgerTrace(problemId: string, seq: number, text: string): 
   if (!t.ok) throw ledgerDamaged(problemId, `the trace of entry ${seq} is not a valid trace`);
   return t.value as LedgerTrace; // absent optional keys stay absent in zod's output
 }
+
+/**
+ * Checks the text a backend is about to store for an event as its reader will parse it back —
+ * JSON, a valid ledger event — or `invalid_input` before anything is written: a stored entry the
+ * reader refuses would fail the problem's ledger closed for good (its rows are append-only).
+ *
+ * @example
+ * ```ts
+ * assertStorableEvent('billing-17', canonicalJson(event)); // returns, or throws invalid_input
+ * ```
+ * @throws HandoffError `invalid_input` when the reader would refuse the stored text.
+ */
+export function assertStorableEvent(problemId: string, text: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const v = safeValidate(LedgerEventSchema, parsed);
+  if (!v.ok) {
+    throw new HandoffError(
+      'invalid_input',
+      `ledger of ${problemId}: not a valid ledger event (${v.issues[0]?.message ?? 'invalid'}); nothing was written`,
+      { details: { problem_id: problemId, issues: v.issues.slice(0, 5) } },
+    );
+  }
+}

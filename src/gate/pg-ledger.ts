@@ -6,7 +6,8 @@
  * The database also enforces: dense seqs from 1 (a trigger refuses seq ≠ last + 1), append-only
  * rows (triggers raise on UPDATE/DELETE/TRUNCATE), one reservation per idempotency key and one
  * reservation per grant id per problem (unique indexes). A log that does not parse or has gaps
- * fails closed (`ledger_damaged`), as the fs log does.
+ * fails closed (`ledger_damaged`), as the fs log does; an event its reader would refuse is
+ * `invalid_input` before the INSERT, as the fs log refuses it before writing a byte.
  *
  * Transition trace (issue 15): an entry appended with a trace (`Ledger.traced`, a traced gate run)
  * stores it in the row's nullable `trace` column (the validated trace as JSON text, in the same
@@ -22,6 +23,7 @@ import { HandoffError } from '../errors/index.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import {
   assertProblemId,
+  assertStorableEvent,
   ledgerDamaged,
   ledgerTraceJson,
   parseLedgerEntry,
@@ -218,7 +220,19 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
     },
     async append(problemId, event, options) {
       assertProblemId(problemId);
-      // an invalid trace is refused before the database sees the entry (nothing is written)
+      // an event the reader would refuse, or an invalid trace, is refused before the database sees
+      // the entry: an unreadable row would fail the problem's ledger closed for good (append-only)
+      let text: string;
+      try {
+        text = canonicalJson(event);
+      } catch (e) {
+        throw new HandoffError(
+          'invalid_input',
+          `ledger of ${problemId}: not a valid ledger event (${(e as Error).message}); nothing was written`,
+          { details: { problem_id: problemId }, cause: e },
+        );
+      }
+      assertStorableEvent(problemId, text);
       const trace = options?.trace === undefined ? null : ledgerTraceJson(problemId, options.trace);
       await ensure();
       const reserved = event.type === 'reserved' ? event.grant : null;
@@ -231,7 +245,7 @@ export function pgLedgerLog(options: PgLedgerOptions): PgLedgerLog {
             event.type,
             reserved?.idempotency_key ?? null,
             reserved?.grant_id ?? null,
-            canonicalJson(event),
+            text,
             trace,
           ],
         );

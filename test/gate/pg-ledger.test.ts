@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/gate/index.js';
-import { createPgLedger } from '../../src/pg/index.js';
+import { createPgLedger, type PgLedgerLog } from '../../src/pg/index.js';
 import { usePostgres } from '../setup/postgres.js';
 import { directive, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
 import { ledgerRuleTests } from './ledger-rules.js';
@@ -28,7 +28,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rm(d);
 });
 
-function make(schema = `ledger_${n++}`): Ledger & { log: { schema: string } } {
+function make(schema = `ledger_${n++}`): Ledger & { log: PgLedgerLog } {
   const l = createPgLedger({ connectionString: db.url(), schema }, { now: () => T0 });
   open.push(l);
   return l;
@@ -112,6 +112,35 @@ describe('what the database enforces', () => {
     await c.query(`INSERT INTO ${t} (problem_id, seq, type, event) VALUES ('p1', 4, 'started', '{}')`);
     await c.query(`ALTER TABLE ${t} ENABLE TRIGGER USER`);
     await expect(l.reserve(req('k2'))).rejects.toMatchObject({ code: 'ledger_damaged' });
+  });
+});
+
+describe('what the log refuses before the INSERT', () => {
+  it('hostile: an event its reader would refuse (an empty key, a bad profile) is invalid_input; nothing is stored and the ledger stays usable', async () => {
+    const l = make();
+    await expect(
+      l.log.append('p1', {
+        type: 'registered',
+        seq: 1,
+        at: T0,
+        problem_id: 'p1',
+        profile: 'no',
+        contract_revision: 1,
+      } as never),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/^ledger of p1: not a valid ledger event \(.+\); nothing was written$/),
+    });
+    expect(await l.status('p1')).toBeNull();
+    await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
+    // a reservation under an empty idempotency key builds a grant its reader refuses
+    await expect(l.reserve(req(''))).rejects.toMatchObject({ code: 'invalid_input' });
+    const c = await sql();
+    expect((await c.query(`SELECT count(*)::int AS n FROM "${l.log.schema}".ledger_events`)).rows[0].n).toBe(
+      1,
+    );
+    expect(await l.reserve(req('k1'))).toMatchObject({ outcome: 'granted' });
+    expect((await l.status('p1'))?.seq).toBe(2);
   });
 });
 
