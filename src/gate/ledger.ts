@@ -30,7 +30,7 @@ import type { LedgerTrace, TraceSource } from './ledger-trace.js';
  * ```
  */
 export interface LedgerAppendOptions {
-  /** The gate machine's transitions since the run's previous entry (a backend may not store it: the fs log does). */
+  /** The gate machine's transitions since the run's previous entry (a backend may not store it: the fs and PostgreSQL logs do, the memory log does not). */
   readonly trace?: LedgerTrace;
 }
 
