@@ -247,6 +247,45 @@ export function appendOneStatement(schema: string): { readonly name: string; rea
 }
 
 /**
+ * The store's one statement for a batch or a handoff (events with a cache row and/or a batch
+ * record), without a PL/pgSQL call: a data-modifying `WITH` whose first part takes the run's
+ * advisory lock once (`pg_try_advisory_xact_lock($8)`, materialized), then — only when it was
+ * granted — inserts the lines `$3` as seqs `$2 …` in order, the cache row (`$4` at `$5`, when not
+ * null) and the batch record (`$2 … $2 + n − 1`, sha256 `$6`, trace `$7`, when `$7` is not null).
+ * Parameters: run id, first seq, lines `text[]`, cache text, cache seq, sha256, trace `jsonb`
+ * text, the advisory-lock key (decimal bigint). The answer row is `{ got, n }`: `got` false is
+ * `busy` (nothing written); else the rows were inserted. As for {@link appendOneStatement}, a
+ * taken seq (23505) or a missing predecessor (23514) fails the statement: the run moved past the
+ * caller's view and nothing was written. The record's foreign key to its last event is checked
+ * at the end of the statement, after the events of the same statement.
+ *
+ * @example
+ * ```ts
+ * const { name, text } = appendManyStatement('handoff_store');
+ * const r = await client.query({ name, text, values: [runId, 5, lines, null, null, sha, trace, key] });
+ * r.rows[0]; // { got: true, n: lines.length }
+ * ```
+ * @throws RangeError when `schema` is not a plain lower-case identifier.
+ */
+export function appendManyStatement(schema: string): { readonly name: string; readonly text: string } {
+  if (!isPgSchemaName(schema)) throw new RangeError(`not a schema name: ${JSON.stringify(schema)}`);
+  const s = `"${schema}"`;
+  return {
+    name: `handoff_append_v${PG_STORE_SCHEMA_VERSION}_many_${sha256Hex(schema).slice(0, 16)}`,
+    text: `WITH lk AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($8::bigint) AS got),
+  ev AS (INSERT INTO ${s}.events (run_id, seq, line)
+    SELECT $1::text, $2::integer + (u.o - 1)::integer, u.l FROM unnest($3::text[]) WITH ORDINALITY AS u(l, o)
+     WHERE (SELECT got FROM lk) ORDER BY u.o RETURNING 1),
+  ca AS (INSERT INTO ${s}.handoff_cache (run_id, seq, body)
+    SELECT $1::text, $5::integer, $4::text WHERE $4::text IS NOT NULL AND (SELECT got FROM lk) RETURNING 1),
+  ba AS (INSERT INTO ${s}.handoff_batches (run_id, first_seq, last_seq, sha256, trace)
+    SELECT $1::text, $2::integer, $2::integer + cardinality($3::text[]) - 1, $6::text, $7::jsonb
+     WHERE $7::jsonb IS NOT NULL AND (SELECT got FROM lk) RETURNING 1)
+SELECT (SELECT got FROM lk) AS got, (SELECT count(*) FROM ev)::integer AS n`,
+  };
+}
+
+/**
  * A signed 64-bit advisory-lock key (decimal string) derived from a namespace and a name: the
  * first 8 bytes of sha256(`handoff|<namespace>|<name>`). Used with `pg_try_advisory_xact_lock`.
  *

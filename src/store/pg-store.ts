@@ -46,7 +46,7 @@ import {
 import { type PgEventRow, parseChainEventRows, parseEventRows } from './pg-rows.js';
 import {
   ADVISORY_HELD_SQL,
-  appendEventsStatement,
+  appendManyStatement,
   appendOneStatement,
   isPgSchemaName,
   PG_STORE_DEFAULT_SCHEMA,
@@ -497,22 +497,23 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return `SELECT ${t('append_events')}('${runId}', ${plan.first}, ${lines}, ${cache}, ${record}) AS r`;
   }
 
-  /** The prepared `append_events` call (parsed and planned once per connection). */
-  const appendStatement = appendEventsStatement(schema);
+  /** The prepared batch/handoff statement (parsed and planned once per connection). */
+  const manyStatement = appendManyStatement(schema);
 
   /**
-   * The fast path's one round trip: the prepared `append_events` call alone, outside an explicit
-   * transaction — one statement, so its own transaction: the lock, the continuity check and the
-   * inserts commit together when it returns (no BEGIN/COMMIT to parse and execute). `verify`
-   * reads the function's answer. A server ERROR committed nothing (`write_failed`); a connection
-   * failure while it was in flight may have committed (`indeterminate`, step `commit`).
+   * The fast path's one round trip for a batch or a handoff: the prepared statement of
+   * {@link appendManyStatement} alone, outside an explicit transaction — one statement, so its own
+   * transaction: the lock and the inserts commit together when it returns. `got` false:
+   * `busy`; else `inserted`; a primary-key (23505) or density (23514) refusal: `moved` (nothing
+   * written). Any other server ERROR committed nothing (`write_failed`); a connection failure
+   * while it was in flight may have committed (`indeterminate`, step `commit`).
    */
-  async function appendStatementOnce(
+  async function appendManyOnce(
     runId: string,
     plan: AppendPlan,
     trace: string | null,
     pending: Pending,
-    verify: (r: number | undefined) => Verdict,
+    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
   ): Promise<Verdict> {
     const out = await checkout(runId);
     if (!out.ok) return out.result;
@@ -528,19 +529,32 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       plan.cache?.seq ?? null,
       record ? linesSha256(plan.lines) : null,
       record ? (trace ?? '[]') : null,
+      lockKey(runId),
     ];
     try {
-      const res = await client.query<{ r: unknown }>({
-        name: appendStatement.name,
-        text: appendStatement.text,
+      const res = await client.query<{ got: unknown; n: unknown }>({
+        name: manyStatement.name,
+        text: manyStatement.text,
         values,
       });
-      const r = res.rows[0]?.r;
-      return verify(typeof r === 'number' ? r : undefined);
-    } catch (e) {
+      const row = res.rows[0];
+      if (row?.got === false) return answer('busy');
+      if (row?.got === true && row.n === plan.lines.length) return answer('inserted');
+      // committed, but not as planned: never reported as committed (unreachable: all or nothing)
       known.delete(runId);
-      if (isPlainServerError(e))
+      return storeResult('indeterminate', runId, {
+        ...pending,
+        step: 'commit',
+        detail: `the append statement answered ${JSON.stringify(row ?? null)}`,
+      });
+    } catch (e) {
+      if (isPlainServerError(e)) {
+        const code = (e as { code: string }).code;
+        if (code === '23505' || code === '23514') return answer('moved');
+        known.delete(runId);
         return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
+      }
+      known.delete(runId);
       destroy = true;
       return storeResult('indeterminate', runId, {
         ...pending,
@@ -649,14 +663,14 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           if (r === undefined) return refused(runId, 'write_failed', 'append_events gave no answer');
           return 'stale'; // another writer appended since this view: nothing written, retry below
         };
+        const answer = (a: 'inserted' | 'busy' | 'moved'): Verdict =>
+          a === 'inserted' ? verify(plan.first - 1) : a === 'busy' ? verify(-1) : 'stale';
         const v =
           options.beforeCommit === undefined
             ? plan.lines.length === 1 && plan.cache === null && mode.trace === null
               ? // the steady state of a writer: one event, one prepared single-row insert
-                await appendOneOnce(runId, plan, pendingOf(plan), (a) =>
-                  a === 'inserted' ? verify(plan.first - 1) : a === 'busy' ? verify(-1) : 'stale',
-                )
-              : await appendStatementOnce(runId, plan, mode.trace, pendingOf(plan), verify)
+                await appendOneOnce(runId, plan, pendingOf(plan), answer)
+              : await appendManyOnce(runId, plan, mode.trace, pendingOf(plan), answer)
             : await transact(
                 runId,
                 () => pendingOf(plan),

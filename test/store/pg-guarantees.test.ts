@@ -346,7 +346,7 @@ describe('locks are database sessions', () => {
 });
 
 describe('the steady-state append is one statement', () => {
-  it('after the first, each append sends exactly one query — a prepared single-row insert for one event, the prepared append_events call for a batch; no BEGIN/COMMIT', async () => {
+  it('after the first, each append sends exactly one query — a prepared single-row insert for one event, a prepared WITH … INSERT statement for a batch; no BEGIN/COMMIT', async () => {
     const pool = new pg.Pool({ connectionString: db.url(), max: 1 });
     pool.on('error', () => {});
     const sent: string[] = [];
@@ -384,8 +384,9 @@ describe('the steady-state append is one statement', () => {
         /^handoff_append_v3_one_[0-9a-f]{16}\|INSERT INTO "g_\d+"\.events \(run_id, seq, line\) SELECT \$1, \$2, \$3 WHERE pg_try_advisory_xact_lock\(\$4::bigint\)$/,
       );
       expect(sent[1]).toMatch(
-        /^handoff_append_v3_[0-9a-f]{16}\|SELECT "g_\d+"\.append_events\(\$1, \$2, \$3, \$4, \$5, \$6, \$7\) AS r$/,
+        /^handoff_append_v3_many_[0-9a-f]{16}\|WITH lk AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock\(\$8::bigint\) AS got\),/,
       );
+      expect(sent[1]).not.toMatch(/append_events/);
       for (const q of sent) expect(q).not.toMatch(/BEGIN|COMMIT/);
       const l = await store.load(id);
       expect(l.ok && l.value.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
@@ -408,6 +409,7 @@ describe('the one-round-trip append passes worker text as data', () => {
       '$h0123456789ab$ tag $$',
       'handoff_append_v2_0000000000000000',
       'handoff_append_v3_one_0000000000000000',
+      'handoff_append_v3_many_0000000000000000',
       "', 1, 'x', 0); COMMIT; --",
       '{}',
       ' , ',
