@@ -8,8 +8,9 @@
  *
  * `handoff audit --gate-ledger DIR --problem ID [--json]` — the same for a gate problem: replays
  * the gate machine transitions that traced gate runs recorded on the problem's fs ledger entries
- * (`gate-ledger-audit/v1`, cites `<problem>#<seq>`). Exit 0 all allowed, 5 a step flagged or no
- * trace (or no history), 3 a malformed problem id, 4 a damaged or unreadable ledger.
+ * (`gate-ledger-audit/v1`, cites `<problem>#<seq>`); `--gate-ledger-pg URL` (or
+ * `$HANDOFF_LEDGER_PG_URL`) reads the PostgreSQL gate ledger instead. Exit 0 all allowed, 5 a step
+ * flagged or no trace (or no history), 3 a malformed problem id, 4 a damaged or unreadable ledger.
  *
  * `handoff audit --chain-journal DIR --baton ID [--json]` — the same for a baton's chain file
  * journal (`createFileChainJournal(DIR)`): replays the chain machine transitions its commit lines
@@ -20,18 +21,26 @@ import { isAbsolute, join } from 'node:path';
 import { type AuditReport, auditTrace } from '../audit/index.js';
 import { chainJournalCite, readFileChainJournalTrace } from '../chain/index.js';
 import { HandoffError } from '../errors/index.js';
-import { auditLedgerTrace, fsLedgerLog, type GateLedgerAudit, ProblemIdSchema } from '../gate/index.js';
+import {
+  auditLedgerTrace,
+  fsLedgerLog,
+  type GateLedgerAudit,
+  type LedgerTraces,
+  ProblemIdSchema,
+} from '../gate/index.js';
 import { machineGraph } from '../viz/graph.js';
 import { MACHINE_NAMES, namedMachine } from '../viz/machines.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import type { CliIo } from './io.js';
+import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
 import { escapeLine, toTerminalJson } from './terminal-text.js';
 
 const HELP = [
   'usage: handoff audit <run-id> [--root DIR | --project DIR] [--json]',
   '       handoff audit --gate-ledger DIR --problem ID [--json]',
+  '       handoff audit --gate-ledger-pg URL --problem ID [--json]',
   '       handoff audit --chain-journal DIR --baton ID [--json]',
   '',
   'Replays the machine transitions a persisted run recorded with its journal (each journal write of',
@@ -46,7 +55,9 @@ const HELP = [
   "                  `handoff gate run` recorded on the problem's entries of the fs ledger DIR",
   '                  (e.g. <repo>/.handoff/gate/ledger), replayed run by run; findings cite',
   '                  <problem>#<seq> and the step index',
-  '  --problem ID    the gate problem (with --gate-ledger)',
+  '  --gate-ledger-pg URL  the same on the PostgreSQL gate ledger at URL (needs the optional pg',
+  '                  package; --problem alone reads $HANDOFF_LEDGER_PG_URL)',
+  '  --problem ID    the gate problem (with --gate-ledger or --gate-ledger-pg)',
   "  --chain-journal DIR  audit a baton's chain file journal instead (createFileChainJournal(DIR)):",
   '                  the chain machine transitions its commit lines carry; findings cite',
   '                  <journal file>#<line> and the step index',
@@ -89,19 +100,35 @@ function gateAuditText(r: GateLedgerAudit): string {
   return `${[escapeLine(head), ...lines, `note: ${r.note}`].join('\n')}\n`;
 }
 
-/** `handoff audit --gate-ledger DIR --problem ID`. */
-async function auditGate(io: CliIo, dir: string, problem: string, json: boolean): Promise<number> {
+/** Where a gate problem's ledger is: an fs ledger directory or a PostgreSQL URL. */
+type GateLedgerAt = { readonly dir: string } | { readonly url: string };
+
+/** The problem's ledger traces, read through the backend `at` names (closed after). */
+async function gateTraces(at: GateLedgerAt, problem: string): Promise<LedgerTraces | null> {
+  if ('dir' in at) {
+    const log = fsLedgerLog(at.dir);
+    try {
+      return await log.readTraces(problem);
+    } finally {
+      log.close();
+    }
+  }
+  const { pgLedgerLog } = await loadPg('--gate-ledger-pg');
+  const log = pgLedgerLog({ connectionString: at.url, maxConnections: 1 });
+  try {
+    return await log.readTraces(problem);
+  } finally {
+    await log.close();
+  }
+}
+
+/** `handoff audit --gate-ledger DIR | --gate-ledger-pg URL --problem ID`. */
+async function auditGate(io: CliIo, at: GateLedgerAt, problem: string, json: boolean): Promise<number> {
   if (!ProblemIdSchema.safeParse(problem).success) {
     io.err(`audit: not a problem id: ${escapeLine(JSON.stringify(problem))}\n`);
     return MALFORMED_ID;
   }
-  const log = fsLedgerLog(dir);
-  let read: Awaited<ReturnType<typeof log.readTraces>>;
-  try {
-    read = await log.readTraces(problem);
-  } finally {
-    log.close();
-  }
+  const read = await gateTraces(at, problem);
   const gate = namedMachine('gate');
   const report = auditLedgerTrace(
     problem,
@@ -171,6 +198,7 @@ export const command: CliCommand = {
       ...RUN_STORE_OPTIONS,
       json: { type: 'boolean' },
       'gate-ledger': { type: 'string' },
+      'gate-ledger-pg': { type: 'string' },
       problem: { type: 'string' },
       'chain-journal': { type: 'string' },
       baton: { type: 'string' },
@@ -192,15 +220,27 @@ export const command: CliCommand = {
       );
     }
     const gateLedger = values['gate-ledger'];
-    if (typeof gateLedger === 'string' || values.problem !== undefined) {
-      if (typeof gateLedger !== 'string' || typeof values.problem !== 'string' || positionals.length > 0)
-        throw new HandoffError('usage', `give --gate-ledger DIR and --problem ID (and no run id)\n\n${HELP}`);
-      return auditGate(
-        io,
-        isAbsolute(gateLedger) ? gateLedger : join(io.cwd, gateLedger),
-        values.problem,
-        values.json === true,
-      );
+    const gatePg = values['gate-ledger-pg'];
+    if (typeof gateLedger === 'string' || typeof gatePg === 'string' || values.problem !== undefined) {
+      // --problem alone takes the PostgreSQL ledger from $HANDOFF_LEDGER_PG_URL, as handoff gate does
+      const envUrl = io.env[LEDGER_PG_URL_ENV];
+      const url =
+        gatePg ?? (gateLedger === undefined && envUrl !== undefined && envUrl !== '' ? envUrl : undefined);
+      if (
+        typeof values.problem !== 'string' ||
+        positionals.length > 0 ||
+        (gateLedger !== undefined && gatePg !== undefined) ||
+        (gateLedger === undefined && url === undefined)
+      )
+        throw new HandoffError(
+          'usage',
+          `give --gate-ledger DIR or --gate-ledger-pg URL, and --problem ID (and no run id)\n\n${HELP}`,
+        );
+      const at: GateLedgerAt =
+        typeof gateLedger === 'string'
+          ? { dir: isAbsolute(gateLedger) ? gateLedger : join(io.cwd, gateLedger) }
+          : { url: url as string };
+      return auditGate(io, at, values.problem, values.json === true);
     }
     if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
     const runId = positionals[0] as string;
