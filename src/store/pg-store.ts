@@ -14,10 +14,11 @@
  * single-row insert of `appendOneStatement` — `INSERT … SELECT … WHERE
  * pg_try_advisory_xact_lock(key)`, the database refusing a seq that is taken (primary key) or
  * whose predecessor is missing (the `events_dense` trigger), which means the run moved on; for a
- * batch or a handoff the `SELECT append_events($1 … $7)` call, the function taking the lock,
- * checking under it that the last seq is still the one the lines were planned after, and
- * inserting (see `pg-schema.ts`). With the `beforeCommit` test seam the function call runs inside
- * `BEGIN … COMMIT`. When the run moved on (another writer) or
+ * batch or a handoff the `WITH … INSERT` statement of `appendManyStatement` (the lock taken once,
+ * then the events in order, the cache row, the batch record; the same refusals). With the
+ * `beforeCommit` test seam the `append_events` function call (lock, `max(seq)` continuity check,
+ * inserts; see `pg-schema.ts`) runs inside `BEGIN … COMMIT` instead. When the run moved on
+ * (another writer) or
  * the view is unknown (a new process), a locked transaction reads and re-validates the new rows
  * (`journal_damaged` on a defect), re-plans, and calls the same function with COMMIT: two round
  * trips. `committed` is reported only after COMMIT (or the self-committing statement) returned; a
