@@ -5,13 +5,15 @@
  * in place (rows kept, the foreign key and the `max(seq)` trigger replaced); a version-2 process
  * (its one-statement `append_events` call and its locked path) keeps writing correctly next to a
  * version-3 store on one run; rows deleted behind the store (the store's view then runs ahead of
- * the journal) make the single-row insert refuse, and nothing is written.
+ * the journal) make the single-row insert refuse, and nothing is written; an outrun batch and an
+ * outrun handoff (the `WITH … INSERT` statement) write nothing on their one-trip try and commit
+ * after the new rows.
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgStore, type PgStore } from '../../src/pg/index.js';
 import { usePostgres } from '../setup/postgres.js';
-import { dispatch, fixedClock, note } from './fixtures.js';
+import { dispatch, fixedClock, note, solvedHandoff } from './fixtures.js';
 import { eventsShape, toVersion2 } from './pg-old-schemas.js';
 
 const db = usePostgres();
@@ -210,5 +212,57 @@ describe('hostile: rows removed behind the store', () => {
       code: 'write_failed',
     });
     expect(await texts(store, id)).toEqual(['n0']);
+  });
+});
+
+describe('the batch statement when the run moved on', () => {
+  it('an outrun batch and an outrun handoff write nothing on the one-trip try, then commit after the new rows; records complete, cache current', async () => {
+    const a = fresh();
+    const id = await runWithNotes(a, 1, 'a');
+    const b = fresh({ schema: a.schema });
+    // b's first write reads the run under the lock; a's view stays at seq 1
+    expect(
+      await b.appendBatch(id, [
+        { kind: 'note', payload: note('b0') },
+        { kind: 'note', payload: note('b1') },
+      ]),
+    ).toMatchObject({
+      outcome: 'committed',
+      first_seq: 2,
+      seq: 3,
+    });
+    // a plans seqs 2–3: seq 2 is taken (23505), nothing written, the locked path commits 4–5
+    expect(
+      await a.appendBatch(
+        id,
+        [
+          { kind: 'note', payload: note('a1') },
+          { kind: 'note', payload: note('a2') },
+        ],
+        {
+          trace: [{ machine: 'm', from: 'x', event: 'GO', to: 'y' }],
+        },
+      ),
+    ).toMatchObject({ outcome: 'committed', first_seq: 4, seq: 5 });
+    expect(await b.append(id, 'note', note('b2'))).toMatchObject({ outcome: 'committed', seq: 6 });
+    expect(await a.setHandoff(id, solvedHandoff())).toMatchObject({ outcome: 'committed', seq: 7 });
+    const l = await a.load(id);
+    if (!l.ok) throw new Error(l.detail);
+    expect([l.value.damaged, l.value.handoff_cache]).toEqual([false, 'current']);
+    expect(l.value.events.map((e) => e.kind)).toEqual([
+      'note',
+      'note',
+      'note',
+      'note',
+      'note',
+      'note',
+      'handoff',
+    ]);
+    const r = await a.readBatches(id);
+    if (!r.ok) throw new Error(r.detail);
+    expect(r.value.batches.map((x) => [x.first_seq, x.last_seq, x.status])).toEqual([
+      [2, 3, 'complete'],
+      [4, 5, 'complete'],
+    ]);
   });
 });
