@@ -2,7 +2,7 @@
 // one prepared single-row `INSERT … SELECT $1, $2, $3 WHERE pg_try_advisory_xact_lock($4)` that
 // commits on its own — the lock taken by the statement, continuity checked by the primary key and
 // the `events_dense` trigger; schema version 3) and store.appendBatch of 5 events (one prepared
-// `SELECT append_events($1 … $7)` call, a multi-row insert) vs a raw loop of single-statement
+// `WITH … INSERT` statement: the lock once, a multi-row insert, the batch record) vs a raw loop of single-statement
 // INSERTs of lines of the same size into a plain table, on the same server, in the same run,
 // interleaved (ratios). Server:
 // $HANDOFF_BENCH_PG_URL or $HANDOFF_TEST_PG_URL, else a throwaway cluster (initdb + postgres on a
@@ -183,7 +183,7 @@ async function measure(url, schema, dispatch, note, durable) {
         ...(durable ? { target: 0.8 } : {}),
       },
       {
-        name: `pg store appendBatch of ${BATCH} events with a trace (one round trip: the prepared append_events call, one commit)${tag}`,
+        name: `pg store appendBatch of ${BATCH} events with a trace (one round trip: one prepared WITH … INSERT statement, one commit)${tag}`,
         value: Math.round(batchRate),
         unit: 'batches/s',
         ratio: Number((batchRate / rawRate).toFixed(3)),
