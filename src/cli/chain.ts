@@ -1,9 +1,16 @@
 /**
- * `handoff chain …`: the handoff chain's CLI. Today one verb, the payroll experiment:
- * `handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]`, run through
- * the seam machine (`runPayroll` → `HandoffChain.run` → `machines/chain.ts`).
- * Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
+ * `handoff chain …`: the handoff chain's CLI.
+ * - `handoff chain example payroll [--wrong-value] [--contract thin|release] [--json]`, the
+ *   payroll experiment run through the seam machine (`runPayroll` → `HandoffChain.run` →
+ *   `machines/chain.ts`). Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
+ * - `handoff chain recover-lock --journal DIR --baton ID [--json]`, a person's recovery of a chain
+ *   file journal's stale lock (`recoverChainJournalLock`: removed only when its holder is this
+ *   host's pid and that pid is gone). Exit codes: 0 removed or no lock, 3 refused (nothing
+ *   changed), 2 usage.
  */
+
+import { isAbsolute, join } from 'node:path';
+import { recoverChainJournalLock } from '../chain/lock-recovery.js';
 import {
   createStoreChainJournal,
   type StoreChainCommit,
@@ -15,6 +22,7 @@ import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { errorExitCode } from './exit-codes.js';
 import { type CliIo, printJson } from './io.js';
+import { escapeLine } from './terminal-text.js';
 
 /**
  * The payroll example is a program on the public chain API (`examples/payroll`), loaded when the
@@ -29,6 +37,12 @@ const runPayroll: PayrollProgram['runPayroll'] = async (o) =>
 
 const HELP = [
   'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--run-store DIR] [--json]',
+  '       handoff chain recover-lock --journal DIR --baton ID [--json]',
+  '',
+  'recover-lock removes the lock a killed writer left on a baton of the chain file journal DIR',
+  '(createFileChainJournal(DIR)) — only when its body names this host and a pid that is not',
+  'running; a lock of another host, of a live pid or with an unreadable body is left (exit 3).',
+  'Nothing in the chain ever breaks a lock by itself. Exit: 0 removed or no lock, 3 refused, 2 usage.',
   '',
   'Runs the payroll handoff chain (intent → settle → fund_check → pay → receipt) on deterministic',
   'month-end data (800 employees, 2 reversed payments) and prints every stage receipt.',
@@ -153,9 +167,31 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   return runs.every((r) => r.outcome === 'accepted') ? 0 : errorExitCode('stage_failed', 'chain');
 }
 
+/** `handoff chain recover-lock --journal DIR --baton ID [--json]`. */
+function recoverLock(argv: readonly string[], io: CliIo): number {
+  const { values, positionals, rest } = parseVerbArgs(argv, {
+    journal: { type: 'string' },
+    baton: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length > 0 || rest.length > 0)
+    throw new HandoffError('usage', `unexpected argument ${[...positionals, ...rest][0]}`);
+  const journal = optionalString(values, 'journal');
+  const baton = optionalString(values, 'baton');
+  if (journal === undefined || journal.trim() === '' || baton === undefined)
+    throw new HandoffError('usage', 'recover-lock needs --journal DIR and --baton ID');
+  const r = recoverChainJournalLock(isAbsolute(journal) ? journal : join(io.cwd, journal), baton);
+  if (values.json === true) printJson(io, { schema: 'chain-lock-recover/v1', baton_id: baton, ...r });
+  else if (r.outcome === 'removed')
+    io.out(`${escapeLine(`removed ${r.lock} (holder ${r.holder.host} pid ${r.holder.pid} is gone)`)}\n`);
+  else if (r.outcome === 'no_lock') io.out(`${escapeLine(`no lock at ${r.lock}: nothing to do`)}\n`);
+  else io.out(`${escapeLine(`refused (${r.reason}): ${r.detail} — ${r.lock} left as it is`)}\n`);
+  return r.outcome === 'refused' ? 3 : 0;
+}
+
 /** The `chain` verb group. */
 export const command: CliCommand = {
-  verbs: ['example'],
+  verbs: ['example', 'recover-lock'],
   help: HELP,
   async run(argv, io) {
     const beforeDashes = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
@@ -164,10 +200,11 @@ export const command: CliCommand = {
       return 0;
     }
     const [verb, name, ...rest] = argv;
+    if (verb === 'recover-lock') return recoverLock(argv.slice(1), io);
     if (verb !== 'example')
       throw new HandoffError(
         'usage',
-        `unknown chain verb ${verb === undefined ? '(none)' : `'${verb}'`}; try: handoff chain example payroll`,
+        `unknown chain verb ${verb === undefined ? '(none)' : `'${verb}'`}; try: handoff chain example payroll, handoff chain recover-lock`,
       );
     if (name !== 'payroll')
       throw new HandoffError(

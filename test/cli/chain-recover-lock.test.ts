@@ -1,0 +1,82 @@
+/**
+ * `handoff chain recover-lock --journal DIR --baton ID`: a person's recovery of a chain file
+ * journal's stale lock through the CLI. A lock whose holder is a pid of this host that is gone (a
+ * real process, killed) is removed (exit 0) and the baton's journal takes commits again; a lock of
+ * a live pid or of another host is refused and left byte for byte (exit 3); no lock is nothing to
+ * do (exit 0); missing flags are usage errors (exit 2). A hostile lock body (escape sequences in
+ * its host) stays escaped in the output.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainJournalLockFile, createFileChainJournal } from '../../src/chain/index.js';
+import { tripBaton, tripChain } from '../chain/trip-fixture.js';
+import { cliMain } from '../helpers/cli-main.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chain-recover-cli-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const recover = (...more: string[]) => cliMain(['chain', 'recover-lock', ...more], dir);
+
+/** A pid that ran on this host and is gone (a child that exited and was reaped). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(r.stdout);
+}
+
+describe('handoff chain recover-lock', () => {
+  it('removes the lock of a gone holder of this host; the baton then commits again', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const pid = deadPid();
+    await writeFile(lock, `${JSON.stringify({ host: hostname(), pid })}\n`);
+    const chain = tripChain();
+    await expect(chain.run(tripBaton(chain), { journal: createFileChainJournal(dir) })).rejects.toThrow(
+      /busy|lock/,
+    );
+    const r = await recover('--journal', dir, '--baton', 'trip-1', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      schema: 'chain-lock-recover/v1',
+      baton_id: 'trip-1',
+      outcome: 'removed',
+      holder: { host: hostname(), pid },
+    });
+    expect(existsSync(lock)).toBe(false);
+    const again = await chain.run(tripBaton(chain), { journal: createFileChainJournal(dir) });
+    expect(again.acceptance.decision).toBe('accepted');
+    const none = await recover('--journal', dir, '--baton', 'trip-1');
+    expect(none.code).toBe(0);
+    expect(none.out).toMatch(/^no lock at .*: nothing to do\n$/);
+  });
+
+  it('refuses a live holder and another host, leaving the lock as it is (exit 3)', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    for (const body of [
+      `${JSON.stringify({ host: hostname(), pid: process.pid })}\n`,
+      `${JSON.stringify({ host: 'elsewhere\u001b[2J', pid: deadPid() })}\n`,
+    ]) {
+      await writeFile(lock, body);
+      const r = await recover('--journal', dir, '--baton', 'trip-1');
+      expect(r.code).toBe(3);
+      expect(r.out).toMatch(/^refused \((owner_alive|other_host)\): /);
+      expect(r.out).not.toContain('\u001b');
+      expect(await readFile(lock, 'utf8')).toBe(body);
+    }
+  });
+
+  it('needs --journal and --baton (exit 2)', async () => {
+    expect((await recover('--journal', dir)).code).toBe(2);
+    expect((await recover('--baton', 'trip-1')).code).toBe(2);
+    expect((await recover('--journal', dir, '--baton', 'trip-1', 'extra')).code).toBe(2);
+  });
+});
