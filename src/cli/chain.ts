@@ -130,8 +130,12 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   const runStore = optionalString(values, 'run-store');
   if (runStore !== undefined && runStore.trim() === '')
     throw new HandoffError('usage', '--run-store needs a directory');
+  // the invocation owns the runs it starts: each run's lock is held from its first commit to
+  // close() (one O_EXCL lock per run instead of one per commit), as handoff run --persist does
   const store =
-    runStore === undefined ? undefined : createFsStore({ root: runStore, env: io.env, cwd: io.cwd });
+    runStore === undefined
+      ? undefined
+      : createFsStore({ root: runStore, env: io.env, cwd: io.cwd, holdLocks: true });
   const runs: CliReport[] = [];
   try {
     for (const kind of kinds) {
