@@ -306,6 +306,48 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     }
   }
 
+  /**
+   * The connection of the one-round-trip appends, kept between consecutive appends: released to
+   * the pool on the next turn of the event loop (`setImmediate`), at once when someone waits for
+   * the pool or the connection failed, and by `close()`. A writer appending back to back (each
+   * append awaited, the next one started from its continuation) reuses it without a pool
+   * checkout per append; anything else gets it back from the pool within one turn.
+   */
+  let idleWriter: PoolClient | null = null;
+  let idleRelease: ReturnType<typeof setImmediate> | null = null;
+  let closing = false;
+  const poolWaiting = (): number => (pool as { waitingCount?: number }).waitingCount ?? 0;
+
+  function flushWriter(): void {
+    if (idleRelease !== null) clearImmediate(idleRelease);
+    idleRelease = null;
+    const c = idleWriter;
+    idleWriter = null;
+    c?.release();
+  }
+
+  async function checkoutWriter(
+    runId: string,
+  ): Promise<{ ok: true; client: PoolClient } | { ok: false; result: StoreResult }> {
+    const c = idleWriter;
+    if (c !== null) {
+      if (idleRelease !== null) clearImmediate(idleRelease);
+      idleRelease = null;
+      idleWriter = null;
+      return { ok: true, client: c };
+    }
+    return checkout(runId);
+  }
+
+  function releaseWriter(c: PoolClient, destroy: boolean): void {
+    if (destroy || closing || idleWriter !== null || poolWaiting() > 0) {
+      c.release(destroy);
+      return;
+    }
+    idleWriter = c;
+    idleRelease = setImmediate(flushWriter);
+  }
+
   /** Parses and checks a manifest row; null with a detail when it is not a valid canonical manifest. */
   function manifestOf(
     runId: string,
@@ -516,10 +558,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     pending: Pending,
     answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
   ): Promise<Verdict> {
-    const out = await checkout(runId);
+    const out = await checkoutWriter(runId);
     if (!out.ok) return out.result;
     const client = out.client;
     let destroy = false;
+    let keep = false;
     // a batch record when the batch has ≥ 2 events or was given a trace (the fs backend's rule)
     const record = trace !== null || plan.lines.length >= 2;
     const values = [
@@ -538,6 +581,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         text: manyStatement.text,
         values,
       });
+      keep = true;
       const row = res.rows[0];
       if (row?.got === false) return answer('busy');
       if (row?.got === true && row.n === plan.lines.length) return answer('inserted');
@@ -563,7 +607,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
       });
     } finally {
-      client.release(destroy);
+      // after an ERROR the pool gets the connection back at once: the server reports the error
+      // before it aborts the transaction (and so releases the lock), so the locked path must
+      // queue behind it on this very connection (the pool hands back the last one released)
+      if (keep) releaseWriter(client, destroy);
+      else client.release(destroy);
     }
   }
 
@@ -584,16 +632,18 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     pending: Pending,
     answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
   ): Promise<Verdict> {
-    const out = await checkout(runId);
+    const out = await checkoutWriter(runId);
     if (!out.ok) return out.result;
     const client = out.client;
     let destroy = false;
+    let keep = false;
     try {
       const res = await client.query({
         name: oneStatement.name,
         text: oneStatement.text,
         values: [runId, plan.first, plan.lines[0], lockKey(runId)],
       });
+      keep = true;
       return answer(res.rowCount === 1 ? 'inserted' : 'busy');
     } catch (e) {
       if (isPlainServerError(e)) {
@@ -610,7 +660,11 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
       });
     } finally {
-      client.release(destroy);
+      // after an ERROR the pool gets the connection back at once: the server reports the error
+      // before it aborts the transaction (and so releases the lock), so the locked path must
+      // queue behind it on this very connection (the pool hands back the last one released)
+      if (keep) releaseWriter(client, destroy);
+      else client.release(destroy);
     }
   }
 
@@ -908,6 +962,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     lockKey,
     migrate: ensureSchema,
     async close() {
+      closing = true;
+      flushWriter();
       if (ownPool) await pool.end();
     },
     async createRun(input: CreateRunInput) {

@@ -178,7 +178,8 @@ describe('a version-2 process next to a version-3 store', () => {
     // the v2 fast path: append_events alone (its own transaction)
     expect((await v2call(2, await lineOf(c, store.schema, donor, 2))).rows[0]).toEqual({ r: 1 });
     // the v3 store was outrun: its single-row insert is refused (seq 2 exists), the locked path commits
-    expect(await store.append(id, 'note', note('v3-after'))).toMatchObject({ outcome: 'committed', seq: 3 });
+    const after = await store.append(id, 'note', note('v3-after'));
+    expect(after, JSON.stringify(after)).toMatchObject({ outcome: 'committed', seq: 3 });
     // the v2 locked path: BEGIN, the lock by its client-side key, the call, COMMIT
     await c.query('BEGIN');
     await c.query('SELECT pg_try_advisory_xact_lock($1::bigint)', [store.lockKey(id)]);
