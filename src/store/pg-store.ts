@@ -23,7 +23,8 @@
  * (`journal_damaged` on a defect), re-plans, and calls the same function with COMMIT: two round
  * trips. `committed` is reported only after COMMIT (or the self-committing statement) returned; a
  * failure while it is in flight (connection lost, backend terminated) is `indeterminate` with step
- * `commit`.
+ * `commit`. Back-to-back one-round-trip appends keep their pool connection until the next turn of
+ * the event loop (no pool checkout per append; see `checkoutWriter`).
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
