@@ -20,3 +20,4 @@ export {
   type TraceCollectorOptions,
   traceStep,
 } from './trace-collector.js';
+export { TraceStepSchema } from './trace-step-schema.js';

@@ -7,26 +7,20 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { TraceStepSchema } from '../audit/trace-step-schema.js';
 import type { TraceStep } from '../store/store-types.js';
 import { chainJournalFile } from './file-journal-path.js';
 
 /**
- * One recorded transition as a journal line stores it (the run store's `TraceStep`, as zod; the
- * bounds keep a planted line from growing the audit without limit).
+ * One recorded transition as a journal line stores it: the audit's {@link TraceStepSchema} (the
+ * run store's `TraceStep` as zod, bounded), under the chain's name.
  *
  * @example
  * ```ts
  * ChainTraceStepSchema.parse({ machine: 'chain', from: 'chain.ready', event: 'START', to: 'chain.running' });
  * ```
  */
-export const ChainTraceStepSchema = z.strictObject({
-  machine: z.string().min(1).max(200),
-  from: z.string().max(1000),
-  event: z.string().max(1000),
-  to: z.string().max(4000),
-  guard: z.string().max(1000).optional(),
-  actor: z.string().max(1000).optional(),
-});
+export const ChainTraceStepSchema = TraceStepSchema;
 
 /**
  * The `trace` value of a journal line: at least one step (an empty trace is written as no key).

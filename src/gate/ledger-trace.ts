@@ -5,17 +5,19 @@
  * `gate-ledger-line/v1` body (ledger-line.ts); the ledger events themselves are unchanged.
  */
 import { z } from 'zod';
+import { TraceStepSchema } from '../audit/trace-step-schema.js';
 import type { TraceStep } from '../store/store-types.js';
 
-/** One recorded machine transition (the run store's `TraceStep`, as zod). */
-export const GateTraceStepSchema = z.strictObject({
-  machine: z.string().min(1).max(200),
-  from: z.string().max(1000),
-  event: z.string().max(1000),
-  to: z.string().max(4000),
-  guard: z.string().max(1000).optional(),
-  actor: z.string().max(1000).optional(),
-});
+/**
+ * One recorded machine transition: the audit's {@link TraceStepSchema} (the run store's
+ * `TraceStep` as zod, bounded), under the gate's name.
+ *
+ * @example
+ * ```ts
+ * GateTraceStepSchema.safeParse({ machine: 'gate', from: 'gate.idle', event: 'START', to: 'gate.reserving' }).success;
+ * ```
+ */
+export const GateTraceStepSchema = TraceStepSchema;
 
 /** The trace a ledger line carries. */
 export const LedgerTraceSchema = z.strictObject({
