@@ -7,55 +7,26 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceBaseline } from '../../src/baseline/index.js';
 import { canonicalJsonUtf8 } from '../../src/canonical/index.js';
-import { type Dispatch, type Handoff, handoffFor } from '../../src/contract/index.js';
 import { createPersistRecorder } from '../../src/runtime/persist-recorder.js';
 import { runProject } from '../../src/runtime/project-run.js';
 import { cliMain } from '../helpers/cli-main.js';
+import { persistedRun, solveBySorryToRfl } from '../helpers/persisted-run.js';
 
 let dir: string;
 let root: string;
 let runId: string;
 
-async function solve(d: Dispatch): Promise<{ handoff: Handoff }> {
-  const f = d.owned_files[0] as string;
-  await writeFile(f, (await readFile(f, 'utf8')).replace('sorry', 'rfl'));
-  const b = await advanceBaseline(d.file_baseline, [f]);
-  return { handoff: handoffFor(d, { files_changed: [f], file_baseline: b }) };
-}
-
+const solve = solveBySorryToRfl;
 const run = (args: string[]) => cliMain(args, dir);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'handoff-audit-cli-'));
-  await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
-  await writeFile(join(dir, '.gitignore'), '.handoff/\n');
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init'], {
-    cwd: dir,
-  });
-  const recorder = await createPersistRecorder({ projectRoot: dir });
-  root = recorder.storageRoot;
-  let t = Date.parse('2026-12-01T12:00:00Z');
-  try {
-    const r = await runProject({
-      projectRoot: dir,
-      flags: { target: '.', scope: 'project', mode: 'autoprove' },
-      worker: { inProcess: solve },
-      recorder,
-      clock: () => (t += 1000),
-    });
-    expect(r.handoff.status).toBe('solved');
-    runId = r.runId;
-  } finally {
-    await recorder.dispose();
-  }
+  const p = await persistedRun('handoff-audit-cli-', { 'A.lean': 'theorem a : 1 = 1 := by\n  sorry\n' });
+  ({ dir, root, runId } = p);
+  expect(p.status).toBe('solved');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
