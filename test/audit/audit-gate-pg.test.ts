@@ -1,52 +1,19 @@
-/**
- * `handoff audit --gate-ledger-pg URL --problem ID` on a real PostgreSQL gate ledger
- * (test/setup/postgres.ts): a real gate run (example worker and evaluator) on the ledger's default
- * schema — what `handoff gate … --ledger-pg URL` writes — replays through the gate machine (exit 0);
- * a row a rival appends with a forged step is flagged at `<problem>#<seq>` (exit 5, the forged
- * step's escape sequences stay escaped); an unknown problem has nothing to check; a missing or
- * doubled ledger flag is a usage error.
- */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  currentCandidate,
-  DEFAULT_THRESHOLDS,
-  type LedgerEvent,
-  ownerAuthority,
-  runGate,
-  subprocessEvaluator,
-} from '../../src/gate/index.js';
+import type { LedgerEvent } from '../../src/gate/index.js';
 import { createPgLedger, pgLedgerLog } from '../../src/pg/index.js';
-import { exampleContract, gitRepo, rm, T0, tempDir } from '../gate/fixtures.js';
+import { rm, runExampleGate, T0 } from '../gate/fixtures.js';
 import { cliMain } from '../helpers/cli-main.js';
 import { usePostgres } from '../setup/postgres.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const PROBLEM = 'example-greet';
 const db = usePostgres();
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  const repo = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.handoff/\n' });
-  const side = tempDir('gate-pg-cli-audit-');
-  dirs.push(repo, side);
-  const contract = exampleContract(await currentCandidate(repo));
   const ledger = createPgLedger({ connectionString: db.url() }, { now: () => T0 });
   try {
-    await runGate({
-      repo,
-      contract,
-      ledger,
-      evaluator: subprocessEvaluator([process.execPath, join(EXAMPLES, 'evaluator.mjs')]),
-      worker: [process.execPath, join(EXAMPLES, 'worker.mjs')],
-      authority: ownerAuthority(contract.owner),
-      thresholds: DEFAULT_THRESHOLDS,
-      now: () => T0,
-      recordsDir: join(side, 'records'),
-      register: true,
-    });
+    await runExampleGate(ledger, dirs);
   } finally {
     await ledger.close();
   }

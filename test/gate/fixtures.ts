@@ -5,16 +5,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type Assessment,
   type AssessmentFailure,
   type Claim,
+  currentCandidate,
+  DEFAULT_THRESHOLDS,
   type Directive,
   type EvidencePacket,
   type ExactCheckResult,
   failedAssessment,
   GATE_ASSESSMENT_SCHEMA,
+  type Ledger,
+  ownerAuthority,
   type ReserveRequest,
+  runGate,
+  subprocessEvaluator,
   type TaskContract,
   TaskContractSchema,
 } from '../../src/gate/index.js';
@@ -177,3 +184,34 @@ export const directive = (id: string): Directive => ({
   contract_revision: null,
   note: '',
 });
+
+/** The example gate's worker and evaluator (examples/gate). */
+const GATE_EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
+
+/**
+ * One real gate run of the example problem (`example-greet`: the example worker and evaluator as
+ * child processes) on a fresh git repository, registering the problem on `ledger`. Pushes the
+ * directories it makes to `dirs` (remove them with {@link rm}); returns the run's machine path.
+ */
+export async function runExampleGate(
+  ledger: Ledger,
+  dirs: string[],
+): Promise<{ readonly path: readonly string[]; readonly side: string }> {
+  const repo = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.handoff/\n' });
+  const side = tempDir('gate-example-');
+  dirs.push(repo, side);
+  const contract = exampleContract(await currentCandidate(repo));
+  const r = await runGate({
+    repo,
+    contract,
+    ledger,
+    evaluator: subprocessEvaluator([process.execPath, join(GATE_EXAMPLES, 'evaluator.mjs')]),
+    worker: [process.execPath, join(GATE_EXAMPLES, 'worker.mjs')],
+    authority: ownerAuthority(contract.owner),
+    thresholds: DEFAULT_THRESHOLDS,
+    now: () => T0,
+    recordsDir: join(side, 'records'),
+    register: true,
+  });
+  return { path: r.path, side };
+}

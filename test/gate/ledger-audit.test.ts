@@ -10,31 +10,24 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateMachine } from '../../machines/index.js';
 import {
   auditLedgerTrace,
   createFsLedger,
   createLogLedger,
-  currentCandidate,
-  DEFAULT_THRESHOLDS,
   fsLedgerLog,
   type LedgerEvent,
   type LedgerLog,
   type LedgerTrace,
   memoryLedgerLog,
-  ownerAuthority,
-  runGate,
-  subprocessEvaluator,
 } from '../../src/gate/index.js';
 import { LEDGER_LOG_FILE } from '../../src/gate/ledger-line.js';
 import type { TraceStep } from '../../src/store/store-types.js';
 import { machineGraph } from '../../src/viz/graph.js';
 import { runCli } from '../helpers/cli.js';
-import { exampleContract, gitRepo, PROFILE, rm, T0, tempDir } from './fixtures.js';
+import { PROFILE, rm, runExampleGate, T0, tempDir } from './fixtures.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const PROBLEM = 'example-greet';
 const graphs = [machineGraph(gateMachine)];
 const dirs: string[] = [];
@@ -47,23 +40,10 @@ let ledgerDir = '';
 let path: readonly string[] = [];
 let pristine = '';
 beforeAll(async () => {
-  const repo = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.handoff/\n' });
   const side = tempDir('gate-audit-');
-  dirs.push(repo, side);
+  dirs.push(side);
   ledgerDir = join(side, 'ledger');
-  const contract = exampleContract(await currentCandidate(repo));
-  const r = await runGate({
-    repo,
-    contract,
-    ledger: createFsLedger(ledgerDir, { now: () => T0 }),
-    evaluator: subprocessEvaluator([process.execPath, join(EXAMPLES, 'evaluator.mjs')]),
-    worker: [process.execPath, join(EXAMPLES, 'worker.mjs')],
-    authority: ownerAuthority(contract.owner),
-    thresholds: DEFAULT_THRESHOLDS,
-    now: () => T0,
-    recordsDir: join(side, 'records'),
-    register: true,
-  });
+  const r = await runExampleGate(createFsLedger(ledgerDir, { now: () => T0 }), dirs);
   path = r.path;
   pristine = readFileSync(logFile(), 'utf8');
 }, 120_000);

@@ -1,36 +1,14 @@
-/**
- * The PostgreSQL gate ledger's transition trace (issue 15), on a real server
- * (test/setup/postgres.ts): a real gate run on the PostgreSQL ledger stores the gate machine's
- * steps with each entry it writes (the row's `trace` column), `readTraces` reads them back and the
- * audit passes; a rival writer with database access cannot edit a row (append-only) but can append
- * one — a forged step there is flagged at its cite, and a trace that is not a trace fails the
- * audit closed (`ledger_damaged`). A table made before the column existed is migrated in place
- * (its rows read as untraced), also by two logs at once; an invalid trace is refused before the
- * INSERT.
- */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateMachine } from '../../machines/index.js';
 import { canonicalJson } from '../../src/canonical/index.js';
-import {
-  auditLedgerTrace,
-  currentCandidate,
-  DEFAULT_THRESHOLDS,
-  type LedgerEvent,
-  type LedgerTrace,
-  ownerAuthority,
-  runGate,
-  subprocessEvaluator,
-} from '../../src/gate/index.js';
+import { auditLedgerTrace, type LedgerEvent, type LedgerTrace } from '../../src/gate/index.js';
 import { createPgLedger, pgLedgerDdl, pgLedgerLog } from '../../src/pg/index.js';
 import type { TraceStep } from '../../src/store/store-types.js';
 import { machineGraph } from '../../src/viz/graph.js';
 import { usePostgres } from '../setup/postgres.js';
-import { exampleContract, gitRepo, PROFILE, rm, T0, tempDir } from './fixtures.js';
+import { PROFILE, rm, runExampleGate, T0 } from './fixtures.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const PROBLEM = 'example-greet';
 const graphs = [machineGraph(gateMachine)];
 const db = usePostgres();
@@ -69,24 +47,9 @@ const registered = (problem_id: string): LedgerEvent => ({
 const runSchema = `trace_run_${n++}`;
 let path: readonly string[] = [];
 beforeAll(async () => {
-  const repo = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.handoff/\n' });
-  const side = tempDir('gate-pg-audit-');
-  dirs.push(repo, side);
-  const contract = exampleContract(await currentCandidate(repo));
   const ledger = createPgLedger({ connectionString: db.url(), schema: runSchema }, { now: () => T0 });
   try {
-    const r = await runGate({
-      repo,
-      contract,
-      ledger,
-      evaluator: subprocessEvaluator([process.execPath, join(EXAMPLES, 'evaluator.mjs')]),
-      worker: [process.execPath, join(EXAMPLES, 'worker.mjs')],
-      authority: ownerAuthority(contract.owner),
-      thresholds: DEFAULT_THRESHOLDS,
-      now: () => T0,
-      recordsDir: join(side, 'records'),
-      register: true,
-    });
+    const r = await runExampleGate(ledger, dirs);
     path = r.path;
   } finally {
     await ledger.close();
