@@ -594,19 +594,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         detail: `the append statement answered ${JSON.stringify(row ?? null)}`,
       });
     } catch (e) {
-      if (isPlainServerError(e)) {
-        const code = (e as { code: string }).code;
-        if (code === '23505' || code === '23514') return answer('moved');
-        known.delete(runId);
-        return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
-      }
-      known.delete(runId);
-      destroy = true;
-      return storeResult('indeterminate', runId, {
-        ...pending,
-        step: 'commit',
-        detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
-      });
+      destroy = !isPlainServerError(e);
+      return failedOnce(e, runId, pending, answer);
     } finally {
       // after an ERROR the pool gets the connection back at once: the server reports the error
       // before it aborts the transaction (and so releases the lock), so the locked path must
@@ -614,6 +603,32 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       if (keep) releaseWriter(client, destroy);
       else client.release(destroy);
     }
+  }
+
+  /**
+   * What a one-round-trip append's error means: a primary-key (23505) or density (23514) refusal
+   * is `moved` (the run moved past this view; nothing written); any other server ERROR committed
+   * nothing (`write_failed`); a connection failure while the statement was in flight may have
+   * committed (`indeterminate`, step `commit`; the caller destroys the connection).
+   */
+  function failedOnce(
+    e: unknown,
+    runId: string,
+    pending: Pending,
+    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
+  ): Verdict {
+    if (isPlainServerError(e)) {
+      const code = (e as { code: string }).code;
+      if (code === '23505' || code === '23514') return answer('moved');
+      known.delete(runId);
+      return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
+    }
+    known.delete(runId);
+    return storeResult('indeterminate', runId, {
+      ...pending,
+      step: 'commit',
+      detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
+    });
   }
 
   /** The prepared single-event insert (parsed and planned once per connection). */
@@ -647,19 +662,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       keep = true;
       return answer(res.rowCount === 1 ? 'inserted' : 'busy');
     } catch (e) {
-      if (isPlainServerError(e)) {
-        const code = (e as { code: string }).code;
-        if (code === '23505' || code === '23514') return answer('moved');
-        known.delete(runId);
-        return refused(runId, 'write_failed', `not committed, rolled back: ${errText(e)}`);
-      }
-      known.delete(runId);
-      destroy = true;
-      return storeResult('indeterminate', runId, {
-        ...pending,
-        step: 'commit',
-        detail: `the connection failed while the append (its own commit) was in flight: ${errText(e)}`,
-      });
+      destroy = !isPlainServerError(e);
+      return failedOnce(e, runId, pending, answer);
     } finally {
       // after an ERROR the pool gets the connection back at once: the server reports the error
       // before it aborts the transaction (and so releases the lock), so the locked path must
