@@ -106,7 +106,7 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
   run: [],
   formalize: [],
   autoformalize: [],
-  chain: ['example'],
+  chain: ['example', 'recover-lock'],
   gate: [
     'bind',
     'collect',
