@@ -63,6 +63,11 @@ export interface AuditReport {
   readonly batches: number;
   readonly steps: number;
   readonly findings: readonly AuditFinding[];
+  /**
+   * Seq ranges up to the last batch record that no record covers: events written without a trace (the machine did not move — e.g. the dispatches and handoffs of one wave — or
+   * their record was lost or removed). Their transitions, if any, were not checked.
+   */
+  readonly untraced: readonly { readonly first_seq: number; readonly last_seq: number }[];
   /** What the audit cannot see (always said). */
   readonly note: string;
 }
@@ -124,12 +129,14 @@ export function auditTrace(
   let steps = 0;
   let traced = 0;
   let previousLast = 0;
+  const untracedSpans: { first_seq: number; last_seq: number }[] = [];
   for (const batch of batches) {
     if (batch.trace.length > 0) traced += 1;
     const cite = citeOf(batch.first_seq);
     // events between the previous record and this one carry no record: their steps are unknown
     const untraced =
       batch.first_seq > previousLast + 1 ? { from: previousLast + 1, to: batch.first_seq - 1 } : null;
+    if (untraced !== null) untracedSpans.push({ first_seq: untraced.from, last_seq: untraced.to });
     previousLast = Math.max(previousLast, batch.last_seq);
     const seen = new Set<string>();
     batch.trace.forEach((step, index) => {
@@ -179,6 +186,7 @@ export function auditTrace(
     batches: batches.length,
     steps,
     findings,
+    untraced: untracedSpans,
     note: NOTE,
   };
 }

@@ -73,6 +73,17 @@ const AUDIT_FAILED = 5;
 /** The exit status of a malformed id. */
 const MALFORMED_ID = 3;
 
+/** The line naming the events no batch record covers (none when every event is covered). */
+function untracedLine(r: Pick<AuditReport, 'untraced'>): string[] {
+  if (r.untraced.length === 0) return [];
+  const spans = r.untraced.map((u) =>
+    u.first_seq === u.last_seq ? `#${u.first_seq}` : `#${u.first_seq}–#${u.last_seq}`,
+  );
+  return [
+    `untraced: events ${spans.join(', ')} carry no trace record (written while the machine did not move, or their record was lost or removed); their transitions, if any, are not checked`,
+  ];
+}
+
 /** The human report. */
 function auditText(r: AuditReport): string {
   const head = r.ok
@@ -83,7 +94,7 @@ function auditText(r: AuditReport): string {
   const lines = r.findings.map(
     (f) => `  ${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`,
   );
-  return `${[head, ...lines, `note: ${r.note}`].join('\n')}\n`;
+  return `${[head, ...lines, ...untracedLine(r), `note: ${r.note}`].join('\n')}\n`;
 }
 
 /** The human report of a gate problem's audit, one escaped line per finding. */

@@ -40,6 +40,17 @@ describe('handoff audit: a lost one-event batch record', () => {
     expect(next.trace[0]?.from).toBe('cycle.work.dispatching');
     const ok = await cliMain(['audit', runId, '--root', root, '--json'], dir);
     expect(ok.code).toBe(0);
+    // the run's own untraced events (a wave's dispatches and handoffs: the machine did not move)
+    const gaps = records
+      .map((r, k) => ({
+        first_seq: (k === 0 ? 0 : (records[k - 1] as Record).last_seq) + 1,
+        last_seq: r.first_seq - 1,
+      }))
+      .filter((g) => g.first_seq <= g.last_seq);
+    expect(gaps.length).toBeGreaterThan(0);
+    expect((JSON.parse(ok.out) as { untraced: unknown }).untraced).toEqual(gaps);
+    const okText = await cliMain(['audit', runId, '--root', root], dir);
+    expect(okText.out).toContain(`untraced: events #${gaps[0]?.first_seq}`);
     try {
       await writeFile(file, `${lines.slice(1).join('\n')}\n`);
       const r = await cliMain(['audit', runId, '--root', root, '--json'], dir);

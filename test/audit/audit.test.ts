@@ -72,6 +72,7 @@ describe('auditTrace', () => {
     expect(trace.some((s) => s.guard !== undefined)).toBe(true);
     const r = auditTrace(RUN, batches(trace), GRAPHS);
     expect(r.findings).toEqual([]);
+    expect(r.untraced).toEqual([]);
     expect(r).toMatchObject({ schema: 'run-audit/v1', run_id: RUN, ok: true, steps: trace.length });
   });
 
@@ -106,6 +107,7 @@ describe('auditTrace', () => {
     const lost = all.filter((b) => b.first_seq !== 3);
     const r = auditTrace(RUN, lost, GRAPHS);
     expect(r.ok).toBe(false);
+    expect(r.untraced).toEqual([{ first_seq: 3, last_seq: 3 }]);
     expect(r.findings.map((f) => [f.code, f.cite, f.index])).toEqual([['trace_gap', `${RUN}#4`, 0]]);
     expect(r.findings[0]?.detail).toContain('event 3 before this batch carry no trace record');
     // replay resynchronizes at the gap: the rest of the run is checked as before (a forged guard
@@ -124,7 +126,12 @@ describe('auditTrace', () => {
   it('untraced events whose steps continue the path are no gap; a record present is never excused', () => {
     // seqs 2k+1 only: every other event carries no record, and no transition was lost
     const sparse = batches(trace, 3).map((b, k) => ({ ...b, first_seq: 2 * k + 1, last_seq: 2 * k + 1 }));
-    expect(auditTrace(RUN, sparse, GRAPHS)).toMatchObject({ ok: true, findings: [] });
+    const sparseReport = auditTrace(RUN, sparse, GRAPHS);
+    expect(sparseReport).toMatchObject({ ok: true, findings: [] });
+    // …but the report names them: their transitions, if any, were not checked
+    expect(sparseReport.untraced).toEqual(
+      sparse.slice(1).map((b) => ({ first_seq: b.first_seq - 1, last_seq: b.first_seq - 1 })),
+    );
     // a step dropped inside a batch that follows its predecessor directly stays not_active
     const dropped = batches(trace, 3).map((b) => (b.first_seq === 4 ? { ...b, trace: b.trace.slice(1) } : b));
     expect(auditTrace(RUN, dropped, GRAPHS).findings.map((f) => f.code)).toEqual(['not_active']);

@@ -5,7 +5,6 @@
  * the seq acknowledged to the first, because a stop takes its committed history from the journal
  * (before, it recorded `last_seq: 0` and an empty history). Plus the pure rule's cases.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reconcileWithJournal } from '../../src/persist/journal-truth.js';
