@@ -7,55 +7,27 @@
  * breaks (a person removes it once no writer runs, then the baton resumes). The process tests run
  * real child processes against the built library (`npm run build` first).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   chainJournalFile,
   chainJournalLockFile,
   createFileChainJournal,
   HELD_APPEND_LOCKS,
-  type JournalEntry,
   recoverChainJournalLock,
   stageDelta,
 } from '../../src/chain/index.js';
 import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
+import { exists, outcomesOf, tripEntries, useJournalDir } from '../helpers/chain-journal-lock.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
-let dir: string;
-const children: ChildProcess[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'chain-held-'));
-});
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await rm(dir, { recursive: true, force: true });
-});
-
-const exists = (p: string) =>
-  access(p).then(
-    () => true,
-    () => false,
-  );
+const tmp = useJournalDir('chain-held-');
 
 const calls = (trace: readonly string[], op: string) => trace.filter((t) => t.startsWith(`${op} `));
-
-async function tripEntries(): Promise<[JournalEntry, JournalEntry, JournalEntry]> {
-  const chain = tripChain();
-  const b0 = tripBaton(chain);
-  const c1 = await chain.advance(b0);
-  const c2 = await chain.advance(c1.baton);
-  return [
-    { baton: b0, receipt: null },
-    { baton: c1.baton, receipt: c1.receipt },
-    { baton: c2.baton, receipt: c2.receipt },
-  ];
-}
 
 const batonOf = (chain: ReturnType<typeof tripChain>, id: string) =>
   chain.newBaton({
@@ -70,15 +42,15 @@ describe('file journal with holdLocks (in process)', () => {
   it('takes the lock once (a link to this process’s lock body, naming it); a later commit is one lstat of the lock, one of the file, one write, one fsync', async () => {
     const [e0, e1, e2] = await tripEntries();
     const f = faultyFs();
-    const journal = createFileChainJournal(dir, { fs: f, holdLocks: true });
-    const file = chainJournalFile(dir, 'trip-1');
-    const lock = chainJournalLockFile(dir, 'trip-1');
+    const journal = createFileChainJournal(tmp.dir, { fs: f, holdLocks: true });
+    const file = chainJournalFile(tmp.dir, 'trip-1');
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
     await journal.commit(e0);
     const links = calls(f.trace, 'link');
     expect(links).toHaveLength(1); // the lock: one link(2) to this process's lock body
     expect(links[0]?.endsWith(` ${lock}`)).toBe(true);
-    expect(links[0]?.startsWith(`link ${join(dir, LOCK_BODY_DIR, '')}`)).toBe(true);
-    expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`, `fsync ${dir}`]);
+    expect(links[0]?.startsWith(`link ${join(tmp.dir, LOCK_BODY_DIR, '')}`)).toBe(true);
+    expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`, `fsync ${tmp.dir}`]);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body());
     const ino = lstatSync(lock).ino;
     for (const e of [e1, e2]) {
@@ -92,20 +64,20 @@ describe('file journal with holdLocks (in process)', () => {
     await journal.release('trip-1');
     expect(f.trace).toEqual([`lstat ${lock}`, `unlink ${lock}`]);
     expect(existsSync(lock)).toBe(false);
-    expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
+    expect((await createFileChainJournal(tmp.dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
       0, 1, 2,
     ]);
   });
 
   it('where lock bodies cannot be used (a planted .lock-bodies symlink) the held lock is an O_EXCL file of its own, pinned by its descriptor', async () => {
     const [e0, e1] = await tripEntries();
-    await mkdir(dir, { recursive: true });
+    await mkdir(tmp.dir, { recursive: true });
     const elsewhere = await mkdtemp(join(tmpdir(), 'chain-held-elsewhere-'));
-    await symlink(elsewhere, join(dir, LOCK_BODY_DIR));
+    await symlink(elsewhere, join(tmp.dir, LOCK_BODY_DIR));
     try {
       const f = faultyFs();
-      const journal = createFileChainJournal(dir, { fs: f, holdLocks: true });
-      const lock = chainJournalLockFile(dir, 'trip-1');
+      const journal = createFileChainJournal(tmp.dir, { fs: f, holdLocks: true });
+      const lock = chainJournalLockFile(tmp.dir, 'trip-1');
       await journal.commit(e0);
       expect(calls(f.trace, 'link')).toEqual([]);
       expect(calls(f.trace, 'open')).toContain(`open ${lock}`);
@@ -125,8 +97,8 @@ describe('file journal with holdLocks (in process)', () => {
 
   it('chain.run holds the lock for the run and releases it when the run ends (accepted or stopped)', async () => {
     const chain = tripChain();
-    const journal = createFileChainJournal(dir, { holdLocks: true });
-    const lock = chainJournalLockFile(dir, 'trip-1');
+    const journal = createFileChainJournal(tmp.dir, { holdLocks: true });
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
     const seen: boolean[] = [];
     const r = await chain.run(tripBaton(chain), {
       journal,
@@ -143,18 +115,21 @@ describe('file journal with holdLocks (in process)', () => {
     const stopping = tripChain(bad);
     const b0 = batonOf(stopping, 'trip-2');
     await expect(stopping.run(b0, { journal })).rejects.toMatchObject({ code: expect.any(String) });
-    expect(existsSync(chainJournalLockFile(dir, 'trip-2'))).toBe(false);
+    expect(existsSync(chainJournalLockFile(tmp.dir, 'trip-2'))).toBe(false);
     expect((await journal.entries('trip-2')).map((e) => e.baton.revision)).toEqual([0]);
   });
 
   it('a second writer — another journal object, per-commit or held — is refused with busy while the lock is held; nothing is written', async () => {
     const [e0, e1] = await tripEntries();
-    const holder = createFileChainJournal(dir, { holdLocks: true });
+    const holder = createFileChainJournal(tmp.dir, { holdLocks: true });
     await holder.commit(e0);
-    const file = chainJournalFile(dir, 'trip-1');
-    const lock = chainJournalLockFile(dir, 'trip-1');
+    const file = chainJournalFile(tmp.dir, 'trip-1');
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
     const before = readFileSync(file);
-    for (const other of [createFileChainJournal(dir), createFileChainJournal(dir, { holdLocks: true })]) {
+    for (const other of [
+      createFileChainJournal(tmp.dir),
+      createFileChainJournal(tmp.dir, { holdLocks: true }),
+    ]) {
       await expect(other.commit(e1)).rejects.toMatchObject({
         code: 'busy',
         details: { lock, holder: body() },
@@ -166,7 +141,7 @@ describe('file journal with holdLocks (in process)', () => {
     await holder.commit(e1);
     await holder.close();
     expect(existsSync(lock)).toBe(false);
-    expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
+    expect((await createFileChainJournal(tmp.dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
       0, 1,
     ]);
   });
@@ -180,11 +155,11 @@ describe('file journal with holdLocks (in process)', () => {
         policy: { value: { latest_departure: '20:00' }, evidence: ['policy://travel/v3'] },
       });
     const c1b = await tripChain(other).advance(e0.baton);
-    const holder = createFileChainJournal(dir, { holdLocks: true });
+    const holder = createFileChainJournal(tmp.dir, { holdLocks: true });
     await holder.commit(e0);
-    const lock = chainJournalLockFile(dir, 'trip-1');
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
     await rm(lock); // a person (wrongly) removed it while the holder ran
-    await createFileChainJournal(dir).commit(e1); // and another writer committed meanwhile
+    await createFileChainJournal(tmp.dir).commit(e1); // and another writer committed meanwhile
     // the holder's own next revision 1 is refused: the re-read history already has another one
     await expect(holder.commit({ baton: c1b.baton, receipt: c1b.receipt })).rejects.toMatchObject({
       code: 'journal_conflict',
@@ -192,20 +167,18 @@ describe('file journal with holdLocks (in process)', () => {
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(body()); // taken afresh by the holder
     await holder.commit(e1); // the same state: a no-op
     await holder.commit(e2);
-    expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.snapshot_id)).toEqual([
-      e0.baton.snapshot_id,
-      e1.baton.snapshot_id,
-      e2.baton.snapshot_id,
-    ]);
+    expect((await createFileChainJournal(tmp.dir).entries('trip-1')).map((e) => e.baton.snapshot_id)).toEqual(
+      [e0.baton.snapshot_id, e1.baton.snapshot_id, e2.baton.snapshot_id],
+    );
     await holder.close();
     expect(existsSync(lock)).toBe(false);
   });
 
   it('a lock replaced behind the holder is not its own any more: busy, and the replacement is never touched', async () => {
     const [e0, e1] = await tripEntries();
-    const holder = createFileChainJournal(dir, { holdLocks: true });
+    const holder = createFileChainJournal(tmp.dir, { holdLocks: true });
     await holder.commit(e0);
-    const lock = chainJournalLockFile(dir, 'trip-1');
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
     await rm(lock);
     await writeFile(lock, '{"host":"elsewhere","pid":4242}\n'); // another writer's lock now
     await expect(holder.commit(e1)).rejects.toMatchObject({
@@ -215,16 +188,18 @@ describe('file journal with holdLocks (in process)', () => {
     await holder.release('trip-1');
     await holder.close();
     expect(readFileSync(lock, 'utf8')).toBe('{"host":"elsewhere","pid":4242}\n');
-    expect((await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([0]);
+    expect((await createFileChainJournal(tmp.dir).entries('trip-1')).map((e) => e.baton.revision)).toEqual([
+      0,
+    ]);
   });
 
   it('hostile: a symlink planted at the lock path is never followed (busy; its target is not created or written)', async () => {
     const [e0] = await tripEntries();
-    await mkdir(dir, { recursive: true });
-    const lock = chainJournalLockFile(dir, 'trip-1');
-    const target = join(dir, 'victim');
+    await mkdir(tmp.dir, { recursive: true });
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
+    const target = join(tmp.dir, 'victim');
     await symlink(target, lock); // dangling: an O_CREAT that followed it would create the victim
-    const journal = createFileChainJournal(dir, { holdLocks: true });
+    const journal = createFileChainJournal(tmp.dir, { holdLocks: true });
     await expect(journal.commit(e0)).rejects.toMatchObject({ code: 'busy' });
     expect(existsSync(target)).toBe(false);
     writeFileSync(target, 'precious\n');
@@ -232,32 +207,32 @@ describe('file journal with holdLocks (in process)', () => {
     await journal.close();
     expect(readFileSync(target, 'utf8')).toBe('precious\n');
     expect(readlinkSync(lock)).toBe(target); // left as planted: never broken
-    expect(await exists(chainJournalFile(dir, 'trip-1'))).toBe(false);
+    expect(await exists(chainJournalFile(tmp.dir, 'trip-1'))).toBe(false);
   });
 
   it(`holds at most ${HELD_APPEND_LOCKS} batons' locks: the least recently used is released first`, async () => {
     const chain = tripChain();
-    const journal = createFileChainJournal(dir, { holdLocks: true });
+    const journal = createFileChainJournal(tmp.dir, { holdLocks: true });
     const ids = Array.from({ length: HELD_APPEND_LOCKS + 2 }, (_, i) => `b-${i}`);
     for (const id of ids) await journal.commit({ baton: batonOf(chain, id), receipt: null });
-    const held = ids.map((id) => existsSync(chainJournalLockFile(dir, id)));
+    const held = ids.map((id) => existsSync(chainJournalLockFile(tmp.dir, id)));
     expect(held).toEqual([false, false, ...ids.slice(2).map(() => true)]);
     await journal.close();
-    expect(ids.some((id) => existsSync(chainJournalLockFile(dir, id)))).toBe(false);
+    expect(ids.some((id) => existsSync(chainJournalLockFile(tmp.dir, id)))).toBe(false);
   });
 
   for (const mode of ['eio', 'partial'] as FaultMode[]) {
     it(`${mode}: a held-mode commit failing at any call leaves the file as it was; a retry commits once`, async () => {
       const [e0, e1] = await tripEntries();
-      const file = chainJournalFile(dir, 'trip-1');
-      const lock = chainJournalLockFile(dir, 'trip-1');
-      await createFileChainJournal(dir).commit(e0);
+      const file = chainJournalFile(tmp.dir, 'trip-1');
+      const lock = chainJournalLockFile(tmp.dir, 'trip-1');
+      await createFileChainJournal(tmp.dir).commit(e0);
       const before = readFileSync(file);
       // the calls of a commit of e1 by a held-mode object that has not seen the file yet
       const probe = faultyFs();
-      await createFileChainJournal(join(dir, 'probe'), { fs: probe }).commit(e0);
+      await createFileChainJournal(join(tmp.dir, 'probe'), { fs: probe }).commit(e0);
       probe.trace.length = 0;
-      const pj = createFileChainJournal(join(dir, 'probe'), { fs: probe, holdLocks: true });
+      const pj = createFileChainJournal(join(tmp.dir, 'probe'), { fs: probe, holdLocks: true });
       await pj.commit(e1);
       await pj.close(); // its release's calls too
       const n = probe.trace.length;
@@ -267,7 +242,7 @@ describe('file journal with holdLocks (in process)', () => {
         const f = faultyFs();
         f.mode = mode;
         f.failAt = i;
-        const journal = createFileChainJournal(dir, { fs: f, holdLocks: true });
+        const journal = createFileChainJournal(tmp.dir, { fs: f, holdLocks: true });
         const outcome = await journal.commit(e1).then(
           () => 'resolved' as const,
           (e: unknown) => e,
@@ -292,7 +267,7 @@ describe('file journal with holdLocks (in process)', () => {
         }
         expect(existsSync(lock), `${ctx}: lock left after close (${f.failed})`).toBe(false);
         expect(
-          (await createFileChainJournal(dir).entries('trip-1')).map((e) => e.baton.revision),
+          (await createFileChainJournal(tmp.dir).entries('trip-1')).map((e) => e.baton.revision),
           ctx,
         ).toEqual([0, 1]);
         writeFileSync(file, before);
@@ -302,42 +277,8 @@ describe('file journal with holdLocks (in process)', () => {
   }
 });
 
-const WRITER = fileURLToPath(new URL('./fixtures/journal-writer.mjs', import.meta.url));
-
-function writer(args: string[]) {
-  const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  const waiters: { text: string; res: () => void }[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    for (const w of waiters.filter((x) => out.includes(x.text))) w.res();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((res) => {
-    child.on('close', (code, signal) => res({ code, signal, out }));
-  });
-  const shows = (text: string) =>
-    Promise.race([
-      new Promise<void>((res) => {
-        waiters.push({ text, res });
-        if (out.includes(text)) res();
-      }),
-      done.then(({ code }) => {
-        if (!out.includes(text)) throw new Error(`writer exited ${code} before ${text}: ${out} ${err}`);
-      }),
-    ]);
-  return { child, done, shows };
-}
-
-const outcomesOf = (out: string) =>
-  (JSON.parse(out.slice(out.lastIndexOf('{"outcomes"'))) as { outcomes: Record<string, string> }).outcomes;
-
 async function runWriter(args: string[]) {
-  const w = writer(args);
+  const w = tmp.writer(args);
   await w.shows('READY\n');
   w.child.stdin?.write('go\n');
   const r = await w.done;
@@ -347,47 +288,49 @@ async function runWriter(args: string[]) {
 
 describe('file journal with holdLocks (real processes)', () => {
   it('a held lock refuses another process (busy); the holder’s exit releases it', async () => {
-    const holder = writer(['hold-held', dir, 'race-0']);
+    const holder = tmp.writer(['hold-held', tmp.dir, 'race-0']);
     await holder.shows('LOCKED\n');
-    const lock = chainJournalLockFile(dir, 'race-0');
+    const lock = chainJournalLockFile(tmp.dir, 'race-0');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
-    expect(await runWriter(['run', dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
-    expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
+    expect(await runWriter(['run', tmp.dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
+    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
     holder.child.stdin?.end();
     const r = await holder.done;
     expect(r.out).toContain('EXITING\n');
     expect(await exists(lock)).toBe(false); // released by the exit hook
-    expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
+    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
     expect(await exists(lock)).toBe(false); // released when the run ended
-    expect((await createFileChainJournal(dir).loadLast('race-0'))?.revision).toBe(3);
+    expect((await createFileChainJournal(tmp.dir).loadLast('race-0'))?.revision).toBe(3);
   }, 30_000);
 
   it('SIGKILL while holding leaves the lock: never broken (busy) until a person removes it; then the baton resumes', async () => {
-    const holder = writer(['hold-held', dir, 'race-0']);
+    const holder = tmp.writer(['hold-held', tmp.dir, 'race-0']);
     await holder.shows('LOCKED\n');
     holder.child.kill('SIGKILL');
     expect((await holder.done).signal).toBe('SIGKILL');
-    const lock = chainJournalLockFile(dir, 'race-0');
+    const lock = chainJournalLockFile(tmp.dir, 'race-0');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
     // the acknowledged start baton survived the kill
-    expect((await createFileChainJournal(dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([0]);
-    expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
+    expect((await createFileChainJournal(tmp.dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
+      0,
+    ]);
+    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
     expect(await exists(lock)).toBe(true);
     // the documented recovery, run by a person: the holder is provably gone (same host, no such pid)
-    expect(recoverChainJournalLock(dir, 'race-0')).toMatchObject({
+    expect(recoverChainJournalLock(tmp.dir, 'race-0')).toMatchObject({
       outcome: 'removed',
       holder: { host: hostname(), pid: holder.child.pid },
     });
-    expect(await runWriter(['run', dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
-    expect((await createFileChainJournal(dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
+    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
+    expect((await createFileChainJournal(tmp.dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
       0, 1, 2, 3,
     ]);
   }, 30_000);
 
   it('two held-mode processes racing on the same batons never interleave', async () => {
     const n = 10;
-    const a = writer(['run', dir, 'a', String(n), 'held']);
-    const b = writer(['run', dir, 'b', String(n), 'held']);
+    const a = tmp.writer(['run', tmp.dir, 'a', String(n), 'held']);
+    const b = tmp.writer(['run', tmp.dir, 'b', String(n), 'held']);
     await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
     a.child.stdin?.write('go\n');
     b.child.stdin?.write('go\n');
@@ -395,14 +338,14 @@ describe('file journal with holdLocks (real processes)', () => {
     expect([ra.code, rb.code]).toEqual([0, 0]);
     const oa = outcomesOf(ra.out);
     const ob = outcomesOf(rb.out);
-    const journal = createFileChainJournal(dir);
+    const journal = createFileChainJournal(tmp.dir);
     for (let i = 0; i < n; i++) {
       const id = `race-${i}`;
       for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
       expect(oa[id] === 'accepted' && ob[id] === 'accepted').toBe(false);
       const entries = await journal.entries(id); // journal_damaged if two writers interleaved
       expect(entries.map((e) => e.baton.revision)).toEqual(entries.map((_, j) => j));
-      expect(await exists(chainJournalLockFile(dir, id))).toBe(false);
+      expect(await exists(chainJournalLockFile(tmp.dir, id))).toBe(false);
     }
   }, 30_000);
 });

@@ -4,12 +4,10 @@
  * writer re-reads a history another writer extended instead of appending on top of a stale one.
  * The process tests run real child processes against the built library (`npm run build` first).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   chainJournalFile,
   chainJournalLockFile,
@@ -20,33 +18,20 @@ import {
 } from '../../src/chain/index.js';
 import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
 import { createExclusiveFile, nodeFsLayer } from '../../src/durable/index.js';
+import { exists, outcomesOf, useJournalDir } from '../helpers/chain-journal-lock.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
-let dir: string;
-const children: ChildProcess[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'chain-lock-'));
-});
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await rm(dir, { recursive: true, force: true });
-});
-
-const exists = (p: string) =>
-  access(p).then(
-    () => true,
-    () => false,
-  );
+const tmp = useJournalDir('chain-lock-');
 
 describe('file journal lock (in process)', () => {
   it('a held lock refuses the commit with busy, names the lock, writes nothing and is never broken', async () => {
     const chain = tripChain();
     const b0 = tripBaton(chain);
-    const lock = chainJournalLockFile(dir, 'trip-1');
-    expect(lock).toBe(`${chainJournalFile(dir, 'trip-1')}.lock`);
-    await mkdir(dir, { recursive: true });
+    const lock = chainJournalLockFile(tmp.dir, 'trip-1');
+    expect(lock).toBe(`${chainJournalFile(tmp.dir, 'trip-1')}.lock`);
+    await mkdir(tmp.dir, { recursive: true });
     await writeFile(lock, '{"host":"elsewhere","pid":4242}\n'); // a writer that died mid-commit
-    const journal = createFileChainJournal(dir);
+    const journal = createFileChainJournal(tmp.dir);
     for (let i = 0; i < 2; i++) {
       await expect(journal.commit({ baton: b0, receipt: null })).rejects.toMatchObject({
         code: 'busy',
@@ -54,7 +39,7 @@ describe('file journal lock (in process)', () => {
       });
     }
     await expect(chain.run(b0, { journal })).rejects.toMatchObject({ code: 'busy' });
-    expect(await exists(chainJournalFile(dir, 'trip-1'))).toBe(false);
+    expect(await exists(chainJournalFile(tmp.dir, 'trip-1'))).toBe(false);
     expect(await readFile(lock, 'utf8')).toBe('{"host":"elsewhere","pid":4242}\n');
     await rm(lock); // the human's decision, never the journal's
     const r = await chain.run(b0, { journal });
@@ -73,8 +58,8 @@ describe('file journal lock (in process)', () => {
         policy: { value: { latest_departure: '20:00' }, evidence: ['policy://travel/v3'] },
       });
     const c1b = await tripChain(other).advance(b0);
-    const a = createFileChainJournal(dir);
-    const b = createFileChainJournal(dir);
+    const a = createFileChainJournal(tmp.dir);
+    const b = createFileChainJournal(tmp.dir);
     expect(await b.loadLast('trip-1')).toBeUndefined(); // b now holds a view of the empty journal
     await a.commit({ baton: b0, receipt: null });
     await a.commit({ baton: c1.baton, receipt: c1.receipt });
@@ -84,7 +69,7 @@ describe('file journal lock (in process)', () => {
       code: 'journal_conflict',
     });
     expect((await b.loadLast('trip-1'))?.fingerprint).toBe(c1.baton.fingerprint);
-    const entries = await createFileChainJournal(dir).entries('trip-1');
+    const entries = await createFileChainJournal(tmp.dir).entries('trip-1');
     expect(entries.map((e) => e.baton.revision)).toEqual([0, 1]);
   });
 
@@ -92,13 +77,13 @@ describe('file journal lock (in process)', () => {
     const chain = tripChain();
     const elsewhere = await mkdtemp(join(tmpdir(), 'chain-lock-elsewhere-'));
     try {
-      await symlink(elsewhere, join(dir, LOCK_BODY_DIR));
-      const journal = createFileChainJournal(dir);
+      await symlink(elsewhere, join(tmp.dir, LOCK_BODY_DIR));
+      const journal = createFileChainJournal(tmp.dir);
       const r = await chain.run(tripBaton(chain), { journal });
       expect(r.baton.revision).toBe(3);
       expect(await readdir(elsewhere)).toEqual([]); // nothing written through the link
-      expect(await exists(chainJournalLockFile(dir, 'trip-1'))).toBe(false);
-      const lock = chainJournalLockFile(dir, 'trip-1');
+      expect(await exists(chainJournalLockFile(tmp.dir, 'trip-1'))).toBe(false);
+      const lock = chainJournalLockFile(tmp.dir, 'trip-1');
       await writeFile(lock, '{"host":"elsewhere","pid":1}\n');
       await expect(journal.commit({ baton: r.baton, receipt: r.receipts[2] ?? null })).rejects.toMatchObject({
         code: 'busy',
@@ -109,110 +94,75 @@ describe('file journal lock (in process)', () => {
   });
 
   it('effect ledgers: first record wins across ledger objects; a held lock is busy and nothing runs twice', async () => {
-    const a = createFileEffectLedger(dir);
-    const b = createFileEffectLedger(dir);
+    const a = createFileEffectLedger(tmp.dir);
+    const b = createFileEffectLedger(tmp.dir);
     expect(await b.get('k')).toBeUndefined();
     await a.put({ key: 'k', result: 'first' });
     expect((await b.put({ key: 'k', result: 'second' })).result).toBe('first');
     expect(await idempotentEffect(b, 'k', () => 'third')).toEqual({ result: 'first', replayed: true });
-    expect((await readFile(join(dir, 'effects.jsonl'), 'utf8')).trimEnd().split('\n')).toHaveLength(1);
-    await writeFile(join(dir, 'effects.jsonl.lock'), '');
+    expect((await readFile(join(tmp.dir, 'effects.jsonl'), 'utf8')).trimEnd().split('\n')).toHaveLength(1);
+    await writeFile(join(tmp.dir, 'effects.jsonl.lock'), '');
     await expect(b.put({ key: 'k2', result: 1 })).rejects.toMatchObject({ code: 'busy' });
-    expect(await exists(join(dir, 'effects.jsonl.lock'))).toBe(true);
+    expect(await exists(join(tmp.dir, 'effects.jsonl.lock'))).toBe(true);
     expect((await a.records()).map((r) => r.key)).toEqual(['k']);
   });
 });
 
-const WRITER = fileURLToPath(new URL('./fixtures/journal-writer.mjs', import.meta.url));
-
-function writer(args: string[]) {
-  const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  const waiters: { text: string; res: () => void }[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    for (const w of waiters.filter((x) => out.includes(x.text))) w.res();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const done = new Promise<{ code: number | null; out: string }>((res) => {
-    child.on('close', (code) => res({ code, out }));
-  });
-  /** Resolves when stdout shows `text`; rejects if the process ends first. */
-  const shows = (text: string) =>
-    Promise.race([
-      new Promise<void>((res) => {
-        waiters.push({ text, res });
-        if (out.includes(text)) res();
-      }),
-      done.then(({ code }) => {
-        if (!out.includes(text)) throw new Error(`writer exited ${code} before ${text}: ${out} ${err}`);
-      }),
-    ]);
-  return { child, done, shows };
-}
-
-const outcomesOf = (out: string) =>
-  (JSON.parse(out.slice(out.lastIndexOf('{"outcomes"'))) as { outcomes: Record<string, string> }).outcomes;
-
 describe('file journal lock (real processes)', () => {
   it('while one process holds the baton’s lock, another process’s commits are refused with busy', async () => {
-    const holder = writer(['hold', dir, 'race-0']);
+    const holder = tmp.writer(['hold', tmp.dir, 'race-0']);
     await holder.shows('LOCKED\n');
     // the held lock is a link to the holder's lock body: a regular file naming the holder, and an
     // O_EXCL writer (another implementation, an older version) is refused by it as well
-    const lock = chainJournalLockFile(dir, 'race-0');
+    const lock = chainJournalLockFile(tmp.dir, 'race-0');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
     expect(createExclusiveFile(nodeFsLayer(), lock, Buffer.from('x'))).toMatchObject({
       ok: false,
       reason: 'exists',
     });
-    const refused = writer(['run', dir, 'a', '1']);
+    const refused = tmp.writer(['run', tmp.dir, 'a', '1']);
     await refused.shows('READY\n');
     refused.child.stdin?.write('go\n');
     const r1 = await refused.done;
     expect(r1.code).toBe(0);
     expect(outcomesOf(r1.out)).toEqual({ 'race-0': 'busy' });
-    expect(await exists(chainJournalFile(dir, 'race-0'))).toBe(false);
-    expect(await exists(chainJournalLockFile(dir, 'race-0'))).toBe(true);
+    expect(await exists(chainJournalFile(tmp.dir, 'race-0'))).toBe(false);
+    expect(await exists(chainJournalLockFile(tmp.dir, 'race-0'))).toBe(true);
 
     holder.child.stdin?.end();
     expect((await holder.done).out).toContain('RELEASED\n');
-    expect(await exists(chainJournalLockFile(dir, 'race-0'))).toBe(false);
-    const after = writer(['run', dir, 'a', '1']);
+    expect(await exists(chainJournalLockFile(tmp.dir, 'race-0'))).toBe(false);
+    const after = tmp.writer(['run', tmp.dir, 'a', '1']);
     await after.shows('READY\n');
     after.child.stdin?.write('go\n');
     expect(outcomesOf((await after.done).out)).toEqual({ 'race-0': 'accepted' });
-    expect((await createFileChainJournal(dir).loadLast('race-0'))?.revision).toBe(3);
+    expect((await createFileChainJournal(tmp.dir).loadLast('race-0'))?.revision).toBe(3);
     // every process removed its lock body on exit
-    expect(await readdir(join(dir, LOCK_BODY_DIR))).toEqual([]);
+    expect(await readdir(join(tmp.dir, LOCK_BODY_DIR))).toEqual([]);
   }, 30_000);
 
   it('a lock body left by a killed process is swept by the next process; its held lock stays a lock', async () => {
-    const holder = writer(['hold', dir, 'race-0']);
+    const holder = tmp.writer(['hold', tmp.dir, 'race-0']);
     await holder.shows('LOCKED\n');
-    const [body] = await readdir(join(dir, LOCK_BODY_DIR));
+    const [body] = await readdir(join(tmp.dir, LOCK_BODY_DIR));
     expect(body).toBe(
       `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}.${holder.child.pid}.${body?.split('.').pop()}`,
     );
     holder.child.kill('SIGKILL');
     await holder.done;
-    const lock = chainJournalLockFile(dir, 'race-0');
-    const other = writer(['run', dir, 'a', '1']); // another process: makes its own body, sweeps the dead one
+    const lock = chainJournalLockFile(tmp.dir, 'race-0');
+    const other = tmp.writer(['run', tmp.dir, 'a', '1']); // another process: makes its own body, sweeps the dead one
     await other.shows('READY\n');
     other.child.stdin?.write('go\n');
     expect(outcomesOf((await other.done).out)).toEqual({ 'race-0': 'busy' }); // never broken
-    expect(await readdir(join(dir, LOCK_BODY_DIR))).toEqual([]);
+    expect(await readdir(join(tmp.dir, LOCK_BODY_DIR))).toEqual([]);
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
   }, 30_000);
 
   it('two processes racing on the same batons never interleave: every journal stays one verified history', async () => {
     const n = 12;
-    const a = writer(['run', dir, 'a', String(n)]);
-    const b = writer(['run', dir, 'b', String(n)]);
+    const a = tmp.writer(['run', tmp.dir, 'a', String(n)]);
+    const b = tmp.writer(['run', tmp.dir, 'b', String(n)]);
     await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
     a.child.stdin?.write('go\n');
     b.child.stdin?.write('go\n');
@@ -220,7 +170,7 @@ describe('file journal lock (real processes)', () => {
     expect([ra.code, rb.code]).toEqual([0, 0]);
     const oa = outcomesOf(ra.out);
     const ob = outcomesOf(rb.out);
-    const journal = createFileChainJournal(dir);
+    const journal = createFileChainJournal(tmp.dir);
     for (let i = 0; i < n; i++) {
       const id = `race-${i}`;
       for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
@@ -232,7 +182,7 @@ describe('file journal lock (real processes)', () => {
         expect(entries).toHaveLength(4);
         expect(entries[3]?.baton.records.every((r) => String(r.value).startsWith(winner))).toBe(true);
       }
-      expect(await exists(chainJournalLockFile(dir, id))).toBe(false);
+      expect(await exists(chainJournalLockFile(tmp.dir, id))).toBe(false);
     }
   }, 30_000);
 });
