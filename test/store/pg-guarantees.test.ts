@@ -20,43 +20,19 @@ import { canonicalJson } from '../../src/canonical/index.js';
 import { createPgStore, type PgStore } from '../../src/pg/index.js';
 import { createFsStore } from '../../src/store/index.js';
 import { type ChildResult, spawnChild } from '../helpers/child.js';
+import { usePgStores } from '../helpers/pg-store-fixture.js';
 import { usePostgres } from '../setup/postgres.js';
 import { dispatch, fixedClock, note, reviewOfDepth, solvedHandoff } from './fixtures.js';
 
 const CHILD = fileURLToPath(new URL('./pg-child.mjs', import.meta.url));
 const db = usePostgres();
-const stores: PgStore[] = [];
-const clients: pg.Client[] = [];
+const pgs = usePgStores(db, 'g_');
 const dirs: string[] = [];
-let n = 0;
 
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.end().catch(() => {});
-  for (const s of stores.splice(0)) await s.close();
+afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 afterAll(async () => {});
-
-function fresh(extra: Partial<Parameters<typeof createPgStore>[0]> = {}): PgStore {
-  const s = createPgStore({ connectionString: db.url(), schema: `g_${n++}`, now: fixedClock(), ...extra });
-  stores.push(s);
-  return s;
-}
-
-async function sql(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: db.url() });
-  c.on('error', () => {});
-  await c.connect();
-  clients.push(c);
-  return c;
-}
-
-async function runWithNotes(store: PgStore, count: number): Promise<string> {
-  const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
-  for (let i = 0; i < count; i++)
-    expect((await store.append(id, 'note', note(`n${i}`))).outcome).toBe('committed');
-  return id;
-}
 
 function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'pg-guarantees-'));
@@ -76,10 +52,10 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 
 describe('the database enforces append-only, dense journals', () => {
   it('raw UPDATE, DELETE and TRUNCATE of events, runs and the cache fail; gapped or duplicate seqs fail', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 2);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 2);
     await store.setHandoff(id, solvedHandoff());
-    const c = await sql();
+    const c = await pgs.sql();
     const s = `"${store.schema}"`;
     for (const q of [
       `UPDATE ${s}.events SET line = line || ' ' WHERE run_id = '${id}'`,
@@ -99,12 +75,12 @@ describe('the database enforces append-only, dense journals', () => {
   });
 
   it('migrations are idempotent, also when two stores migrate one schema at once', async () => {
-    const a = fresh();
+    const a = pgs.fresh();
     const b = createPgStore({ connectionString: db.url(), schema: a.schema, now: fixedClock() });
-    stores.push(b);
+    pgs.track(b);
     await Promise.all([a.migrate(), b.migrate()]);
     await a.migrate();
-    const c = await sql();
+    const c = await pgs.sql();
     const v = await c.query(`SELECT version FROM "${a.schema}".schema_version`);
     // row 2 too: a version-2 process finds everything it uses and runs no DDL
     expect(v.rows.map((r) => r.version).sort()).toEqual([2, 3]);
@@ -114,7 +90,7 @@ describe('the database enforces append-only, dense journals', () => {
 
 describe('integrity on load: rows written behind the store are found', () => {
   async function tamper(store: PgStore, q: (s: string) => string, params: unknown[] = []): Promise<void> {
-    const c = await sql();
+    const c = await pgs.sql();
     const s = `"${store.schema}"`;
     // only a superuser bypassing the triggers can do this; the store must still notice
     await c.query(`ALTER TABLE ${s}.events DISABLE TRIGGER USER`);
@@ -125,8 +101,8 @@ describe('integrity on load: rows written behind the store are found', () => {
   }
 
   it('a non-canonical line is corrupt at its seq; appends are then refused journal_damaged', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 3);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 3);
     const before = await store.load(id);
     if (!before.ok) throw new Error(before.detail);
     const line2 = JSON.stringify(before.value.events[1], null, 1); // same content, not canonical
@@ -136,7 +112,7 @@ describe('integrity on load: rows written behind the store are found', () => {
     expect(l.value.events.map((e) => e.seq)).toEqual([1]);
     expect(l.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
     expect(l.value.damage?.detail).toMatch(/canonical|newline/);
-    const other = fresh({ schema: store.schema });
+    const other = pgs.fresh({ schema: store.schema });
     expect(await other.append(id, 'note', note())).toMatchObject({
       outcome: 'nothing_written',
       code: 'journal_damaged',
@@ -144,14 +120,14 @@ describe('integrity on load: rows written behind the store are found', () => {
   });
 
   it('a seq gap and a row whose line names another seq are corrupt at the gap', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 3);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 3);
     await tamper(store, (s) => `DELETE FROM ${s}.events WHERE run_id = $1 AND seq = 2`, [id]);
     const gap = await store.load(id);
     expect(gap.ok && gap.value.damage).toMatchObject({ code: 'corrupt', line: 2 });
     expect(gap.ok && gap.value.events.length).toBe(1);
-    const store2 = fresh();
-    const id2 = await runWithNotes(store2, 2);
+    const store2 = pgs.fresh();
+    const id2 = await pgs.runWithNotes(store2, 2);
     await tamper(
       store2,
       (s) =>
@@ -164,9 +140,9 @@ describe('integrity on load: rows written behind the store are found', () => {
   });
 
   it('an over-deep line inserted behind the store is corrupt at its seq; the prefix stays readable', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 1);
-    const c = await sql();
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 1);
+    const c = await pgs.sql();
     // no trigger refuses it: the seq is the next one, and the database does not read the line
     const line = canonicalJson({
       kind: 'review',
@@ -176,7 +152,7 @@ describe('integrity on load: rows written behind the store are found', () => {
       ts: '2026-11-30T10:00:00Z',
     });
     await c.query(`INSERT INTO "${store.schema}".events (run_id, seq, line) VALUES ($1, 2, $2)`, [id, line]);
-    for (const s of [store, fresh({ schema: store.schema })]) {
+    for (const s of [store, pgs.fresh({ schema: store.schema })]) {
       const l = await s.load(id);
       if (!l.ok) throw new Error(l.detail);
       expect(l.value.events.map((e) => e.seq)).toEqual([1]);
@@ -190,10 +166,10 @@ describe('integrity on load: rows written behind the store are found', () => {
   });
 
   it('a manifest row that is not the canonical manifest is integrity_failure', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 0);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 0);
     await tamper(store, (s) => `UPDATE ${s}.runs SET manifest = manifest || ' ' WHERE run_id = $1`, [id]);
-    const other = fresh({ schema: store.schema });
+    const other = pgs.fresh({ schema: store.schema });
     expect(await other.load(id)).toMatchObject({ ok: false, code: 'integrity_failure' });
   });
 });
@@ -201,7 +177,7 @@ describe('integrity on load: rows written behind the store are found', () => {
 describe('rows hold the lines the fs store writes, byte for byte (the reference form, raw UTF-8)', () => {
   it('the manifest, every event line and the cache body equal the fs files for the same run', async () => {
     const suffix = () => '7484bfa8';
-    const pgStore = fresh({ runIdSuffix: suffix, root: '/same/root' });
+    const pgStore = pgs.fresh({ runIdSuffix: suffix, root: '/same/root' });
     const fsRoot = join(tmp(), 'store');
     const fsStore = createFsStore({
       root: fsRoot,
@@ -223,7 +199,7 @@ describe('rows hold the lines the fs store writes, byte for byte (the reference 
       );
       expect((await s.setHandoff(id, solvedHandoff())).outcome).toBe('committed');
     }
-    const c = await sql();
+    const c = await pgs.sql();
     const rows = await c.query<{ line: string }>(
       `SELECT line FROM ${pgStore.schema}.events WHERE run_id = $1 ORDER BY seq`,
       [id],
@@ -257,8 +233,8 @@ describe('rows hold the lines the fs store writes, byte for byte (the reference 
   });
 
   it('an older all-ASCII row still loads and takes appends after it', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 1);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 1);
     const line = canonicalJson({
       kind: 'note',
       payload: note('old ⊢'),
@@ -267,9 +243,9 @@ describe('rows hold the lines the fs store writes, byte for byte (the reference 
       ts: '2026-11-30T10:00:00Z',
     });
     expect(line).toContain('old \\u22a2');
-    const c = await sql();
+    const c = await pgs.sql();
     await c.query(`INSERT INTO ${store.schema}.events (run_id, seq, line) VALUES ($1, 2, $2)`, [id, line]);
-    const other = fresh({ schema: store.schema });
+    const other = pgs.fresh({ schema: store.schema });
     expect(await other.append(id, 'note', note('new ⊢'))).toMatchObject({ outcome: 'committed', seq: 3 });
     const l = await other.load(id);
     if (!l.ok) throw new Error(l.detail);
@@ -282,13 +258,13 @@ describe('rows hold the lines the fs store writes, byte for byte (the reference 
 
 describe('locks are database sessions', () => {
   it('a held lock is busy and is released by the database when the holding session dies', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 1);
-    const holder = await sql();
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 1);
+    const holder = await pgs.sql();
     await holder.query('SELECT pg_advisory_lock($1::bigint)', [store.lockKey(id)]);
     expect(await store.append(id, 'note', note())).toMatchObject({ code: 'busy' });
     expect(await store.isLocked(id)).toBe(true);
-    const killer = await sql();
+    const killer = await pgs.sql();
     const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
     await killer.query('SELECT pg_terminate_backend($1)', [pid]);
     for (let i = 0; i < 200 && (await store.isLocked(id)); i++) await new Promise((r) => setTimeout(r, 10));
@@ -297,9 +273,9 @@ describe('locks are database sessions', () => {
   });
 
   it('two processes on one run: the second is busy while the first holds the lock; nothing interleaves', async () => {
-    const store = fresh();
+    const store = pgs.fresh();
     await store.migrate();
-    const id = await runWithNotes(store, 1);
+    const id = await pgs.runWithNotes(store, 1);
     const sync = tmp();
     const holder = child(['hold', db.url(), store.schema, id, sync, 'a']);
     await until(() => existsSync(join(sync, 'holding')), 'the holder inside its transaction');
@@ -315,9 +291,9 @@ describe('locks are database sessions', () => {
   }, 60_000);
 
   it('two processes appending freely: every append committed or busy, committed seqs dense and unique', async () => {
-    const store = fresh();
+    const store = pgs.fresh();
     await store.migrate();
-    const id = await runWithNotes(store, 0);
+    const id = await pgs.runWithNotes(store, 0);
     const sync = tmp();
     const COUNT = 40;
     const procs = ['p', 'q'].map((tag) =>
@@ -366,8 +342,8 @@ describe('the steady-state append is one statement', () => {
       return c;
     };
     try {
-      const store = createPgStore({ pool, schema: `g_${n++}`, now: fixedClock() });
-      const id = await runWithNotes(store, 1);
+      const store = createPgStore({ pool, schema: pgs.nextSchema(), now: fixedClock() });
+      const id = await pgs.runWithNotes(store, 1);
       sent.length = 0;
       expect(await store.append(id, 'note', note('two'))).toMatchObject({ outcome: 'committed', seq: 2 });
       expect(
@@ -398,8 +374,8 @@ describe('the steady-state append is one statement', () => {
 
 describe('the one-round-trip append passes worker text as data', () => {
   it('hostile note text (array-literal and quoting metacharacters, SQL, a dollar tag, the statement name) round-trips byte for byte, alone and in a batch', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 1);
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 1);
     const hostile = [
       'NULL',
       '{"a","b"}',
@@ -422,7 +398,7 @@ describe('the one-round-trip append passes worker text as data', () => {
       { trace: [{ machine: 'm', from: 'a', event: 'NULL', to: '{"b"}' }] },
     );
     expect(batch).toMatchObject({ outcome: 'committed', first_seq: 2 + hostile.length });
-    const l = await fresh({ schema: store.schema }).load(id);
+    const l = await pgs.fresh({ schema: store.schema }).load(id);
     if (!l.ok) throw new Error(l.detail);
     expect(l.value.damaged).toBe(false);
     expect(l.value.events.map((e) => (e.payload as { text: string }).text)).toEqual([
@@ -516,9 +492,9 @@ describe('a connection lost while COMMIT is in flight is indeterminate, never a 
     ['before-server', 'one-round-trip'],
   ] as const) {
     it(`cut ${mode} (${path} path): indeterminate with the seq; the journal holds the event ${mode === 'after-server-reply' ? 'once' : 'not at all'}`, async () => {
-      const direct = fresh();
+      const direct = pgs.fresh();
       // the one-round-trip path needs a store that knows the run: the cutting store creates it
-      const id = path === 'locked' ? await runWithNotes(direct, 1) : '';
+      const id = path === 'locked' ? await pgs.runWithNotes(direct, 1) : '';
       const proxy = await commitCutter(upstreamSocket(db.url()));
       try {
         const cut = createPgStore({
@@ -526,9 +502,9 @@ describe('a connection lost while COMMIT is in flight is indeterminate, never a 
           schema: direct.schema,
           now: fixedClock(),
         });
-        stores.push(cut);
+        pgs.track(cut);
         await cut.migrate();
-        const runId = path === 'locked' ? id : await runWithNotes(cut, 1);
+        const runId = path === 'locked' ? id : await pgs.runWithNotes(cut, 1);
         proxy.arm(mode);
         const r = await cut.append(runId, 'note', note('in flight'));
         expect(r).toMatchObject({ outcome: 'indeterminate', seq: 2, step: 'commit' });

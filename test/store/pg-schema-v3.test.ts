@@ -9,43 +9,16 @@
  * outrun handoff (the `WITH … INSERT` statement) write nothing on their one-trip try and commit
  * after the new rows.
  */
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPgStore, type PgStore } from '../../src/pg/index.js';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import type { PgStore } from '../../src/pg/index.js';
+import { usePgStores } from '../helpers/pg-store-fixture.js';
 import { usePostgres } from '../setup/postgres.js';
-import { dispatch, fixedClock, note, solvedHandoff } from './fixtures.js';
+import { note, solvedHandoff } from './fixtures.js';
 import { eventsShape, toVersion2 } from './pg-old-schemas.js';
 
 const db = usePostgres();
-const stores: PgStore[] = [];
-const clients: pg.Client[] = [];
-let n = 0;
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.end().catch(() => {});
-  for (const s of stores.splice(0)) await s.close();
-});
-
-function fresh(extra: Partial<Parameters<typeof createPgStore>[0]> = {}): PgStore {
-  const s = createPgStore({ connectionString: db.url(), schema: `v3_${n++}`, now: fixedClock(), ...extra });
-  stores.push(s);
-  return s;
-}
-
-async function sql(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: db.url() });
-  c.on('error', () => {});
-  await c.connect();
-  clients.push(c);
-  return c;
-}
-
-async function runWithNotes(store: PgStore, count: number, tag = 'n'): Promise<string> {
-  const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
-  for (let i = 0; i < count; i++)
-    expect(await store.append(id, 'note', note(`${tag}${i}`))).toMatchObject({ outcome: 'committed' });
-  return id;
-}
+const pgs = usePgStores(db, 'v3_');
 
 const texts = async (store: PgStore, id: string): Promise<string[]> => {
   const l = await store.load(id);
@@ -67,9 +40,9 @@ async function lineOf(c: pg.Client, schema: string, id: string, seq: number): Pr
 
 describe('version 3: density and the run row without a foreign key', () => {
   it('an orphan, gapped or duplicate event is refused by the database; the first event needs its run', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 2);
-    const c = await sql();
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 2);
+    const c = await pgs.sql();
     const s = `"${store.schema}"`;
     const line = await lineOf(c, store.schema, id, 1);
     expect(await eventsShape(c, store.schema)).toEqual({
@@ -134,15 +107,15 @@ describe('version 3: density and the run row without a foreign key', () => {
 
 describe('migration from version 2', () => {
   it('a version-2 schema loses its foreign key and max(seq) trigger, gains events_dense; rows stay and take appends', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 2, 'v2-');
-    const c = await sql();
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 2, 'v2-');
+    const c = await pgs.sql();
     await toVersion2(c, store.schema);
     expect(await eventsShape(c, store.schema)).toEqual({
       triggers: ['events_append_only', 'events_dense_seq', 'events_no_truncate'],
       foreignKeys: ['events_run_id_fkey'],
     });
-    const upgraded = fresh({ schema: store.schema });
+    const upgraded = pgs.fresh({ schema: store.schema });
     expect(await upgraded.append(id, 'note', note('v3-0'))).toMatchObject({ outcome: 'committed', seq: 3 });
     // and the steady state (one statement) on the migrated schema
     expect(await upgraded.append(id, 'note', note('v3-1'))).toMatchObject({ outcome: 'committed', seq: 4 });
@@ -156,18 +129,18 @@ describe('migration from version 2', () => {
     expect(v.rows).toEqual([{ version: 2 }, { version: 3 }]);
     expect(await texts(upgraded, id)).toEqual(['v2-0', 'v2-1', 'v3-0', 'v3-1']);
     // migrating again changes nothing
-    await fresh({ schema: store.schema }).migrate();
+    await pgs.fresh({ schema: store.schema }).migrate();
     expect(await texts(upgraded, id)).toEqual(['v2-0', 'v2-1', 'v3-0', 'v3-1']);
   });
 });
 
 describe('a version-2 process next to a version-3 store', () => {
   it("the v2 one-statement call and the v2 locked path interleave with the v3 store's single-row inserts; seqs dense, busy kept", async () => {
-    const store = fresh();
+    const store = pgs.fresh();
     // lines carry no run id: a donor run provides valid lines for seqs 1 … 6
-    const donor = await runWithNotes(store, 6, 'd');
-    const id = await runWithNotes(store, 1, 'v3-');
-    const c = await sql();
+    const donor = await pgs.runWithNotes(store, 6, 'd');
+    const id = await pgs.runWithNotes(store, 1, 'v3-');
+    const c = await pgs.sql();
     const s = `"${store.schema}"`;
     const v2call = (seq: number, line: string) =>
       c.query<{ r: number }>(`SELECT ${s}.append_events($1, $2, $3, NULL, NULL, NULL, NULL) AS r`, [
@@ -199,9 +172,9 @@ describe('a version-2 process next to a version-3 store', () => {
 
 describe('hostile: rows removed behind the store', () => {
   it('a view ahead of the journal (rows deleted with triggers disabled) makes the single-row insert refuse; nothing is written', async () => {
-    const store = fresh();
-    const id = await runWithNotes(store, 3);
-    const c = await sql();
+    const store = pgs.fresh();
+    const id = await pgs.runWithNotes(store, 3);
+    const c = await pgs.sql();
     const s = `"${store.schema}"`;
     await c.query(`ALTER TABLE ${s}.events DISABLE TRIGGER USER`);
     await c.query(`DELETE FROM ${s}.events WHERE run_id = $1 AND seq >= 2`, [id]);
@@ -218,9 +191,9 @@ describe('hostile: rows removed behind the store', () => {
 
 describe('the batch statement when the run moved on', () => {
   it('an outrun batch and an outrun handoff write nothing on the one-trip try, then commit after the new rows; records complete, cache current', async () => {
-    const a = fresh();
-    const id = await runWithNotes(a, 1, 'a');
-    const b = fresh({ schema: a.schema });
+    const a = pgs.fresh();
+    const id = await pgs.runWithNotes(a, 1, 'a');
+    const b = pgs.fresh({ schema: a.schema });
     // b's first write reads the run under the lock; a's view stays at seq 1
     expect(
       await b.appendBatch(id, [
