@@ -14,6 +14,10 @@
  *    `trace_gap` instead: the transitions of those events may be lost (a power cut can lose a
  *    one-event batch's record, which is not synced before its event) or removed; the audit
  *    cannot tell which, and cannot vouch for the run either way.
+ * 4. a resumed run's new actor is no finding: a step of a resumable machine (the chain's) that
+ *    leaves the initial state, as the machine's first step in its batch or after the previous
+ *    actor finished, is a *restart* ({@link isTraceRestart}): the replay goes on from the initial
+ *    configuration and the report lists it under `restarts`.
  *
  * Each finding carries the cite of the batch that stored the step (`<run_id>#<first_seq>`) and
  * the step's position. Replay goes on after a finding from the configuration the step claims, so
@@ -24,6 +28,7 @@ import type { TraceStep } from '../store/store-types.js';
 import type { MachineGraph } from '../viz/graph.js';
 import { traceEdges } from '../viz/recorded-path.js';
 import { applyTransition, initialConfiguration, isActive, type NodeIndex } from './configuration.js';
+import { isTraceRestart } from './trace-restart.js';
 
 /** Schema id of {@link AuditReport}. */
 export const AUDIT_SCHEMA = 'run-audit/v1';
@@ -54,6 +59,24 @@ export interface AuditFinding {
   readonly detail: string;
 }
 
+/** A step where a new actor of a resumable machine began (a resumed run). */
+export interface AuditRestart {
+  /** The cite of the batch that stored the step. */
+  readonly cite: string;
+  /** The step's index in its batch's trace (0-based). */
+  readonly index: number;
+  readonly machine: string;
+}
+
+/** Options of {@link auditTrace}. */
+export interface AuditOptions {
+  /**
+   * Machines whose runs a new actor continues from the journal's last commit (may restart at
+   * their initial state); default `RESUMABLE_MACHINES` (`['chain']`). `[]` allows no restart.
+   */
+  readonly resumable?: readonly string[];
+}
+
 /** The audit of one run (`run-audit/v1`). */
 export interface AuditReport {
   readonly schema: typeof AUDIT_SCHEMA;
@@ -68,12 +91,18 @@ export interface AuditReport {
    * their record was lost or removed). Their transitions, if any, were not checked.
    */
   readonly untraced: readonly { readonly first_seq: number; readonly last_seq: number }[];
+  /**
+   * Where a resumed run's new machine actor began (its first step, which leaves the initial state
+   * at a commit boundary — see {@link isTraceRestart}): allowed, and said. Empty for a run that was
+   * never resumed.
+   */
+  readonly restarts: readonly AuditRestart[];
   /** What the audit cannot see (always said). */
   readonly note: string;
 }
 
 const NOTE =
-  'the audit checks the recorded transitions against the machine definitions; events appended without a trace (single appends, other writers) carry no transitions to check';
+  "the audit checks the recorded transitions against the machine definitions; events appended without a trace (single appends, other writers) carry no transitions to check; a resumed chain run's new machine begins at its initial state (listed under restarts)";
 
 interface MachineState {
   readonly graph: MachineGraph;
@@ -119,6 +148,7 @@ export function auditTrace(
   batches: readonly TracedBatch[],
   graphs: readonly MachineGraph[],
   citeOf: (firstSeq: number) => string = (seq) => formatCite(runId, seq),
+  options: AuditOptions = {},
 ): AuditReport {
   const machines = new Map<string, MachineState>();
   for (const graph of graphs) {
@@ -126,6 +156,7 @@ export function auditTrace(
     machines.set(graph.id, { graph, index, leaves: initialConfiguration(graph) });
   }
   const findings: AuditFinding[] = [];
+  const restarts: AuditRestart[] = [];
   let steps = 0;
   let traced = 0;
   let previousLast = 0;
@@ -152,11 +183,24 @@ export function auditTrace(
         });
         return;
       }
-      const afterGap = untraced !== null && !seen.has(step.machine);
+      const firstInWrite = !seen.has(step.machine);
+      const afterGap = untraced !== null && firstInWrite;
       seen.add(step.machine);
       const problem = edgeProblem(m.graph, step);
       if (problem !== null) findings.push({ ...problem, cite, index, step });
-      else if (!isActive(m.index, m.leaves, step.from))
+      else if (
+        isTraceRestart(step, {
+          graph: m.graph,
+          index: m.index,
+          leaves: m.leaves,
+          firstInWrite,
+          ...(options.resumable === undefined ? {} : { resumable: options.resumable }),
+        })
+      ) {
+        // a new actor of a resumed run: it begins in the initial configuration
+        restarts.push({ cite, index, machine: step.machine });
+        m.leaves = initialConfiguration(m.graph);
+      } else if (!isActive(m.index, m.leaves, step.from))
         findings.push(
           afterGap
             ? {
@@ -187,6 +231,7 @@ export function auditTrace(
     steps,
     findings,
     untraced: untracedSpans,
+    restarts,
     note: NOTE,
   };
 }

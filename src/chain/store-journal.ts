@@ -297,6 +297,7 @@ export function createStoreChainJournal(
     if (state.damaged) {
       const s = chainJournalSequence(state.last, entry);
       if (s === 'duplicate') {
+        collector?.take(); // as below: the steps belong to a machine that wrote nothing after them
         await createRun(b, state.run_id);
         return;
       }
@@ -306,7 +307,13 @@ export function createStoreChainJournal(
       }
       assertSequence(state.last, entry);
     }
-    if (!assertSequence(state.last, entry)) return;
+    if (!assertSequence(state.last, entry)) {
+      // a duplicate writes nothing (a resumed run's start baton is the last commit): the steps still
+      // pending belong to a machine that wrote nothing after them (a run stopped at a seam) and are
+      // dropped, as the file journal does — the resumed machine's steps open the next batch
+      collector?.take();
+      return;
+    }
     await append(state, entry);
   };
 
