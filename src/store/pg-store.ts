@@ -160,6 +160,12 @@ type TxDecision =
     }
   | { readonly rollback: StoreResult };
 
+/**
+ * What a one-round-trip append statement did: wrote its rows, found the run's lock held by another
+ * session, or was refused because the run moved past this process's view (nothing written).
+ */
+type OnceAnswer = 'inserted' | 'busy' | 'moved';
+
 /** The seqs of a mutation in flight, for an `indeterminate` result. */
 interface Pending {
   readonly seq?: number;
@@ -541,58 +547,31 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return `SELECT ${t('append_events')}('${runId}', ${plan.first}, ${lines}, ${cache}, ${record}) AS r`;
   }
 
-  /** The prepared batch/handoff statement (parsed and planned once per connection). */
-  const manyStatement = appendManyStatement(schema);
-
   /**
-   * The fast path's one round trip for a batch or a handoff: the prepared statement of
-   * {@link appendManyStatement} alone, outside an explicit transaction — one statement, so its own
-   * transaction: the lock and the inserts commit together when it returns. `got` false:
-   * `busy`; else `inserted`; a primary-key (23505) or density (23514) refusal: `moved` (nothing
-   * written). Any other server ERROR committed nothing (`write_failed`); a connection failure
-   * while it was in flight may have committed (`indeterminate`, step `commit`).
+   * The writer scaffold of the one-round-trip appends ({@link appendOneOnce},
+   * {@link appendManyOnce}): checks out the writer connection ({@link checkoutWriter}: the one kept
+   * from the previous append, else one from the pool), sends the statement with `send`, and reads
+   * its reply with `read`. A reply keeps the connection for the next append ({@link releaseWriter});
+   * an error means what {@link failedOnce} says, and the connection goes back to the pool at once —
+   * destroyed unless the error is a plain server ERROR (after a transport failure its state is
+   * unknown). Only the statement and the reading of its reply differ between the callers.
    */
-  async function appendManyOnce(
+  async function withWriter<R>(
     runId: string,
-    plan: AppendPlan,
-    trace: string | null,
     pending: Pending,
-    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
+    answer: (a: OnceAnswer) => Verdict,
+    send: (c: PoolClient) => Promise<R>,
+    read: (reply: R) => Verdict,
   ): Promise<Verdict> {
     const out = await checkoutWriter(runId);
     if (!out.ok) return out.result;
     const client = out.client;
     let destroy = false;
     let keep = false;
-    // a batch record when the batch has ≥ 2 events or was given a trace (the fs backend's rule)
-    const record = trace !== null || plan.lines.length >= 2;
-    const values = [
-      runId,
-      plan.first,
-      plan.lines,
-      plan.cache?.text ?? null,
-      plan.cache?.seq ?? null,
-      record ? linesSha256(plan.lines) : null,
-      record ? (trace ?? '[]') : null,
-      lockKey(runId),
-    ];
     try {
-      const res = await client.query<{ got: unknown; n: unknown }>({
-        name: manyStatement.name,
-        text: manyStatement.text,
-        values,
-      });
+      const reply = await send(client);
       keep = true;
-      const row = res.rows[0];
-      if (row?.got === false) return answer('busy');
-      if (row?.got === true && row.n === plan.lines.length) return answer('inserted');
-      // committed, but not as planned: never reported as committed (unreachable: all or nothing)
-      known.delete(runId);
-      return storeResult('indeterminate', runId, {
-        ...pending,
-        step: 'commit',
-        detail: `the append statement answered ${JSON.stringify(row ?? null)}`,
-      });
+      return read(reply);
     } catch (e) {
       destroy = !isPlainServerError(e);
       return failedOnce(e, runId, pending, answer);
@@ -605,6 +584,57 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     }
   }
 
+  /** The prepared batch/handoff statement (parsed and planned once per connection). */
+  const manyStatement = appendManyStatement(schema);
+
+  /**
+   * The fast path's one round trip for a batch or a handoff: the prepared statement of
+   * {@link appendManyStatement} alone, outside an explicit transaction — one statement, so its own
+   * transaction: the lock and the inserts commit together when it returns. `got` false:
+   * `busy`; else `inserted`; a primary-key (23505) or density (23514) refusal: `moved` (nothing
+   * written). Any other server ERROR committed nothing (`write_failed`); a connection failure
+   * while it was in flight may have committed (`indeterminate`, step `commit`).
+   */
+  function appendManyOnce(
+    runId: string,
+    plan: AppendPlan,
+    trace: string | null,
+    pending: Pending,
+    answer: (a: OnceAnswer) => Verdict,
+  ): Promise<Verdict> {
+    // a batch record when the batch has ≥ 2 events or was given a trace (the fs backend's rule)
+    const record = trace !== null || plan.lines.length >= 2;
+    const values = [
+      runId,
+      plan.first,
+      plan.lines,
+      plan.cache?.text ?? null,
+      plan.cache?.seq ?? null,
+      record ? linesSha256(plan.lines) : null,
+      record ? (trace ?? '[]') : null,
+      lockKey(runId),
+    ];
+    return withWriter(
+      runId,
+      pending,
+      answer,
+      (c) =>
+        c.query<{ got: unknown; n: unknown }>({ name: manyStatement.name, text: manyStatement.text, values }),
+      (res) => {
+        const row = res.rows[0];
+        if (row?.got === false) return answer('busy');
+        if (row?.got === true && row.n === plan.lines.length) return answer('inserted');
+        // committed, but not as planned: never reported as committed (unreachable: all or nothing)
+        known.delete(runId);
+        return storeResult('indeterminate', runId, {
+          ...pending,
+          step: 'commit',
+          detail: `the append statement answered ${JSON.stringify(row ?? null)}`,
+        });
+      },
+    );
+  }
+
   /**
    * What a one-round-trip append's error means: a primary-key (23505) or density (23514) refusal
    * is `moved` (the run moved past this view; nothing written); any other server ERROR committed
@@ -615,7 +645,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     e: unknown,
     runId: string,
     pending: Pending,
-    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
+    answer: (a: OnceAnswer) => Verdict,
   ): Verdict {
     if (isPlainServerError(e)) {
       const code = (e as { code: string }).code;
@@ -642,35 +672,24 @@ export function createPgStore(options: PgStoreOptions): PgStore {
    * Any other server ERROR committed nothing (`write_failed`); a connection failure while it was
    * in flight may have committed (`indeterminate`, step `commit`).
    */
-  async function appendOneOnce(
+  function appendOneOnce(
     runId: string,
     plan: AppendPlan,
     pending: Pending,
-    answer: (a: 'inserted' | 'busy' | 'moved') => Verdict,
+    answer: (a: OnceAnswer) => Verdict,
   ): Promise<Verdict> {
-    const out = await checkoutWriter(runId);
-    if (!out.ok) return out.result;
-    const client = out.client;
-    let destroy = false;
-    let keep = false;
-    try {
-      const res = await client.query({
-        name: oneStatement.name,
-        text: oneStatement.text,
-        values: [runId, plan.first, plan.lines[0], lockKey(runId)],
-      });
-      keep = true;
-      return answer(res.rowCount === 1 ? 'inserted' : 'busy');
-    } catch (e) {
-      destroy = !isPlainServerError(e);
-      return failedOnce(e, runId, pending, answer);
-    } finally {
-      // after an ERROR the pool gets the connection back at once: the server reports the error
-      // before it aborts the transaction (and so releases the lock), so the locked path must
-      // queue behind it on this very connection (the pool hands back the last one released)
-      if (keep) releaseWriter(client, destroy);
-      else client.release(destroy);
-    }
+    return withWriter(
+      runId,
+      pending,
+      answer,
+      (c) =>
+        c.query({
+          name: oneStatement.name,
+          text: oneStatement.text,
+          values: [runId, plan.first, plan.lines[0], lockKey(runId)],
+        }),
+      (res) => answer(res.rowCount === 1 ? 'inserted' : 'busy'),
+    );
   }
 
   /**
@@ -723,7 +742,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
           if (r === undefined) return refused(runId, 'write_failed', 'append_events gave no answer');
           return 'stale'; // another writer appended since this view: nothing written, retry below
         };
-        const answer = (a: 'inserted' | 'busy' | 'moved'): Verdict =>
+        const answer = (a: OnceAnswer): Verdict =>
           a === 'inserted' ? verify(plan.first - 1) : a === 'busy' ? verify(-1) : 'stale';
         const v =
           options.beforeCommit === undefined
