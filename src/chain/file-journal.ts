@@ -34,8 +34,17 @@ function loadEntries(path: string, batonId: string, fsl?: FsLayer): JournalEntry
   return entriesOf(path, batonId, readCompleteLinesSync(path, fsl));
 }
 
-/** The validated entries of `lines` (the complete lines of `path`); `journal_damaged` on any defect. */
-function entriesOf(path: string, batonId: string, lines: readonly string[]): JournalEntry[] {
+/**
+ * The validated entries of `lines` (the complete lines of `path`); `journal_damaged` on any defect.
+ * Each line is parsed once: with `records`, the parsed line (the whole record, `trace` included)
+ * is pushed there too, one per entry.
+ */
+function entriesOf(
+  path: string,
+  batonId: string,
+  lines: readonly string[],
+  records?: unknown[],
+): JournalEntry[] {
   const out: JournalEntry[] = [];
   lines.forEach((text, i) => {
     let raw: unknown;
@@ -44,6 +53,7 @@ function entriesOf(path: string, batonId: string, lines: readonly string[]): Jou
     } catch {
       damaged(path, i + 1, 'not JSON');
     }
+    records?.push(raw);
     const rec = raw as { v?: unknown; baton_id?: unknown; baton?: unknown; receipt?: unknown };
     if (rec?.v !== 1 || rec.baton_id !== batonId)
       damaged(path, i + 1, 'not a chain journal record of this baton');
@@ -307,17 +317,16 @@ export function readFileChainJournalTrace(
     }
     return { ok: false, code: 'io_error', detail: (e as Error)?.message ?? String(e), line: null };
   };
-  let lines: string[];
+  const records: unknown[] = [];
   let entries: JournalEntry[];
   try {
-    lines = readCompleteLinesSync(file, options.fs ?? nodeFsLayer());
-    entries = entriesOf(file, batonId, lines);
+    entries = entriesOf(file, batonId, readCompleteLinesSync(file, options.fs ?? nodeFsLayer()), records);
   } catch (e) {
     return fail(e);
   }
   const traced: ChainJournalTracedCommit[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const t = lineTrace(JSON.parse(lines[i] as string)); // every line parsed as JSON above
+  for (let i = 0; i < records.length; i++) {
+    const t = lineTrace(records[i]); // the line as entriesOf parsed it: each line is parsed once
     if (!t.ok)
       return { ok: false, code: 'journal_damaged', detail: `${file} line ${i + 1}: ${t.why}`, line: i + 1 };
     if (t.steps.length > 0)

@@ -23,10 +23,26 @@
  * then answers `busy`, and the replacement is never touched. The lock is never broken: a holder
  * killed (SIGKILL, power loss) leaves its lock, exactly like a per-commit writer killed inside a
  * commit; it is removed by hand once no writer runs.
+ *
+ * The check, the pin, the lock taken afresh, the release of a lock still ours, the cap's eviction
+ * and the exit hook are the durable layer's held lock files (src/durable/held-lock.ts); what is
+ * the chain's own is here: the lock's name (`<journal file>.lock`, by appended file), how it is
+ * taken (a link of the lock body, else O_EXCL keeping its creating descriptor as the pin, the
+ * directory made when missing), the cap of held locks, and the answers `busy` and `io_error`,
+ * thrown as {@link HandoffError}s.
  */
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
-import { errnoOf, type FsLayer, nodeFsLayer, O, writeFully } from '../durable/index.js';
+import {
+  errnoOf,
+  type FsLayer,
+  HeldLockFiles,
+  type HeldLockPin,
+  type HeldLockTake,
+  nodeFsLayer,
+  O,
+  writeFully,
+} from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 import { appendLockBody, appendLockFile, appendLockHolder, linkAppendLock } from './append-lock.js';
 
@@ -43,26 +59,11 @@ const defaultFsl = nodeFsLayer();
  */
 export const HELD_APPEND_LOCKS = 8;
 
-interface Held {
-  /**
-   * The descriptor an O_EXCL lock was created with (its inode stays allocated while held), or -1
-   * for a lock linked to this process's lock body (that inode lives as long as the process).
-   */
-  readonly fd: number;
-  readonly ino: number;
-  readonly dev: number;
-}
-
-/** Objects holding at least one lock, released on process exit. */
-const holders = new Set<HeldAppendLocks>();
-let exitHooked = false;
-
 function closeQuietly(fsl: FsLayer, fd: number): void {
-  if (fd < 0) return; // a linked lock: no descriptor of its own
   try {
     fsl.close(fd);
   } catch {
-    // nothing to lose: the lock's body was written when it was taken
+    // already failing: the lock file is removed next
   }
 }
 
@@ -83,6 +84,66 @@ function busy(fsl: FsLayer, path: string, lockPath: string): HandoffError {
 }
 
 /**
+ * Takes the append lock of `path` for a holder (see the file comment) and returns its pin: a link
+ * of this process's lock body (no descriptor of its own), else an O_EXCL file whose creating
+ * descriptor is the pin.
+ *
+ * @throws HandoffError `busy` when another writer holds the lock; `io_error` when it cannot be
+ *   created or checked.
+ */
+function takeAppendLock(fsl: FsLayer, path: string, lockPath: string): HeldLockTake<never> {
+  const linked = linkAppendLock(fsl, path);
+  if (linked !== null) {
+    if (linked.ok) {
+      // a name of this process's lock body: held by this process while that inode is at the path
+      let st: { ino: number; dev: number };
+      try {
+        st = fsl.lstat(lockPath);
+      } catch (e) {
+        try {
+          fsl.unlink(lockPath); // linked by this call and never held: ours to remove
+        } catch {
+          // if this fails too the lock stays: it then reads as held, never as broken
+        }
+        throw lockIoError(path, lockPath, 'check', e);
+      }
+      return { ok: true, pin: { fd: -1, ino: st.ino, dev: st.dev } };
+    }
+    if (linked.busy) throw busy(fsl, path, lockPath);
+  }
+  const flags = O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW;
+  let fd: number;
+  try {
+    fd = fsl.open(lockPath, flags, 0o644);
+  } catch (e) {
+    if (errnoOf(e) === 'EEXIST') throw busy(fsl, path, lockPath);
+    if (errnoOf(e) !== 'ENOENT') throw lockIoError(path, lockPath, 'create', e);
+    try {
+      fs.mkdirSync(dirname(path), { recursive: true });
+      fd = fsl.open(lockPath, flags, 0o644);
+    } catch (e2) {
+      if (errnoOf(e2) === 'EEXIST') throw busy(fsl, path, lockPath);
+      throw lockIoError(path, lockPath, 'create', e2);
+    }
+  }
+  let pin: HeldLockPin;
+  try {
+    writeFully(fsl, fd, appendLockBody(), 'lock_body');
+    const st = fsl.fstat(fd);
+    pin = { fd, ino: st.ino, dev: st.dev }; // the creating descriptor pins the inode while held
+  } catch (e) {
+    closeQuietly(fsl, fd);
+    try {
+      fsl.unlink(lockPath); // created by this call and never held: ours to remove
+    } catch {
+      // if this fails too the file stays: a lock then reads as held, never as broken
+    }
+    throw lockIoError(path, lockPath, 'initialize', e);
+  }
+  return { ok: true, pin };
+}
+
+/**
  * The append locks one writer holds across commits, by appended file (see the file comment).
  *
  * @example
@@ -95,14 +156,13 @@ function busy(fsl: FsLayer, path: string, lockPath: string): HandoffError {
  */
 export class HeldAppendLocks {
   readonly #fsl: FsLayer;
-  readonly #max: number;
-  /** Appended file → its held lock, least recently used first. */
-  readonly #held = new Map<string, Held>();
+  /** The held lock files, by lock path (`<appended file>.lock`), least recently used first. */
+  readonly #locks: HeldLockFiles;
 
   /** `fsl`: the file-system layer (default node's); `max`: locks kept at most (at least 1). */
   constructor(fsl: FsLayer = defaultFsl, max = HELD_APPEND_LOCKS) {
     this.#fsl = fsl;
-    this.#max = Math.max(1, Math.floor(max));
+    this.#locks = new HeldLockFiles(fsl, { max });
   }
 
   /**
@@ -116,43 +176,25 @@ export class HeldAppendLocks {
    */
   hold(path: string): boolean {
     const lockPath = appendLockFile(path);
-    const h = this.#held.get(path);
-    if (h !== undefined) {
-      let ours = false;
-      try {
-        const st = this.#fsl.lstat(lockPath);
-        ours = st.isFile() && st.ino === h.ino && st.dev === h.dev;
-      } catch (e) {
-        if (errnoOf(e) !== 'ENOENT') throw lockIoError(path, lockPath, 'check the held lock', e);
-      }
-      if (ours) {
-        this.#held.delete(path); // most recently used last
-        this.#held.set(path, h);
-        return false;
-      }
-      // removed or replaced behind our back: not ours any more, never touched; its descriptor is
-      // closed only after the new lock exists, so the new lock cannot reuse the old inode
-      this.#held.delete(path);
-      try {
-        this.#take(path, lockPath);
-      } finally {
-        closeQuietly(this.#fsl, h.fd);
-        if (this.#held.size === 0) holders.delete(this);
-      }
-      return true;
-    }
-    this.#take(path, lockPath);
-    return true;
+    const h = this.#locks.hold(lockPath, () => takeAppendLock(this.#fsl, path, lockPath));
+    if (h.ok) return h.fresh;
+    // takeAppendLock throws its refusals: only a held lock that could not be checked is left
+    throw lockIoError(
+      path,
+      lockPath,
+      'check the held lock',
+      h.reason === 'check_failed' ? h.cause : h.refusal,
+    );
   }
 
   /** Whether this object holds `path`'s lock (as far as it knows; {@link hold} re-checks). */
   holds(path: string): boolean {
-    return this.#held.has(path);
+    return this.#locks.holds(appendLockFile(path));
   }
 
   /** How many locks this object holds. */
   get size(): number {
-    return this.#held.size;
+    return this.#locks.size;
   }
 
   /**
@@ -160,101 +202,11 @@ export class HeldAppendLocks {
    * device); a lock replaced behind its back is left alone. Returns whether a lock was removed.
    */
   release(path: string): boolean {
-    const h = this.#held.get(path);
-    if (h === undefined) return false;
-    const lockPath = appendLockFile(path);
-    let removed = false;
-    try {
-      const st = this.#fsl.lstat(lockPath);
-      if (st.isFile() && st.ino === h.ino && st.dev === h.dev) {
-        this.#fsl.unlink(lockPath);
-        removed = true;
-      }
-    } catch {
-      // gone already, or it cannot be removed: then it stays (busy until a person removes it)
-    }
-    this.#forget(path); // the descriptor closes after the unlink: the inode was never reusable
-    return removed;
+    return this.#locks.release(appendLockFile(path)).outcome === 'removed';
   }
 
   /** Releases every lock this object holds ({@link release} each). */
   releaseAll(): void {
-    for (const path of [...this.#held.keys()]) this.release(path);
-  }
-
-  #forget(path: string): void {
-    const h = this.#held.get(path);
-    this.#held.delete(path);
-    if (this.#held.size === 0) holders.delete(this);
-    if (h !== undefined) closeQuietly(this.#fsl, h.fd);
-  }
-
-  #take(path: string, lockPath: string): void {
-    const fsl = this.#fsl;
-    const linked = linkAppendLock(fsl, path);
-    if (linked !== null) {
-      if (linked.ok) {
-        // a name of this process's lock body: held by this process while that inode is at the path
-        let st: { ino: number; dev: number };
-        try {
-          st = fsl.lstat(lockPath);
-        } catch (e) {
-          try {
-            fsl.unlink(lockPath); // linked by this call and never held: ours to remove
-          } catch {
-            // if this fails too the lock stays: it then reads as held, never as broken
-          }
-          throw lockIoError(path, lockPath, 'check', e);
-        }
-        this.#keepHeld(path, { fd: -1, ino: st.ino, dev: st.dev });
-        return;
-      }
-      if (linked.busy) throw busy(fsl, path, lockPath);
-    }
-    const flags = O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW;
-    let fd: number;
-    try {
-      fd = fsl.open(lockPath, flags, 0o644);
-    } catch (e) {
-      if (errnoOf(e) === 'EEXIST') throw busy(fsl, path, lockPath);
-      if (errnoOf(e) !== 'ENOENT') throw lockIoError(path, lockPath, 'create', e);
-      try {
-        fs.mkdirSync(dirname(path), { recursive: true });
-        fd = fsl.open(lockPath, flags, 0o644);
-      } catch (e2) {
-        if (errnoOf(e2) === 'EEXIST') throw busy(fsl, path, lockPath);
-        throw lockIoError(path, lockPath, 'create', e2);
-      }
-    }
-    let held: Held;
-    try {
-      writeFully(fsl, fd, appendLockBody(), 'lock_body');
-      const st = fsl.fstat(fd);
-      held = { fd, ino: st.ino, dev: st.dev };
-    } catch (e) {
-      closeQuietly(fsl, fd);
-      try {
-        fsl.unlink(lockPath); // created by this call and never held: ours to remove
-      } catch {
-        // if this fails too the file stays: a lock then reads as held, never as broken
-      }
-      throw lockIoError(path, lockPath, 'initialize', e);
-    }
-    this.#keepHeld(path, held);
-  }
-
-  #keepHeld(path: string, held: Held): void {
-    this.#held.set(path, held);
-    holders.add(this);
-    if (!exitHooked) {
-      exitHooked = true;
-      process.once('exit', () => {
-        for (const x of [...holders]) x.releaseAll();
-      });
-    }
-    for (const p of [...this.#held.keys()]) {
-      if (this.#held.size <= this.#max) break;
-      this.release(p);
-    }
+    this.#locks.releaseAll();
   }
 }
