@@ -60,10 +60,20 @@ export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
 export { ChainTraceStepSchema, chainJournalCite } from './journal-trace.js';
 export { type ChainLockHere, type ChainLockVerdict, judgeChainLock } from './lock-holder-rule.js';
 export {
+  type ChainLockRecoveryCite,
   type RecoverChainLockOptions,
   type RecoverChainLockResult,
   recoverChainJournalLock,
 } from './lock-recovery.js';
+export {
+  CHAIN_LOCK_RECOVERY_SCHEMA,
+  type ChainLockRecovery,
+  ChainLockRecoverySchema,
+  LOCK_RECOVERIES_DIR,
+  lockRecoveryBytes,
+  lockRecoveryFileName,
+  parseChainLockRecovery,
+} from './lock-recovery-record.js';
 export type { MachineRunOptions, MachineRunResult } from './machine-runner.js';
 export { runChainMachine } from './machine-runner.js';
 export type { SeamCommit, SeamFailure, SeamOutcome, SeamPlan } from './seam.js';

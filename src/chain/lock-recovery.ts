@@ -5,12 +5,34 @@
  * its run). It removes the lock only when its body names this host and a pid that is provably not
  * running ({@link judgeChainLock}); a lock of another host, of a live pid, or with an unreadable
  * body is left and the refusal returned. The file judged is the file removed: it is opened without
- * following symlinks, and removed only while the path still names that inode.
+ * following symlinks, and removed only while the path still names that inode. A removal is then
+ * journaled: one `chain-lock-recovery/v1` record file under the journal's `lock-recoveries/`
+ * (created exclusively, fsync'd, its directory fsync'd), whose cite the result carries.
  */
 import { hostname } from 'node:os';
-import { errnoOf, type FsLayer, nodeFsLayer, O, readRange } from '../durable/index.js';
+import { basename, join } from 'node:path';
+import {
+  createExclusiveFile,
+  errnoOf,
+  type FsLayer,
+  type FsStat,
+  fsyncDir,
+  makeDirsDurable,
+  nodeFsLayer,
+  O,
+  readRange,
+  StepFailure,
+} from '../durable/index.js';
+import { randomHex } from '../ids/index.js';
 import { chainJournalLockFile } from './file-journal-path.js';
 import { type ChainLockHere, judgeChainLock } from './lock-holder-rule.js';
+import {
+  CHAIN_LOCK_RECOVERY_SCHEMA,
+  type ChainLockRecovery,
+  LOCK_RECOVERIES_DIR,
+  lockRecoveryBytes,
+  lockRecoveryFileName,
+} from './lock-recovery-record.js';
 
 /** Options of {@link recoverChainJournalLock}. */
 export interface RecoverChainLockOptions {
@@ -19,6 +41,22 @@ export interface RecoverChainLockOptions {
   readonly host?: string;
   /** Whether a pid runs here (default: `kill(pid, 0)` is not ESRCH). */
   readonly isAlive?: (pid: number) => boolean;
+  /** The recovery record's time, ISO 8601 (default: now). */
+  readonly now?: () => string;
+  /** The record file name's random suffix (default: 8 random hex digits). */
+  readonly suffix?: () => string;
+  /** The pid the record names as the recovering process (default `process.pid`). */
+  readonly pid?: number;
+}
+
+/**
+ * Where a removal was journaled: the record, its file and its cite (the file's path relative to
+ * the journal directory, `lock-recoveries/<name>`).
+ */
+export interface ChainLockRecoveryCite {
+  readonly record: ChainLockRecovery;
+  readonly path: string;
+  readonly cite: string;
 }
 
 /** What {@link recoverChainJournalLock} did. */
@@ -28,6 +66,9 @@ export type RecoverChainLockResult =
       readonly outcome: 'removed';
       readonly lock: string;
       readonly holder: { readonly host: string; readonly pid: number };
+      /** The recovery's record (null when it could not be written: then `record_error` says why). */
+      readonly journaled: ChainLockRecoveryCite | null;
+      readonly record_error?: string;
     }
   | {
       readonly outcome: 'refused';
@@ -107,5 +148,62 @@ export function recoverChainJournalLock(
     if (errnoOf(e) === 'ENOENT') return { outcome: 'no_lock', lock };
     return refused('io_error', `cannot remove the lock: ${errnoOf(e) || String(e)}`);
   }
-  return { outcome: 'removed', lock, holder: verdict.holder };
+  const at = options.now?.() ?? new Date().toISOString();
+  const record: ChainLockRecovery = {
+    schema: CHAIN_LOCK_RECOVERY_SCHEMA,
+    baton_id: batonId,
+    lock: basename(lock),
+    holder: verdict.holder,
+    recovered_by: { host: here.host, pid: options.pid ?? process.pid },
+    at,
+  };
+  const written = journalRecovery(fsl, dir, record, options.suffix ?? (() => randomHex(8)));
+  return typeof written === 'string'
+    ? { outcome: 'removed', lock, holder: verdict.holder, journaled: null, record_error: written }
+    : { outcome: 'removed', lock, holder: verdict.holder, journaled: written };
+}
+
+/**
+ * Writes `record` durably as a new file under `dir/lock-recoveries/` (the directory made durably
+ * when missing; a symlink there is refused, never followed); its cite, or why it failed.
+ */
+function journalRecovery(
+  fsl: FsLayer,
+  dir: string,
+  record: ChainLockRecovery,
+  suffix: () => string,
+): ChainLockRecoveryCite | string {
+  const sub = join(dir, LOCK_RECOVERIES_DIR);
+  const why = (e: unknown): string => errnoOf(e instanceof StepFailure ? e.cause : e) || String(e);
+  let st: FsStat | null;
+  try {
+    st = fsl.lstat(sub);
+  } catch (e) {
+    if (errnoOf(e) !== 'ENOENT') return `cannot inspect ${LOCK_RECOVERIES_DIR}/: ${why(e)}`;
+    st = null;
+  }
+  if (st !== null && (!st.isDirectory() || st.isSymbolicLink()))
+    return `${LOCK_RECOVERIES_DIR} is not a directory (a symlink or a file is never written through)`;
+  if (st === null) {
+    try {
+      makeDirsDurable(fsl, sub, 'lock_recoveries_mkdir');
+    } catch (e) {
+      return `cannot make ${LOCK_RECOVERIES_DIR}/: ${why(e)}`;
+    }
+  }
+  const bytes = lockRecoveryBytes(record);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const name = lockRecoveryFileName(record.at, suffix());
+    const path = join(sub, name);
+    const made = createExclusiveFile(fsl, path, bytes, { mode: 0o644, sync: true });
+    if (!made.ok && made.reason === 'exists') continue;
+    if (!made.ok) return `cannot write ${LOCK_RECOVERIES_DIR}/${name}: ${why(made.cause)}`;
+    try {
+      fsyncDir(fsl, sub, 'lock_recoveries_dir_fsync');
+    } catch (e) {
+      return `${LOCK_RECOVERIES_DIR}/${name} written, but its directory could not be fsync'd: ${why(e)}`;
+    }
+    return { record, path, cite: `${LOCK_RECOVERIES_DIR}/${name}` };
+  }
+  return `cannot write a new file in ${LOCK_RECOVERIES_DIR}/: every name tried exists`;
 }

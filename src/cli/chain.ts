@@ -42,7 +42,9 @@ const HELP = [
   'recover-lock removes the lock a killed writer left on a baton of the chain file journal DIR',
   '(createFileChainJournal(DIR)) — only when its body names this host and a pid that is not',
   'running; a lock of another host, of a live pid or with an unreadable body is left (exit 3).',
-  'Nothing in the chain ever breaks a lock by itself. Exit: 0 removed or no lock, 3 refused, 2 usage.',
+  'A removal is journaled as a chain-lock-recovery/v1 record in DIR/lock-recoveries/ (its cite is',
+  'printed). Nothing in the chain ever breaks a lock by itself. Exit: 0 removed or no lock,',
+  '3 refused, 2 usage, and the io_error code when the lock was removed but the record not written.',
   '',
   'Runs the payroll handoff chain (intent → settle → fund_check → pay → receipt) on deterministic',
   'month-end data (800 employees, 2 reversed payments) and prints every stage receipt.',
@@ -186,10 +188,18 @@ function recoverLock(argv: readonly string[], io: CliIo): number {
     throw new HandoffError('usage', 'recover-lock needs --journal DIR and --baton ID');
   const r = recoverChainJournalLock(isAbsolute(journal) ? journal : join(io.cwd, journal), baton);
   if (values.json === true) printJson(io, { schema: 'chain-lock-recover/v1', baton_id: baton, ...r });
-  else if (r.outcome === 'removed')
+  else if (r.outcome === 'removed') {
     io.out(`${escapeLine(`removed ${r.lock} (holder ${r.holder.host} pid ${r.holder.pid} is gone)`)}\n`);
-  else if (r.outcome === 'no_lock') io.out(`${escapeLine(`no lock at ${r.lock}: nothing to do`)}\n`);
+    if (r.journaled !== null) io.out(`${escapeLine(`journaled: ${r.journaled.cite}`)}\n`);
+  } else if (r.outcome === 'no_lock') io.out(`${escapeLine(`no lock at ${r.lock}: nothing to do`)}\n`);
   else io.out(`${escapeLine(`refused (${r.reason}): ${r.detail} — ${r.lock} left as it is`)}\n`);
+  if (r.outcome === 'removed' && r.journaled === null) {
+    // the lock is gone, but what was done has no record: not a success
+    io.err(
+      `${escapeLine(`the lock was removed, but the recovery was not journaled: ${r.record_error ?? '?'}`)}\n`,
+    );
+    return errorExitCode('io_error', 'chain');
+  }
   return r.outcome === 'refused' ? 3 : 0;
 }
 

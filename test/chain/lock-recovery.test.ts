@@ -6,14 +6,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readlinkSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   chainJournalLockFile,
   createFileChainJournal,
   judgeChainLock,
+  parseChainLockRecovery,
   recoverChainJournalLock,
 } from '../../src/chain/index.js';
 import { tripBaton, tripChain } from './trip-fixture.js';
@@ -74,12 +75,33 @@ describe('recoverChainJournalLock', () => {
     const pid = Number(gone.stdout);
     await writeFile(lock, `{"host":${JSON.stringify(hostname())},"pid":${pid}}\n`);
     await expect(chain.resume(journal, 'trip-1')).rejects.toMatchObject({ code: 'busy' });
-    expect(recoverChainJournalLock(dir, 'trip-1')).toEqual({
+    const at = '2026-12-02T12:00:00.123Z';
+    const name = '20261202T120000123Z-0badf00d.json';
+    const record = {
+      schema: 'chain-lock-recovery/v1',
+      baton_id: 'trip-1',
+      lock: basename(lock),
+      holder: { host: hostname(), pid },
+      recovered_by: { host: hostname(), pid: 31337 },
+      at,
+    };
+    expect(
+      recoverChainJournalLock(dir, 'trip-1', { now: () => at, suffix: () => '0badf00d', pid: 31337 }),
+    ).toEqual({
       outcome: 'removed',
       lock,
       holder: { host: hostname(), pid },
+      journaled: { record, path: join(dir, 'lock-recoveries', name), cite: `lock-recoveries/${name}` },
     });
     expect(existsSync(lock)).toBe(false);
+    // the record is on disk, one canonical line a reader parses back to what was done
+    const text = await readFile(join(dir, 'lock-recoveries', name), 'utf8');
+    const h = JSON.stringify(hostname());
+    expect(text).toBe(
+      `{"at":"${at}","baton_id":"trip-1","holder":{"host":${h},"pid":${pid}},"lock":"${basename(lock)}",` +
+        `"recovered_by":{"host":${h},"pid":31337},"schema":"chain-lock-recovery/v1"}\n`,
+    );
+    expect(parseChainLockRecovery(text)).toEqual({ ok: true, value: record });
     expect(recoverChainJournalLock(dir, 'trip-1')).toEqual({ outcome: 'no_lock', lock });
     expect((await chain.resume(journal, 'trip-1')).baton.revision).toBe(3);
   });
@@ -96,6 +118,65 @@ describe('recoverChainJournalLock', () => {
       expect(recoverChainJournalLock(dir, 'trip-1')).toMatchObject({ outcome: 'refused', reason });
       expect(await readFile(lock, 'utf8')).toBe(text);
     }
+  });
+
+  it('nothing is journaled for a refusal or a missing lock', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    expect(recoverChainJournalLock(dir, 'trip-1')).toEqual({ outcome: 'no_lock', lock });
+    await writeFile(lock, '{"host":"elsewhere","pid":4242}\n');
+    expect(recoverChainJournalLock(dir, 'trip-1')).toMatchObject({ outcome: 'refused' });
+    expect(existsSync(join(dir, 'lock-recoveries'))).toBe(false);
+  });
+
+  it('two recoveries in one millisecond get two records; a taken name is skipped, never overwritten', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const body = `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`;
+    const at = '2026-12-02T12:00:00.000Z';
+    const suffixes = ['aaaaaaaa', 'aaaaaaaa', 'bbbbbbbb'];
+    const opts = { now: () => at, suffix: () => suffixes.shift() ?? 'cccccccc', isAlive: () => false };
+    await writeFile(lock, body);
+    const first = recoverChainJournalLock(dir, 'trip-1', opts);
+    await writeFile(lock, body);
+    const second = recoverChainJournalLock(dir, 'trip-1', opts);
+    expect(first).toMatchObject({ journaled: { cite: 'lock-recoveries/20261202T120000000Z-aaaaaaaa.json' } });
+    expect(second).toMatchObject({
+      journaled: { cite: 'lock-recoveries/20261202T120000000Z-bbbbbbbb.json' },
+    });
+    expect((await readdir(join(dir, 'lock-recoveries'))).sort()).toEqual([
+      '20261202T120000000Z-aaaaaaaa.json',
+      '20261202T120000000Z-bbbbbbbb.json',
+    ]);
+  });
+
+  it('hostile: a symlink planted at lock-recoveries/ is not written through; the removal says it was not journaled', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const elsewhere = await mkdtemp(join(tmpdir(), 'chain-recover-elsewhere-'));
+    try {
+      await symlink(elsewhere, join(dir, 'lock-recoveries'));
+      await writeFile(lock, `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`);
+      const r = recoverChainJournalLock(dir, 'trip-1', { isAlive: () => false });
+      expect(r).toMatchObject({ outcome: 'removed', journaled: null });
+      expect(r.outcome === 'removed' ? r.record_error : '').toMatch(/not a directory/);
+      expect(await readdir(elsewhere)).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('parseChainLockRecovery never throws and refuses what is not a record', () => {
+    for (const bad of ['', '{', '[]', '{"schema":"chain-lock-recovery/v1"}', '{"schema":"x"}'])
+      expect(parseChainLockRecovery(bad).ok, bad).toBe(false);
+    const ok = {
+      schema: 'chain-lock-recovery/v1',
+      baton_id: 'b',
+      lock: 'baton-1.jsonl.lock',
+      holder: { host: 'h', pid: 1 },
+      recovered_by: { host: 'h', pid: 2 },
+      at: '2026-12-02T12:00:00.000Z',
+    };
+    expect(parseChainLockRecovery(JSON.stringify(ok))).toEqual({ ok: true, value: ok });
+    expect(parseChainLockRecovery(JSON.stringify({ ...ok, lock: '../x' })).ok).toBe(false);
+    expect(parseChainLockRecovery(JSON.stringify({ ...ok, extra: 1 })).ok).toBe(false);
   });
 
   it('hostile: a symlink planted at the lock path is not followed and not removed', async () => {

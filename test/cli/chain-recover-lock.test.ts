@@ -12,7 +12,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainJournalLockFile, createFileChainJournal } from '../../src/chain/index.js';
+import {
+  chainJournalLockFile,
+  createFileChainJournal,
+  parseChainLockRecovery,
+} from '../../src/chain/index.js';
 import { tripBaton, tripChain } from '../chain/trip-fixture.js';
 import { cliMain } from '../helpers/cli-main.js';
 
@@ -50,8 +54,17 @@ describe('handoff chain recover-lock', () => {
       baton_id: 'trip-1',
       outcome: 'removed',
       holder: { host: hostname(), pid },
+      journaled: { record: { schema: 'chain-lock-recovery/v1', baton_id: 'trip-1', holder: { pid } } },
     });
     expect(existsSync(lock)).toBe(false);
+    // the removal is journaled: the cite names a record file that says what was done
+    const cite = JSON.parse(r.out).journaled.cite as string;
+    expect(cite).toMatch(/^lock-recoveries\/\d{8}T\d{9}Z-[0-9a-f]{8}\.json$/);
+    const rec = parseChainLockRecovery(await readFile(join(dir, cite), 'utf8'));
+    expect(rec).toMatchObject({
+      ok: true,
+      value: { baton_id: 'trip-1', holder: { pid }, recovered_by: { host: hostname() } },
+    });
     const again = await chain.run(tripBaton(chain), { journal: createFileChainJournal(dir) });
     expect(again.acceptance.decision).toBe('accepted');
     const none = await recover('--journal', dir, '--baton', 'trip-1');
@@ -72,6 +85,20 @@ describe('handoff chain recover-lock', () => {
       expect(r.out).not.toContain('\u001b');
       expect(await readFile(lock, 'utf8')).toBe(body);
     }
+  });
+
+  it('a removal whose record cannot be written is not reported as a success', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    await writeFile(lock, `${JSON.stringify({ host: hostname(), pid: deadPid() })}\n`);
+    await writeFile(join(dir, 'lock-recoveries'), 'a file where the directory should be');
+    const r = await recover('--journal', dir, '--baton', 'trip-1');
+    expect(r.code).toBe(4); // the io_error code
+    expect(r.out).toMatch(/^removed /);
+    expect(r.out).not.toContain('journaled:');
+    expect(r.err).toMatch(
+      /the lock was removed, but the recovery was not journaled: lock-recoveries is not a directory/,
+    );
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('needs --journal and --baton (exit 2)', async () => {
