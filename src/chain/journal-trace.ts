@@ -3,7 +3,9 @@
  * `trace` key of a commit line `{v: 1, baton_id, revision, baton, receipt, trace?}` — the steps the
  * chain machine took since the previous commit, in order (the run store's `TraceStep`). A line
  * without steps has no `trace` key, so lines of untraced commits are byte-for-byte what they were;
- * a reader that knows nothing of the key (older versions of this journal) ignores it.
+ * a reader that knows nothing of the key (older versions of this journal) ignores it. A resumed
+ * run (`chain.resume`, a fresh process) is a new machine: its first line's trace begins at
+ * `chain.ready`, with no marker; the audit reads that step as a restart (`src/audit/trace-restart.ts`).
  */
 import { basename } from 'node:path';
 import { z } from 'zod';

@@ -83,7 +83,9 @@ export interface ChainDrive extends MachineRunResult {
  * d.status; // 'accepted'
  * ```
  * A journal that holds its batons' locks across commits (the file journal's `holdLocks`) is told
- * to release the baton's lock when a `run` ends, however it ends.
+ * to release the baton's lock when a `run` ends, however it ends. Every `run` drives a new machine
+ * from `chain.ready`, also from a checkpoint: a journal's trace of a resumed run starts there (the
+ * audit's restart rule, `src/audit/trace-restart.ts`).
  *
  * @throws HandoffError `invalid_checkpoint` for a foreign or inconsistent baton; whatever the
  * journal throws for the starting baton.
