@@ -61,7 +61,7 @@ export function sameLockFile(st: FsStat, pin: Pick<HeldLockPin, 'ino' | 'dev'>):
 }
 
 /**
- * Opens `lockPath` read-only without following a symlink and returns its pin (descriptor, inode,
+ * Opens `lockPath` read-only without following a symlink (nor waiting on a FIFO) and returns its pin (descriptor, inode,
  * device), for a lock created by a call that closed its own descriptor; null when it cannot be
  * opened or stat'ed (then nothing stays open: the lock is not held, the caller releases it after
  * its mutation). Never throws.
@@ -74,7 +74,9 @@ export function sameLockFile(st: FsStat, pin: Pick<HeldLockPin, 'ino' | 'dev'>):
 export function pinLockFile(fsl: FsLayer, lockPath: string): HeldLockPin | null {
   let fd = -1;
   try {
-    fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted at the path is opened without waiting for a writer (then it is
+    // not ours: the next check sees no regular file), never a hang
+    fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
     const st = fsl.fstat(fd);
     return { fd, ino: st.ino, dev: st.dev };
   } catch {
