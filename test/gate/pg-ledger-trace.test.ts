@@ -1,55 +1,27 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gateMachine } from '../../machines/index.js';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { auditLedgerTrace, type LedgerEvent, type LedgerTrace } from '../../src/gate/index.js';
-import { createPgLedger, pgLedgerDdl, pgLedgerLog } from '../../src/pg/index.js';
+import { auditLedgerTrace, type LedgerTrace } from '../../src/gate/index.js';
+import { createPgLedger, pgLedgerDdl } from '../../src/pg/index.js';
 import type { TraceStep } from '../../src/store/store-types.js';
 import { machineGraph } from '../../src/viz/graph.js';
+import { leadHandoffEvent, registeredEvent } from '../helpers/ledger-events.js';
+import { usePgLedgers } from '../helpers/pg-ledger-fixture.js';
 import { usePostgres } from '../setup/postgres.js';
-import { PROFILE, rm, runExampleGate, T0 } from './fixtures.js';
+import { PROFILE, runExampleGate, T0 } from './fixtures.js';
 
 const PROBLEM = 'example-greet';
 const graphs = [machineGraph(gateMachine)];
 const db = usePostgres();
-const dirs: string[] = [];
-const open: { close(): Promise<unknown> }[] = [];
-let n = 0;
-
-afterAll(async () => {
-  for (const o of open.splice(0)) await o.close();
-  for (const d of dirs) rm(d);
-});
-
-const log = (schema: string) => {
-  const l = pgLedgerLog({ connectionString: db.url(), schema });
-  open.push(l);
-  return l;
-};
-
-async function sql(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: db.url() });
-  await c.connect();
-  open.push({ close: () => c.end() });
-  return c;
-}
-
-const registered = (problem_id: string): LedgerEvent => ({
-  type: 'registered',
-  seq: 1,
-  at: T0,
-  problem_id,
-  profile: PROFILE,
-  contract_revision: 1,
-});
+const pgl = usePgLedgers(db, { cleanup: 'afterAll' });
 
 /** One real gate run (example worker and evaluator) on the PostgreSQL ledger; its schema and path. */
-const runSchema = `trace_run_${n++}`;
+const runSchema = pgl.schema('trace_run_');
 let path: readonly string[] = [];
 beforeAll(async () => {
   const ledger = createPgLedger({ connectionString: db.url(), schema: runSchema }, { now: () => T0 });
   try {
-    const r = await runExampleGate(ledger, dirs);
+    const r = await runExampleGate(ledger, pgl.dirs);
     path = r.path;
   } finally {
     await ledger.close();
@@ -58,7 +30,7 @@ beforeAll(async () => {
 
 describe('a gate run on the PostgreSQL ledger records its machine transitions', () => {
   it('every entry the run wrote carries its trace in its row, the first marked start; the audit passes', async () => {
-    const read = await log(runSchema).readTraces(PROBLEM);
+    const read = await pgl.log(runSchema).readTraces(PROBLEM);
     if (read === null) throw new Error('the run wrote no history');
     expect(read.entries).toBeGreaterThanOrEqual(4); // registered, reserved, started, consumed, …
     expect(read.traced.map((t) => t.seq)).toEqual(Array.from({ length: read.entries }, (_, i) => i + 1));
@@ -71,7 +43,7 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
     expect(r.steps).toBe(steps.length);
     expect(r.findings).toEqual([]);
     // the column holds the trace as JSON text, beside the unchanged event
-    const c = await sql();
+    const c = await pgl.sql();
     const row = (
       await c.query(
         `SELECT event, trace FROM "${runSchema}".ledger_events WHERE problem_id = $1 AND seq = 1`,
@@ -83,12 +55,12 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
   });
 
   it('hostile: a rival cannot edit a traced row; a row it appends with a forged step is flagged at its cite', async () => {
-    const c = await sql();
+    const c = await pgl.sql();
     const t = `"${runSchema}".ledger_events`;
     await expect(c.query(`UPDATE ${t} SET trace = NULL WHERE problem_id = $1`, [PROBLEM])).rejects.toThrow(
       /append-only/,
     );
-    const before = await log(runSchema).readTraces(PROBLEM);
+    const before = await pgl.log(runSchema).readTraces(PROBLEM);
     if (before === null) throw new Error('no history');
     const last = before.traced.at(-1)?.trace.steps.at(-1) as TraceStep;
     const seq = before.entries + 1;
@@ -96,7 +68,7 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
       start: false,
       steps: [{ machine: 'gate', from: last.to, event: 'WORKER.FORGED\u001b]0;x\u0007', to: 'gate.done' }],
     };
-    const event: LedgerEvent = { type: 'lead-handoff', seq, at: T0, packet_id: null, route: 'forged' };
+    const event = leadHandoffEvent(seq, 'forged');
     await c.query(`INSERT INTO ${t} (problem_id, seq, type, event, trace) VALUES ($1, $2, $3, $4, $5)`, [
       PROBLEM,
       seq,
@@ -104,7 +76,7 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
       canonicalJson(event),
       JSON.stringify(forged),
     ]);
-    const read = await log(runSchema).readTraces(PROBLEM);
+    const read = await pgl.log(runSchema).readTraces(PROBLEM);
     if (read === null) throw new Error('no history');
     const r = auditLedgerTrace(PROBLEM, read.entries, read.traced, graphs);
     expect(r.ok).toBe(false);
@@ -114,12 +86,11 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
   });
 
   it('hostile: a row whose trace is not a trace fails the audit closed; the ledger itself still reads', async () => {
-    const schema = `trace_bad_${n++}`;
-    const l = createPgLedger({ connectionString: db.url(), schema }, { now: () => T0 });
-    open.push(l);
+    const schema = pgl.schema('trace_bad_');
+    const l = pgl.ledger(schema);
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const c = await sql();
-    const event: LedgerEvent = { type: 'lead-handoff', seq: 2, at: T0, packet_id: null, route: 'lead' };
+    const c = await pgl.sql();
+    const event = leadHandoffEvent(2);
     await c.query(
       `INSERT INTO "${schema}".ledger_events (problem_id, seq, type, event, trace) VALUES ('p1', 2, $1, $2, $3)`,
       [event.type, canonicalJson(event), JSON.stringify({ start: 'yes', steps: [{ machine: '' }] })],
@@ -139,20 +110,20 @@ describe('a gate run on the PostgreSQL ledger records its machine transitions', 
 
 describe('the trace column', () => {
   it('entries written without a trace (ledger verbs) have none; an invalid trace is refused before the INSERT', async () => {
-    const schema = `trace_plain_${n++}`;
-    const l = log(schema);
+    const schema = pgl.schema('trace_plain_');
+    const l = pgl.log(schema);
     const bad = { start: 'yes', steps: [{ machine: '' }] } as unknown as LedgerTrace;
-    await expect(l.append('p1', registered('p1'), { trace: bad })).rejects.toMatchObject({
+    await expect(l.append('p1', registeredEvent('p1'), { trace: bad })).rejects.toMatchObject({
       code: 'invalid_input',
     });
     expect(await l.read('p1')).toBeNull();
-    expect(await l.append('p1', registered('p1'))).toBe(true);
+    expect(await l.append('p1', registeredEvent('p1'))).toBe(true);
     expect(await l.readTraces('p1')).toEqual({ entries: 1, traced: [] });
     const trace: LedgerTrace = {
       start: true,
       steps: [{ machine: 'gate', from: 'gate.a', event: 'E', to: 'gate.b' }],
     };
-    const handoff: LedgerEvent = { type: 'lead-handoff', seq: 2, at: T0, packet_id: null, route: 'lead' };
+    const handoff = leadHandoffEvent(2);
     expect(await l.append('p1', handoff, { trace })).toBe(true);
     // a losing compare-and-set writes nothing, its trace included
     expect(await l.append('p1', { ...handoff, route: 'rival' }, { trace: { start: false, steps: [] } })).toBe(
@@ -162,15 +133,15 @@ describe('the trace column', () => {
   });
 
   it('a table made before the column existed is migrated in place (also by two logs at once); its rows read as untraced', async () => {
-    const schema = `trace_old_${n++}`;
-    const c = await sql();
+    const schema = pgl.schema('trace_old_');
+    const c = await pgl.sql();
     // the previous version's DDL: everything but the column
     const old = pgLedgerDdl(schema).filter((q) => !q.includes('ADD COLUMN'));
     expect(old).toHaveLength(pgLedgerDdl(schema).length - 1);
     for (const q of old) await c.query(q);
     await c.query(
       `INSERT INTO "${schema}".ledger_events (problem_id, seq, type, event) VALUES ('p1', 1, 'registered', $1)`,
-      [canonicalJson(registered('p1'))],
+      [canonicalJson(registeredEvent('p1'))],
     );
     const column = () =>
       c.query(
@@ -178,18 +149,18 @@ describe('the trace column', () => {
         [schema],
       );
     expect((await column()).rows).toEqual([]);
-    const a = log(schema);
-    const b = log(schema);
+    const a = pgl.log(schema);
+    const b = pgl.log(schema);
     await Promise.all([a.migrate(), b.migrate()]);
     expect((await column()).rows).toEqual([{ is_nullable: 'YES' }]);
-    expect(await a.read('p1')).toEqual([registered('p1')]);
+    expect(await a.read('p1')).toEqual([registeredEvent('p1')]);
     expect(await a.readTraces('p1')).toEqual({ entries: 1, traced: [] });
     const trace: LedgerTrace = { start: true, steps: [] };
-    const handoff: LedgerEvent = { type: 'lead-handoff', seq: 2, at: T0, packet_id: null, route: 'lead' };
+    const handoff = leadHandoffEvent(2);
     expect(await b.append('p1', handoff, { trace })).toBe(true);
     expect(await a.readTraces('p1')).toEqual({ entries: 2, traced: [{ seq: 2, trace }] });
     // the migration is idempotent: a third log on the migrated table changes nothing
-    await log(schema).migrate();
-    expect(await log(schema).readTraces('p1')).toEqual({ entries: 2, traced: [{ seq: 2, trace }] });
+    await pgl.log(schema).migrate();
+    expect(await pgl.log(schema).readTraces('p1')).toEqual({ entries: 2, traced: [{ seq: 2, trace }] });
   });
 });

@@ -8,48 +8,26 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../src/gate/index.js';
-import { createPgLedger, type PgLedgerLog } from '../../src/pg/index.js';
+import { describe, expect, it } from 'vitest';
+import { usePgLedgers } from '../helpers/pg-ledger-fixture.js';
 import { usePostgres } from '../setup/postgres.js';
-import { directive, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
+import { directive, PROFILE, req, T0, tempDir } from './fixtures.js';
 import { ledgerRuleTests } from './ledger-rules.js';
 import { childLines, driveRounds, expectOneGrantPerRound, spawnChild } from './race.js';
 
 const CHILD = fileURLToPath(new URL('./pg-race-child.mjs', import.meta.url));
 const db = usePostgres();
-const open: { close(): Promise<void> }[] = [];
-const dirs: string[] = [];
-let n = 0;
-
-afterEach(async () => {
-  for (const o of open.splice(0)) await o.close();
-  for (const d of dirs.splice(0)) rm(d);
-});
-
-function make(schema = `ledger_${n++}`): Ledger & { log: PgLedgerLog } {
-  const l = createPgLedger({ connectionString: db.url(), schema }, { now: () => T0 });
-  open.push(l);
-  return l;
-}
-
-async function sql(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: db.url() });
-  await c.connect();
-  open.push({ close: () => c.end() });
-  return c;
-}
+const pgl = usePgLedgers(db, { cleanup: 'afterEach' });
 
 describe('ledger (postgres)', () => {
-  ledgerRuleTests(() => make());
+  ledgerRuleTests(() => pgl.ledger());
 
   it('refuses path-unsafe problem ids', async () => {
-    await expect(make().status('../escape')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(pgl.ledger().status('../escape')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('uses the ordinary repair first, then the gate continuation, then nothing; a new session sees the same', async () => {
-    const l = make();
+    const l = pgl.ledger();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     const g1 = await l.reserve(req('k1', '1'.repeat(64)));
     if (g1.outcome === 'refused') throw new Error('unreachable');
@@ -64,7 +42,7 @@ describe('ledger (postgres)', () => {
     expect(g2.grant.slot).toBe('gate-continuation');
     await l.consume('p1', g2.grant.grant_id);
     // another session (a new ledger object, its own pool) on the same database
-    const restarted = make(l.log.schema);
+    const restarted = pgl.ledger(l.log.schema);
     expect(await restarted.reserve(req('k1', '1'.repeat(64)))).toMatchObject({
       outcome: 'replayed',
       grant: { grant_id: g1.grant.grant_id },
@@ -86,11 +64,11 @@ describe('ledger (postgres)', () => {
 
 describe('what the database enforces', () => {
   it('append-only, dense seqs, one reservation per idempotency key; a damaged log fails closed', async () => {
-    const l = make();
+    const l = pgl.ledger();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     const g = await l.reserve(req('k1'));
     if (g.outcome === 'refused') throw new Error('unreachable');
-    const c = await sql();
+    const c = await pgl.sql();
     const t = `"${l.log.schema}".ledger_events`;
     const row = (await c.query(`SELECT * FROM ${t} WHERE seq = 2`)).rows[0];
     for (const [q, params] of [
@@ -117,7 +95,7 @@ describe('what the database enforces', () => {
 
 describe('what the log refuses before the INSERT', () => {
   it('hostile: an event its reader would refuse (an empty key, a bad profile) is invalid_input; nothing is stored and the ledger stays usable', async () => {
-    const l = make();
+    const l = pgl.ledger();
     await expect(
       l.log.append('p1', {
         type: 'registered',
@@ -135,7 +113,7 @@ describe('what the log refuses before the INSERT', () => {
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     // a reservation under an empty idempotency key builds a grant its reader refuses
     await expect(l.reserve(req(''))).rejects.toMatchObject({ code: 'invalid_input' });
-    const c = await sql();
+    const c = await pgl.sql();
     expect((await c.query(`SELECT count(*)::int AS n FROM "${l.log.schema}".ledger_events`)).rows[0].n).toBe(
       1,
     );
@@ -148,11 +126,11 @@ describe('postgres ledger across processes', () => {
   const PROCS = 16;
   const ROUNDS = 10;
   it(`${PROCS} processes x ${ROUNDS} rounds, one connection each: exactly one grant per round`, async () => {
-    const l = make();
+    const l = pgl.ledger();
     for (let r = 0; r < ROUNDS; r++)
       await l.register({ problem_id: `race-${r}`, profile: PROFILE, contract_revision: 1 });
     const dir = tempDir('gate-pg-race-');
-    dirs.push(dir);
+    pgl.dirs.push(dir);
     const sync = join(dir, 'sync');
     mkdirSync(sync);
     const children = Array.from({ length: PROCS }, (_, i) =>
