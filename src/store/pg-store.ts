@@ -314,6 +314,36 @@ export function createPgStore(options: PgStoreOptions): PgStore {
   }
 
   /**
+   * The reader scaffold of `load`/`loadRun` and `readBatches`: a pool connection (the schema
+   * migrated first), `read` on it, the connection released — destroyed unless `read` failed with a
+   * plain server ERROR (after a transport failure its state is unknown). A failure to connect or to
+   * read is `{ ok: false, detail }` (the callers' `journal_unreadable`), a failed read after a
+   * ROLLBACK of the snapshot it may have opened.
+   */
+  async function withReader<T>(
+    what: string,
+    read: (c: PoolClient) => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+    let c: PoolClient;
+    try {
+      await ensureSchema();
+      c = guard(await pool.connect());
+    } catch (e) {
+      return { ok: false, detail: `cannot reach the database: ${errText(e)}` };
+    }
+    let destroy = false;
+    try {
+      return { ok: true, value: await read(c) };
+    } catch (e) {
+      destroy = !isPlainServerError(e);
+      await c.query('ROLLBACK').catch(() => {});
+      return { ok: false, detail: `cannot read ${what}: ${errText(e)}` };
+    } finally {
+      c.release(destroy);
+    }
+  }
+
+  /**
    * The connection of the one-round-trip appends, kept between consecutive appends: released to
    * the pool on the next turn of the event loop (`setImmediate`), at once when someone waits for
    * the pool or the connection failed, and by `close()`. A writer appending back to back (each
@@ -867,18 +897,9 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       run_id: runId,
       detail,
     });
-    let c: PoolClient;
-    try {
-      await ensureSchema();
-      c = guard(await pool.connect());
-    } catch (e) {
-      return fail('journal_unreadable', `cannot reach the database: ${errText(e)}`);
-    }
-    let destroy = false;
-    let res: QueryResult[];
-    try {
-      // one snapshot, one round trip: the manifest, the event rows, the batch rows
-      res = replyList(
+    // one snapshot, one round trip: the manifest, the event rows, the batch rows
+    const got = await withReader("the run's batches", async (c) =>
+      replyList(
         await c.query(
           [
             'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -888,14 +909,10 @@ export function createPgStore(options: PgStoreOptions): PgStore {
             'COMMIT',
           ].join('; '),
         ),
-      );
-    } catch (e) {
-      destroy = !isPlainServerError(e);
-      await c.query('ROLLBACK').catch(() => {});
-      return fail('journal_unreadable', `cannot read the run's batches: ${errText(e)}`);
-    } finally {
-      c.release(destroy);
-    }
+      ),
+    );
+    if (!got.ok) return fail('journal_unreadable', got.detail);
+    const res = got.value;
     const text = (res[1]?.rows[0] as { manifest?: string } | undefined)?.manifest;
     if (text === undefined) return fail('no_such_run', `no run ${runId}`);
     const m = manifestOf(runId, text);
@@ -921,15 +938,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       run_id: runId,
       detail,
     });
-    let c: PoolClient;
-    try {
-      await ensureSchema();
-      c = guard(await pool.connect());
-    } catch (e) {
-      return fail('journal_unreadable', `cannot reach the database: ${errText(e)}`);
-    }
-    let destroy = false;
-    try {
+    const got = await withReader('the run', async (c): Promise<AnyLoadResult> => {
       // one snapshot for the manifest, the rows and the cache
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const mrow = await c.query<{ manifest: string }>(
@@ -970,13 +979,8 @@ export function createPgStore(options: PgStoreOptions): PgStore {
         }
       }
       return { ok: true, value: assembleLoad(manifest, p.events, p.damage, cache, warnings) };
-    } catch (e) {
-      destroy = !isPlainServerError(e);
-      await c.query('ROLLBACK').catch(() => {});
-      return fail('journal_unreadable', `cannot read the run: ${errText(e)}`);
-    } finally {
-      c.release(destroy);
-    }
+    });
+    return got.ok ? got.value : fail('journal_unreadable', got.detail);
   }
 
   const store: PgStore = {
