@@ -9,7 +9,6 @@
  * chain run written by the built `handoff chain example payroll --run-store` is drawn from its
  * trace (needs `npm run build`).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,11 +22,10 @@ import { createStoreChainJournal, stageDelta } from '../../src/chain/index.js';
 import { createFsStore } from '../../src/store/index.js';
 import { CHAIN_PATH_LIMIT, machineGraph } from '../../src/viz/index.js';
 import { goodStages, tripBaton, tripChain } from '../chain/trip-fixture.js';
+import { CHROMIUM, CHROMIUM_MISSING, runChromium } from '../helpers/chromium.js';
 import { runCli, stdoutJson } from '../helpers/cli.js';
 import { cliMain } from '../helpers/cli-main.js';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const CHROMIUM = process.env.CHROMIUM_BIN ?? CANDIDATES.find((c) => existsSync(c)) ?? null;
 const chain = machineGraph(chainMachine as unknown as AnyStateMachine);
 const edgeOf = (from: string, event: string, to: string): string => {
   const e = chain.edges.find(
@@ -155,31 +153,13 @@ describe('handoff inspect draws a chain run from its recorded trace', () => {
   it('the HTML page in headless Chromium: failed and the RETRY edge are visited, running four times', {
     timeout: 120_000,
   }, async () => {
-    expect(CHROMIUM, `no chromium binary among ${CANDIDATES.join(', ')} (set CHROMIUM_BIN)`).not.toBeNull();
+    expect(CHROMIUM, CHROMIUM_MISSING).not.toBeNull();
     const { root, runId } = await tripRun('html', true);
     const page = join(dir, 'chain-run.html');
     const r = await inspect(runId, root, '--format', 'html', '--out', page);
     expect(r.code).toBe(0);
     const profile = await mkdtemp(join(dir, 'profile-'));
-    const dom = await new Promise<string>((resolve, reject) =>
-      execFile(
-        CHROMIUM as string,
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          `--user-data-dir=${profile}`,
-          '--dump-dom',
-          pathToFileURL(page).href,
-        ],
-        { timeout: 60_000, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
-        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
-      ),
-    );
+    const { stdout: dom } = await runChromium(['--dump-dom', pathToFileURL(page).href], profile);
     expect(dom).toContain('<svg id="machine"');
     expect(dom).toMatch(/<g class="node state [^"]*visited[^"]*" data-id="chain\.failed" data-visits="1"/);
     expect(dom).toMatch(/data-id="chain\.running" data-visits="4"/);

@@ -8,7 +8,6 @@
  * the same checks hold; clicking again hides them. Chromium is required: without it this FAILS.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { cycleMachine } from '../../machines/index.js';
 import { machineGraph, toHtml } from '../../src/viz/index.js';
+import { CHROMIUM, CHROMIUM_MISSING, headlessArgs } from '../helpers/chromium.js';
 
 const graph = machineGraph(cycleMachine as unknown as AnyStateMachine);
 /** The cycle's error/stop edges (into its stopped state) and the states they leave. */
@@ -26,9 +26,6 @@ const STOPS = graph.edges.filter(
 );
 const STOP_SOURCES = new Set(STOPS.map((e) => e.source)).size;
 const LEAVES = graph.nodes.filter((n) => n.children.length === 0).length;
-
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const CHROMIUM = process.env.CHROMIUM_BIN ?? CANDIDATES.find((c) => existsSync(c)) ?? null;
 
 /** A minimal DevTools-protocol client over --remote-debugging-pipe (fd 3 in, fd 4 out). */
 class Cdp {
@@ -149,22 +146,9 @@ beforeAll(async () => {
   if (CHROMIUM === null) return;
   const page = join(dir, 'cycle.html');
   await writeFile(page, toHtml(graph));
-  proc = spawn(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${join(dir, 'profile')}`,
-      '--remote-debugging-pipe',
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
-  );
+  proc = spawn(CHROMIUM, headlessArgs(join(dir, 'profile'), '--remote-debugging-pipe', 'about:blank'), {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+  });
   cdp = new Cdp(proc);
   const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
   ({ sessionId: session } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
@@ -197,7 +181,7 @@ afterAll(async () => {
 
 describe('cycle viewer in headless Chromium: labels, boxes and the error toggle', () => {
   it('chromium is installed (apt-get install -y chromium; CI installs it)', () => {
-    expect(CHROMIUM, `no chromium binary among ${CANDIDATES.join(', ')} (set CHROMIUM_BIN)`).not.toBeNull();
+    expect(CHROMIUM, CHROMIUM_MISSING).not.toBeNull();
   });
 
   it('opens collapsed: a badge per state with error/stop exits and the lane, no error edge drawn, nothing overlaps', {

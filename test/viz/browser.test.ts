@@ -4,8 +4,6 @@
  * transition, the overlay classes must be there, and a screenshot must be a real picture.
  * Chromium is required (CI installs it): when it is missing this test FAILS, it does not skip.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,34 +19,9 @@ import {
   type PathOverlay,
   toHtml,
 } from '../../src/viz/index.js';
-
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const CHROMIUM = process.env.CHROMIUM_BIN ?? CANDIDATES.find((c) => existsSync(c)) ?? null;
+import { CHROMIUM, CHROMIUM_MISSING, runChromium } from '../helpers/chromium.js';
 
 let dir: string;
-
-function chromium(args: readonly string[], profile: string): Promise<{ stdout: string; stderr: string }> {
-  if (CHROMIUM === null) throw new Error('no chromium binary found');
-  return new Promise((resolve, reject) => {
-    execFile(
-      CHROMIUM,
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--user-data-dir=${profile}`,
-        ...args,
-      ],
-      { timeout: 60_000, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
-      (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stdout, stderr }),
-    );
-  });
-}
 
 /** Minimal PNG reading: IHDR size and the inflated image data (for a variety check). */
 function readPng(buf: Buffer): { width: number; height: number; data: Buffer } {
@@ -105,7 +78,7 @@ afterAll(async () => {
 
 describe('HTML viewer in headless Chromium', () => {
   it('chromium is installed (apt-get install -y chromium; CI installs it)', () => {
-    expect(CHROMIUM, `no chromium binary among ${CANDIDATES.join(', ')} (set CHROMIUM_BIN)`).not.toBeNull();
+    expect(CHROMIUM, CHROMIUM_MISSING).not.toBeNull();
   });
 
   for (const name of ['cycle', 'chain', 'gate', 'synthesis', 'chain-path']) {
@@ -115,7 +88,7 @@ describe('HTML viewer in headless Chromium', () => {
       const c = CASES.find((x) => x.name === name);
       if (c === undefined) throw new Error(name);
       const profile = await mkdtemp(join(dir, 'profile-'));
-      const { stdout } = await chromium(
+      const { stdout } = await runChromium(
         ['--dump-dom', pathToFileURL(join(dir, `${name}.html`)).href],
         profile,
       );
@@ -143,7 +116,7 @@ describe('HTML viewer in headless Chromium', () => {
     it(`${name}: a 1400×1000 screenshot is a real, varied picture`, { timeout: 120_000 }, async () => {
       const profile = await mkdtemp(join(dir, 'profile-'));
       const png = join(dir, `${name}.png`);
-      await chromium(
+      await runChromium(
         [
           '--screenshot=' + png,
           '--window-size=1400,1000',
