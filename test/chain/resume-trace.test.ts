@@ -12,6 +12,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnyStateMachine } from 'xstate';
+import { chainMachine } from '../../machines/index.js';
 import { canonicalJsonUtf8 } from '../../src/canonical/index.js';
 import {
   type ChainJournal,
@@ -24,6 +26,7 @@ import {
 } from '../../src/chain/index.js';
 import { createFsStore } from '../../src/store/index.js';
 import type { TraceStep } from '../../src/store/store-types.js';
+import { machineGraph } from '../../src/viz/graph.js';
 import { cliMain } from '../helpers/cli-main.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
@@ -233,13 +236,21 @@ describe('run-store journal: a resumed run’s trace', () => {
     expect(r.err).toBe('');
     const report = JSON.parse(r.out) as {
       path: { steps: { state: string; cite: string }[] };
-      overlay: { gaps: unknown[]; current: string | null };
+      overlay: { gaps: unknown[]; current: string | null; edge_visits: Record<string, number> };
     };
     expect(report.overlay.gaps).toEqual([]);
     expect(report.overlay.current).toBe('chain.accepted');
     const states = report.path.steps.map((s) => s.state);
     expect(states.slice(0, 4)).toEqual(['ready', 'running', 'validating', 'committed']);
     expect(states.at(-1)).toBe('accepted');
+    expect(states.filter((s) => s === 'committed')).toHaveLength(3);
+    // the resumed machine's START is drawn on its own edge (ready → running), taken twice: the
+    // first run's and the resumed run's (the drawn states go committed → running at the restart)
+    const g = machineGraph(chainMachine as unknown as AnyStateMachine);
+    const start = g.edges.find(
+      (e) => e.source === 'chain.ready' && e.event === 'START' && e.targets[0] === 'chain.running',
+    );
+    expect(start && report.overlay.edge_visits[start.id]).toBe(2);
   });
 
   it('hostile: a restart forged mid-batch in a store run is flagged with the batch cite (exit 5)', async () => {
