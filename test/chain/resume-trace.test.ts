@@ -6,11 +6,15 @@
  * audit (`handoff audit --chain-journal DIR --baton ID`, `handoff audit RUN_ID`) accepts it as a
  * restart at a commit boundary — the step is the machine's first in its write, or follows a
  * machine that reached a final state — and flags nothing. Hostile: a forged restart in the middle
- * of a write, or one followed by an impossible transition, is still flagged with its cite.
+ * of a write, or one followed by an impossible transition, is still flagged with its cite. A real
+ * crash: the payroll chain killed (SIGKILL) inside `pay` in a child process running the built
+ * library, then resumed to the end by a new child — both journals audit ok, one restart.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { chainMachine } from '../../machines/index.js';
@@ -267,5 +271,60 @@ describe('run-store journal: a resumed run’s trace', () => {
     expect(report.findings).toEqual([
       expect.objectContaining({ code: 'not_active', cite: `${runId}#3`, index: 1 }),
     ]);
+  });
+});
+
+const WORKER = fileURLToPath(new URL('./fixtures/payroll-worker.mjs', import.meta.url));
+
+/**
+ * Runs the payroll worker (the built library) on `dir` with `journal`; with `hangAt` it is killed
+ * (SIGKILL) once it reports the hang. Resolves with how it ended.
+ */
+function payrollWorker(
+  hangAt: string,
+  journal: 'file' | 'store',
+): Promise<{ signal: string | null; code: number | null }> {
+  const child = spawn(process.execPath, [WORKER, dir], {
+    env: { ...process.env, HANG_AT: hangAt, JOURNAL: journal },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    if (hangAt !== '' && out.includes('HANG\n')) child.kill('SIGKILL');
+  });
+  child.stderr.resume();
+  return new Promise((res) => child.on('close', (code, signal) => res({ code, signal })));
+}
+
+describe('a real crash (SIGKILL in a child process) and a resume in a new process', () => {
+  it('file journal: the resumed process’s first line starts at chain.ready; handoff audit --chain-journal is ok with one restart', async () => {
+    expect(await payrollWorker('pay:effect', 'file')).toMatchObject({ signal: 'SIGKILL' });
+    expect(await payrollWorker('', 'file')).toMatchObject({ code: 0 });
+    const r = await cliMain(
+      ['audit', '--chain-journal', join(dir, 'journal'), '--baton', 'payroll-2026-06', '--json'],
+      dir,
+    );
+    expect(r.err).toBe('');
+    const report = JSON.parse(r.out) as ChainAudit;
+    expect(report).toMatchObject({ ok: true, findings: [], entries: 6, traced_lines: 5 });
+    // lines: the start baton, intent, settle, fund_check (first process), pay, receipt (resumed)
+    expect(report.restarts).toEqual([
+      { cite: chainJournalCite('payroll-2026-06', 5), index: 0, machine: 'chain' },
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('run-store journal: the same chain run goes on; handoff audit RUN_ID is ok with one restart', async () => {
+    expect(await payrollWorker('pay:effect', 'store')).toMatchObject({ signal: 'SIGKILL' });
+    expect(await payrollWorker('', 'store')).toMatchObject({ code: 0 });
+    const root = join(dir, '.handoff');
+    const runs = await createFsStore({ root, env: {} }).listRuns();
+    expect(runs).toHaveLength(1);
+    const runId = runs[0] as string;
+    const { code, report } = await auditRun(runId, root);
+    expect(report).toMatchObject({ ok: true, findings: [] });
+    expect(report.restarts).toEqual([{ cite: `${runId}#4`, index: 0, machine: 'chain' }]);
+    expect(code).toBe(0);
   });
 });
