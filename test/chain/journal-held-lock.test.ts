@@ -21,7 +21,12 @@ import {
   stageDelta,
 } from '../../src/chain/index.js';
 import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
-import { exists, outcomesOf, tripEntries, useJournalDir } from '../helpers/chain-journal-lock.js';
+import {
+  exists,
+  expectOneHistoryPerBaton,
+  tripEntries,
+  useJournalDir,
+} from '../helpers/chain-journal-lock.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
@@ -277,28 +282,19 @@ describe('file journal with holdLocks (in process)', () => {
   }
 });
 
-async function runWriter(args: string[]) {
-  const w = tmp.writer(args);
-  await w.shows('READY\n');
-  w.child.stdin?.write('go\n');
-  const r = await w.done;
-  expect(r.code).toBe(0);
-  return outcomesOf(r.out);
-}
-
 describe('file journal with holdLocks (real processes)', () => {
   it('a held lock refuses another process (busy); the holder’s exit releases it', async () => {
     const holder = tmp.writer(['hold-held', tmp.dir, 'race-0']);
     await holder.shows('LOCKED\n');
     const lock = chainJournalLockFile(tmp.dir, 'race-0');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
-    expect(await runWriter(['run', tmp.dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
-    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
     holder.child.stdin?.end();
     const r = await holder.done;
     expect(r.out).toContain('EXITING\n');
     expect(await exists(lock)).toBe(false); // released by the exit hook
-    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
     expect(await exists(lock)).toBe(false); // released when the run ended
     expect((await createFileChainJournal(tmp.dir).loadLast('race-0'))?.revision).toBe(3);
   }, 30_000);
@@ -314,14 +310,14 @@ describe('file journal with holdLocks (real processes)', () => {
     expect((await createFileChainJournal(tmp.dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
       0,
     ]);
-    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'busy' });
     expect(await exists(lock)).toBe(true);
     // the documented recovery, run by a person: the holder is provably gone (same host, no such pid)
     expect(recoverChainJournalLock(tmp.dir, 'race-0')).toMatchObject({
       outcome: 'removed',
       holder: { host: hostname(), pid: holder.child.pid },
     });
-    expect(await runWriter(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1', 'held'])).toEqual({ 'race-0': 'accepted' });
     expect((await createFileChainJournal(tmp.dir).entries('race-0')).map((e) => e.baton.revision)).toEqual([
       0, 1, 2, 3,
     ]);
@@ -329,23 +325,7 @@ describe('file journal with holdLocks (real processes)', () => {
 
   it('two held-mode processes racing on the same batons never interleave', async () => {
     const n = 10;
-    const a = tmp.writer(['run', tmp.dir, 'a', String(n), 'held']);
-    const b = tmp.writer(['run', tmp.dir, 'b', String(n), 'held']);
-    await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
-    a.child.stdin?.write('go\n');
-    b.child.stdin?.write('go\n');
-    const [ra, rb] = await Promise.all([a.done, b.done]);
-    expect([ra.code, rb.code]).toEqual([0, 0]);
-    const oa = outcomesOf(ra.out);
-    const ob = outcomesOf(rb.out);
-    const journal = createFileChainJournal(tmp.dir);
-    for (let i = 0; i < n; i++) {
-      const id = `race-${i}`;
-      for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
-      expect(oa[id] === 'accepted' && ob[id] === 'accepted').toBe(false);
-      const entries = await journal.entries(id); // journal_damaged if two writers interleaved
-      expect(entries.map((e) => e.baton.revision)).toEqual(entries.map((_, j) => j));
-      expect(await exists(chainJournalLockFile(tmp.dir, id))).toBe(false);
-    }
+    const [oa, ob] = await tmp.race(n, ['held']);
+    await expectOneHistoryPerBaton(tmp.dir, n, oa, ob);
   }, 30_000);
 });

@@ -18,7 +18,12 @@ import {
 } from '../../src/chain/index.js';
 import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
 import { createExclusiveFile, nodeFsLayer } from '../../src/durable/index.js';
-import { exists, outcomesOf, useJournalDir } from '../helpers/chain-journal-lock.js';
+import {
+  exists,
+  expectOneHistoryPerBaton,
+  outcomesOf,
+  useJournalDir,
+} from '../helpers/chain-journal-lock.js';
 import { goodStages, tripBaton, tripChain } from './trip-fixture.js';
 
 const tmp = useJournalDir('chain-lock-');
@@ -120,12 +125,7 @@ describe('file journal lock (real processes)', () => {
       ok: false,
       reason: 'exists',
     });
-    const refused = tmp.writer(['run', tmp.dir, 'a', '1']);
-    await refused.shows('READY\n');
-    refused.child.stdin?.write('go\n');
-    const r1 = await refused.done;
-    expect(r1.code).toBe(0);
-    expect(outcomesOf(r1.out)).toEqual({ 'race-0': 'busy' });
+    expect(await tmp.run(['run', tmp.dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
     expect(await exists(chainJournalFile(tmp.dir, 'race-0'))).toBe(false);
     expect(await exists(chainJournalLockFile(tmp.dir, 'race-0'))).toBe(true);
 
@@ -161,28 +161,13 @@ describe('file journal lock (real processes)', () => {
 
   it('two processes racing on the same batons never interleave: every journal stays one verified history', async () => {
     const n = 12;
-    const a = tmp.writer(['run', tmp.dir, 'a', String(n)]);
-    const b = tmp.writer(['run', tmp.dir, 'b', String(n)]);
-    await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
-    a.child.stdin?.write('go\n');
-    b.child.stdin?.write('go\n');
-    const [ra, rb] = await Promise.all([a.done, b.done]);
-    expect([ra.code, rb.code]).toEqual([0, 0]);
-    const oa = outcomesOf(ra.out);
-    const ob = outcomesOf(rb.out);
-    const journal = createFileChainJournal(tmp.dir);
-    for (let i = 0; i < n; i++) {
-      const id = `race-${i}`;
-      for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
-      expect(oa[id] === 'accepted' && ob[id] === 'accepted').toBe(false); // the variants differ
-      const entries = await journal.entries(id); // journal_damaged if two writers interleaved
-      expect(entries.map((e) => e.baton.revision)).toEqual(entries.map((_, j) => j));
+    const [oa, ob] = await tmp.race(n);
+    await expectOneHistoryPerBaton(tmp.dir, n, oa, ob, (id, entries) => {
       const winner = oa[id] === 'accepted' ? 'a' : ob[id] === 'accepted' ? 'b' : null;
       if (winner !== null) {
         expect(entries).toHaveLength(4);
         expect(entries[3]?.baton.records.every((r) => String(r.value).startsWith(winner))).toBe(true);
       }
-      expect(await exists(chainJournalLockFile(tmp.dir, id))).toBe(false);
-    }
+    });
   }, 30_000);
 });

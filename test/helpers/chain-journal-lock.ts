@@ -2,16 +2,17 @@
  * The setup the chain journal's lock tests share (test/chain/journal-lock, test/chain/journal-held-lock):
  * a fresh scratch directory per test, real writer processes (test/chain/fixtures/journal-writer.mjs,
  * against the built library: `npm run build` first) that are SIGKILLed if a test leaves them
- * running, the outcomes line such a writer prints, and the first three journal entries of the trip
- * chain.
+ * running — one run to its end, or two released at once to race on the same batons — the outcomes
+ * line such a writer prints, what a race must leave on disk, and the first three journal entries
+ * of the trip chain.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'vitest';
-import type { JournalEntry } from '../../src/chain/index.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { chainJournalLockFile, createFileChainJournal, type JournalEntry } from '../../src/chain/index.js';
 import { tripBaton, tripChain } from '../chain/trip-fixture.js';
 
 /**
@@ -46,7 +47,17 @@ export interface JournalDirFixture {
   readonly dir: string;
   /** Starts `node journal-writer.mjs ...args`; a writer still running after the test is SIGKILLed. */
   writer(args: readonly string[]): JournalWriter;
+  /** Runs one `run` writer (`args`) to its end: READY, go, exit 0 (asserted); its outcomes. */
+  run(args: readonly string[]): Promise<Outcomes>;
+  /**
+   * Runs two `run` writers on this directory, variants `a` and `b` over batons race-0 … race-(n-1)
+   * (`extra` appended, e.g. `held`), released at once; both must exit 0 (asserted); their outcomes.
+   */
+  race(n: number, extra?: readonly string[]): Promise<[Outcomes, Outcomes]>;
 }
+
+/** Baton id → `accepted` or the error code a writer's commit ended with. */
+export type Outcomes = Record<string, string>;
 
 /**
  * Registers the `beforeEach`/`afterEach` hooks of a lock test file: a fresh directory named
@@ -73,17 +84,37 @@ export function useJournalDir(prefix: string): JournalDirFixture {
     if (dir !== null) await rm(dir, { recursive: true, force: true });
     dir = null;
   });
-  return {
+  const writer = (args: readonly string[]) => {
+    const w = startJournalWriter(args);
+    children.push(w.child);
+    return w;
+  };
+  const fixture: JournalDirFixture = {
     get dir() {
       if (dir === null) throw new Error('useJournalDir: the directory exists only inside a test');
       return dir;
     },
-    writer(args) {
-      const w = startJournalWriter(args);
-      children.push(w.child);
-      return w;
+    writer,
+    async run(args) {
+      const w = writer(args);
+      await w.shows('READY\n');
+      w.child.stdin?.write('go\n');
+      const r = await w.done;
+      expect(r.code).toBe(0);
+      return outcomesOf(r.out);
+    },
+    async race(n, extra = []) {
+      const a = writer(['run', fixture.dir, 'a', String(n), ...extra]);
+      const b = writer(['run', fixture.dir, 'b', String(n), ...extra]);
+      await Promise.all([a.shows('READY\n'), b.shows('READY\n')]);
+      a.child.stdin?.write('go\n');
+      b.child.stdin?.write('go\n');
+      const [ra, rb] = await Promise.all([a.done, b.done]);
+      expect([ra.code, rb.code]).toEqual([0, 0]);
+      return [outcomesOf(ra.out), outcomesOf(rb.out)];
     },
   };
+  return fixture;
 }
 
 function startJournalWriter(args: readonly string[]): JournalWriter {
@@ -123,8 +154,39 @@ function startJournalWriter(args: readonly string[]): JournalWriter {
  * outcomesOf('READY\n{"outcomes":{"race-0":"busy"}}\n'); // { 'race-0': 'busy' }
  * ```
  */
-export const outcomesOf = (out: string): Record<string, string> =>
+export const outcomesOf = (out: string): Outcomes =>
   (JSON.parse(out.slice(out.lastIndexOf('{"outcomes"'))) as { outcomes: Record<string, string> }).outcomes;
+
+/**
+ * Asserts what two racing writers (see {@link JournalDirFixture.race}) must leave under `dir`, baton
+ * by baton (race-0 … race-(n-1)): each outcome `accepted`, `busy` or `journal_conflict`, never both
+ * accepted, the journal one dense verified history (loading it fails with `journal_damaged` if two
+ * writers interleaved), `each` (extra checks of the test) passed, and no lock left.
+ *
+ * @example
+ * ```ts
+ * const [oa, ob] = await tmp.race(12);
+ * await expectOneHistoryPerBaton(tmp.dir, 12, oa, ob);
+ * ```
+ */
+export async function expectOneHistoryPerBaton(
+  dir: string,
+  n: number,
+  oa: Outcomes,
+  ob: Outcomes,
+  each: (id: string, entries: readonly JournalEntry[]) => void = () => {},
+): Promise<void> {
+  const journal = createFileChainJournal(dir);
+  for (let i = 0; i < n; i++) {
+    const id = `race-${i}`;
+    for (const o of [oa[id], ob[id]]) expect(['accepted', 'busy', 'journal_conflict']).toContain(o);
+    expect(oa[id] === 'accepted' && ob[id] === 'accepted').toBe(false); // the variants differ
+    const entries = await journal.entries(id); // journal_damaged if two writers interleaved
+    expect(entries.map((e) => e.baton.revision)).toEqual(entries.map((_, j) => j));
+    each(id, entries);
+    expect(await exists(chainJournalLockFile(dir, id))).toBe(false);
+  }
+}
 
 /**
  * Whether `p` exists (a dangling symlink does not).
