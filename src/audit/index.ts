@@ -9,7 +9,9 @@ export {
   AUDIT_SCHEMA,
   type AuditFinding,
   type AuditFindingCode,
+  type AuditOptions,
   type AuditReport,
+  type AuditRestart,
   auditTrace,
   type TracedBatch,
 } from './audit-rules.js';
@@ -20,4 +22,5 @@ export {
   type TraceCollectorOptions,
   traceStep,
 } from './trace-collector.js';
+export { isTraceRestart, machineFinished, RESUMABLE_MACHINES, type RestartContext } from './trace-restart.js';
 export { TraceStepSchema } from './trace-step-schema.js';

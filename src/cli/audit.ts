@@ -84,6 +84,13 @@ function untracedLine(r: Pick<AuditReport, 'untraced'>): string[] {
   ];
 }
 
+/** The line naming where a resumed run's new machine began (none when the run was never resumed). */
+function restartLine(r: Pick<AuditReport, 'restarts'>): string[] {
+  if (r.restarts.length === 0) return [];
+  const at = r.restarts.map((x) => `${x.cite} step ${x.index} (${x.machine})`);
+  return [escapeLine(`restarts: ${at.join(', ')} — a resumed run's new machine began at its initial state`)];
+}
+
 /** The human report. */
 function auditText(r: AuditReport): string {
   const head = r.ok
@@ -94,7 +101,7 @@ function auditText(r: AuditReport): string {
   const lines = r.findings.map(
     (f) => `  ${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`,
   );
-  return `${[head, ...lines, ...untracedLine(r), `note: ${r.note}`].join('\n')}\n`;
+  return `${[head, ...lines, ...restartLine(r), ...untracedLine(r), `note: ${r.note}`].join('\n')}\n`;
 }
 
 /** The human report of a gate problem's audit, one escaped line per finding. */
@@ -196,7 +203,7 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
   const lines = report.findings.map(
     (f) => `  ${escapeLine(`${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`)}`,
   );
-  io.out(`${[escapeLine(head), ...lines, `note: ${report.note}`].join('\n')}\n`);
+  io.out(`${[escapeLine(head), ...lines, ...restartLine(report), `note: ${report.note}`].join('\n')}\n`);
   return report.ok ? 0 : AUDIT_FAILED;
 }
 

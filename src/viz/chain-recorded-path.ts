@@ -42,7 +42,7 @@ export function chainRecordedPath(
   derived: ChainJournalPath,
   runId: string,
 ): { path: ChainJournalPath; overlay: PathOverlay } {
-  const trail = recordedTrail(g, recorded, runId);
+  const trail = recordedTrail(g, recorded, runId, { restarts: true });
   const commits = new Map<string, ChainPhaseStep>();
   for (const s of derived.steps) if (s.source === 'baton-commit') commits.set(s.cite, s);
   const steps: ChainPhaseStep[] = trail.steps.map((s) => {

@@ -65,6 +65,7 @@ export {
 export {
   type RecordedStep,
   type RecordedTrail,
+  type RecordedTrailOptions,
   type RecordedTrailStep,
   recordedTrail,
 } from './recorded-path.js';

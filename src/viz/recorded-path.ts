@@ -88,6 +88,23 @@ function shown(s: string): string {
 }
 
 /**
+ * Options of {@link recordedTrail}.
+ *
+ * @example
+ * ```ts
+ * recordedTrail(machineGraph(chainMachine), recorded, runId, { restarts: true });
+ * ```
+ */
+export interface RecordedTrailOptions {
+  /**
+   * The machine's runs are resumed by a new actor (the chain's `chain.resume`): a step leaving the
+   * initial state while another state is current is drawn as a return to the initial state (a
+   * step labelled `<cite> resumed`) before the step itself. Default false (the cycle machine).
+   */
+  readonly restarts?: boolean;
+}
+
+/**
  * The trail of recorded steps over any machine graph (`g`): a first step at the machine's initial
  * state (cited as the manifest), then one step per transition that changed state, each matched
  * to its edge (same source, event, targets and guard). A step the machine has no transition for
@@ -106,6 +123,7 @@ export function recordedTrail(
   g: MachineGraph,
   recorded: readonly RecordedStep[],
   runId: string,
+  options: RecordedTrailOptions = {},
 ): RecordedTrail {
   const index = nodeIndex(g);
   const first = initialLeaf(g);
@@ -121,6 +139,21 @@ export function recordedTrail(
   const gaps: { step: number; reason: string }[] = [];
   let current: string | null = first;
   for (const r of recorded) {
+    if (options.restarts === true && r.step.from === first && current !== first && current !== null) {
+      // a resumed run's new actor (handoff audit's restart) begins back at the initial state
+      const at = steps.length;
+      steps.push({ state: relative(g, first), cite: r.cite, lastSeq: r.lastSeq, source: 'trace' });
+      resolved.push({
+        index: at,
+        nodes: [first],
+        event: null,
+        label: `${r.cite} resumed`,
+        edge: null,
+        inferred: [],
+      });
+      nodeVisits[first] = (nodeVisits[first] ?? 0) + 1;
+      current = first;
+    }
     const edge = stepEdge(g, r.step);
     if (edge !== null) edgeVisits[edge.id] = (edgeVisits[edge.id] ?? 0) + 1;
     if (r.step.to === '') continue;

@@ -120,6 +120,29 @@ describe('file journal: a resumed run’s trace', () => {
     expect(code).toBe(0);
   });
 
+  it('the text report names the restart on one line (and a run never resumed has no such line)', async () => {
+    const journal = createFileChainJournal(dir);
+    const chain = await stopAtRoute(journal);
+    await chain.resume(journal, BATON);
+    await journal.close();
+    const r = await cliMain(['audit', '--chain-journal', dir, '--baton', BATON], dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      `restarts: ${chainJournalCite(BATON, 3)} step 0 (chain) — a resumed run's new machine began at its initial state\n`,
+    );
+    const other = await mkdtemp(join(tmpdir(), 'chain-resume-trace-plain-'));
+    try {
+      const plain = createFileChainJournal(other);
+      await tripChain().run(tripBaton(tripChain()), { journal: plain });
+      await plain.close();
+      const q = await cliMain(['audit', '--chain-journal', other, '--baton', BATON], dir);
+      expect(q.code).toBe(0);
+      expect(q.out).not.toContain('restarts:');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('a fresh process (a new journal object and a new chain on the same directory) resumes: the audit is ok', async () => {
     const first = createFileChainJournal(dir, { holdLocks: true });
     await stopAtRoute(first);
@@ -248,8 +271,15 @@ describe('run-store journal: a resumed run’s trace', () => {
     expect(states.slice(0, 4)).toEqual(['ready', 'running', 'validating', 'committed']);
     expect(states.at(-1)).toBe('accepted');
     expect(states.filter((s) => s === 'committed')).toHaveLength(3);
+    // the restart is drawn: back to ready at the resumed write's cite, then its START
+    const back = report.path.steps.findIndex((s, i) => i > 0 && s.state === 'ready');
+    expect(back).toBeGreaterThan(0);
+    expect(report.path.steps[back]?.cite).toBe(`${runId}#2`);
+    expect(report.path.steps[back - 1]?.state).not.toBe('ready');
+    expect(report.path.steps[back + 1]?.state).toBe('running');
+    expect(states.filter((s) => s === 'ready')).toHaveLength(2);
     // the resumed machine's START is drawn on its own edge (ready → running), taken twice: the
-    // first run's and the resumed run's (the drawn states go committed → running at the restart)
+    // first run's and the resumed run's
     const g = machineGraph(chainMachine as unknown as AnyStateMachine);
     const start = g.edges.find(
       (e) => e.source === 'chain.ready' && e.event === 'START' && e.targets[0] === 'chain.running',
