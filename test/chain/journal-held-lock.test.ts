@@ -284,8 +284,7 @@ describe('file journal with holdLocks (in process)', () => {
 
 describe('file journal with holdLocks (real processes)', () => {
   it('a held lock refuses another process (busy); the holder’s exit releases it', async () => {
-    const holder = tmp.writer(['hold-held', tmp.dir, 'race-0']);
-    await holder.shows('LOCKED\n');
+    const holder = await tmp.holder('hold-held', 'race-0');
     const lock = chainJournalLockFile(tmp.dir, 'race-0');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual({ host: hostname(), pid: holder.child.pid });
     expect(await tmp.run(['run', tmp.dir, 'a', '1'])).toEqual({ 'race-0': 'busy' });
@@ -300,8 +299,7 @@ describe('file journal with holdLocks (real processes)', () => {
   }, 30_000);
 
   it('SIGKILL while holding leaves the lock: never broken (busy) until a person removes it; then the baton resumes', async () => {
-    const holder = tmp.writer(['hold-held', tmp.dir, 'race-0']);
-    await holder.shows('LOCKED\n');
+    const holder = await tmp.holder('hold-held', 'race-0');
     holder.child.kill('SIGKILL');
     expect((await holder.done).signal).toBe('SIGKILL');
     const lock = chainJournalLockFile(tmp.dir, 'race-0');

@@ -115,8 +115,7 @@ describe('file journal lock (in process)', () => {
 
 describe('file journal lock (real processes)', () => {
   it('while one process holds the baton’s lock, another process’s commits are refused with busy', async () => {
-    const holder = tmp.writer(['hold', tmp.dir, 'race-0']);
-    await holder.shows('LOCKED\n');
+    const holder = await tmp.holder('hold', 'race-0');
     // the held lock is a link to the holder's lock body: a regular file naming the holder, and an
     // O_EXCL writer (another implementation, an older version) is refused by it as well
     const lock = chainJournalLockFile(tmp.dir, 'race-0');
@@ -142,8 +141,7 @@ describe('file journal lock (real processes)', () => {
   }, 30_000);
 
   it('a lock body left by a killed process is swept by the next process; its held lock stays a lock', async () => {
-    const holder = tmp.writer(['hold', tmp.dir, 'race-0']);
-    await holder.shows('LOCKED\n');
+    const holder = await tmp.holder('hold', 'race-0');
     const [body] = await readdir(join(tmp.dir, LOCK_BODY_DIR));
     expect(body).toBe(
       `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}.${holder.child.pid}.${body?.split('.').pop()}`,

@@ -19,8 +19,7 @@ describe('useJournalDir', () => {
 
   it('a test’s directory exists during the test; a writer may be left holding a lock', async () => {
     expect(existsSync(tmp.dir)).toBe(true);
-    const holder = tmp.writer(['hold', tmp.dir, 'race-0']);
-    await holder.shows('LOCKED\n');
+    const holder = await tmp.holder('hold', 'race-0');
     expect(await exists(chainJournalLockFile(tmp.dir, 'race-0'))).toBe(true);
     left.push({ dir: tmp.dir, pid: holder.child.pid, done: holder.done });
   }, 30_000);

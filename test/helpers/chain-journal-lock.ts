@@ -47,6 +47,11 @@ export interface JournalDirFixture {
   readonly dir: string;
   /** Starts `node journal-writer.mjs ...args`; a writer still running after the test is SIGKILLed. */
   writer(args: readonly string[]): JournalWriter;
+  /**
+   * Starts a writer holding `batonId`'s lock in this directory (`hold`: the lock every commit takes;
+   * `hold-held`: a holdLocks journal's lock after its first commit); resolves once it printed LOCKED.
+   */
+  holder(mode: 'hold' | 'hold-held', batonId: string): Promise<JournalWriter>;
   /** Runs one `run` writer (`args`) to its end: READY, go, exit 0 (asserted); its outcomes. */
   run(args: readonly string[]): Promise<Outcomes>;
   /**
@@ -95,6 +100,11 @@ export function useJournalDir(prefix: string): JournalDirFixture {
       return dir;
     },
     writer,
+    async holder(mode, batonId) {
+      const w = writer([mode, fixture.dir, batonId]);
+      await w.shows('LOCKED\n');
+      return w;
+    },
     async run(args) {
       const w = writer(args);
       await w.shows('READY\n');
