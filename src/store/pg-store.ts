@@ -24,7 +24,7 @@
  * trips. `committed` is reported only after COMMIT (or the self-committing statement) returned; a
  * failure while it is in flight (connection lost, backend terminated) is `indeterminate` with step
  * `commit`. Back-to-back one-round-trip appends keep their pool connection until the next turn of
- * the event loop (no pool checkout per append; see `checkoutWriter`).
+ * the event loop (no pool checkout per append; see `withWriter`).
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
@@ -983,6 +983,17 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     return got.ok ? got.value : fail('journal_unreadable', got.detail);
   }
 
+  /** How this store builds a new run's manifest (as the fs backend: its root, version, clock, id source). */
+  const manifestEnv = { storageRoot: root, pluginVersion, now, runIdSuffix: options.runIdSuffix };
+
+  /** A built manifest published as a new run, or the builder's refusal. */
+  async function publishBuilt(
+    b: ReturnType<typeof buildManifest> | ReturnType<typeof buildChainManifest>,
+  ): Promise<StoreResult> {
+    if (!b.ok) return refused(b.run_id, b.code, b.detail);
+    return publishRun(b.manifest);
+  }
+
   const store: PgStore = {
     backend: 'postgres',
     root,
@@ -994,25 +1005,12 @@ export function createPgStore(options: PgStoreOptions): PgStore {
       flushWriter();
       if (ownPool) await pool.end();
     },
+    // async: a throwing clock or id source rejects the promise, as before
     async createRun(input: CreateRunInput) {
-      const b = buildManifest(input, {
-        storageRoot: root,
-        pluginVersion,
-        now,
-        runIdSuffix: options.runIdSuffix,
-      });
-      if (!b.ok) return refused(b.run_id, b.code, b.detail);
-      return publishRun(b.manifest);
+      return publishBuilt(buildManifest(input, manifestEnv));
     },
     async createChainRun(input) {
-      const b = buildChainManifest(input, {
-        storageRoot: root,
-        pluginVersion,
-        now,
-        runIdSuffix: options.runIdSuffix,
-      });
-      if (!b.ok) return refused(b.run_id, b.code, b.detail);
-      return publishRun(b.manifest);
+      return publishBuilt(buildChainManifest(input, manifestEnv));
     },
     append: (runId, kind, payload) => doAppend(runId, kind, payload, false),
     setHandoff: (runId, payload) => doAppend(runId, 'handoff', payload, true),
