@@ -18,11 +18,10 @@ import {
   chainJournalLockFile,
   createFileChainJournal,
   createFileEffectLedger,
-  type JournalEntry,
 } from '../../src/chain/index.js';
 import { LOCK_BODY_DIR } from '../../src/chain/jsonl-file.js';
+import { tripEntries } from '../helpers/chain-journal-lock.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
-import { tripBaton, tripChain } from './trip-fixture.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,23 +31,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function entries(): Promise<JournalEntry[]> {
-  const chain = tripChain();
-  const b0 = tripBaton(chain);
-  const c1 = await chain.advance(b0);
-  const c2 = await chain.advance(c1.baton);
-  return [
-    { baton: b0, receipt: null },
-    { baton: c1.baton, receipt: c1.receipt },
-    { baton: c2.baton, receipt: c2.receipt },
-  ];
-}
-
 const calls = (trace: readonly string[], op: string) => trace.filter((t) => t.startsWith(`${op} `));
 
 describe('file journal: one durable boundary per commit', () => {
   it('a commit is one lock, one write and one fsync; the creating commit also fsyncs the directory', async () => {
-    const [e0, e1, e2] = (await entries()) as [JournalEntry, JournalEntry, JournalEntry];
+    const [e0, e1, e2] = await tripEntries();
     const f = faultyFs();
     const journal = createFileChainJournal(dir, { fs: f });
     const file = chainJournalFile(dir, 'trip-1');
@@ -94,7 +81,7 @@ describe('file journal: one durable boundary per commit', () => {
 describe('file journal: fault injection at every call of a commit', () => {
   for (const mode of ['eio', 'partial', 'enospc-nothing'] as FaultMode[]) {
     it(`${mode}: rejected commits leave the file as it was and no lock; resolved ones are durable`, async () => {
-      const [e0, e1] = (await entries()) as [JournalEntry, JournalEntry];
+      const [e0, e1] = await tripEntries();
       const file = chainJournalFile(dir, 'trip-1');
       const lock = chainJournalLockFile(dir, 'trip-1');
       // the calls of one commit of e1 on a journal object that has not seen the file yet
@@ -152,7 +139,7 @@ describe('file journal: fault injection at every call of a commit', () => {
   }
 
   it('a failed fsync is not acknowledged and the unsynced line does not survive to be taken as committed', async () => {
-    const [e0, e1] = (await entries()) as [JournalEntry, JournalEntry];
+    const [e0, e1] = await tripEntries();
     const f = faultyFs();
     const journal = createFileChainJournal(dir, { fs: f });
     await journal.commit(e0);
@@ -174,7 +161,7 @@ describe('file journal: fault injection at every call of a commit', () => {
 
 describe('file journal: the held descriptor is re-checked under the lock', () => {
   it('a torn tail another writer left after this object’s last commit is cut, not merged', async () => {
-    const [e0, e1, e2] = (await entries()) as [JournalEntry, JournalEntry, JournalEntry];
+    const [e0, e1, e2] = await tripEntries();
     const journal = createFileChainJournal(dir);
     await journal.commit(e0);
     await journal.commit(e1);
@@ -193,7 +180,7 @@ describe('file journal: the held descriptor is re-checked under the lock', () =>
   });
 
   it('a torn line that is not last is reported as damage, never accepted', async () => {
-    const [e0, e1, e2] = (await entries()) as [JournalEntry, JournalEntry, JournalEntry];
+    const [e0, e1, e2] = await tripEntries();
     const journal = createFileChainJournal(dir);
     await journal.commit(e0);
     const file = chainJournalFile(dir, 'trip-1');
@@ -214,7 +201,7 @@ describe('file journal: the held descriptor is re-checked under the lock', () =>
   });
 
   it('a file replaced under a held descriptor is reopened: the commit lands in the file at the path', async () => {
-    const [e0, e1] = (await entries()) as [JournalEntry, JournalEntry];
+    const [e0, e1] = await tripEntries();
     const journal = createFileChainJournal(dir);
     await journal.commit(e0);
     const file = chainJournalFile(dir, 'trip-1');

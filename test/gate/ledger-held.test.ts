@@ -22,6 +22,7 @@ import type { FsLayer } from '../../src/durable/index.js';
 import { createFsLedger, fsLedgerLog } from '../../src/gate/index.js';
 import { LEDGER_LOG_FILE, ledgerLineText, parseLedgerLines } from '../../src/gate/ledger-line.js';
 import type { LedgerEvent } from '../../src/gate/ledger-state.js';
+import { leadHandoffEvent, registeredEvent } from '../helpers/ledger-events.js';
 import { faultyFs } from '../store/faulty-fs.js';
 import { PROFILE, req, rm, T0, tempDir } from './fixtures.js';
 
@@ -30,21 +31,8 @@ afterAll(() => rm(tmp));
 let n = 0;
 const fresh = () => join(tmp, String(n++));
 
-const registered = (problem_id: string): LedgerEvent => ({
-  type: 'registered',
-  seq: 1,
-  at: T0,
-  problem_id,
-  profile: PROFILE,
-  contract_revision: 1,
-});
-const handoff = (seq: number, route = 'lead'): LedgerEvent => ({
-  type: 'lead-handoff',
-  seq,
-  at: T0,
-  packet_id: null,
-  route,
-});
+const registered = registeredEvent;
+const handoff = leadHandoffEvent;
 
 function parse(file: string) {
   const state = { events: [] as LedgerEvent[], nonces: [] as (string | null)[] };
