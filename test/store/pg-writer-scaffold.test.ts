@@ -59,6 +59,15 @@ async function seqs(store: PgStore, id: string): Promise<number[]> {
   return l.value.events.map((e) => e.seq);
 }
 
+/** A store on a one-connection pool with one run holding one committed note, the writer released, and an admin session. */
+async function oneNoteRun() {
+  const { store, spy, schema } = spiedStore(1);
+  const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
+  expect((await store.append(id, 'note', note('one'))).outcome).toBe('committed');
+  await turn();
+  return { store, spy, schema, id, admin: await sql() };
+}
+
 describe('writer scaffold', () => {
   it('back-to-back appends, batches and handoffs share one checkout; it is released one turn later', async () => {
     const { store, spy } = spiedStore();
@@ -116,11 +125,7 @@ describe('writer scaffold', () => {
   });
 
   it('a plain server ERROR is write_failed; the connection goes back at once, not destroyed', async () => {
-    const { store, spy, schema } = spiedStore(1);
-    const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
-    expect((await store.append(id, 'note', note('one'))).outcome).toBe('committed');
-    await turn();
-    const admin = await sql();
+    const { store, spy, schema, id, admin } = await oneNoteRun();
     await admin.query(
       `CREATE FUNCTION "${schema}".boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom' USING ERRCODE = 'P0001'; END $$`,
     );
@@ -148,11 +153,7 @@ describe('writer scaffold', () => {
 
   for (const which of ['append', 'batch'] as const) {
     it(`a backend that dies mid-statement (${which}): indeterminate, the connection destroyed, the next append on a fresh one`, async () => {
-      const { store, spy, schema } = spiedStore(1);
-      const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
-      expect((await store.append(id, 'note', note('one'))).outcome).toBe('committed');
-      await turn();
-      const admin = await sql();
+      const { store, spy, schema, id, admin } = await oneNoteRun();
       await admin.query(
         `CREATE FUNCTION "${schema}".die() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); RETURN NEW; END $$`,
       );
@@ -203,11 +204,7 @@ describe('writer scaffold', () => {
 
 describe('reader scaffold', () => {
   it('a plain server ERROR while reading is journal_unreadable with its detail; the connection is kept; reads work after', async () => {
-    const { store, spy, schema } = spiedStore(1);
-    const id = (await store.createRun({ dispatch: dispatch() })).run_id as string;
-    expect((await store.append(id, 'note', note('one'))).outcome).toBe('committed');
-    await turn();
-    const admin = await sql();
+    const { store, spy, schema, id, admin } = await oneNoteRun();
     await admin.query(`ALTER TABLE "${schema}".handoff_batches RENAME TO hb_away`);
     spy.releases.length = 0;
     const b = await store.readBatches(id);
