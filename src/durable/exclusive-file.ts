@@ -22,7 +22,11 @@ import { StepFailure } from './step-failure.js';
  * ```
  */
 export type ExclusiveCreate =
-  | { readonly ok: true }
+  | {
+      readonly ok: true;
+      /** The creating descriptor, still open (only with `keepOpen`: the caller closes it). */
+      readonly fd?: number;
+    }
   | {
       readonly ok: false;
       readonly reason: 'exists' | 'create_failed' | 'init_failed';
@@ -44,13 +48,19 @@ export interface ExclusiveOptions {
   readonly sync?: boolean;
   /** Leave the file in place when writing its body fails (default: remove it, freeing the path). */
   readonly keepOnFailure?: boolean;
+  /**
+   * Keep the creating descriptor open and answer it (`{ok: true, fd}`): the caller then knows the
+   * very inode it created (`fstat(fd)`), with no window in which the path could name another file.
+   * Default false (closed).
+   */
+  readonly keepOpen?: boolean;
 }
 
 const CREATED: ExclusiveCreate = Object.freeze({ ok: true });
 
 /**
  * Creates `file` exclusively (O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW) and writes `body` (possibly
- * empty) completely, then closes it. Never throws: the outcome says what happened. Call
+ * empty) completely, then closes it (or, with `keepOpen`, answers the open descriptor). Never throws: the outcome says what happened. Call
  * {@link fsyncDir} on its directory when the new entry itself must be durable.
  *
  * @example
@@ -75,6 +85,7 @@ export function createExclusiveFile(
   try {
     writeFully(fsl, fd, body, 'body_write');
     if (options.sync === true) fsl.fsync(fd);
+    if (options.keepOpen === true) return { ok: true, fd };
     closed = true;
     fsl.close(fd);
     return CREATED;

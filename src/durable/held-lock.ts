@@ -61,6 +61,26 @@ export function sameLockFile(st: FsStat, pin: Pick<HeldLockPin, 'ino' | 'dev'>):
 }
 
 /**
+ * Pins an already open descriptor of a lock this process created (O_EXCL's creating descriptor):
+ * its identity from `fstat`, so the pin is the created inode whatever the path names now. Takes
+ * ownership of `fd` (closed when it cannot be identified); never throws.
+ *
+ * @example
+ * ```ts
+ * const pin = pinOpenFile(fsl, creatingFd); // { fd, ino, dev } or null
+ * ```
+ */
+export function pinOpenFile(fsl: FsLayer, fd: number): HeldLockPin | null {
+  try {
+    const st = fsl.fstat(fd);
+    return { fd, ino: st.ino, dev: st.dev };
+  } catch {
+    closePin(fsl, fd);
+    return null;
+  }
+}
+
+/**
  * Opens `lockPath` read-only without following a symlink (nor waiting on a FIFO) and returns its pin (descriptor, inode,
  * device), for a lock created by a call that closed its own descriptor; null when it cannot be
  * opened or stat'ed (then nothing stays open: the lock is not held, the caller releases it after

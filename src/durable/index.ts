@@ -20,7 +20,7 @@ export type {
   HeldLockTake,
   HeldLockUnreleased,
 } from './held-lock.js';
-export { HeldLockFiles, pinLockFile, sameLockFile } from './held-lock.js';
+export { HeldLockFiles, pinLockFile, pinOpenFile, sameLockFile } from './held-lock.js';
 export { dirFsyncUnsupported, makeDirsDurable } from './mkdir-durable.js';
 export type { PublishOptions, PublishStep, PublishSync } from './publish.js';
 export { publishFile, publishNewFile } from './publish.js';

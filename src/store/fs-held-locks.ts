@@ -11,13 +11,13 @@
  * taken afresh, a replaced lock never touched, release only of a lock still ours, and the exit
  * hook — is the durable layer's held lock files (src/durable/held-lock.ts). What is the store's
  * own is here: the lock is created by {@link acquireLock} (its body and its refusal codes `busy`,
- * `lock_unavailable`, `lock_init_failed`) and then pinned with a read-only descriptor; a check that
+ * `lock_unavailable`, `lock_init_failed`) and pinned with its creating descriptor; a check that
  * fails is `lock_unavailable`; a lock taken afresh means the run's sidecar state is read again
  * (another writer may have used the run meanwhile). The lock is never broken: a crashed holder
  * leaves its lock, which `handoff store recover` removes only when its recorded pid is provably
  * gone (same host).
  */
-import { errnoOf, type FsLayer, HeldLockFiles, type HeldLockTake, pinLockFile } from '../durable/index.js';
+import { errnoOf, type FsLayer, HeldLockFiles, type HeldLockTake, pinOpenFile } from '../durable/index.js';
 import { acquireLock, type LockAcquire, releaseLock } from './fs-lock.js';
 
 /**
@@ -58,12 +58,16 @@ const REUSED: RunLock = Object.freeze({ ok: true, fresh: false });
  */
 export class HeldLocks extends HeldLockFiles {}
 
-/** Creates the run lock ({@link acquireLock}) and pins it with a read-only descriptor. */
+/**
+ * Creates the run lock ({@link acquireLock}) and pins it with its creating descriptor: the pin is
+ * the inode this call created (`fstat` of that descriptor), never whatever the path names a moment
+ * later (a lock swapped in between a create and a re-open would otherwise be pinned as ours).
+ */
 function takeRunLock(fsl: FsLayer, lockPath: string, body: Uint8Array): HeldLockTake<LockRefusal> {
-  const r = acquireLock(fsl, lockPath, body);
+  const r = acquireLock(fsl, lockPath, body, { keepOpen: true });
   if (!r.ok) return { ok: false, refusal: r };
   // pin null: not held (its identity is unknown): it is released after this mutation (see unlockRun)
-  return { ok: true, pin: pinLockFile(fsl, lockPath) };
+  return { ok: true, pin: r.fd === undefined ? null : pinOpenFile(fsl, r.fd) };
 }
 
 /**

@@ -11,7 +11,11 @@ import type { StoreCode } from './store.js';
 
 /** Outcome of {@link acquireLock}. */
 export type LockAcquire =
-  | { readonly ok: true }
+  | {
+      readonly ok: true;
+      /** The creating descriptor, open (only with `keepOpen`: the caller closes it). */
+      readonly fd?: number;
+    }
   | {
       readonly ok: false;
       readonly code: Extract<StoreCode, 'busy' | 'lock_unavailable' | 'lock_init_failed'>;
@@ -23,7 +27,8 @@ const ACQUIRED: LockAcquire = Object.freeze({ ok: true });
 /**
  * Creates the lock file exclusively and writes its diagnostic body `{acquired, host, pid}` (given as
  * the record, or as its canonical JSON line already encoded) with one write. On a body write
- * failure the lock just created is removed again (`lock_init_failed`).
+ * failure the lock just created is removed again (`lock_init_failed`). With `keepOpen` the
+ * creating descriptor is answered open, so a holder pins the very inode it created.
  *
  * @example
  * ```ts
@@ -35,10 +40,11 @@ export function acquireLock(
   fsl: FsLayer,
   lockPath: string,
   body: { pid: number; host: string; acquired: string } | Uint8Array,
+  options: { readonly keepOpen?: boolean } = {},
 ): LockAcquire {
   const data = body instanceof Uint8Array ? body : Buffer.from(`${canonicalJson(body)}\n`);
-  const r = createExclusiveFile(fsl, lockPath, data);
-  if (r.ok) return ACQUIRED;
+  const r = createExclusiveFile(fsl, lockPath, data, { keepOpen: options.keepOpen === true });
+  if (r.ok) return r.fd === undefined ? ACQUIRED : { ok: true, fd: r.fd };
   const why = errnoOf(r.cause) || String(r.cause);
   switch (r.reason) {
     case 'exists':

@@ -11,9 +11,11 @@
 import { spawn } from 'node:child_process';
 import {
   appendFileSync,
+  constants,
   existsSync,
   lstatSync,
   readFileSync,
+  renameSync,
   rmSync,
   unlinkSync,
   writeFileSync,
@@ -21,6 +23,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { type FsLayer, nodeFsLayer } from '../../src/durable/index.js';
 import { createFsStore, recoverRun } from '../../src/store/index.js';
 import { faultyFs } from './faulty-fs.js';
 import { dispatch, fixedClock, note } from './fixtures.js';
@@ -103,6 +106,41 @@ describe('holdLocks: one lock for a writer across its appends', () => {
       expect.stringMatching(/^unlink /),
       expect.stringMatching(/^close /),
     ]);
+  });
+
+  it('hostile: a lock swapped in right after the O_EXCL create is not pinned as ours (the creating descriptor is the pin)', async () => {
+    const { project, store, id, lock } = await heldRun();
+    store.close();
+    const real = nodeFsLayer();
+    let swapped = false;
+    // the O_EXCL create of .lock succeeds, then another process moves it away and plants its own
+    // file there before the holder could re-open the path
+    const racing: FsLayer = {
+      ...real,
+      open(p, flags, mode) {
+        const fd = real.open(p, flags, mode);
+        if (!swapped && p === lock && (flags & constants.O_EXCL) !== 0) {
+          swapped = true;
+          renameSync(lock, `${lock}.moved`);
+          writeFileSync(lock, '{"host":"intruder","pid":1}\n');
+        }
+        return fd;
+      },
+    };
+    const s = createFsStore({
+      projectRoot: project,
+      env: {},
+      now: fixedClock(),
+      fs: racing,
+      holdLocks: true,
+    });
+    expect(await s.append(id, 'note', note('a'))).toMatchObject({ outcome: 'committed', seq: 1 });
+    expect(swapped).toBe(true);
+    // the planted file is not the lock this writer created: the next mutation sees that and is busy
+    expect(await s.append(id, 'note', note('b'))).toMatchObject({ outcome: 'nothing_written', code: 'busy' });
+    s.close();
+    // and closing never removes the intruder's file
+    expect(readFileSync(lock, 'utf8')).toBe('{"host":"intruder","pid":1}\n');
   });
 
   it('a lock removed behind the holder is taken afresh; an aborted batch left meanwhile by another writer is superseded', async () => {
