@@ -60,9 +60,11 @@ export { chainJournalSequence, createMemoryChainJournal } from './journal.js';
 export { ChainTraceStepSchema, chainJournalCite } from './journal-trace.js';
 export { type ChainLockHere, type ChainLockVerdict, judgeChainLock } from './lock-holder-rule.js';
 export {
+  type ChainLockRecoveries,
   type ChainLockRecoveryCite,
   type RecoverChainLockOptions,
   type RecoverChainLockResult,
+  readChainLockRecoveries,
   recoverChainJournalLock,
 } from './lock-recovery.js';
 export {

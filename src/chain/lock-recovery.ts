@@ -20,6 +20,7 @@ import {
   makeDirsDurable,
   nodeFsLayer,
   O,
+  readFileNoFollow,
   readRange,
   StepFailure,
 } from '../durable/index.js';
@@ -32,6 +33,7 @@ import {
   LOCK_RECOVERIES_DIR,
   lockRecoveryBytes,
   lockRecoveryFileName,
+  parseChainLockRecovery,
 } from './lock-recovery-record.js';
 
 /** Options of {@link recoverChainJournalLock}. */
@@ -206,4 +208,80 @@ function journalRecovery(
     return { record, path, cite: `${LOCK_RECOVERIES_DIR}/${name}` };
   }
   return `cannot write a new file in ${LOCK_RECOVERIES_DIR}/: every name tried exists`;
+}
+
+/** The largest recovery record file {@link readChainLockRecoveries} reads (a record is ≈300 bytes). */
+const MAX_RECORD_BYTES = 64 * 1024;
+
+/**
+ * What {@link readChainLockRecoveries} found for one baton: its recovery records in time order (by
+ * file name) with their cites, and the files under `lock-recoveries/` that could not be read as a
+ * record (with why) — whoever they belong to, since a damaged file does not say.
+ */
+export interface ChainLockRecoveries {
+  readonly recoveries: readonly { readonly cite: string; readonly record: ChainLockRecovery }[];
+  readonly unreadable: readonly { readonly cite: string; readonly detail: string }[];
+}
+
+/**
+ * The journaled lock recoveries of `batonId` in the chain file journal `dir` (what
+ * {@link recoverChainJournalLock} wrote). Nothing there: empty lists. Never throws: a
+ * `lock-recoveries` that is not a real directory, a symlink or a non-record file inside it is
+ * listed as unreadable, never followed.
+ *
+ * @example
+ * ```ts
+ * const { recoveries } = readChainLockRecoveries('/var/lib/payroll/journal', 'payroll-2026-06');
+ * recoveries.map((r) => r.cite); // ['lock-recoveries/20261202T120000123Z-1a2b3c4d.json']
+ * ```
+ */
+export function readChainLockRecoveries(
+  dir: string,
+  batonId: string,
+  options: { readonly fs?: FsLayer } = {},
+): ChainLockRecoveries {
+  const fsl = options.fs ?? nodeFsLayer();
+  const sub = join(dir, LOCK_RECOVERIES_DIR);
+  const recoveries: { cite: string; record: ChainLockRecovery }[] = [];
+  const unreadable: { cite: string; detail: string }[] = [];
+  let names: string[];
+  try {
+    const st = fsl.lstat(sub);
+    if (!st.isDirectory() || st.isSymbolicLink()) {
+      unreadable.push({
+        cite: LOCK_RECOVERIES_DIR,
+        detail: 'not a directory (a symlink or a file): not read',
+      });
+      return { recoveries, unreadable };
+    }
+    names = fsl.readdir(sub).sort();
+  } catch (e) {
+    if (errnoOf(e) !== 'ENOENT')
+      unreadable.push({ cite: LOCK_RECOVERIES_DIR, detail: `cannot list: ${errnoOf(e) || String(e)}` });
+    return { recoveries, unreadable };
+  }
+  for (const name of names) {
+    const cite = `${LOCK_RECOVERIES_DIR}/${name}`;
+    let bytes: Buffer | null;
+    try {
+      const st = fsl.lstat(join(sub, name));
+      if (!st.isFile() || st.isSymbolicLink()) {
+        unreadable.push({ cite, detail: 'not a regular file: not read' });
+        continue;
+      }
+      if (st.size > MAX_RECORD_BYTES) {
+        unreadable.push({ cite, detail: `${st.size} bytes: too large for a recovery record` });
+        continue;
+      }
+      bytes = readFileNoFollow(fsl, join(sub, name));
+    } catch (e) {
+      unreadable.push({ cite, detail: `cannot read: ${errnoOf(e) || String(e)}` });
+      continue;
+    }
+    if (bytes === null) continue; // removed meanwhile
+    const parsed = parseChainLockRecovery(bytes.toString('utf8'));
+    if (!parsed.ok) unreadable.push({ cite, detail: parsed.detail });
+    else if (parsed.value.baton_id === batonId) recoveries.push({ cite, record: parsed.value });
+  }
+  return { recoveries, unreadable };
 }

@@ -19,7 +19,7 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { type AuditReport, auditTrace } from '../audit/index.js';
-import { chainJournalCite, readFileChainJournalTrace } from '../chain/index.js';
+import { chainJournalCite, readChainLockRecoveries, readFileChainJournalTrace } from '../chain/index.js';
 import { HandoffError } from '../errors/index.js';
 import {
   auditLedgerTrace,
@@ -182,6 +182,8 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
     (line) => chainJournalCite(batonId, line),
   );
   const { run_id: _runId, schema: _schema, ...rest } = audited;
+  // the journaled lock recoveries of this baton (a person's `chain recover-lock`): listed, not judged
+  const recovered = readChainLockRecoveries(dir, batonId);
   const report = {
     schema: CHAIN_JOURNAL_AUDIT_SCHEMA,
     baton_id: batonId,
@@ -189,6 +191,13 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
     entries: read.entries,
     traced_lines: read.traced.length,
     ...rest,
+    lock_recoveries: recovered.recoveries.map((r) => ({
+      cite: r.cite,
+      at: r.record.at,
+      holder: r.record.holder,
+      recovered_by: r.record.recovered_by,
+    })),
+    unreadable_lock_recoveries: recovered.unreadable,
   };
   if (json) {
     io.out(`${toTerminalJson(report)}\n`);
@@ -203,7 +212,19 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
   const lines = report.findings.map(
     (f) => `  ${escapeLine(`${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`)}`,
   );
-  io.out(`${[escapeLine(head), ...lines, ...restartLine(report), `note: ${report.note}`].join('\n')}\n`);
+  const recoveryLines = [
+    ...report.lock_recoveries.map((r) =>
+      escapeLine(
+        `lock recovery: ${r.cite} at ${r.at} — removed the lock of ${r.holder.host} pid ${r.holder.pid} (gone), by pid ${r.recovered_by.pid}`,
+      ),
+    ),
+    ...report.unreadable_lock_recoveries.map((u) =>
+      escapeLine(`lock recovery unreadable: ${u.cite}: ${u.detail}`),
+    ),
+  ];
+  io.out(
+    `${[escapeLine(head), ...lines, ...restartLine(report), ...recoveryLines, `note: ${report.note}`].join('\n')}\n`,
+  );
   return report.ok ? 0 : AUDIT_FAILED;
 }
 

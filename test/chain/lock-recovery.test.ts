@@ -15,6 +15,7 @@ import {
   createFileChainJournal,
   judgeChainLock,
   parseChainLockRecovery,
+  readChainLockRecoveries,
   recoverChainJournalLock,
 } from '../../src/chain/index.js';
 import { tripBaton, tripChain } from './trip-fixture.js';
@@ -160,6 +161,40 @@ describe('recoverChainJournalLock', () => {
       expect(await readdir(elsewhere)).toEqual([]);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('readChainLockRecoveries: one baton’s records in time order; a symlinked directory or entry is listed, never followed', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    const body = `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`;
+    const times = ['2026-12-02T12:00:02.000Z', '2026-12-02T12:00:01.000Z'];
+    for (const at of times) {
+      await writeFile(lock, body);
+      recoverChainJournalLock(dir, 'trip-1', { now: () => at, isAlive: () => false });
+    }
+    const found = readChainLockRecoveries(dir, 'trip-1');
+    expect(found.recoveries.map((r) => r.record.at)).toEqual([...times].sort());
+    expect(found.unreadable).toEqual([]);
+    expect(readChainLockRecoveries(dir, 'other-baton').recoveries).toEqual([]);
+    const outside = join(dir, 'outside.json');
+    await writeFile(outside, JSON.stringify(found.recoveries[0]?.record));
+    await symlink(outside, join(dir, 'lock-recoveries', 'zz.json'));
+    expect(readChainLockRecoveries(dir, 'trip-1').unreadable).toEqual([
+      { cite: 'lock-recoveries/zz.json', detail: 'not a regular file: not read' },
+    ]);
+    const other = await mkdtemp(join(tmpdir(), 'chain-recover-linked-'));
+    try {
+      await symlink(join(dir, 'lock-recoveries'), join(other, 'lock-recoveries'));
+      expect(readChainLockRecoveries(other, 'trip-1')).toEqual({
+        recoveries: [],
+        unreadable: [{ cite: 'lock-recoveries', detail: 'not a directory (a symlink or a file): not read' }],
+      });
+      expect(readChainLockRecoveries(join(other, 'missing'), 'trip-1')).toEqual({
+        recoveries: [],
+        unreadable: [],
+      });
+    } finally {
+      await rm(other, { recursive: true, force: true });
     }
   });
 

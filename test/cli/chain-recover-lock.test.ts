@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,16 @@ describe('handoff chain recover-lock', () => {
     });
     const again = await chain.run(tripBaton(chain), { journal: createFileChainJournal(dir) });
     expect(again.acceptance.decision).toBe('accepted');
+    // the baton's audit lists the recovery with its cite
+    const audit = await cliMain(['audit', '--chain-journal', dir, '--baton', 'trip-1', '--json'], dir);
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.out)).toMatchObject({
+      ok: true,
+      lock_recoveries: [{ cite, holder: { host: hostname(), pid }, recovered_by: { host: hostname() } }],
+      unreadable_lock_recoveries: [],
+    });
+    const text = await cliMain(['audit', '--chain-journal', dir, '--baton', 'trip-1'], dir);
+    expect(text.out).toContain(`lock recovery: ${cite} at `);
     const none = await recover('--journal', dir, '--baton', 'trip-1');
     expect(none.code).toBe(0);
     expect(none.out).toMatch(/^no lock at .*: nothing to do\n$/);
@@ -99,6 +109,29 @@ describe('handoff chain recover-lock', () => {
       /the lock was removed, but the recovery was not journaled: lock-recoveries is not a directory/,
     );
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('hostile: a forged recovery record with escape sequences is shown escaped; junk in lock-recoveries/ is listed, not trusted', async () => {
+    const chain = tripChain();
+    await chain.run(tripBaton(chain), { journal: createFileChainJournal(dir) });
+    await mkdir(join(dir, 'lock-recoveries'));
+    const forged = {
+      schema: 'chain-lock-recovery/v1',
+      baton_id: 'trip-1',
+      lock: 'x.lock',
+      holder: { host: 'evil\u001b[2J', pid: 7 },
+      recovered_by: { host: 'h', pid: 8 },
+      at: '2026-12-02T12:00:00.000Z',
+    };
+    await writeFile(join(dir, 'lock-recoveries', 'a.json'), JSON.stringify(forged));
+    await writeFile(join(dir, 'lock-recoveries', 'b.json'), 'not a record');
+    await writeFile(join(dir, 'lock-recoveries', 'c.json'), JSON.stringify({ ...forged, baton_id: 'other' }));
+    const r = await cliMain(['audit', '--chain-journal', dir, '--baton', 'trip-1'], dir);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('\u001b');
+    expect(r.out).toContain('lock recovery: lock-recoveries/a.json at 2026-12-02T12:00:00.000Z');
+    expect(r.out).toContain('lock recovery unreadable: lock-recoveries/b.json: not JSON');
+    expect(r.out).not.toContain('c.json');
   });
 
   it('needs --journal and --baton (exit 2)', async () => {
