@@ -73,7 +73,7 @@ export interface FsLayer {
  * ```
  */
 export function nodeFsLayer(): FsLayer {
-  return {
+  const layer: FsLayer = {
     open: (p, flags, mode) => fs.openSync(p, flags, mode),
     write: (fd, b, o, l) => fs.writeSync(fd, b, o, l),
     read: (fd, b, o, l, pos) => fs.readSync(fd, b, o, l, pos),
@@ -91,6 +91,33 @@ export function nodeFsLayer(): FsLayer {
     realpath: (p) => fs.realpathSync.native(p),
     platform: process.platform,
   };
+  NODE_LAYERS.add(layer);
+  return layer;
+}
+
+/** The layers {@link nodeFsLayer} made (a copy or wrapper of one is not among them). */
+const NODE_LAYERS = new WeakSet<FsLayer>();
+
+/**
+ * `fsl.lstat(path)`, or null when nothing is at `path` (ENOENT); other errors are thrown. On a
+ * layer {@link nodeFsLayer} made, a missing path costs the system call only — no error object is
+ * built (`throwIfNoEntry: false`) — which matters where absence is the common answer (a new gate
+ * problem's directory). Any other layer, including a fault-injecting wrapper spread from a node
+ * layer, is asked through its own `lstat`, so its faults still apply.
+ *
+ * @example
+ * ```ts
+ * const st = lstatOrNull(fsl, '/p/.handoff/gate/ledger/p1'); // null: a new problem
+ * ```
+ */
+export function lstatOrNull(fsl: FsLayer, path: string): FsStat | null {
+  if (NODE_LAYERS.has(fsl)) return fs.lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  try {
+    return fsl.lstat(path);
+  } catch (e) {
+    if ((e as { code?: unknown } | null)?.code === 'ENOENT') return null;
+    throw e;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ export { errnoOf } from './errno.js';
 export type { ExclusiveCreate, ExclusiveOptions, ExclusiveRemove } from './exclusive-file.js';
 export { createExclusiveFile, removeExclusiveFile } from './exclusive-file.js';
 export type { FsLayer, FsStat } from './fs-layer.js';
-export { nodeFsLayer, O } from './fs-layer.js';
+export { lstatOrNull, nodeFsLayer, O } from './fs-layer.js';
 export { fsyncDir } from './fsync-dir.js';
 export { readFileNoFollow, readRange, writeFully } from './full-io.js';
 export type {

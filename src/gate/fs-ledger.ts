@@ -39,6 +39,7 @@ import {
   errnoOf,
   type FsLayer,
   fsyncDir,
+  lstatOrNull,
   makeDirsDurable,
   nodeFsLayer,
   O,
@@ -65,21 +66,6 @@ function problemDir(root: string, problemId: string): string {
 }
 
 const defaultFsl = nodeFsLayer();
-
-/**
- * `fsl.lstat(path)` without capturing a stack trace for its error: a missing path — every new
- * problem's first read — then costs the system call, not a stack nobody reads. For callers that
- * catch and discard the error (it never escapes with its stack missing).
- */
-function lstatNoStack(fsl: FsLayer, path: string): ReturnType<FsLayer['lstat']> {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return fsl.lstat(path);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
 
 /** One problem's paths: its directory, its log file and the ledger directory (the parent). */
 interface Paths {
@@ -275,15 +261,16 @@ export function fsLedgerLog(root: string, options: FsLedgerLogOptions = {}): FsL
    * 1) is listed as before.
    */
   const oldForRead = (problemId: string, base: string): LedgerEvent[] | null => {
-    let st: ReturnType<FsLayer['lstat']>;
+    let st: ReturnType<FsLayer['lstat']> | null;
     try {
-      st = lstatNoStack(fsl, base);
-    } catch (e) {
-      if (errnoOf(e) === 'ENOENT') {
-        noOld(problemId);
-        return null;
-      }
+      // a new problem's directory is absent: lstatOrNull builds no error object for that
+      st = lstatOrNull(fsl, base);
+    } catch {
       return readOld(problemId);
+    }
+    if (st === null) {
+      noOld(problemId);
+      return null;
     }
     const nlink = st.nlink;
     if (st.isDirectory() && !st.isSymbolicLink() && nlink === 2) return noOld(problemId);

@@ -78,7 +78,7 @@ describe('fs ledger: a read of a held log', () => {
 });
 
 describe('fs ledger: a new problem', () => {
-  it('a first read is one lstat of the problem directory; a failing one is listed as before and leaves the stack trace limit as it was', async () => {
+  it('a first read is one lstat of the problem directory, asked through the injected layer (its faults apply); a failing one is listed as before', async () => {
     const root = fresh();
     const f = faultyFs();
     const log = fsLedgerLog(root, { fs: f });
