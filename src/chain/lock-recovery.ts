@@ -264,18 +264,17 @@ export function readChainLockRecoveries(
     const cite = `${LOCK_RECOVERIES_DIR}/${name}`;
     let bytes: Buffer | null;
     try {
-      const st = fsl.lstat(join(sub, name));
-      if (!st.isFile() || st.isSymbolicLink()) {
-        unreadable.push({ cite, detail: 'not a regular file: not read' });
-        continue;
-      }
-      if (st.size > MAX_RECORD_BYTES) {
-        unreadable.push({ cite, detail: `${st.size} bytes: too large for a recovery record` });
-        continue;
-      }
-      bytes = readFileNoFollow(fsl, join(sub, name));
+      // one open (no symlink followed, never waiting on a FIFO), its fstat and a bounded read
+      bytes = readFileNoFollow(fsl, join(sub, name), { maxBytes: MAX_RECORD_BYTES });
     } catch (e) {
-      unreadable.push({ cite, detail: `cannot read: ${errnoOf(e) || String(e)}` });
+      const code = errnoOf(e);
+      const detail =
+        code === 'ELOOP' || code === 'EISDIR'
+          ? 'not a regular file: not read'
+          : code === 'EFBIG'
+            ? `more than ${MAX_RECORD_BYTES} bytes: too large for a recovery record`
+            : `cannot read: ${code || String(e)}`;
+      unreadable.push({ cite, detail });
       continue;
     }
     if (bytes === null) continue; // removed meanwhile

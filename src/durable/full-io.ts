@@ -52,18 +52,25 @@ export function readRange(fsl: FsLayer, fd: number, from: number, size: number):
 }
 
 /**
- * Reads a whole regular file without following a final symlink; null when absent.
+ * Reads a whole regular file without following a final symlink; null when absent. The open never
+ * waits: O_NONBLOCK, so a FIFO planted at `file` is refused as not a regular file instead of
+ * blocking the process until some writer opens it. `maxBytes` bounds what is read.
  *
  * @example
  * ```ts
  * const text = readFileNoFollow(fsl, '/p/.handoff/runs/R/manifest.json');
  * ```
- * @throws the underlying error (ELOOP for a symlink, EISDIR for anything but a regular file) other than ENOENT.
+ * @throws the underlying error (ELOOP for a symlink, EISDIR for anything but a regular file — a
+ *   FIFO, a device, a directory —, EFBIG for a file larger than `maxBytes`) other than ENOENT.
  */
-export function readFileNoFollow(fsl: FsLayer, file: string): Buffer | null {
+export function readFileNoFollow(
+  fsl: FsLayer,
+  file: string,
+  options: { readonly maxBytes?: number } = {},
+): Buffer | null {
   let fd: number;
   try {
-    fd = fsl.open(file, O.O_RDONLY | O.O_NOFOLLOW);
+    fd = fsl.open(file, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return null;
     throw e;
@@ -71,6 +78,10 @@ export function readFileNoFollow(fsl: FsLayer, file: string): Buffer | null {
   try {
     const st = fsl.fstat(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EISDIR' });
+    if (options.maxBytes !== undefined && st.size > options.maxBytes)
+      throw Object.assign(new Error(`${file} has ${st.size} bytes, more than ${options.maxBytes}`), {
+        code: 'EFBIG',
+      });
     return readRange(fsl, fd, 0, st.size);
   } finally {
     try {

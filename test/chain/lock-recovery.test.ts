@@ -4,7 +4,7 @@
  * planted symlink are refused and left as they are. Real files; the holder's liveness is injected
  * for the pure cases and a real killed process is used for the end-to-end case.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -180,6 +180,14 @@ describe('recoverChainJournalLock', () => {
     await writeFile(outside, JSON.stringify(found.recoveries[0]?.record));
     await symlink(outside, join(dir, 'lock-recoveries', 'zz.json'));
     expect(readChainLockRecoveries(dir, 'trip-1').unreadable).toEqual([
+      { cite: 'lock-recoveries/zz.json', detail: 'not a regular file: not read' },
+    ]);
+    // hostile: a FIFO there is not waited on; an oversized file is not read
+    execFileSync('mkfifo', [join(dir, 'lock-recoveries', 'zy.json')]);
+    await writeFile(join(dir, 'lock-recoveries', 'zx.json'), 'x'.repeat(64 * 1024 + 1));
+    expect(readChainLockRecoveries(dir, 'trip-1').unreadable).toEqual([
+      { cite: 'lock-recoveries/zx.json', detail: 'more than 65536 bytes: too large for a recovery record' },
+      { cite: 'lock-recoveries/zy.json', detail: 'not a regular file: not read' },
       { cite: 'lock-recoveries/zz.json', detail: 'not a regular file: not read' },
     ]);
     const other = await mkdtemp(join(tmpdir(), 'chain-recover-linked-'));

@@ -3,8 +3,10 @@
  * a write that makes no progress is a StepFailure with the bytes written so far, reads stop at the
  * size seen, a final symlink is never followed, and `causeOf` hands back the Node error.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   causeOf,
@@ -78,6 +80,34 @@ describe('readRange and readFileNoFollow', () => {
     expect(() => readFileNoFollow(fsl, join(dir, 'sub'))).toThrow(
       expect.objectContaining({ code: 'EISDIR' }),
     );
+  });
+
+  it('maxBytes: a larger file is EFBIG and is not read; one at the bound is read whole', () => {
+    const file = join(tempDir('durable-'), 'f');
+    writeFileSync(file, '0123456789');
+    expect(readFileNoFollow(fsl, file, { maxBytes: 10 })?.toString()).toBe('0123456789');
+    expect(() => readFileNoFollow(fsl, file, { maxBytes: 9 })).toThrow(
+      expect.objectContaining({ code: 'EFBIG' }),
+    );
+  });
+
+  it('hostile: a FIFO at the path is EISDIR at once, never a wait for a writer (in a child with a deadline)', () => {
+    const dir = tempDir('durable-fifo-');
+    const fifo = join(dir, 'manifest.json');
+    execFileSync('mkfifo', [fifo]);
+    // a child (the built module: npm test builds first), so that a blocking open cannot hang the suite
+    const built = pathToFileURL(join(process.cwd(), 'dist/src/durable/index.js')).href;
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const d = await import(${JSON.stringify(built)}); try { d.readFileNoFollow(d.nodeFsLayer(), ${JSON.stringify(fifo)}); console.log('read'); } catch (e) { console.log(e.code); }`,
+      ],
+      { encoding: 'utf8', timeout: 10_000 },
+    );
+    expect(r.signal).toBeNull(); // not killed at the deadline: the open did not wait
+    expect(r.stdout).toBe('EISDIR\n');
   });
 });
 
