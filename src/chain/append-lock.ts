@@ -70,7 +70,8 @@ const MAX_HOLDER_BYTES = 4096;
  */
 export function appendLockHolder(fsl: FsLayer, lockPath: string): unknown {
   try {
-    const fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted at the lock reads as no holder at once, never a wait for a writer
+    const fd = fsl.open(lockPath, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
     try {
       const size = fsl.fstat(fd).size;
       if (size > MAX_HOLDER_BYTES) return null;

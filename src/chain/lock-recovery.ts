@@ -115,7 +115,8 @@ export function recoverChainJournalLock(
   ) => ({ outcome: 'refused', lock, reason, detail }) as const;
   let fd: number;
   try {
-    fd = fsl.open(lock, O.O_RDONLY | O.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted at the lock is judged (not a regular file) at once, never waited on
+    fd = fsl.open(lock, O.O_RDONLY | O.O_NOFOLLOW | O.O_NONBLOCK);
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return { outcome: 'no_lock', lock };
     if (errnoOf(e) === 'ELOOP') return refused('not_a_file', 'the lock path is a symlink: left as it is');

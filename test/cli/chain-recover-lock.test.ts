@@ -6,11 +6,12 @@
  * do (exit 0); missing flags are usage errors (exit 2). A hostile lock body (escape sequences in
  * its host) stays escaped in the output.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   chainJournalLockFile,
@@ -27,6 +28,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The built CLI (npm test builds first). */
+const BIN = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
 
 const recover = (...more: string[]) => cliMain(['chain', 'recover-lock', ...more], dir);
 
@@ -132,6 +136,20 @@ describe('handoff chain recover-lock', () => {
     expect(r.out).toContain('lock recovery: lock-recoveries/a.json at 2026-12-02T12:00:00.000Z');
     expect(r.out).toContain('lock recovery unreadable: lock-recoveries/b.json: not JSON');
     expect(r.out).not.toContain('c.json');
+  });
+
+  it('hostile: a FIFO planted at the lock is refused as not a file at once, never waited on (the built CLI, with a deadline)', async () => {
+    const lock = chainJournalLockFile(dir, 'trip-1');
+    execFileSync('mkfifo', [lock]);
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'chain', 'recover-lock', '--journal', dir, '--baton', 'trip-1', '--json'],
+      { encoding: 'utf8', timeout: 15_000, killSignal: 'SIGKILL' },
+    );
+    expect(r.signal).toBeNull(); // not killed at the deadline
+    expect(r.status).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'refused', reason: 'not_a_file' });
+    expect(lstatSync(lock).isFIFO()).toBe(true); // left as it is
   });
 
   it('needs --journal and --baton (exit 2)', async () => {

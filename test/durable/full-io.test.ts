@@ -104,7 +104,7 @@ describe('readRange and readFileNoFollow', () => {
         '-e',
         `const d = await import(${JSON.stringify(built)}); try { d.readFileNoFollow(d.nodeFsLayer(), ${JSON.stringify(fifo)}); console.log('read'); } catch (e) { console.log(e.code); }`,
       ],
-      { encoding: 'utf8', timeout: 10_000 },
+      { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL' },
     );
     expect(r.signal).toBeNull(); // not killed at the deadline: the open did not wait
     expect(r.stdout).toBe('EISDIR\n');
