@@ -5,8 +5,9 @@
  *   `machines/chain.ts`). Exit codes: 0 every run accepted, 3 a run stopped at a seam, 2 usage.
  * - `handoff chain recover-lock --journal DIR --baton ID [--json]`, a person's recovery of a chain
  *   file journal's stale lock (`recoverChainJournalLock`: removed only when its holder is this
- *   host's pid and that pid is gone). Exit codes: 0 removed or no lock, 3 refused (nothing
- *   changed), 2 usage.
+ *   host's pid and that pid is gone; a removal is journaled under `DIR/lock-recoveries/`). Exit
+ *   codes: 0 removed or no lock, 3 refused (nothing changed), 2 usage, the io_error code (4) when
+ *   the lock was removed but its record could not be written.
  */
 
 import { isAbsolute, join } from 'node:path';
