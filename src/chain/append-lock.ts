@@ -17,7 +17,6 @@
  * still linked as a held lock does not keep that lock from being a lock — the lock's own name does).
  */
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { canonicalJson } from '../canonical/index.js';
@@ -25,10 +24,12 @@ import {
   createExclusiveFile,
   errnoOf,
   type FsLayer,
+  makeDirsDurable,
   nodeFsLayer,
   O,
   readRange,
   removeExclusiveFile,
+  StepFailure,
 } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 
@@ -210,10 +211,37 @@ function takeLock(fsl: FsLayer, path: string, lockPath: string): Take | { readon
 }
 
 /**
+ * Makes the directory of the appended file `path` when it is missing, through the durable layer's
+ * one directory-creation path: `mkdir` of every missing directory, then an fsync of each one's
+ * parent (a file system that cannot fsync a directory is let through; EIO and every other failure
+ * surface). A directory made but whose parent could not be fsync'd is removed again, so the next
+ * attempt makes it — and fsyncs its parent — afresh.
+ *
+ * @example
+ * ```ts
+ * makeAppendDirDurable(nodeFsLayer(), '/var/chain/new/baton-1a2b.jsonl', '/var/chain/new/baton-1a2b.jsonl.lock');
+ * ```
+ * @throws HandoffError `io_error` (details `path`, `lock`, `step: 'journal_mkdir'`) when a
+ *   directory cannot be made or its entry made durable.
+ */
+export function makeAppendDirDurable(fsl: FsLayer, path: string, lockPath: string): void {
+  try {
+    makeDirsDurable(fsl, dirname(path), 'journal_mkdir', { bestEffort: true, undoOnFailure: true });
+  } catch (e) {
+    const cause = e instanceof StepFailure ? e.cause : e;
+    throw new HandoffError(
+      'io_error',
+      `cannot create the directory of ${lockPath}: ${(cause as Error)?.message ?? String(cause)}`,
+      { details: { path, lock: lockPath, step: 'journal_mkdir' }, cause: e },
+    );
+  }
+}
+
+/**
  * Runs `fn` while holding the append lock of `path` (see the file comment) and removes the lock
  * when `fn` settles. An existing lock refuses the call with `busy`; the lock is **never broken**
  * (a crashed writer's lock stays until a human who knows no writer runs removes it). The
- * directory is created (recursively) only when it is missing.
+ * directory is created only when it is missing, durably ({@link makeAppendDirDurable}).
  *
  * @example
  * ```ts
@@ -232,14 +260,7 @@ export async function withAppendLock<T>(
   const lockPath = appendLockFile(path);
   let took = takeLock(fsl, path, lockPath);
   if ('ok' in took && !took.ok && !took.busy && errnoOf(took.cause) === 'ENOENT') {
-    try {
-      fs.mkdirSync(dirname(path), { recursive: true });
-    } catch (e) {
-      throw new HandoffError('io_error', `cannot create ${lockPath}: ${(e as Error).message}`, {
-        details: { path, lock: lockPath },
-        cause: e,
-      });
-    }
+    makeAppendDirDurable(fsl, path, lockPath);
     took = takeLock(fsl, path, lockPath);
   }
   if (!('ok' in took)) {

@@ -1,11 +1,21 @@
 /**
- * Idempotent side effects keyed by `stage_run_id`: an {@link EffectLedger} remembers the result of
- * each effect, and {@link idempotentEffect} runs an effect only when no result is recorded for its
- * key, persisting the result before returning. A retried stage (same checkpoint, same run id)
- * therefore gets the recorded result instead of acting twice.
+ * Exactly-once side effects keyed by `stage_run_id`: an {@link EffectLedger} records, per key, the
+ * intent to run an effect and then its result, and {@link idempotentEffect} runs an effect only
+ * after its intent is durable — never an effect whose record cannot be written first. A retried
+ * stage (same checkpoint, same run id) gets the recorded result instead of acting twice; a key
+ * whose intent has no result (the run that began it crashed, is still running, or the effect
+ * threw) is *in doubt* and is decided by the caller's `reconcile` function, re-run only when the
+ * effect is declared `rerunSafe`, and otherwise refused with `effect_in_doubt` (the rule:
+ * {@link decideEffect}). A ledger that cannot record the intent — its lock held (`busy`, e.g. a
+ * killed writer's stale lock) or an I/O failure — refuses before the effect runs.
  */
+import { hostname } from 'node:os';
 import { canonicalJson, deepFreeze } from '../canonical/index.js';
+import { HandoffError } from '../errors/index.js';
+import { decideEffect, type EffectBegin } from './effect-decision.js';
 import { deepCopy } from './immutable.js';
+
+export type { EffectBegin } from './effect-decision.js';
 
 /** One recorded effect result. */
 export interface EffectRecord {
@@ -15,10 +25,17 @@ export interface EffectRecord {
   readonly result: unknown;
 }
 
-/** Durable memory of effect results. */
+/** Durable memory of effect intents and results. */
 export interface EffectLedger {
-  /** The recorded result for `key`, or undefined. */
+  /** The recorded result for `key`, or undefined (also while the key is only intended). */
   get(key: string): Promise<EffectRecord | undefined>;
+  /**
+   * Records, durably and before it resolves, the intent to run `key`'s effect — unless the key
+   * already has a result (`done`) or an intent (`in_doubt`), which it answers instead. Rejects
+   * (and records nothing) when the intent cannot be written: `busy` when another writer holds the
+   * ledger's lock, `io_error` when the write or its fsync fails.
+   */
+  begin(key: string): Promise<EffectBegin>;
   /**
    * Records a result durably and resolves to the record that holds for the key: the first one
    * recorded wins (a second put for the same key returns the first record unchanged).
@@ -26,19 +43,32 @@ export interface EffectLedger {
   put(record: EffectRecord): Promise<EffectRecord>;
 }
 
+/** The `{host, pid}` an intent names (diagnostic: who began the effect). */
+export function effectIntentBody(): { readonly host: string; readonly pid: number } {
+  return { host: hostname(), pid: process.pid };
+}
+
 /**
- * An in-memory {@link EffectLedger}.
+ * An in-memory {@link EffectLedger} (intents and results live as long as the object).
  *
  * @example
  * ```ts
  * const effects = createMemoryEffectLedger();
  * ```
  */
-export function createMemoryEffectLedger(): EffectLedger & { keys(): string[] } {
+export function createMemoryEffectLedger(): EffectLedger & { keys(): string[]; inDoubt(): string[] } {
   const map = new Map<string, EffectRecord>();
+  const intents = new Map<string, unknown>();
   return {
     async get(key) {
       return map.get(key);
+    },
+    async begin(key) {
+      const done = map.get(key);
+      if (done) return { state: 'done', result: done.result };
+      if (intents.has(key)) return { state: 'in_doubt', intent: intents.get(key) };
+      intents.set(key, effectIntentBody());
+      return { state: 'started' };
     },
     async put(record) {
       const existing = map.get(record.key);
@@ -48,39 +78,102 @@ export function createMemoryEffectLedger(): EffectLedger & { keys(): string[] } 
       return frozen;
     },
     keys: () => [...map.keys()],
+    inDoubt: () => [...intents.keys()].filter((k) => !map.has(k)),
   };
 }
+
+/**
+ * How {@link idempotentEffect} got its result: `ran` (the effect ran once, after its intent was
+ * recorded), `replayed` (the recorded result; nothing ran), `reconciled` (an in-doubt key decided
+ * by the caller's `reconcile`), `reran` (an in-doubt key of a `rerunSafe` effect, run again).
+ */
+export type EffectVia = 'ran' | 'replayed' | 'reconciled' | 'reran';
 
 /** Outcome of {@link idempotentEffect}. */
 export interface EffectOutcome<T> {
   /** The effect's result (recorded or fresh). */
   readonly result: T;
-  /** True when the result came from the ledger and the effect did not run. */
+  /** True when the result came from the ledger and neither the effect nor `reconcile` ran. */
   readonly replayed: boolean;
+  /** How the result was obtained. */
+  readonly via: EffectVia;
 }
 
 /**
- * Runs `effect` at most once per `key`: a recorded result is returned without running it;
- * otherwise the effect runs and its (JSON) result is persisted before this resolves. Pair it with
- * an external system that also honours the key, so a crash between acting and recording cannot
- * act twice either.
+ * What the caller declares for a key whose earlier run is in doubt (an intent without a result).
  *
  * @example
  * ```ts
- * const { result } = await idempotentEffect(effects, view.stage_run_id, () => bank.pay(view.stage_run_id, lines));
+ * const options: EffectOptions<Payment> = { reconcile: (key) => bank.finish(key, lines) };
+ * ```
+ */
+export interface EffectOptions<T> {
+  /**
+   * Decides an in-doubt key: finds out from the effect's target what the earlier run did (e.g. the
+   * bank's statement for the idempotency key), completes what is missing without repeating what
+   * happened, and returns the result to record. Called at most once per resume; when it throws,
+   * the key stays in doubt.
+   */
+  readonly reconcile?: (key: string) => Promise<T> | T;
+  /** The effect may simply run again when in doubt (its target dedupes by key, or a repeat is harmless). */
+  readonly rerunSafe?: boolean;
+}
+
+/**
+ * Runs `effect` at most once per `key` (exactly once when it completes): a recorded result is
+ * returned without running it; otherwise the ledger records the intent durably **first** — a
+ * ledger that cannot (`busy`: its lock is held, e.g. by a killed writer; `io_error`) rejects and
+ * the effect is not run — then the effect runs and its (JSON) result is recorded before this
+ * resolves. A key whose intent has no result is in doubt: `options.reconcile` decides it,
+ * `options.rerunSafe` runs the effect again, and otherwise this rejects with `effect_in_doubt`
+ * without running anything. When the effect throws (or its result cannot be recorded), the key
+ * stays in doubt: whether it acted is not known.
+ *
+ * @example
+ * ```ts
+ * const { result } = await idempotentEffect(effects, view.stage_run_id, () => bank.pay(view.stage_run_id, lines), {
+ *   reconcile: (key) => bank.finish(key, lines), // what the bank says happened, completed
+ * });
  * return stageDelta({ payment_id: { value: result.payment_id, evidence: [result.ref] } });
  * ```
- * @throws HandoffError `canonical_unsupported` when the result is not JSON-representable.
+ * @throws HandoffError `busy` (details `lock`, `path`, `holder`) when the ledger's lock is held and
+ *   the intent cannot be recorded (the effect did not run); `effect_in_doubt` (details `key`,
+ *   `intent`) for an in-doubt key without `reconcile` or `rerunSafe` (nothing ran); `io_error` when
+ *   the ledger cannot write; `canonical_unsupported` when the result is not JSON-representable
+ *   (the effect ran: the key stays in doubt); whatever the effect or `reconcile` throws.
  */
 export async function idempotentEffect<T>(
   ledger: EffectLedger,
   key: string,
   effect: () => Promise<T> | T,
+  options: EffectOptions<T> = {},
 ): Promise<EffectOutcome<T>> {
   const recorded = await ledger.get(key);
-  if (recorded !== undefined) return { result: deepCopy(recorded.result) as T, replayed: true };
-  const result = await effect();
+  if (recorded !== undefined)
+    return { result: deepCopy(recorded.result) as T, replayed: true, via: 'replayed' };
+  const begin = await ledger.begin(key); // busy / io_error: rejected here, before the effect
+  const decision = decideEffect(begin, {
+    reconcile: options.reconcile !== undefined,
+    rerunSafe: options.rerunSafe === true,
+  });
+  if (decision === 'replay') {
+    const result = (begin as { result: unknown }).result;
+    return { result: deepCopy(result) as T, replayed: true, via: 'replayed' };
+  }
+  if (decision === 'refuse') {
+    const intent = (begin as { intent: unknown }).intent;
+    throw new HandoffError(
+      'effect_in_doubt',
+      `the effect of ${key} is in doubt: its intent was recorded (by ${canonicalJson(intent ?? null)}) but no result — it may have acted; not run again (give a reconcile function, or declare it rerunSafe)`,
+      { details: { key, intent: intent ?? null } },
+    );
+  }
+  const result =
+    decision === 'reconcile'
+      ? await (options.reconcile as (key: string) => Promise<T> | T)(key)
+      : await effect();
   canonicalJson(result);
   const kept = await ledger.put({ key, result });
-  return { result: deepCopy(kept.result) as T, replayed: false };
+  const via: EffectVia = decision === 'reconcile' ? 'reconciled' : decision === 'rerun' ? 'reran' : 'ran';
+  return { result: deepCopy(kept.result) as T, replayed: false, via };
 }

@@ -1,35 +1,57 @@
 /**
  * The file {@link EffectLedger} (effects layer): `effects.jsonl` under a directory the caller
- * gives, one fsync'd canonical-JSON line per recorded result; the first record of a key wins.
- * Each `put` holds the file's append lock (a concurrent writer is refused with `busy`) and re-reads
- * the file when another writer extended it, so the first-wins rule holds across processes. One put
- * is one durable boundary: one lock acquisition, one write, one fsync (the file's descriptor stays
- * open between puts).
+ * gives, one fsync'd canonical-JSON line per record: `{key, intent: {host, pid}}` when an effect is
+ * about to run, `{key, result}` when it completed. The first result of a key wins; a key with an
+ * intent and no result is in doubt. Each `begin` and `put` holds the file's append lock (a
+ * concurrent writer — or a killed writer's stale lock — is refused with `busy`, and the lock is
+ * never broken: `handoff chain recover-lock --effects DIR` removes a dead holder's) and re-reads
+ * the file when another writer extended it, so the rules hold across processes. One `begin` or
+ * `put` is one durable boundary: one lock acquisition, one write, one fsync (the file's
+ * descriptor stays open between them); the ledger's directory is made through the durable layer
+ * (`mkdir` and an fsync of its parent, failures surfaced) and the commit that creates the file
+ * fsyncs the directory, refusing when that fails.
  */
 import { join } from 'node:path';
 import { canonicalJson, deepFreeze } from '../canonical/index.js';
 import type { FsLayer } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
-import type { EffectLedger, EffectRecord } from './effect-ledger.js';
+import { type EffectBegin, type EffectLedger, type EffectRecord, effectIntentBody } from './effect-ledger.js';
 import { fileStampSync, JsonlAppender, readCompleteLinesSync, withAppendLock } from './jsonl-file.js';
 
-function parseRecords(path: string, lines: readonly string[]): Map<string, EffectRecord> {
-  const map = new Map<string, EffectRecord>();
+/** What the file says of one key: its first result, and the intent recorded before it (if any). */
+interface KeyState {
+  record?: EffectRecord;
+  intent?: unknown;
+  hasIntent: boolean;
+}
+
+function parseRecords(path: string, lines: readonly string[]): Map<string, KeyState> {
+  const map = new Map<string, KeyState>();
   lines.forEach((line, i) => {
-    let rec: EffectRecord;
+    let rec: { key?: unknown; result?: unknown; intent?: unknown };
     try {
-      rec = JSON.parse(line) as EffectRecord;
+      rec = JSON.parse(line) as typeof rec;
     } catch {
       throw new HandoffError('journal_damaged', `${path} line ${i + 1}: not JSON`, {
         details: { path, line: i + 1 },
       });
     }
-    if (typeof rec?.key !== 'string' || !('result' in rec)) {
+    const isResult = typeof rec?.key === 'string' && 'result' in rec;
+    const isIntent = typeof rec?.key === 'string' && !isResult && 'intent' in rec;
+    if (!isResult && !isIntent) {
       throw new HandoffError('journal_damaged', `${path} line ${i + 1}: not an effect record`, {
         details: { path, line: i + 1 },
       });
     }
-    if (!map.has(rec.key)) map.set(rec.key, deepFreeze(rec));
+    const key = rec.key as string;
+    const state = map.get(key) ?? { hasIntent: false };
+    if (isIntent && !state.hasIntent) {
+      state.hasIntent = true;
+      state.intent = deepFreeze(rec.intent);
+    }
+    if (isResult && state.record === undefined)
+      state.record = deepFreeze({ key, result: rec.result }) as EffectRecord;
+    map.set(key, state);
   });
   return map;
 }
@@ -48,54 +70,100 @@ export interface FileEffectLedgerOptions {
 }
 
 /**
- * Opens a file effect ledger under `dir` (the file is `<dir>/effects.jsonl`).
+ * The file effect ledger: an {@link EffectLedger} plus what it holds.
+ *
+ * @example
+ * ```ts
+ * const effects: FileEffectLedger = createFileEffectLedger('/var/lib/payroll/effects');
+ * await effects.inDoubt(); // [] — no effect began without recording how it ended
+ * ```
+ */
+export interface FileEffectLedger extends EffectLedger {
+  /** Every recorded result, in file order (first per key). */
+  records(): Promise<EffectRecord[]>;
+  /** The keys whose intent is recorded without a result (in doubt), in file order. */
+  inDoubt(): Promise<string[]>;
+}
+
+/**
+ * The name of the file effect ledger's file inside its directory.
+ *
+ * @example
+ * ```ts
+ * join('/var/lib/payroll/effects', EFFECT_LEDGER_FILE); // '/var/lib/payroll/effects/effects.jsonl'
+ * ```
+ */
+export const EFFECT_LEDGER_FILE = 'effects.jsonl';
+
+/**
+ * Opens a file effect ledger under `dir` (the file is `<dir>/effects.jsonl`, its lock
+ * `<dir>/effects.jsonl.lock`).
  *
  * @example
  * ```ts
  * const effects = createFileEffectLedger('/var/lib/payroll/effects');
  * ```
  */
-export function createFileEffectLedger(
-  dir: string,
-  options: FileEffectLedgerOptions = {},
-): EffectLedger & { records(): Promise<EffectRecord[]> } {
-  const path = join(dir, 'effects.jsonl');
+export function createFileEffectLedger(dir: string, options: FileEffectLedgerOptions = {}): FileEffectLedger {
+  const path = join(dir, EFFECT_LEDGER_FILE);
   const fsl = options.fs;
   const appender = new JsonlAppender(fsl, 1);
-  let cache: { readonly stamp: string; readonly map: Map<string, EffectRecord> } | undefined;
+  let cache: { readonly stamp: string; readonly map: Map<string, KeyState> } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const load = (): Map<string, EffectRecord> => {
+  const load = (): Map<string, KeyState> => {
     const stamp = fileStampSync(path);
     if (cache?.stamp !== stamp) cache = { stamp, map: parseRecords(path, readCompleteLinesSync(path, fsl)) };
     return cache.map;
   };
+  /** Under the lock: the map as of the file now, then one durable line when `line` says so. */
+  const locked = <T>(fn: (map: Map<string, KeyState>, append: (line: string) => void) => T): Promise<T> => {
+    const run = queue.then(() =>
+      withAppendLock(
+        path,
+        async () => {
+          const map = load();
+          return fn(map, (line) => {
+            const stamp = appender.append(path, [line]);
+            cache = { stamp, map };
+          });
+        },
+        fsl,
+      ),
+    );
+    queue = run.catch(() => undefined);
+    return run;
+  };
   return {
     async get(key) {
-      return load().get(key);
+      return load().get(key)?.record;
+    },
+    begin(key) {
+      return locked<EffectBegin>((map, append) => {
+        const s = map.get(key);
+        if (s?.record !== undefined) return { state: 'done', result: s.record.result };
+        if (s?.hasIntent === true) return { state: 'in_doubt', intent: s.intent ?? null };
+        const intent = effectIntentBody();
+        append(canonicalJson({ key, intent }));
+        map.set(key, { hasIntent: true, intent: deepFreeze(intent) });
+        return { state: 'started' };
+      });
     },
     put(record) {
-      const run = queue.then(() =>
-        withAppendLock(
-          path,
-          async () => {
-            const map = load();
-            const existing = map.get(record.key);
-            if (existing) return existing;
-            const line = canonicalJson({ key: record.key, result: record.result });
-            const stamp = appender.append(path, [line]);
-            const kept = deepFreeze(JSON.parse(line) as EffectRecord);
-            map.set(record.key, kept);
-            cache = { stamp, map };
-            return kept;
-          },
-          fsl,
-        ),
-      );
-      queue = run.catch(() => undefined);
-      return run;
+      return locked<EffectRecord>((map, append) => {
+        const s = map.get(record.key);
+        if (s?.record !== undefined) return s.record;
+        const line = canonicalJson({ key: record.key, result: record.result });
+        append(line);
+        const kept = deepFreeze(JSON.parse(line) as EffectRecord);
+        map.set(record.key, { ...(s ?? { hasIntent: false }), record: kept });
+        return kept;
+      });
     },
     async records() {
-      return [...load().values()];
+      return [...load().values()].flatMap((s) => (s.record === undefined ? [] : [s.record]));
+    },
+    async inDoubt() {
+      return [...load().entries()].filter(([, s]) => s.hasIntent && s.record === undefined).map(([k]) => k);
     },
   };
 }

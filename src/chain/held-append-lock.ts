@@ -31,8 +31,6 @@
  * directory made when missing), the cap of held locks, and the answers `busy` and `io_error`,
  * thrown as {@link HandoffError}s.
  */
-import * as fs from 'node:fs';
-import { dirname } from 'node:path';
 import {
   errnoOf,
   type FsLayer,
@@ -44,7 +42,13 @@ import {
   writeFully,
 } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
-import { appendLockBody, appendLockFile, appendLockHolder, linkAppendLock } from './append-lock.js';
+import {
+  appendLockBody,
+  appendLockFile,
+  appendLockHolder,
+  linkAppendLock,
+  makeAppendDirDurable,
+} from './append-lock.js';
 
 const defaultFsl = nodeFsLayer();
 
@@ -118,8 +122,8 @@ function takeAppendLock(fsl: FsLayer, path: string, lockPath: string): HeldLockT
   } catch (e) {
     if (errnoOf(e) === 'EEXIST') throw busy(fsl, path, lockPath);
     if (errnoOf(e) !== 'ENOENT') throw lockIoError(path, lockPath, 'create', e);
+    makeAppendDirDurable(fsl, path, lockPath);
     try {
-      fs.mkdirSync(dirname(path), { recursive: true });
       fd = fsl.open(lockPath, flags, 0o644);
     } catch (e2) {
       if (errnoOf(e2) === 'EEXIST') throw busy(fsl, path, lockPath);

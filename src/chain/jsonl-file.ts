@@ -14,9 +14,11 @@
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  dirFsyncUnsupported,
   errnoOf,
   type FsLayer,
   fsyncDir,
+  makeDirsDurable,
   nodeFsLayer,
   O,
   readRange,
@@ -178,8 +180,10 @@ export class JsonlAppender {
       if (created) {
         try {
           fsyncDir(fsl, dirname(path), 'dir_fsync');
-        } catch {
-          // directories cannot be fsync'd on every platform; the file itself was fsync'd
+        } catch (e) {
+          // a file system that cannot fsync a directory (EINVAL…) is let through; a real failure
+          // (EIO, ENOSPC…) is not acknowledged: the new file's entry may not be durable
+          if (!dirFsyncUnsupported(e)) throw e;
         }
       }
       this.#keep(path, h);
@@ -187,6 +191,16 @@ export class JsonlAppender {
     } catch (e) {
       if (h !== undefined) {
         this.#held.delete(path);
+        if (created) {
+          // the file this append created goes again, so the retry creates it and fsyncs its
+          // directory again (best effort: a file left empty is only a file without lines)
+          try {
+            fsl.unlink(path);
+            before = -1;
+          } catch {
+            // cut back to empty below
+          }
+        }
         if (before >= 0) {
           try {
             fs.ftruncateSync(h.fd, before); // best effort: an unacknowledged line must not survive a retry
@@ -341,7 +355,7 @@ export class JsonlAppender {
 }
 
 /**
- * Appends `line` (without newline) plus `\n` durably and resolves to the file's new
+ * Appends `line` (without newline) plus `\n` durably (its directory made durably when missing) and resolves to the file's new
  * {@link fileStamp}: one write, one fsync (and the directory's when the file is created). A torn
  * tail left by a crash is truncated first so it never merges with the new record. Callers that
  * can race with other processes hold {@link withAppendLock}. Opens and closes the file each call;
@@ -356,7 +370,7 @@ export class JsonlAppender {
 export async function appendLineDurably(path: string, line: string): Promise<string> {
   if (line.includes('\n')) throw new HandoffError('internal', 'a journal line may not contain a newline');
   try {
-    fs.mkdirSync(dirname(path), { recursive: true });
+    makeDirsDurable(defaultFsl, dirname(path), 'journal_mkdir', { bestEffort: true, undoOnFailure: true });
   } catch (e) {
     throw ioError(path, e);
   }

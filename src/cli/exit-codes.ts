@@ -153,6 +153,7 @@ export const ERROR_EXIT: Readonly<Record<HandoffErrorCode, number>> = {
   chain_complete: FAILED,
   journal_conflict: FAILED,
   invalid_topology: FAILED,
+  effect_in_doubt: FAILED,
 };
 
 /** A command's column: exit statuses that differ from {@link ERROR_EXIT} for that command. */

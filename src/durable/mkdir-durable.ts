@@ -30,7 +30,10 @@ const UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EACCE
  * directory it created, top-down, so each new entry is durable. Directories that already exist
  * are left alone (another process creating one at the same time is fine). With
  * `bestEffort`, a parent fsync the file system does not support is skipped
- * ({@link dirFsyncUnsupported}); every other failure is a {@link StepFailure} with `step`.
+ * ({@link dirFsyncUnsupported}); every other failure is a {@link StepFailure} with `step`. With
+ * `undoOnFailure`, a failure removes again (deepest first, best effort) the directories this call
+ * made, so a retry makes them — and fsyncs their parents — afresh instead of finding them there
+ * with entries that were never made durable.
  *
  * @example
  * ```ts
@@ -43,7 +46,7 @@ export function makeDirsDurable(
   fsl: FsLayer,
   dir: string,
   step: string,
-  options: { readonly bestEffort?: boolean } = {},
+  options: { readonly bestEffort?: boolean; readonly undoOnFailure?: boolean } = {},
 ): string[] {
   const missing: string[] = [];
   let cur = dir;
@@ -67,19 +70,35 @@ export function makeDirsDurable(
     cur = up;
   }
   const created: string[] = [];
+  const undo = (): void => {
+    if (options.undoOnFailure !== true) return;
+    for (const d of [...created].reverse()) {
+      try {
+        fsl.rmdir(d); // empty unless another process already uses it: then it stays
+      } catch {
+        break; // an ancestor of a directory that stays cannot go either
+      }
+    }
+  };
   for (const d of missing) {
     try {
       fsl.mkdir(d);
       created.push(d);
     } catch (e) {
-      if (errnoOf(e) !== 'EEXIST') throw new StepFailure(step, e);
+      if (errnoOf(e) !== 'EEXIST') {
+        undo();
+        throw new StepFailure(step, e);
+      }
     }
   }
   for (const d of created) {
     try {
       fsyncDir(fsl, dirname(d), step);
     } catch (e) {
-      if (!(options.bestEffort === true && dirFsyncUnsupported(e))) throw e;
+      if (!(options.bestEffort === true && dirFsyncUnsupported(e))) {
+        undo();
+        throw e;
+      }
     }
   }
   return created;

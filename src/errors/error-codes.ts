@@ -237,6 +237,7 @@ export const CHAIN_CODES = [
   'chain_complete',
   'journal_conflict',
   'invalid_topology',
+  'effect_in_doubt',
 ] as const;
 
 /**

@@ -104,7 +104,11 @@ describe('file journal lock (in process)', () => {
     expect(await b.get('k')).toBeUndefined();
     await a.put({ key: 'k', result: 'first' });
     expect((await b.put({ key: 'k', result: 'second' })).result).toBe('first');
-    expect(await idempotentEffect(b, 'k', () => 'third')).toEqual({ result: 'first', replayed: true });
+    expect(await idempotentEffect(b, 'k', () => 'third')).toEqual({
+      result: 'first',
+      replayed: true,
+      via: 'replayed',
+    });
     expect((await readFile(join(tmp.dir, 'effects.jsonl'), 'utf8')).trimEnd().split('\n')).toHaveLength(1);
     await writeFile(join(tmp.dir, 'effects.jsonl.lock'), '');
     await expect(b.put({ key: 'k2', result: 1 })).rejects.toMatchObject({ code: 'busy' });

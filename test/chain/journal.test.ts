@@ -137,19 +137,20 @@ describe('idempotent effects', () => {
       const a = await idempotentEffect(ledger, 'k1', effect);
       const b = await idempotentEffect(kind === 'file' ? createFileEffectLedger(dir) : ledger, 'k1', effect);
       const c = await idempotentEffect(ledger, 'k2', effect);
-      expect(a).toEqual({ result: { paid: 100, n: 1 }, replayed: false });
-      expect(b).toEqual({ result: { paid: 100, n: 1 }, replayed: true });
+      expect(a).toEqual({ result: { paid: 100, n: 1 }, replayed: false, via: 'ran' });
+      expect(b).toEqual({ result: { paid: 100, n: 1 }, replayed: true, via: 'replayed' });
       expect(c.result.n).toBe(2);
       expect(runs).toBe(2);
       expect((await ledger.put({ key: 'k1', result: 'other' })).result).toEqual({ paid: 100, n: 1 });
     });
   }
 
-  it('refuses results JSON cannot represent (nothing recorded)', async () => {
+  it('refuses results JSON cannot represent (no result recorded: the effect ran, so the key is in doubt)', async () => {
     const ledger = createMemoryEffectLedger();
     await expect(idempotentEffect(ledger, 'k', () => ({ at: new Date(0) }))).rejects.toMatchObject({
       code: 'canonical_unsupported',
     });
     expect(ledger.keys()).toEqual([]);
+    expect(ledger.inDoubt()).toEqual(['k']);
   });
 });
