@@ -1,10 +1,13 @@
 /**
  * The one way the runtime runs git (layer 3, effects). A worker may have written to the
  * repository it works in, so git is run as if its configuration were hostile: argument arrays only
- * (paths are data), hooks and fsmonitor off, no pager, no system configuration, no replace objects,
- * no inherited `GIT_*` variables, optional locks off; diff-like commands get `--no-ext-diff
- * --no-textconv` from the caller, and blobs are hashed with `--no-filters`. The seed's blocked
- * commands (push, commit --amend, checkout --, restore, reset --hard, clean) are refused here.
+ * (paths are data), hooks and fsmonitor off, no pager, no global or system configuration (a worker
+ * can rewrite `~/.gitconfig`: its attributes file, filters or identity must not reach the runtime's
+ * git), no system attributes, no replace objects, no inherited `GIT_*` variables, optional locks
+ * off; diff-like commands get `--no-ext-diff --no-textconv` from the caller, and blobs are hashed
+ * with `--no-filters`. A command can be pinned to one repository (`repo`: `--git-dir` and
+ * `--work-tree`, so a `.git` that appeared later is never discovered). The seed's blocked commands
+ * (push, commit --amend, checkout --, restore, reset --hard, clean) are refused here.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { HandoffError, type HandoffErrorCode } from '../errors/index.js';
@@ -18,6 +21,7 @@ export const HARDENED_GIT_CONFIG: readonly string[] = [
   'core.fsmonitor=false',
   'core.pager=cat',
   'core.untrackedCache=false',
+  'core.attributesFile=/dev/null',
   'commit.gpgSign=false',
   'tag.gpgSign=false',
   'gc.auto=0',
@@ -57,20 +61,33 @@ export function isBlockedGit(args: readonly string[]): boolean {
 
 /**
  * The environment of a runtime git command: the process environment without any `GIT_*`
- * variable, plus a fixed set (no system config, no prompt, no pager, no replace objects, C locale,
- * no optional locks) and the caller's `extra` (e.g. `GIT_INDEX_FILE` for a private index).
+ * variable, plus a fixed set (no global or system config, no system attributes, no prompt, no
+ * pager, no replace objects, C locale, no optional locks) and the caller's `extra` (e.g.
+ * `GIT_INDEX_FILE` for a private index). With `userConfig`, the user's global and system
+ * configuration are read as git normally does: only for reading the user's settings (identity)
+ * once, before the first dispatch (see src/git/pinned-repository.ts).
  *
  * @example
  * ```ts
- * hardenedGitEnv({ GIT_INDEX_FILE: '/tmp/idx' }).GIT_CONFIG_NOSYSTEM; // '1'
+ * hardenedGitEnv({ GIT_INDEX_FILE: '/tmp/idx' }).GIT_CONFIG_GLOBAL; // '/dev/null'
  * ```
  */
-export function hardenedGitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function hardenedGitEnv(
+  extra: Readonly<Record<string, string>> = {},
+  userConfig = false,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && v !== undefined) env[k] = v;
   return {
     ...env,
-    GIT_CONFIG_NOSYSTEM: '1',
+    ...(userConfig
+      ? {}
+      : {
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_CONFIG_SYSTEM: '/dev/null',
+          GIT_ATTR_NOSYSTEM: '1',
+        }),
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
     PAGER: 'cat',
@@ -93,6 +110,40 @@ export interface RunGitOptions {
   readonly details?: Readonly<Record<string, unknown>>;
   /** Resolve to an empty buffer instead of rejecting when git fails. */
   readonly allowFail?: boolean;
+  /**
+   * The repository to run in, pinned (`--git-dir`, `--work-tree`): git does not discover one from
+   * `cwd`, so a repository a worker created below the project is never used.
+   */
+  readonly repo?: GitLocation;
+  /** Read the user's global and system configuration (see {@link hardenedGitEnv}); default false. */
+  readonly userConfig?: boolean;
+}
+
+/** Where a pinned repository is: its git directory and its work tree's top (realpaths). */
+export interface GitLocation {
+  readonly gitDir: string;
+  readonly workTree: string;
+}
+
+/**
+ * The global options that pin a git command to `repo`: `--git-dir=…`, `--work-tree=…`, and the
+ * work tree as a `safe.directory` (the user's global `safe.directory` is no longer read; the
+ * repository was found with the user's configuration when it was pinned).
+ *
+ * @example
+ * ```ts
+ * pinnedGitArgs({ gitDir: '/repo/.git', workTree: '/repo' });
+ * // ['--git-dir=/repo/.git', '--work-tree=/repo', '-c', 'safe.directory=/repo']
+ * ```
+ */
+export function pinnedGitArgs(repo: GitLocation | undefined): string[] {
+  if (repo === undefined) return [];
+  return [
+    `--git-dir=${repo.gitDir}`,
+    `--work-tree=${repo.workTree}`,
+    '-c',
+    `safe.directory=${repo.workTree}`,
+  ];
 }
 
 /**
@@ -114,13 +165,13 @@ export function runGit(cwd: string, args: readonly string[], o: RunGitOptions = 
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      [...HARDENED_GIT_CONFIG, ...args],
+      [...HARDENED_GIT_CONFIG, ...pinnedGitArgs(o.repo), ...args],
       {
         cwd,
         encoding: 'buffer',
         maxBuffer: 512 * 1024 * 1024,
         timeout: 300_000,
-        env: hardenedGitEnv(o.env),
+        env: hardenedGitEnv(o.env, o.userConfig === true),
       },
       (err, stdout, stderr) => {
         if (err === null) {

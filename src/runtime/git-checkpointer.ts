@@ -4,13 +4,29 @@
  * re-read from a working tree a leftover process may still write to), the tree is built in a
  * private index on top of HEAD, and the commit is made with plumbing (`commit-tree`,
  * `update-ref` with the old HEAD as a compare-and-swap), so no hook, filter or other staged change
- * of the user takes part. Never creates an empty commit; never runs a blocked git command (seed
- * 002 § Safety). Every git call goes through the hardened runner of src/git.
+ * of the user takes part. Every git call goes through the hardened runner of src/git, pinned to
+ * the repository resolved before the first dispatch (a `.git` a worker creates later is never
+ * used), with no global or system configuration and the identity read then. Before `update-ref`
+ * every object the commit's files depend on is read back and checked against the verified bytes
+ * (a planted object refuses the checkpoint), and objects that appeared in the repository since
+ * the pin or the runtime's previous commit are a violation. Never creates an empty commit; never
+ * runs a blocked git command (seed 002 § Safety).
  */
-import { lstat, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { isBlockedGit, runGit } from '../git/index.js';
+import { HandoffError, isHandoffError } from '../errors/index.js';
+import {
+  type CommittedFile,
+  identityEnv,
+  isBlockedGit,
+  looseObjectsSnapshot,
+  newObjects,
+  type PinnedRepository,
+  pinRepository,
+  runGit,
+  verifyCommitted,
+} from '../git/index.js';
 import type { CheckpointerPort } from './ports.js';
 import type { VerifiedCustody, VerifiedFile } from './verified-custody.js';
 
@@ -32,15 +48,9 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
   return (await runGit(cwd, args)).toString('utf8');
 }
 
-async function identityArgs(cwd: string): Promise<string[]> {
-  const email = await runGit(cwd, ['config', 'user.email'], { allowFail: true });
-  return email.length > 0
-    ? []
-    : ['-c', 'user.name=handoff-runtime', '-c', 'user.email=handoff-runtime@localhost'];
-}
-
 /**
- * True when `dir` is inside a git work tree.
+ * True when `dir` is inside a git work tree (found with the user's configuration, as the user's
+ * own git would: this runs before any dispatch).
  *
  * @example
  * ```ts
@@ -48,11 +58,7 @@ async function identityArgs(cwd: string): Promise<string[]> {
  * ```
  */
 export async function isGitRepo(dir: string): Promise<boolean> {
-  try {
-    return (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
-  } catch {
-    return false;
-  }
+  return (await pinRepository(dir)) !== null;
 }
 
 /** One file of an exact commit: its path relative to the work tree and its bytes (null: delete it). */
@@ -63,65 +69,95 @@ export interface ExactEntry {
 
 /**
  * Commits exactly `entries` on top of HEAD (plumbing: private index, `hash-object --no-filters`,
- * `commit-tree`, `update-ref` against the old HEAD) and mirrors the entries into the user's index.
- * Resolves to the new commit, or null when the tree would not change.
+ * `commit-tree`, a read-back of every object the entries depend on, `update-ref` against the old
+ * HEAD) and mirrors the entries into the user's index. `repo` is the pinned repository (a path
+ * pins the repository containing it now: for callers without a run). Resolves to the new commit,
+ * or null when the tree would not change.
  *
  * @example
  * ```ts
- * await commitExact('/repo', [{ rel: 'A.lean', file: { bytes, mode: 0o644 } }], 'checkpoint: A.lean solved');
+ * await commitExact(repo, [{ rel: 'A.lean', file: { bytes, mode: 0o644 } }], 'checkpoint: A.lean solved');
  * ```
- * @throws HandoffError `io_error` when git fails (including HEAD moving under the commit).
+ * @throws HandoffError `custody_violation` when an object read back does not hold what was
+ * written (`details.path`, `details.object`; nothing is committed); `io_error` when git fails
+ * (including HEAD moving under the commit) or `repo` is not in a repository.
  */
 export async function commitExact(
-  root: string,
+  repo: PinnedRepository | string,
   entries: readonly ExactEntry[],
   message: string,
 ): Promise<string | null> {
-  const head = (await runGit(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { allowFail: true }))
+  const r = typeof repo === 'string' ? await pinRepository(repo) : repo;
+  if (r === null) throw new HandoffError('io_error', `${String(repo)} is not inside a git work tree`);
+  const root = r.workTree;
+  const head = (
+    await runGit(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { repo: r, allowFail: true })
+  )
     .toString('utf8')
     .trim();
   const dir = await mkdtemp(join(tmpdir(), 'handoff-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    await runGit(root, head === '' ? ['read-tree', '--empty'] : ['read-tree', head], { env });
+    await runGit(root, head === '' ? ['read-tree', '--empty'] : ['read-tree', head], { repo: r, env });
     const cacheinfo: string[] = [];
     const removed: string[] = [];
+    const written: CommittedFile[] = [];
     for (const e of entries) {
       if (e.file.bytes === null) {
         removed.push(e.rel);
+        written.push({ rel: e.rel, blob: null, bytes: null, mode: '100644' });
         continue;
       }
       const blob = (
-        await runGit(root, ['hash-object', '-w', '--no-filters', '--stdin'], { input: e.file.bytes })
+        await runGit(root, ['hash-object', '-w', '--no-filters', '--stdin'], {
+          repo: r,
+          input: e.file.bytes,
+        })
       )
         .toString('utf8')
         .trim();
-      cacheinfo.push(`${e.file.mode & 0o111 ? '100755' : '100644'},${blob},${e.rel}`);
+      const mode = e.file.mode & 0o111 ? '100755' : '100644';
+      cacheinfo.push(`${mode},${blob},${e.rel}`);
+      written.push({ rel: e.rel, blob, bytes: e.file.bytes, mode });
     }
     const update = async (extra: Record<string, string>) => {
       for (const c of cacheinfo)
-        await runGit(root, ['update-index', '--add', '--cacheinfo', c], { env: extra });
+        await runGit(root, ['update-index', '--add', '--cacheinfo', c], { repo: r, env: extra });
       if (removed.length > 0)
-        await runGit(root, ['update-index', '--force-remove', '--', ...removed], { env: extra });
+        await runGit(root, ['update-index', '--force-remove', '--', ...removed], { repo: r, env: extra });
     };
     await update(env);
-    const tree = (await runGit(root, ['write-tree'], { env })).toString('utf8').trim();
+    const tree = (await runGit(root, ['write-tree'], { repo: r, env })).toString('utf8').trim();
     const before =
-      head === '' ? null : (await runGit(root, ['rev-parse', `${head}^{tree}`])).toString('utf8').trim();
+      head === ''
+        ? null
+        : (await runGit(root, ['rev-parse', `${head}^{tree}`], { repo: r })).toString('utf8').trim();
     if (tree === before) return null;
     const commit = (
-      await runGit(root, [
-        ...(await identityArgs(root)),
-        'commit-tree',
-        tree,
-        ...(head === '' ? [] : ['-p', head]),
-        '-m',
-        message,
-      ])
+      await runGit(root, ['commit-tree', tree, ...(head === '' ? [] : ['-p', head]), '-m', message], {
+        repo: r,
+        env: identityEnv(r.identity),
+      })
     )
       .toString('utf8')
       .trim();
-    await runGit(root, ['update-ref', '-m', message, 'HEAD', commit, head === '' ? '0'.repeat(40) : head]);
+    const problem = await verifyCommitted(r, commit, tree, head === '' ? null : head, written).catch(
+      (e: unknown) => ({
+        path: '(commit)',
+        object: commit,
+        detail: `cannot be read back (${e instanceof Error ? e.message : String(e)})`,
+      }),
+    );
+    if (problem !== null) {
+      throw new HandoffError(
+        'custody_violation',
+        `checkpoint refused: object ${problem.object} for ${problem.path}: ${problem.detail}; nothing was committed`,
+        { details: { path: problem.path, object: problem.object, problem: problem.detail } },
+      );
+    }
+    await runGit(root, ['update-ref', '-m', message, 'HEAD', commit, head === '' ? '0'.repeat(40) : head], {
+      repo: r,
+    });
     await update({});
     return commit;
   } finally {
@@ -140,15 +176,31 @@ async function diskFile(abs: string): Promise<VerifiedFile> {
  * The git checkpointer for `projectRoot`. With `custody`, it re-checks the disk against what the
  * runtime verified (a mismatch refuses the checkpoint and restores the verified bytes) and commits
  * the verified bytes; without it (a host committing its own files) it commits the files' bytes as
- * read once.
+ * read once. `repo` is the repository pinned before the first dispatch ({@link pinRepository});
+ * without it the repository containing `projectRoot` is pinned at the first checkpoint. Objects
+ * that appeared in the repository since the pin (or since this checkpointer's previous commit)
+ * refuse the checkpoint once, named; the read-back of {@link commitExact} refuses a commit whose
+ * objects do not hold the verified bytes.
  *
  * @example
  * ```ts
- * const cp = createGitCheckpointer('/repo', custody);
+ * const cp = createGitCheckpointer('/repo', custody, await pinRepository('/repo') ?? undefined);
  * await cp.checkpoint({ cycle: 1, files: ['/repo/A.lean'], summary: 'A.lean:3 solved', commit: 'auto' });
  * ```
  */
-export function createGitCheckpointer(projectRoot: string, custody?: VerifiedCustody): CheckpointerPort {
+export function createGitCheckpointer(
+  projectRoot: string,
+  custody?: VerifiedCustody,
+  repo?: PinnedRepository,
+): CheckpointerPort {
+  let pinned: Promise<PinnedRepository | null> | null = repo === undefined ? null : Promise.resolve(repo);
+  let known: ReadonlySet<string> | null = repo?.objects ?? null;
+  const refused = (why: string) => ({
+    committed: false,
+    commit: null,
+    message: 'checkpoint refused',
+    refused: why,
+  });
   return {
     async checkpoint(input) {
       const abs = input.files.map((f) => resolve(projectRoot, f));
@@ -163,18 +215,39 @@ export function createGitCheckpointer(projectRoot: string, custody?: VerifiedCus
             r.failed.length > 0
               ? `; could not restore ${r.failed.join(', ')}`
               : '; owned files restored to the verified bytes';
-          return { committed: false, commit: null, message: 'checkpoint refused', refused: `${late}${fix}` };
+          return refused(`${late}${fix}`);
         }
       }
+      pinned ??= pinRepository(projectRoot);
+      const r = await pinned;
+      if (r === null) throw new HandoffError('io_error', `${projectRoot} is not inside a git work tree`);
+      // objects nobody but the runtime may create while the run holds the repository
+      const now = await looseObjectsSnapshot(r.commonDir);
+      const planted = known === null ? [] : newObjects(known, now);
+      known = now;
+      if (planted.length > 0) {
+        const shown = planted.slice(0, 5).join(', ');
+        const more = planted.length > 5 ? ` and ${planted.length - 5} more` : '';
+        return refused(
+          `objects appeared in the repository ${r.commonDir} during the run that the runtime did not write: ${shown}${more}`,
+        );
+      }
       // index paths are relative to the work tree's top, which may lie above the project root
-      const top = await realpath((await git(projectRoot, ['rev-parse', '--show-toplevel'])).trim());
       const entries: ExactEntry[] = [];
       for (const a of abs) {
         const file = custody?.verified(a) ?? (await diskFile(a));
-        entries.push({ rel: relative(top, a).split(sep).join('/'), file });
+        entries.push({ rel: relative(r.workTree, a).split(sep).join('/'), file });
       }
       const message = `checkpoint: ${input.summary}`;
-      const sha = await commitExact(projectRoot, entries, message);
+      let sha: string | null;
+      try {
+        sha = await commitExact(r, entries, message);
+      } catch (e) {
+        if (isHandoffError(e) && e.code === 'custody_violation') return refused(e.message);
+        throw e;
+      } finally {
+        known = await looseObjectsSnapshot(r.commonDir);
+      }
       if (sha === null) return { committed: false, commit: null, message: NO_CHANGES_MESSAGE };
       return { committed: true, commit: sha, message };
     },

@@ -16,6 +16,7 @@ import type { CycleContext, HumanInput } from '../cycle/types.js';
 import { tierPlan } from '../cycle/verification-ladder.js';
 import { HandoffError } from '../errors/index.js';
 import { type ExtractorTable, extractorForFile } from '../fence/index.js';
+import { pinRepository } from '../git/index.js';
 import { randomHex } from '../ids/index.js';
 import { type DomainProfile, leanProfile } from '../profile/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
@@ -349,7 +350,8 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   // it the restored bytes, an applied patch its bytes as accepted
   const snapshots = createDeepSnapshots({ projectRoot: root, custody });
   const patcher = createPatcher({ projectRoot: root, custody, fence });
-  const git = createGitCheckpointer(root, custody);
+  // the repository and the identity of every checkpoint, pinned before the first dispatch
+  const git = createGitCheckpointer(root, custody, (await pinRepository(root)) ?? undefined);
   // files a deep rollback put back (and no later edit re-accepted) are never staged
   const checkpointer: CheckpointerPort = {
     checkpoint: (input) =>
