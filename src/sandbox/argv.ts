@@ -1,0 +1,134 @@
+/**
+ * The sandbox's command line (layer 1, pure): util-linux `unshare` makes a user and mount
+ * namespace and mounts the writable layer (overlayfs: the project read-only below, a private upper
+ * directory on top), then bubblewrap runs nested inside it with the rest of the isolation (a
+ * read-only root, private `/tmp` and `$HOME`, PID/network/IPC/UTS namespaces, a new session).
+ * Bubblewrap 0.8 (Debian 12) has no `--overlay`, hence the two steps (docs/sandbox.md).
+ *
+ * The shell script is a fixed constant: every path and the worker's argv are positional
+ * arguments — data, never interpolated into the script.
+ */
+
+/** Where the writable layer of one sandboxed run lives (absolute host paths). */
+export interface SandboxLayout {
+  /** The project root (a realpath): the overlay's lower layer, and the path the worker sees it at. */
+  readonly project: string;
+  /** The overlay's upper directory: everything the worker wrote lands here. */
+  readonly upper: string;
+  /** The overlay's work directory (same file system as `upper`). */
+  readonly work: string;
+  /** The mount point of the merged view (bound over `project` inside the sandbox). */
+  readonly merged: string;
+  /** A host directory bound writable at {@link SANDBOX_HOME}: the worker's private `$HOME`, listed after. */
+  readonly home: string;
+}
+
+/** Options of {@link sandboxArgv}. */
+export interface SandboxArgvOptions {
+  /** `deny` (default): no network namespace shared; `allow`: the host network (`--share-net`). */
+  readonly network?: 'deny' | 'allow';
+  /**
+   * Host paths the worker sees as empty private directories (a tmpfs each), e.g. the dispatch's
+   * scratch directory: writes there vanish with the sandbox.
+   */
+  readonly privateDirs?: readonly string[];
+  /** Extra environment set inside the sandbox (after `HOME` and `TMPDIR`). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Where the worker's private `$HOME` is seen inside the sandbox (under its private `/tmp`). */
+export const SANDBOX_HOME = '/tmp/.handoff-home';
+
+/**
+ * The script `sh` runs inside the new namespaces: mount the overlay, then become bubblewrap.
+ * `$1..$4` are lowerdir, upperdir, workdir and the mount point; the rest is bubblewrap's argv.
+ */
+export const MOUNT_SCRIPT =
+  'mount -t overlay overlay -o userxattr,lowerdir="$1",upperdir="$2",workdir="$3" "$4" && shift 4 && exec bwrap "$@"';
+
+/**
+ * Why a path cannot be an overlay layer (the mount options are split on `,` and `:` and take `\`
+ * as an escape), or null when it can (pure).
+ *
+ * @example
+ * ```ts
+ * overlayPathDefect('/work/a,b'); // "the path /work/a,b contains ',', which overlay mount options cannot carry"
+ * ```
+ */
+export function overlayPathDefect(path: string): string | null {
+  const bad = [',', ':', '\\'].find((c) => path.includes(c));
+  return bad === undefined
+    ? null
+    : `the path ${path} contains '${bad}', which overlay mount options cannot carry`;
+}
+
+/**
+ * The full argv of one sandboxed worker (pure). `--tmpfs /tmp` comes before the project's bind so
+ * a project under `/tmp` stays visible.
+ *
+ * @example
+ * ```ts
+ * const argv = sandboxArgv(
+ *   { project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home' },
+ *   ['python3', 'worker.py'],
+ *   { network: 'deny' },
+ * );
+ * argv[0]; // 'unshare'
+ * argv.slice(-3); // ['--', 'python3', 'worker.py']
+ * ```
+ */
+export function sandboxArgv(
+  layout: SandboxLayout,
+  workerArgv: readonly string[],
+  o: SandboxArgvOptions = {},
+): string[] {
+  const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ['--setenv', k, v]);
+  return [
+    'unshare',
+    '--user',
+    '--map-root-user',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    'sh',
+    '-c',
+    MOUNT_SCRIPT,
+    'sh',
+    layout.project,
+    layout.upper,
+    layout.work,
+    layout.merged,
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    ...(o.privateDirs ?? []).flatMap((d) => ['--tmpfs', d]),
+    '--bind',
+    layout.merged,
+    layout.project,
+    '--bind',
+    layout.home,
+    SANDBOX_HOME,
+    '--unshare-all',
+    ...(o.network === 'allow' ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+    '--chdir',
+    layout.project,
+    '--setenv',
+    'HOME',
+    SANDBOX_HOME,
+    '--setenv',
+    'TMPDIR',
+    '/tmp',
+    ...env,
+    '--',
+    ...workerArgv,
+  ];
+}

@@ -1,0 +1,151 @@
+/**
+ * Runs a worker in the sandbox (layer 3, effects): a fresh temp directory holds the overlay's
+ * upper, work and mount directories and the private `$HOME`; the worker runs through
+ * `runContained` (src/process, the one home of spawning) under {@link sandboxArgv}; after it
+ * exits the layer is read ({@link readLayer}) and planned ({@link planLayer}); then the temp
+ * directory is removed — on every path, errors included. Nothing is applied to the host here:
+ * {@link applyLayerFiles} does that with the owned files' bytes this returns.
+ */
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { type ContainedOptions, type ContainedResult, runContained } from '../process/index.js';
+import { discardedViolation, type LayerPlan, planLayer } from './apply-rule.js';
+import { overlayPathDefect, type SandboxLayout, sandboxArgv } from './argv.js';
+import { type LayerChanges, NO_LAYER_CHANGES } from './layer-entry.js';
+import { readLayer } from './layer-reader.js';
+import { opaqueDirectories } from './opaque-check.js';
+
+/** Network policy of a sandbox. */
+export type SandboxNetwork = 'deny' | 'allow';
+
+/** Options of {@link runSandboxed}. */
+export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
+  /** The project root, a realpath (the worker's working directory). */
+  readonly projectRoot: string;
+  /** The owned files (absolute paths under the project). */
+  readonly owned: readonly string[];
+  readonly network?: SandboxNetwork;
+  /** Whether an owned file deleted in the layer is deleted on the host (default false: a violation). */
+  readonly allowDelete?: boolean;
+  /** Host directories the worker sees as private empty directories (the dispatch's scratch). */
+  readonly privateDirs?: readonly string[];
+}
+
+/** An owned file's outcome in the layer: new bytes, or null when the worker deleted it. */
+export type LayerOwnedFile = { readonly bytes: Buffer; readonly mode: number } | null;
+
+/** What a sandboxed run did. */
+export interface SandboxRunResult extends ContainedResult {
+  /** What the worker changed in the project's layer. */
+  readonly changes: LayerChanges;
+  /** What it left in its private `$HOME`. */
+  readonly home: LayerChanges;
+  readonly plan: LayerPlan;
+  /** `files outside the owned set were written and discarded: …`, or null. */
+  readonly violation: string | null;
+  /** The owned files the plan takes or removes, by absolute path. */
+  readonly files: ReadonlyMap<string, LayerOwnedFile>;
+  /** Why the layer could not be read (then nothing may be applied), else null. */
+  readonly layerError: string | null;
+}
+
+const toRel = (root: string, p: string) => relative(root, p).split(sep).join('/');
+
+/**
+ * Runs `argv` in the sandbox over `projectRoot`.
+ *
+ * @example
+ * ```ts
+ * const r = await runSandboxed(['python3', 'w.py'], JSON.stringify(dispatch), {
+ *   projectRoot: '/repo', owned: ['/repo/A.lean'], timeoutMs: 60_000,
+ * });
+ * r.violation; // 'files outside the owned set were written and discarded: B.lean'
+ * ```
+ */
+export async function runSandboxed(
+  argv: readonly string[],
+  stdin: string,
+  o: SandboxRunOptions,
+): Promise<SandboxRunResult> {
+  const root = o.projectRoot;
+  const defect = overlayPathDefect(root);
+  if (defect !== null) {
+    return {
+      code: null,
+      signal: null,
+      timedOut: false,
+      spawnError: `cannot sandbox: ${defect}`,
+      stdout: '',
+      stderr: '',
+      truncated: false,
+      pipesHeld: false,
+      swept: 0,
+      elapsedMs: 0,
+      changes: NO_LAYER_CHANGES,
+      home: NO_LAYER_CHANGES,
+      plan: { take: [], remove: [], discarded: [] },
+      violation: null,
+      files: new Map(),
+      layerError: null,
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'handoff-sandbox-'));
+  const layout: SandboxLayout = {
+    project: root,
+    upper: join(dir, 'upper'),
+    work: join(dir, 'work'),
+    merged: join(dir, 'merged'),
+    home: join(dir, 'home'),
+  };
+  try {
+    for (const d of [layout.upper, layout.work, layout.merged, layout.home]) await mkdir(d, { mode: 0o700 });
+    const { projectRoot: _r, owned: _o, network, allowDelete: _a, privateDirs, ...contained } = o;
+    const r = await runContained(
+      sandboxArgv(layout, argv, {
+        network: network ?? 'deny',
+        ...(privateDirs === undefined ? {} : { privateDirs }),
+      }),
+      stdin,
+      { ...contained, cwd: root },
+    );
+    const ownedRel = new Map(o.owned.map((p) => [toRel(root, p), p]));
+    let changes = NO_LAYER_CHANGES;
+    let home = NO_LAYER_CHANGES;
+    let layerFiles: Awaited<ReturnType<typeof readLayer>>['files'] = new Map();
+    let layerError: string | null = null;
+    try {
+      const read = await readLayer(layout.upper, {
+        owned: new Set(ownedRel.keys()),
+        lower: root,
+        opaque: (c) =>
+          opaqueDirectories({ upper: layout.upper, project: root, mountPoint: layout.merged }, c),
+      });
+      changes = read.changes;
+      layerFiles = read.files;
+      home = (await readLayer(layout.home)).changes;
+    } catch (e) {
+      layerError = `cannot read the sandbox's layer: ${(e as Error).message}`;
+    }
+    const plan = planLayer(changes, new Set(ownedRel.keys()), { allowDelete: o.allowDelete ?? false, home });
+    const files = new Map<string, LayerOwnedFile>();
+    for (const rel of plan.take) {
+      const f = layerFiles.get(rel);
+      const abs = ownedRel.get(rel);
+      if (f !== undefined && abs !== undefined) files.set(abs, f);
+    }
+    for (const rel of plan.remove) {
+      const abs = ownedRel.get(rel);
+      if (abs !== undefined) files.set(abs, null);
+    }
+    return { ...r, changes, home, plan, violation: discardedViolation(plan.discarded), files, layerError };
+  } finally {
+    await removeLayerDir(dir);
+  }
+}
+
+/** Removes a sandbox temp dir; the overlay leaves a mode-0 `work/work` directory behind. */
+async function removeLayerDir(dir: string): Promise<void> {
+  await chmod(join(dir, 'work', 'work'), 0o700).catch(() => {});
+  await rm(dir, { recursive: true, force: true }).catch(() => {});
+}

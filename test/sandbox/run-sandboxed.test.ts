@@ -1,0 +1,103 @@
+/**
+ * The sandbox really started (bwrap + unshare + overlay): what a worker writes lands in the layer,
+ * the host project stays byte-identical, and the layer is read and planned path by path.
+ */
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyLayerFiles, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
+
+let dir: string;
+let project: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sandbox-run-'));
+  project = join(dir, 'p');
+  await mkdir(join(project, 'd'), { recursive: true });
+  await mkdir(join(project, '.git'));
+  await writeFile(join(project, 'A.lean'), 'A\n');
+  await writeFile(join(project, 'B.lean'), 'B\n');
+  await writeFile(join(project, 'd', 'a.txt'), 'a\n');
+  await writeFile(join(project, '.git', 'config'), 'c\n');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function tree(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+    const p = join(e.parentPath, e.name);
+    out.push(
+      `${p.slice(root.length)}:${e.isFile() ? await readFile(p, 'utf8') : e.isDirectory() ? 'dir' : 'other'}`,
+    );
+  }
+  return out.sort();
+}
+
+describe('runSandboxed', () => {
+  it('probes available on this machine and over the test project', async () => {
+    expect(await probeSandbox()).toEqual({ available: true });
+    expect(await probeSandbox(project)).toEqual({ available: true });
+  });
+
+  it('keeps the host byte-identical, takes the owned file and names everything else', async () => {
+    const before = await tree(project);
+    const script = [
+      'cat > /dev/null',
+      'echo new > A.tmp && mv A.tmp A.lean',
+      'echo x > B.lean',
+      'echo y >> .git/config',
+      'rm -rf d && mkdir d && echo z > d/n',
+      'mkfifo f',
+      'ln -s /etc/passwd l',
+      'echo h > "$HOME/.bashrc"',
+      `echo o > ${join(dir, 'outside')}`,
+      'echo e > /etc/handoff-sandbox-test 2>/dev/null || echo refused',
+    ].join('; ');
+    const r = await runSandboxed(['sh', '-c', script], '{}', {
+      projectRoot: project,
+      owned: [join(project, 'A.lean')],
+      timeoutMs: 10_000,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('refused\n');
+    expect(await tree(project)).toEqual(before);
+    await expect(lstat(join(dir, 'outside'))).rejects.toThrow();
+    expect(r.changes.written).toEqual(['A.lean', 'B.lean', 'd/n', '.git/config'].sort());
+    expect(r.changes.opaqueDirs).toEqual(['d']);
+    expect(r.changes.specials).toEqual([
+      { path: 'f', kind: 'fifo' },
+      { path: 'l', kind: 'symlink' },
+    ]);
+    expect(r.home.written).toEqual(['.bashrc']);
+    expect(r.plan.take).toEqual(['A.lean']);
+    expect(r.violation).toBe(
+      'files outside the owned set were written and discarded: .git/config, B.lean, d/n, d/ (directory replaced), f (fifo), l (symlink), ~/.bashrc',
+    );
+    expect(r.files.get(join(project, 'A.lean'))?.bytes.toString()).toBe('new\n');
+    expect(await applyLayerFiles(r.files)).toEqual([]);
+    expect(await readFile(join(project, 'A.lean'), 'utf8')).toBe('new\n');
+    expect(await readFile(join(project, 'B.lean'), 'utf8')).toBe('B\n');
+  });
+
+  it('reports a deleted owned file as removable only when allowed', async () => {
+    const run = (allowDelete: boolean) =>
+      runSandboxed(['rm', 'A.lean', 'B.lean'], '', {
+        projectRoot: project,
+        owned: [join(project, 'A.lean')],
+        timeoutMs: 10_000,
+        allowDelete,
+      });
+    const allowed = await run(true);
+    expect(allowed.changes.deleted).toEqual(['A.lean', 'B.lean']);
+    expect(allowed.plan.remove).toEqual(['A.lean']);
+    expect(allowed.violation).toBe(
+      'files outside the owned set were written and discarded: B.lean (deleted)',
+    );
+    const refused = await run(false);
+    expect(refused.plan.remove).toEqual([]);
+    expect(refused.plan.discarded).toEqual(['A.lean (deleted)', 'B.lean (deleted)']);
+    expect(await readFile(join(project, 'A.lean'), 'utf8')).toBe('A\n');
+  });
+});
