@@ -6,6 +6,7 @@
  */
 import { HandoffError } from '../errors/index.js';
 import { type BlockerClassTable, CODE_BLOCKER_CLASSES, LEAN_BLOCKER_CLASSES } from './blocker-classes.js';
+import { LEAN_ESCAPE_HATCHES } from './escape-hatches.js';
 
 /**
  * How the runtime finds and judges work in one domain.
@@ -16,7 +17,12 @@ import { type BlockerClassTable, CODE_BLOCKER_CLASSES, LEAN_BLOCKER_CLASSES } fr
  *   checkpoint gate (0 = clean), or null for the marker scan alone;
  * - `leanHeaders`: whether `.lean` files get the built-in Lean statement fence; other extensions
  *   are fenced only by extractors given to the run (`headerExtractors`);
- * - `blockerClasses`: the reviewers' phrases for the run-contract/v1 blocker classes.
+ * - `blockerClasses`: the reviewers' phrases for the run-contract/v1 blocker classes;
+ * - `escapeHatches`: words that leave a target unsolved wherever they stand in its declaration,
+ *   found token by token in Lean source (src/profile/escape-hatches.ts; a new `axiom` always
+ *   counts), or null: the markers are matched per line (the code profile);
+ * - `sourceExtensions`: the only files the built-in scan and check read (lower case, with the
+ *   dot); a file git ignores is never read either.
  */
 export interface DomainProfile {
   readonly name: string;
@@ -25,7 +31,60 @@ export interface DomainProfile {
   readonly diagnosticsCommand: readonly string[] | null;
   readonly leanHeaders: boolean;
   readonly blockerClasses: BlockerClassTable;
+  readonly escapeHatches: readonly string[] | null;
+  readonly sourceExtensions: readonly string[];
 }
+
+/** The code profile's source extensions (what its built-in scan reads). */
+export const CODE_SOURCE_EXTENSIONS: readonly string[] = Object.freeze([
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.py',
+  '.pyi',
+  '.rb',
+  '.go',
+  '.rs',
+  '.java',
+  '.kt',
+  '.kts',
+  '.scala',
+  '.swift',
+  '.c',
+  '.h',
+  '.cc',
+  '.cpp',
+  '.cxx',
+  '.hpp',
+  '.hh',
+  '.cs',
+  '.fs',
+  '.php',
+  '.lua',
+  '.sh',
+  '.bash',
+  '.zsh',
+  '.pl',
+  '.r',
+  '.jl',
+  '.ex',
+  '.exs',
+  '.erl',
+  '.hs',
+  '.ml',
+  '.mli',
+  '.clj',
+  '.dart',
+  '.vue',
+  '.svelte',
+  '.sql',
+  '.lean',
+]);
 
 function markerList(given: readonly string[] | undefined, fallback: string): readonly string[] {
   const list = given ?? [fallback];
@@ -45,15 +104,20 @@ export interface ProfileOptions {
   readonly markers?: readonly string[];
   /** The check command run for edits and the checkpoint gate (argv, no shell). */
   readonly diagnosticsCommand?: readonly string[] | null;
+  /** Lean only: whether `native_decide` is an escape hatch (`forbidden`) or allowed (default). */
+  readonly nativeDecide?: 'allowed' | 'forbidden';
 }
 
 /**
- * The proof profile (the default): targets are `sorry`, `-- error: …` comments are errors, `.lean`
- * files are fenced by the built-in Lean header extractor, blockers use the proof phrases.
+ * The proof profile (the default): targets are `sorry` and its escape hatches (`admit`,
+ * `sorryAx`, `native_decide` when `nativeDecide: 'forbidden'`, a new `axiom`), `-- error: …`
+ * comments are errors, only `.lean` files are read, they are fenced by the built-in Lean header
+ * extractor, blockers use the proof phrases.
  *
  * @example
  * ```ts
- * leanProfile().markers; // ['sorry']
+ * leanProfile().markers;       // ['sorry']
+ * leanProfile().escapeHatches; // ['sorry', 'admit', 'sorryAx']
  * ```
  */
 export function leanProfile(o: ProfileOptions = {}): DomainProfile {
@@ -64,6 +128,14 @@ export function leanProfile(o: ProfileOptions = {}): DomainProfile {
     diagnosticsCommand: o.diagnosticsCommand ? Object.freeze([...o.diagnosticsCommand]) : null,
     leanHeaders: true,
     blockerClasses: LEAN_BLOCKER_CLASSES,
+    escapeHatches: Object.freeze([
+      ...new Set([
+        ...markerList(o.markers, 'sorry'),
+        ...LEAN_ESCAPE_HATCHES,
+        ...(o.nativeDecide === 'forbidden' ? ['native_decide'] : []),
+      ]),
+    ]),
+    sourceExtensions: Object.freeze(['.lean']),
   });
 }
 
@@ -86,6 +158,8 @@ export function codeProfile(o: ProfileOptions = {}): DomainProfile {
     diagnosticsCommand: o.diagnosticsCommand ? Object.freeze([...o.diagnosticsCommand]) : null,
     leanHeaders: false,
     blockerClasses: CODE_BLOCKER_CLASSES,
+    escapeHatches: null,
+    sourceExtensions: CODE_SOURCE_EXTENSIONS,
   });
 }
 

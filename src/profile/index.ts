@@ -12,6 +12,13 @@ export {
   phraseOfClass,
 } from './blocker-classes.js';
 export {
+  type CheckedText,
+  checkedText,
+  MAX_CHECKED_BYTES,
+  normalizeLineEndings,
+} from './checked-text.js';
+export {
+  CODE_SOURCE_EXTENSIONS,
   codeProfile,
   type DomainProfile,
   leanProfile,
@@ -20,3 +27,18 @@ export {
   type ProfileOptions,
   profileByName,
 } from './domain-profile.js';
+export {
+  declarationAt,
+  type EscapeHatch,
+  type HatchPolicy,
+  type HatchScan,
+  LEAN_ESCAPE_HATCHES,
+  PREAMBLE,
+  scanEscapeHatches,
+} from './escape-hatches.js';
+export {
+  openInDeclaration,
+  type SolvedQuestion,
+  type SolvedVerdict,
+  targetSolved,
+} from './target-solved.js';
