@@ -4,6 +4,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { HandoffError } from '../errors/index.js';
+import { suggestName } from './did-you-mean.js';
 import { HelpRequest } from './help-request.js';
 
 /** The help option every verb accepts (unless its own table defines `help`). */
@@ -50,7 +51,7 @@ export function parseVerbArgs(
       strict: true,
     });
   } catch (e) {
-    throw new HandoffError('usage', (e as Error).message, { cause: e });
+    throw new HandoffError('usage', usageMessage(e as NodeJS.ErrnoException, options), { cause: e });
   }
   if (!ownHelp && parsed.values.help === true) throw new HelpRequest();
   return {
@@ -86,4 +87,36 @@ export function requireString(values: ParsedArgs['values'], name: string): strin
 export function optionalString(values: ParsedArgs['values'], name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * One line a person can act on for a `node:util` parseArgs refusal: an unknown option names the
+ * closest known one (`unknown option --targt (did you mean --target?)`), a missing value and a
+ * stray argument say what to do; anything else keeps parseArgs' own message.
+ *
+ * @example
+ * ```ts
+ * usageMessage(Object.assign(new Error("Unknown option '--targt'"), { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }),
+ *   { target: { type: 'string' } }); // 'unknown option --targt (did you mean --target?)'
+ * ```
+ */
+export function usageMessage(e: NodeJS.ErrnoException, options: OptionSpec): string {
+  const quoted = /'([^']*)'/.exec(e.message)?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
+    const name = quoted.replace(/^-+/, '').split('=')[0] ?? '';
+    const known = [...Object.keys(options), ...(Object.hasOwn(options, 'help') ? [] : ['help'])];
+    const suggestion = quoted.startsWith('--') ? suggestName(name, known) : null;
+    return suggestion === null
+      ? `unknown option ${quoted} (--help lists the options)`
+      : `unknown option ${quoted} (did you mean --${suggestion}?)`;
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
+    const option = quoted.split(' ')[0] ?? quoted;
+    if (/argument missing/.test(e.message)) return `option ${option} needs a value (${quoted})`;
+    if (/does not take an argument/.test(e.message)) return `option ${option} takes no value`;
+  }
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && quoted !== undefined) {
+    return `unexpected argument '${quoted}' (this command takes options only; --help lists them)`;
+  }
+  return e.message;
 }

@@ -40,6 +40,7 @@ import {
 import { safeValidate } from '../validation/index.js';
 import { optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
+import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
 import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
 
@@ -436,7 +437,7 @@ export const command: CliCommand = {
     }
     const fn = VERBS[verb];
     if (fn === undefined || !Object.hasOwn(VERBS, verb))
-      throw new HandoffError('usage', `unknown gate verb '${verb}'`);
+      throw new HandoffError('usage', `unknown gate verb '${verb}'${didYouMean(verb, Object.keys(VERBS))}`);
     const parsed = parseVerbArgs(rest, OPTIONS);
     const positionals = verb === 'run' ? parsed.rest : [...parsed.positionals, ...parsed.rest];
     if (verb === 'run' && parsed.positionals.length > 0) {

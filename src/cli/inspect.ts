@@ -88,7 +88,11 @@ export const command: CliCommand = {
       format: { type: 'string' },
       out: { type: 'string' },
     });
-    if (positionals.length !== 1) throw new HandoffError('usage', `expected one run id\n\n${HELP}`);
+    if (positionals.length !== 1)
+      throw new HandoffError(
+        'usage',
+        'expected one run id (handoff inspect RUN_ID; `handoff store list` prints them)',
+      );
     const runId = positionals[0] as string;
     const format = optionalString(values, 'format') ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format))

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { isHandoffError } from '../errors/index.js';
 import { type CliCommand, EXIT_USAGE } from './command.js';
+import { suggestName } from './did-you-mean.js';
+import { humanErrorLine, wantsJsonError } from './error-line.js';
 import { errorExitCode } from './exit-codes.js';
 import { HelpRequest } from './help-request.js';
 import { type CliIo, escapingIo } from './io.js';
@@ -118,7 +120,10 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     return 0;
   }
   if (!Object.hasOwn(GROUPS, first)) {
-    io.err(`handoff: unknown command '${first}'\n\n${topHelp()}`);
+    const near = suggestName(first, Object.keys(GROUPS));
+    io.err(
+      `handoff: unknown command '${first}' (${near === null ? '' : `did you mean ${near}? `}handoff --help lists the commands)\n`,
+    );
     return EXIT_USAGE;
   }
   const command = await loadGroup(first);
@@ -139,7 +144,11 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
       return 0;
     }
     if (isHandoffError(e)) {
-      io.err(`${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`);
+      io.err(
+        wantsJsonError(first, rest)
+          ? `${toTerminalJson({ error: e.code, message: e.message, details: e.details }, 0)}\n`
+          : `${humanErrorLine(first, e)}\n`,
+      );
       return errorExitCode(e.code, first);
     }
     io.err(`handoff ${first}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -15,6 +15,7 @@ import { resolveStoreRoot } from '../store/fs-layout.js';
 import type { Store } from '../store/store.js';
 import { type OptionSpec, optionalString, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
+import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readInput, readJsonInput } from './io.js';
 
 /** Environment variable naming the invocation state file. */
@@ -116,7 +117,12 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [verb, ...rest] = argv;
     if (verb === undefined || !Object.hasOwn(VERB_OPTIONS, verb)) {
-      throw new HandoffError('usage', `unknown persist verb ${JSON.stringify(verb ?? '')}\n\n${HELP}`);
+      throw new HandoffError(
+        'usage',
+        verb === undefined
+          ? `missing verb (verbs: ${Object.keys(VERB_OPTIONS).join(', ')})`
+          : `unknown persist verb ${JSON.stringify(verb)}${didYouMean(verb, Object.keys(VERB_OPTIONS))}`,
+      );
     }
     const { values, positionals } = parseVerbArgs(
       rest,

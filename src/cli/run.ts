@@ -9,10 +9,11 @@
  * Thrown refusals exit through the CLI's table (exit-codes.ts).
  */
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Handoff, validateHandoff } from '../contract/index.js';
+import { emptyRunHandoff, isEmptyRun, NO_TARGETS_FOUND } from '../cycle/target-exists.js';
 import { HandoffError } from '../errors/index.js';
 import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } from '../fence/index.js';
 import { profileByName } from '../profile/index.js';
@@ -29,12 +30,14 @@ import { isRunId } from '../store/run-id.js';
 import { parseDuration } from '../tracker/duration.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import { humanErrorLine } from './error-line.js';
 import { errorExitCode } from './exit-codes.js';
 import { type CliIo, printJson } from './io.js';
+import { checkRunTarget } from './run-target.js';
 import { escapeLine, toTerminalJson } from './terminal-text.js';
 
 /** Exit codes of `handoff run`. */
-export const RUN_EXIT = { solved: 0, budget: 1, usage: 2, blocker: 3, error: 4 } as const;
+export const RUN_EXIT = { solved: 0, budget: 1, usage: 2, blocker: 3, error: 4, empty: 5 } as const;
 
 const HELP = `usage: handoff run --target T --scope S --mode prove|autoprove --worker 'CMD …' [options]
 
@@ -84,7 +87,8 @@ options:
                           human to approve the report's token (or pass --approve TOKEN)
   --approve TOKEN         approve the prior run's drift report (its approval token)
   --evidence-justification TEXT   how --evidence resolves a prior operational stop
-  --json                  print only the final handoff record
+  --json                  print only the final handoff record (errors: one JSON line on stderr)
+  --allow-empty           a run that finds no target ends solved (exit 0) instead of exit 5
 deep mode (prove default / autoprove default):
   --deep never|ask|stuck|always     when deep mode runs on a stuck target (never / stuck; ask:
                                     prove asks the human, autoprove coerces it to stuck; always:
@@ -114,9 +118,11 @@ batches and falsification:
                                     skips the search
 
 exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
-relaunch refused by the rerun guard / a malformed --prior-run id (bad_run_id); 4 protocol or
-operational error (custody violation, malformed or hanging worker, prior-run drift or custody not
-reconciled); 2 usage (also an unknown --prior-run id).`;
+relaunch refused by the rerun guard / a malformed --prior-run id (bad_run_id) / an unknown one
+(bad_prior_run); 4 protocol or operational error (custody violation, malformed or hanging worker,
+prior-run drift or custody not reconciled); 5 no targets found (the run did nothing: the final
+handoff is stopped/queue-empty and says "no targets found"; --allow-empty makes it 0 solved);
+2 usage (also a --target that names no file, directory or marked file:line of the project).`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -168,6 +174,7 @@ const OPTIONS = {
   approve: { type: 'string' },
   'evidence-justification': { type: 'string' },
   json: { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
 } as const;
 
 /**
@@ -435,6 +442,24 @@ export async function runCommand(
       );
     priorHandoff = v.value;
   }
+  const reviewer = str(values, 'reviewer');
+  const diagnostics = str(values, 'diagnostics');
+  const marker = str(values, 'marker');
+  const diagnosticsCmd = str(values, 'diagnostics-cmd');
+  const profile = profileByName(str(values, 'profile') ?? 'lean', {
+    ...(marker === undefined ? {} : { markers: [marker] }),
+    ...(diagnosticsCmd === undefined ? {} : { diagnosticsCommand: splitCommand(diagnosticsCmd) }),
+  });
+  // a --target that names nothing is a usage error before any worker runs (a typo never ends solved)
+  if ((await stat(project).catch(() => null))?.isDirectory() === true) {
+    await checkRunTarget({
+      projectRoot: project,
+      target: flags.target,
+      markers: profile.markers,
+      errorComment: profile.errorComment,
+      checkMarkers: diagnostics === undefined,
+    });
+  }
   const mode = flags.mode;
   let human = scriptedHuman([]);
   const answersFile = str(values, 'answers');
@@ -475,14 +500,7 @@ export async function runCommand(
   // on a TTY the status line needs its own control sequence: the raw writer, text escaped inside
   const show = json ? undefined : progressPrinter(io, io.isTTY ? (io.raw?.err ?? io.err) : io.out);
   const note = (t: string) => (json || io.isTTY ? io.err : io.out)(`${escapeLine(t)}\n`);
-  const reviewer = str(values, 'reviewer');
-  const diagnostics = str(values, 'diagnostics');
-  const marker = str(values, 'marker');
-  const diagnosticsCmd = str(values, 'diagnostics-cmd');
-  const profile = profileByName(str(values, 'profile') ?? 'lean', {
-    ...(marker === undefined ? {} : { markers: [marker] }),
-    ...(diagnosticsCmd === undefined ? {} : { diagnosticsCommand: splitCommand(diagnosticsCmd) }),
-  });
+  const allowEmpty = values['allow-empty'] === true;
   const evidence = (values.evidence as string[] | undefined) ?? [];
   const headerExtractors = extractorTable(
     (values['header-extractor'] as string[] | undefined) ?? [],
@@ -539,7 +557,11 @@ export async function runCommand(
     if (e instanceof HandoffError && handoff?.ok) {
       // a refusal that ends the run with a record (prior-run reuse needing reconciliation)
       const { handoff: _h, ...details } = e.details;
-      io.err(`${toTerminalJson({ error: e.code, message: e.message, details }, 0)}\n`);
+      io.err(
+        json
+          ? `${toTerminalJson({ error: e.code, message: e.message, details }, 0)}\n`
+          : `${humanErrorLine('run', e)}\n`,
+      );
       printJson(io, handoff.value);
       return errorExitCode(e.code, 'run');
     }
@@ -548,7 +570,12 @@ export async function runCommand(
     closeRl?.();
     await recorder?.dispose?.();
   }
-  const h = result.handoff;
+  // a run that found no target did nothing: said in words, and not solved's exit unless asked
+  // (an empty run dispatched nothing, so nothing of it is in the run store to disagree with)
+  const empty = isEmptyRun(result.handoff, result.context) && result.finalCite === null;
+  const why = emptyWhy(flags.target, profile.name, profile.markers, diagnostics !== undefined);
+  const h = empty && !allowEmpty ? emptyRunHandoff(result.handoff, why) : result.handoff;
+  if (empty && allowEmpty) note(`${NO_TARGETS_FOUND}: ${why} (--allow-empty: the run counts as solved)`);
   if (json) {
     printJson(io, h);
   } else {
@@ -562,6 +589,7 @@ export async function runCommand(
     w(
       `run ${stored ? result.runId : 'unpersisted'}: ${h.status}${h.stop_reason ? ` (${h.stop_reason})` : ''}${h.stop_detail ? ` — ${escapeLine(h.stop_detail)}` : ''}`,
     );
+    if (empty && !allowEmpty) w(`${NO_TARGETS_FOUND}: ${escapeLine(why)}`);
     if (h.blocker_signature)
       w(`blocker: ${h.blocker_kind}/${h.blocker_class ?? '-'} ${escapeLine(h.blocker_signature)}`);
     for (const c of result.context.checkpoints)
@@ -571,7 +599,32 @@ export async function runCommand(
     if (!stored) w(NOT_PERSISTED);
     printJson(io, h);
   }
-  return exitCodeFor(h);
+  return empty && !allowEmpty ? RUN_EXIT.empty : exitCodeFor(h);
+}
+
+/**
+ * Why a run found no target, and what to do about it (the empty run's words).
+ *
+ * @example
+ * ```ts
+ * emptyWhy('.', 'lean', ['sorry'], false);
+ * // 'the lean profile found no sorry marker under . (a TypeScript/JavaScript project wants --profile code; --allow-empty accepts an empty run)'
+ * ```
+ */
+export function emptyWhy(
+  target: string,
+  profileName: string,
+  markers: readonly string[],
+  customDiagnostics: boolean,
+): string {
+  const found = customDiagnostics
+    ? `the --diagnostics command reported no target under ${target}`
+    : `the ${profileName} profile found no ${markers.join('/')} marker under ${target}`;
+  const hint =
+    profileName === 'lean' && !customDiagnostics
+      ? 'a TypeScript/JavaScript project wants --profile code; '
+      : '';
+  return `${found} (${hint}--allow-empty accepts an empty run)`;
 }
 
 /** The summary line of a run that left nothing in the run store (no `--persist`, or nothing recorded). */

@@ -31,6 +31,7 @@ import type { RecoverResult } from '../store/recover-schema.js';
 import { isRunId } from '../store/run-id.js';
 import { type OptionSpec, optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
+import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readInput } from './io.js';
 import { loadPg, PG_URL_ENV, type PgModule } from './optional-peer.js';
 
@@ -219,10 +220,17 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
   {
     const { values, positionals, rest } = parseVerbArgs(argv, OPTIONS);
     const [verb, ...extra] = positionals;
-    if (verb === undefined) throw new HandoffError('usage', `missing verb\n\n${HELP}`);
+    if (verb === undefined)
+      throw new HandoffError(
+        'usage',
+        `missing verb (verbs: ${Object.keys(VERB_OPTIONS).join(', ')}; handoff store --help)`,
+      );
     const allowed = VERB_OPTIONS[verb];
     if (allowed === undefined || !Object.hasOwn(VERB_OPTIONS, verb)) {
-      throw new HandoffError('usage', `unknown store verb '${verb}'`);
+      throw new HandoffError(
+        'usage',
+        `unknown store verb '${verb}'${didYouMean(verb, Object.keys(VERB_OPTIONS))}`,
+      );
     }
     for (const k of Object.keys(values)) {
       if (!allowed.includes(k)) throw new HandoffError('usage', `--${k} is not an option of store ${verb}`);

@@ -177,7 +177,7 @@ export const command: CliCommand = {
     if (values.check !== undefined || values.dir !== undefined)
       throw new HandoffError('usage', '--check and --dir go with --docs');
     if (positionals.length !== 1)
-      throw new HandoffError('usage', `expected one machine name (${MACHINE_NAMES.join(', ')})\n\n${HELP}`);
+      throw new HandoffError('usage', `expected one machine name (${MACHINE_NAMES.join(', ')})`);
     const name = positionals[0] as string;
     const m = namedMachine(name);
     if (m === undefined)

@@ -1,0 +1,88 @@
+/**
+ * `handoff run`'s target check (the I/O half of src/cycle/target-exists.ts): before any worker
+ * runs, the `--target` must name a file, a directory or a marked `file:line` of the project; a
+ * typo is a usage error (exit 2) naming it, never a run that ends `solved` having done nothing.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { noTargetMessage, type PathKind, type TargetFacts, targetVerdict } from '../cycle/target-exists.js';
+import { HandoffError } from '../errors/index.js';
+import { scanMarkers } from '../runtime/marker-scan.js';
+
+/** What {@link checkRunTarget} needs to know about the run. */
+export interface RunTargetCheck {
+  readonly projectRoot: string;
+  readonly target: string;
+  /** The profile's markers (or `--marker`). */
+  readonly markers: readonly string[];
+  /** The profile's inline error-comment prefix (`--` for Lean), or null. */
+  readonly errorComment: string | null;
+  /** False when a `--diagnostics` command defines the targets: only existence is checked. */
+  readonly checkMarkers: boolean;
+}
+
+async function kindOf(path: string): Promise<PathKind> {
+  const st = await stat(path).catch(() => null);
+  if (st === null) return 'missing';
+  return st.isDirectory() ? 'directory' : 'file';
+}
+
+/** Files larger than this are not scanned for the marker of a `file:line` target (as in the scan). */
+const MAX_SCAN = 1 << 20;
+
+/**
+ * Gathers the {@link TargetFacts} of a target: what it names, and for a `file:line` whose whole
+ * text names nothing, the file's line count and marked lines.
+ *
+ * @example
+ * ```ts
+ * await runTargetFacts({ projectRoot: '/repo', target: 'A.lean:4', markers: ['sorry'],
+ *   errorComment: '--', checkMarkers: true });
+ * // { target: 'A.lean:4', whole: 'missing', split: { file: 'A.lean', line: 4, kind: 'file', … } }
+ * ```
+ */
+export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
+  const whole = await kindOf(resolve(c.projectRoot, c.target));
+  const m = /^(.*):(\d+)$/.exec(c.target);
+  if (whole !== 'missing' || m === null) return { target: c.target, whole, markers: c.markers };
+  const file = m[1] as string;
+  const line = Number(m[2]);
+  const abs = resolve(c.projectRoot, file);
+  const kind = await kindOf(abs);
+  let lineCount = 0;
+  let markerLines: number[] | null = null;
+  if (kind === 'file') {
+    const st = await stat(abs);
+    const text = st.size > MAX_SCAN ? null : await readFile(abs, 'utf8').catch(() => null);
+    if (text !== null) {
+      lineCount = text.split(/\r?\n/).length;
+      markerLines = c.checkMarkers
+        ? scanMarkers(file, text, c.markers, c.errorComment).targets.map((t) => t.line)
+        : null;
+    } else {
+      // unreadable or too large to scan: the run's own scan decides
+      lineCount = Number.MAX_SAFE_INTEGER;
+    }
+  }
+  return { target: c.target, whole, markers: c.markers, split: { file, line, kind, lineCount, markerLines } };
+}
+
+/**
+ * Refuses a target that names nothing in the project, as a usage error:
+ * `no target "nosuch" in /repo: no such file or directory`.
+ *
+ * @example
+ * ```ts
+ * await checkRunTarget({ projectRoot: '/repo', target: 'nosuch', markers: ['sorry'],
+ *   errorComment: '--', checkMarkers: true }); // throws HandoffError usage
+ * ```
+ * @throws HandoffError `usage` when the target names no file, directory or marked line.
+ */
+export async function checkRunTarget(c: RunTargetCheck): Promise<void> {
+  const verdict = targetVerdict(await runTargetFacts(c));
+  if (!verdict.ok) {
+    throw new HandoffError('usage', noTargetMessage(c.target, c.projectRoot, verdict.reason), {
+      details: { target: c.target, project: c.projectRoot },
+    });
+  }
+}
