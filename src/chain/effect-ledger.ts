@@ -43,7 +43,14 @@ export interface EffectLedger {
   put(record: EffectRecord): Promise<EffectRecord>;
 }
 
-/** The `{host, pid}` an intent names (diagnostic: who began the effect). */
+/**
+ * The `{host, pid}` an intent names (diagnostic: who began the effect).
+ *
+ * @example
+ * ```ts
+ * effectIntentBody(); // { host: 'h1', pid: 4242 }
+ * ```
+ */
 export function effectIntentBody(): { readonly host: string; readonly pid: number } {
   return { host: hostname(), pid: process.pid };
 }

@@ -39,11 +39,22 @@ export type {
   RunOptions,
 } from './chain.js';
 export { createChain, HandoffChain } from './chain.js';
-export type { EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.js';
-export { createMemoryEffectLedger, idempotentEffect } from './effect-ledger.js';
+export {
+  decideEffect,
+  type EffectBegin,
+  type EffectDecision,
+  type EffectDeclaration,
+} from './effect-decision.js';
+export type { EffectLedger, EffectOptions, EffectOutcome, EffectRecord, EffectVia } from './effect-ledger.js';
+export { createMemoryEffectLedger, effectIntentBody, idempotentEffect } from './effect-ledger.js';
 export type { FactRule, FactValidator } from './fact-rule.js';
 export { factRule, INPUT_PRODUCER } from './fact-rule.js';
-export { createFileEffectLedger } from './file-effect-ledger.js';
+export {
+  createFileEffectLedger,
+  EFFECT_LEDGER_FILE,
+  type FileEffectLedger,
+  type FileEffectLedgerOptions,
+} from './file-effect-ledger.js';
 export {
   type ChainJournalTracedCommit,
   chainJournalFile,
@@ -65,7 +76,9 @@ export {
   type RecoverChainLockOptions,
   type RecoverChainLockResult,
   readChainLockRecoveries,
+  readEffectLedgerLockRecoveries,
   recoverChainJournalLock,
+  recoverEffectLedgerLock,
 } from './lock-recovery.js';
 export {
   CHAIN_LOCK_RECOVERY_SCHEMA,

@@ -1,6 +1,7 @@
 /**
- * The record a chain journal lock recovery leaves (pure): what was removed, whose it was, who
- * removed it and when (`chain-lock-recovery/v1`). {@link recoverChainJournalLock} writes one file
+ * The record a chain lock recovery leaves (pure): what was removed (a baton's journal lock, or the
+ * effect ledger's lock), whose it was, who removed it and when (`chain-lock-recovery/v1`).
+ * {@link recoverChainJournalLock} (and `recoverEffectLedgerLock`, in the effect ledger's directory) writes one file
  * per recovery under the journal's `lock-recoveries/` directory — created exclusively under a
  * fresh name, so two recoveries never share a file, need no lock and cannot tear each other — and
  * answers with its cite (`lock-recoveries/<name>`, relative to the journal directory). The file
@@ -24,7 +25,8 @@ const Pid = z
 const Host = z.string().min(1).max(255);
 
 /**
- * One recovery: the baton whose lock was removed, the lock's file name (inside the journal
+ * One recovery: the baton whose lock was removed (or `ledger: 'effects'` for the effect ledger's
+ * lock), the lock's file name (inside the journal
  * directory), the holder its body named (this host, a pid that was not running), the process that
  * removed it, and when (ISO 8601, UTC).
  *
@@ -37,7 +39,10 @@ const Host = z.string().min(1).max(255);
 export const ChainLockRecoverySchema = z
   .object({
     schema: z.literal(CHAIN_LOCK_RECOVERY_SCHEMA),
-    baton_id: z.string().min(1),
+    /** The baton whose journal lock was removed (absent for an effect ledger's lock). */
+    baton_id: z.string().min(1).optional(),
+    /** `effects`: the lock removed was the effect ledger's (`effects.jsonl.lock`), not a baton's. */
+    ledger: z.literal('effects').optional(),
     lock: z
       .string()
       .min(1)
@@ -46,7 +51,11 @@ export const ChainLockRecoverySchema = z
     recovered_by: z.object({ host: Host, pid: Pid }).strict(),
     at: z.iso.datetime(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (r) => (r.baton_id === undefined) !== (r.ledger === undefined),
+    'a recovery names either a baton_id or the effects ledger, exactly one',
+  );
 
 /** A chain lock recovery record (`chain-lock-recovery/v1`). */
 export type ChainLockRecovery = z.infer<typeof ChainLockRecoverySchema>;

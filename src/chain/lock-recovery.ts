@@ -25,6 +25,8 @@ import {
   StepFailure,
 } from '../durable/index.js';
 import { randomHex } from '../ids/index.js';
+import { appendLockFile } from './append-lock.js';
+import { EFFECT_LEDGER_FILE } from './file-effect-ledger.js';
 import { chainJournalLockFile } from './file-journal-path.js';
 import { type ChainLockHere, judgeChainLock } from './lock-holder-rule.js';
 import {
@@ -103,8 +105,40 @@ export function recoverChainJournalLock(
   batonId: string,
   options: RecoverChainLockOptions = {},
 ): RecoverChainLockResult {
+  return recoverLock(dir, chainJournalLockFile(dir, batonId), { baton_id: batonId }, options);
+}
+
+/**
+ * Removes the file effect ledger's lock (`<dir>/effects.jsonl.lock`, what a writer killed inside
+ * a `begin` or `put` leaves) when, and only when, its holder is provably gone — the very rules of
+ * {@link recoverChainJournalLock} — and journals the removal under `<dir>/lock-recoveries/` as a
+ * `chain-lock-recovery/v1` record with `ledger: 'effects'`. An effect whose intent the dead writer
+ * recorded is then in doubt (decided by its `reconcile`), never run again blindly. Never throws for
+ * what it finds.
+ *
+ * @example
+ * ```ts
+ * const r = recoverEffectLedgerLock('/var/lib/payroll/effects');
+ * if (r.outcome === 'removed') console.log(r.journaled?.cite); // 'lock-recoveries/2026…-1a2b3c4d.json'
+ * ```
+ */
+export function recoverEffectLedgerLock(
+  dir: string,
+  options: RecoverChainLockOptions = {},
+): RecoverChainLockResult {
+  return recoverLock(dir, appendLockFile(join(dir, EFFECT_LEDGER_FILE)), { ledger: 'effects' }, options);
+}
+
+/** What a recovery record names as the lock's owner: a baton, or the effect ledger. */
+type RecoverySubject = { readonly baton_id: string } | { readonly ledger: 'effects' };
+
+function recoverLock(
+  dir: string,
+  lock: string,
+  subject: RecoverySubject,
+  options: RecoverChainLockOptions,
+): RecoverChainLockResult {
   const fsl = options.fs ?? nodeFsLayer();
-  const lock = chainJournalLockFile(dir, batonId);
   const here: ChainLockHere = {
     host: options.host ?? hostname(),
     isAlive: options.isAlive ?? isProcessAlive,
@@ -154,7 +188,7 @@ export function recoverChainJournalLock(
   const at = options.now?.() ?? new Date().toISOString();
   const record: ChainLockRecovery = {
     schema: CHAIN_LOCK_RECOVERY_SCHEMA,
-    baton_id: batonId,
+    ...subject,
     lock: basename(lock),
     holder: verdict.holder,
     recovered_by: { host: here.host, pid: options.pid ?? process.pid },
@@ -241,6 +275,31 @@ export function readChainLockRecoveries(
   batonId: string,
   options: { readonly fs?: FsLayer } = {},
 ): ChainLockRecoveries {
+  return readRecoveries(dir, (r) => r.baton_id === batonId, options);
+}
+
+/**
+ * The journaled recoveries of the effect ledger's lock in the ledger directory `dir` (what
+ * {@link recoverEffectLedgerLock} wrote), like {@link readChainLockRecoveries}. Never throws.
+ *
+ * @example
+ * ```ts
+ * const { recoveries } = readEffectLedgerLockRecoveries('/var/lib/payroll/effects');
+ * recoveries.map((r) => r.record.holder.pid); // [4242]
+ * ```
+ */
+export function readEffectLedgerLockRecoveries(
+  dir: string,
+  options: { readonly fs?: FsLayer } = {},
+): ChainLockRecoveries {
+  return readRecoveries(dir, (r) => r.ledger === 'effects', options);
+}
+
+function readRecoveries(
+  dir: string,
+  keep: (record: ChainLockRecovery) => boolean,
+  options: { readonly fs?: FsLayer },
+): ChainLockRecoveries {
   const fsl = options.fs ?? nodeFsLayer();
   const sub = join(dir, LOCK_RECOVERIES_DIR);
   const recoveries: { cite: string; record: ChainLockRecovery }[] = [];
@@ -281,7 +340,7 @@ export function readChainLockRecoveries(
     if (bytes === null) continue; // removed meanwhile
     const parsed = parseChainLockRecovery(bytes.toString('utf8'));
     if (!parsed.ok) unreadable.push({ cite, detail: parsed.detail });
-    else if (parsed.value.baton_id === batonId) recoveries.push({ cite, record: parsed.value });
+    else if (keep(parsed.value)) recoveries.push({ cite, record: parsed.value });
   }
   return { recoveries, unreadable };
 }

@@ -19,7 +19,12 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { type AuditReport, auditTrace } from '../audit/index.js';
-import { chainJournalCite, readChainLockRecoveries, readFileChainJournalTrace } from '../chain/index.js';
+import {
+  chainJournalCite,
+  readChainLockRecoveries,
+  readEffectLedgerLockRecoveries,
+  readFileChainJournalTrace,
+} from '../chain/index.js';
 import { HandoffError } from '../errors/index.js';
 import {
   auditLedgerTrace,
@@ -184,6 +189,8 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
   const { run_id: _runId, schema: _schema, ...rest } = audited;
   // the journaled lock recoveries of this baton (a person's `chain recover-lock`): listed, not judged
   const recovered = readChainLockRecoveries(dir, batonId);
+  // an effect ledger kept in the journal's directory: its lock recoveries (`--effects DIR`) too
+  const effectsRecovered = readEffectLedgerLockRecoveries(dir).recoveries;
   const report = {
     schema: CHAIN_JOURNAL_AUDIT_SCHEMA,
     baton_id: batonId,
@@ -191,12 +198,21 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
     entries: read.entries,
     traced_lines: read.traced.length,
     ...rest,
-    lock_recoveries: recovered.recoveries.map((r) => ({
-      cite: r.cite,
-      at: r.record.at,
-      holder: r.record.holder,
-      recovered_by: r.record.recovered_by,
-    })),
+    lock_recoveries: [
+      ...recovered.recoveries.map((r) => ({
+        cite: r.cite,
+        at: r.record.at,
+        holder: r.record.holder,
+        recovered_by: r.record.recovered_by,
+      })),
+      ...effectsRecovered.map((r) => ({
+        cite: r.cite,
+        at: r.record.at,
+        holder: r.record.holder,
+        recovered_by: r.record.recovered_by,
+        ledger: 'effects' as const,
+      })),
+    ],
     unreadable_lock_recoveries: recovered.unreadable,
   };
   if (json) {
@@ -215,7 +231,7 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
   const recoveryLines = [
     ...report.lock_recoveries.map((r) =>
       escapeLine(
-        `lock recovery: ${r.cite} at ${r.at} — removed the lock of ${r.holder.host} pid ${r.holder.pid} (gone), by pid ${r.recovered_by.pid}`,
+        `lock recovery${'ledger' in r ? ' (effect ledger)' : ''}: ${r.cite} at ${r.at} — removed the lock of ${r.holder.host} pid ${r.holder.pid} (gone), by pid ${r.recovered_by.pid}`,
       ),
     ),
     ...report.unreadable_lock_recoveries.map((u) =>

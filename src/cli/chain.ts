@@ -11,7 +11,7 @@
  */
 
 import { isAbsolute, join } from 'node:path';
-import { recoverChainJournalLock } from '../chain/lock-recovery.js';
+import { recoverChainJournalLock, recoverEffectLedgerLock } from '../chain/lock-recovery.js';
 import {
   createStoreChainJournal,
   type StoreChainCommit,
@@ -39,6 +39,7 @@ const runPayroll: PayrollProgram['runPayroll'] = async (o) =>
 const HELP = [
   'usage: handoff chain example payroll [--wrong-value] [--contract thin|release] [--run-store DIR] [--json]',
   '       handoff chain recover-lock --journal DIR --baton ID [--json]',
+  '       handoff chain recover-lock --effects DIR [--json]',
   '',
   'recover-lock removes the lock a killed writer left on a baton of the chain file journal DIR',
   '(createFileChainJournal(DIR)) — only when its body names this host and a pid that is not',
@@ -46,6 +47,10 @@ const HELP = [
   'A removal is journaled as a chain-lock-recovery/v1 record in DIR/lock-recoveries/ (its cite is',
   'printed). Nothing in the chain ever breaks a lock by itself. Exit: 0 removed or no lock,',
   '3 refused, 2 usage, and the io_error code when the lock was removed but the record not written.',
+  'With --effects DIR it removes, by the same rules, the lock of the file effect ledger in DIR',
+  '(createFileEffectLedger(DIR): DIR/effects.jsonl.lock) that a writer killed inside a begin or put',
+  'left; journaled in DIR/lock-recoveries/ (ledger "effects"). An effect whose intent that writer',
+  'recorded stays in doubt: a resume decides it with its reconcile function, never by running it again.',
   '',
   'Runs the payroll handoff chain (intent → settle → fund_check → pay → receipt) on deterministic',
   'month-end data (800 employees, 2 reversed payments) and prints every stage receipt.',
@@ -174,21 +179,32 @@ async function examplePayroll(argv: readonly string[], io: CliIo): Promise<numbe
   return runs.every((r) => r.outcome === 'accepted') ? 0 : errorExitCode('stage_failed', 'chain');
 }
 
-/** `handoff chain recover-lock --journal DIR --baton ID [--json]`. */
+/** `handoff chain recover-lock --journal DIR --baton ID [--json]` or `--effects DIR [--json]`. */
 function recoverLock(argv: readonly string[], io: CliIo): number {
   const { values, positionals, rest } = parseVerbArgs(argv, {
     journal: { type: 'string' },
     baton: { type: 'string' },
+    effects: { type: 'string' },
     json: { type: 'boolean' },
   });
   if (positionals.length > 0 || rest.length > 0)
     throw new HandoffError('usage', `unexpected argument ${[...positionals, ...rest][0]}`);
   const journal = optionalString(values, 'journal');
   const baton = optionalString(values, 'baton');
-  if (journal === undefined || journal.trim() === '' || baton === undefined)
-    throw new HandoffError('usage', 'recover-lock needs --journal DIR and --baton ID');
-  const r = recoverChainJournalLock(isAbsolute(journal) ? journal : join(io.cwd, journal), baton);
-  if (values.json === true) printJson(io, { schema: 'chain-lock-recover/v1', baton_id: baton, ...r });
+  const effects = optionalString(values, 'effects');
+  const abs = (d: string) => (isAbsolute(d) ? d : join(io.cwd, d));
+  if (effects !== undefined && (journal !== undefined || baton !== undefined))
+    throw new HandoffError('usage', 'recover-lock takes either --effects DIR or --journal DIR --baton ID');
+  if (effects !== undefined && effects.trim() === '')
+    throw new HandoffError('usage', '--effects needs the effect ledger directory');
+  if (effects === undefined && (journal === undefined || journal.trim() === '' || baton === undefined))
+    throw new HandoffError('usage', 'recover-lock needs --journal DIR and --baton ID, or --effects DIR');
+  const r =
+    effects !== undefined
+      ? recoverEffectLedgerLock(abs(effects))
+      : recoverChainJournalLock(abs(journal as string), baton as string);
+  const subject = effects !== undefined ? { ledger: 'effects' } : { baton_id: baton };
+  if (values.json === true) printJson(io, { schema: 'chain-lock-recover/v1', ...subject, ...r });
   else if (r.outcome === 'removed') {
     io.out(`${escapeLine(`removed ${r.lock} (holder ${r.holder.host} pid ${r.holder.pid} is gone)`)}\n`);
     if (r.journaled !== null) io.out(`${escapeLine(`journaled: ${r.journaled.cite}`)}\n`);
