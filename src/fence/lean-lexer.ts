@@ -120,6 +120,17 @@ const SYMBOLS = [
 ] as const;
 const SYMBOL_FIRST = new Set(SYMBOLS.map((s) => s.charCodeAt(0)));
 
+/**
+ * The identifiers after which a string literal is an interpolated string (`s!"…{e}…"`): Lean's
+ * `s!`, `m!`, `f!` and `throwError` syntaxes. Syntaxes declared in imported files are unknown here.
+ */
+const INTERPOLATING = new Set(['s!', 'm!', 'f!', 'throwError']);
+
+const COMMENT_LINE = 1;
+const COMMENT_BLOCK = 2;
+const COMMENT_DOC = 3;
+const COMMENT_MODULE_DOC = 4;
+
 /** Nesting limit of interpolated strings inside interpolated strings. */
 const MAX_INTERPOLATION_DEPTH = 32;
 
@@ -226,7 +237,103 @@ export function lexLean(src: string): LexResult {
   }
 }
 
-function lex(src: string): LeanTokens {
+/**
+ * What a {@link LeanSegment} of source text is: a code token, a string or char literal, a comment
+ * of one of Lean's four kinds, or whitespace between them.
+ *
+ * @example
+ * ```ts
+ * const k: LeanSegmentKind = 'doc-comment'; // `/-- … -/`
+ * ```
+ */
+export type LeanSegmentKind =
+  | 'code'
+  | 'string'
+  | 'char'
+  | 'line-comment'
+  | 'block-comment'
+  | 'doc-comment'
+  | 'module-doc'
+  | 'whitespace';
+
+/**
+ * One span of a source text as the fence reads it (`start` inclusive, `end` exclusive).
+ *
+ * @example
+ * ```ts
+ * const s: LeanSegment = { kind: 'line-comment', start: 0, end: 9 };
+ * ```
+ */
+export interface LeanSegment {
+  readonly kind: LeanSegmentKind;
+  readonly start: number;
+  readonly end: number;
+}
+
+const COMMENT_SEGMENT: Record<number, LeanSegmentKind> = {
+  [COMMENT_LINE]: 'line-comment',
+  [COMMENT_BLOCK]: 'block-comment',
+  [COMMENT_MODULE_DOC]: 'module-doc',
+};
+
+/**
+ * Splits a Lean source text into consecutive segments covering it exactly (their texts joined
+ * give the input back): the tokens the fence reads (strings, an interpolated string's `{…}`
+ * parts included, and char literals as one segment each; doc comments too), the comments it
+ * drops, and the whitespace between. Never throws; a lexical error is `{ ok: false, error }`.
+ *
+ * @example
+ * ```ts
+ * const r = leanSegments('x -- c\n"s"');
+ * // r.ok && r.segments.map((s) => s.kind) → ['code', 'whitespace', 'line-comment', 'whitespace', 'string']
+ * ```
+ */
+export function leanSegments(
+  src: string,
+):
+  | { readonly ok: true; readonly segments: readonly LeanSegment[] }
+  | { readonly ok: false; readonly error: string } {
+  const comments: number[] = [];
+  let t: LeanTokens;
+  try {
+    t = lex(src, comments);
+  } catch (e) {
+    if (e instanceof LexError) return { ok: false, error: e.message };
+    return { ok: false, error: `tokenizer failure: ${String(e)}` };
+  }
+  const spans: LeanSegment[] = [];
+  for (let i = 0; i < t.count; i++) {
+    const k = t.kinds[i];
+    const kind: LeanSegmentKind =
+      k === TokenKind.string
+        ? 'string'
+        : k === TokenKind.char
+          ? 'char'
+          : k === TokenKind.doc
+            ? 'doc-comment'
+            : 'code';
+    spans.push({ kind, start: t.starts[i] as number, end: t.ends[i] as number });
+  }
+  for (let i = 0; i < comments.length; i += 3) {
+    spans.push({
+      kind: COMMENT_SEGMENT[comments[i] as number] as LeanSegmentKind,
+      start: comments[i + 1] as number,
+      end: comments[i + 2] as number,
+    });
+  }
+  spans.sort((x, y) => x.start - y.start);
+  const out: LeanSegment[] = [];
+  let at = 0;
+  for (const s of spans) {
+    if (s.start > at) out.push({ kind: 'whitespace', start: at, end: s.start });
+    out.push(s);
+    at = s.end;
+  }
+  if (at < src.length) out.push({ kind: 'whitespace', start: at, end: src.length });
+  return { ok: true, segments: out };
+}
+
+function lex(src: string, comments?: number[]): LeanTokens {
   const n = src.length;
   const out = new TokenBuffer();
   let pos = 0;
@@ -263,29 +370,106 @@ function lex(src: string): LeanTokens {
     throw new LexError(`unterminated string literal opened at line ${openLine}`);
   };
 
-  /** Scans the code inside `{ … }` of an interpolated string; returns the index after the `}`. */
+  /**
+   * Scans the code inside `{ … }` of an interpolated string (a term: identifiers, comments,
+   * strings, char literals, nested braces); returns the index after the closing `}`.
+   */
   const scanInterpolation = (p: number, depth: number): number => {
     if (depth > MAX_INTERPOLATION_DEPTH)
       throw new LexError(`string interpolation nested too deeply at line ${line}`);
     let braces = 1;
     let q = p;
+    let lastIdent = '';
     while (q < n) {
       const c = src.charCodeAt(q);
-      if (c === 10) line++;
+      const d = src.charCodeAt(q + 1);
+      if (c === 10 || c === 32 || c === 9 || c === 13) {
+        if (c === 10) line++;
+        q++;
+        continue;
+      }
+      if (c === 45 && d === 45) {
+        const nl = src.indexOf('\n', q);
+        q = nl < 0 ? n : nl;
+        continue;
+      }
+      if (c === 47 && d === 45) {
+        q = scanComment(q).end;
+        continue;
+      }
+      if (c === 34) {
+        q = scanString(q, INTERPOLATING.has(lastIdent), depth);
+        lastIdent = '';
+        continue;
+      }
+      if (c === 39) {
+        q = scanChar(q) ?? q + 1;
+        lastIdent = '';
+        continue;
+      }
+      const cp = cpAt(src, q);
+      if (c === 0xab || isIdFirst(cp)) {
+        const first = identPart(q);
+        if (first > 0) {
+          const raw = first === q + 1 && c === 114 ? scanRaw(q) : -1;
+          const end = raw > 0 ? raw : identTail(first);
+          lastIdent = raw > 0 ? '' : src.slice(q, end);
+          q = end;
+          continue;
+        }
+      }
+      lastIdent = '';
       if (c === 123) braces++;
       else if (c === 125) {
         braces--;
         if (braces === 0) return q + 1;
-      } else if (c === 34) {
-        q = scanString(q, src.charCodeAt(q - 1) === 33, depth);
-        continue;
-      } else if (c === 39) {
-        q = scanChar(q) ?? q + 1;
-        continue;
       }
-      q++;
+      q += cpLen(cp);
     }
     throw new LexError(`unterminated string interpolation at line ${line}`);
+  };
+
+  /**
+   * A comment at `p` (`/-` seen): Lean reads `/--` as a doc comment and `/-!` as a module doc,
+   * both bodies starting after the third character; any other `/-` opens a comment whose third
+   * character is skipped unread (so `/--/` opens a doc comment, and `/-/-` one comment, not two).
+   * Nested `/- … -/` pairs count. Returns the end (after the closing `-/`) and the kind.
+   */
+  const scanComment = (p: number): { end: number; kind: number } => {
+    const openLine = line;
+    const third = src.charCodeAt(p + 2);
+    const kind = third === 45 ? COMMENT_DOC : third === 33 ? COMMENT_MODULE_DOC : COMMENT_BLOCK;
+    let q = p + 2;
+    if (q < n) {
+      if (third === 10) line++;
+      q += cpLen(cpAt(src, q));
+    }
+    let depth = 1;
+    while (q < n) {
+      const d = src.charCodeAt(q);
+      if (d === 10) line++;
+      if (d === 47 && src.charCodeAt(q + 1) === 45) {
+        depth++;
+        q += 2;
+      } else if (d === 45 && src.charCodeAt(q + 1) === 47) {
+        depth--;
+        q += 2;
+        if (depth === 0) return { end: q, kind };
+      } else q++;
+    }
+    throw new LexError(`unterminated block comment opened at line ${openLine}`);
+  };
+
+  /** A raw string literal at `p` (`r"…"`, `r#"…"#`, …): the index after it, or -1 when `r` is not one. */
+  const scanRaw = (p: number): number => {
+    let hashes = 0;
+    while (src.charCodeAt(p + 1 + hashes) === 35) hashes++;
+    if (src.charCodeAt(p + 1 + hashes) !== 34) return -1;
+    const closer = `"${'#'.repeat(hashes)}`;
+    const close = src.indexOf(closer, p + 2 + hashes);
+    if (close < 0) throw new LexError(`unterminated raw string literal opened at line ${line}`);
+    for (let q = p; q < close; q++) if (src.charCodeAt(q) === 10) line++;
+    return close + closer.length;
   };
 
   /** A char literal at `p` (`'a'`, `'\n'`, `'\u{3b1}'`): the index after it, or null when `'` is not one. */
@@ -308,7 +492,9 @@ function lex(src: string): LeanTokens {
   const identPart = (p: number): number => {
     if (src.charCodeAt(p) === 0xab /* « */) {
       const close = src.indexOf('»', p + 1);
-      return close < 0 ? -1 : close + 1;
+      if (close < 0) return -1;
+      for (let q = p + 1; q < close; q++) if (src.charCodeAt(q) === 10) line++;
+      return close + 1;
     }
     const c = cpAt(src, p);
     if (!isIdFirst(c)) return -1;
@@ -354,38 +540,30 @@ function lex(src: string): LeanTokens {
     const next = src.charCodeAt(pos + 1);
     if (c === 45 /* - */ && next === 45) {
       const nl = src.indexOf('\n', pos);
-      pos = nl < 0 ? n : nl;
+      const end = nl < 0 ? n : nl;
+      comments?.push(COMMENT_LINE, pos, end);
+      pos = end;
       spaced = true;
       continue;
     }
     if (c === 47 /* / */ && next === 45) {
       const openLine = line;
-      const isDoc = src.charCodeAt(pos + 2) === 45 && src.charCodeAt(pos + 3) !== 47;
-      let depth = 1;
-      let q = pos + 2;
-      while (q < n) {
-        const d = src.charCodeAt(q);
-        if (d === 10) line++;
-        if (d === 47 && src.charCodeAt(q + 1) === 45) {
-          depth++;
-          q += 2;
-        } else if (d === 45 && src.charCodeAt(q + 1) === 47) {
-          depth--;
-          q += 2;
-          if (depth === 0) break;
-        } else q++;
-      }
-      if (depth > 0) throw new LexError(`unterminated block comment opened at line ${openLine}`);
-      if (isDoc) emit(TokenKind.doc, pos, q, openLine);
-      pos = q;
+      const { end, kind } = scanComment(pos);
+      if (kind === COMMENT_DOC) emit(TokenKind.doc, pos, end, openLine);
+      else comments?.push(kind, pos, end);
+      pos = end;
       spaced = true;
       continue;
     }
     const startLine = line;
     if (c === 34) {
-      // s!"…", m!"…", f!"…": an identifier ending in `!` glued to the quote
+      // s!"…", m!"…", f!"…", throwError "…": Lean's interpolated-string syntaxes (a string after
+      // any other identifier, `foo!"…"` included, is a plain string literal)
+      const prev = out.count - 1;
       const interpolated =
-        !spaced && pos >= 2 && src.charCodeAt(pos - 1) === 33 && isIdRest(cpAt(src, pos - 2));
+        prev >= 0 &&
+        out.kinds[prev] === TokenKind.ident &&
+        INTERPOLATING.has(src.slice(out.starts[prev], out.ends[prev]));
       const end = scanString(pos, interpolated, 0);
       emit(TokenKind.string, pos, end, startLine);
       pos = end;
@@ -430,15 +608,10 @@ function lex(src: string): LeanTokens {
       if (first > 0) {
         // raw string literal r"…" / r#"…"#
         if (first === pos + 1 && c === 114 /* r */ && (next === 34 || next === 35)) {
-          let hashes = 0;
-          while (src.charCodeAt(pos + 1 + hashes) === 35) hashes++;
-          if (src.charCodeAt(pos + 1 + hashes) === 34) {
-            const closer = `"${'#'.repeat(hashes)}`;
-            const close = src.indexOf(closer, pos + 2 + hashes);
-            if (close < 0) throw new LexError(`unterminated raw string literal opened at line ${startLine}`);
-            for (let q = pos; q < close; q++) if (src.charCodeAt(q) === 10) line++;
-            emit(TokenKind.string, pos, close + closer.length, startLine);
-            pos = close + closer.length;
+          const raw = scanRaw(pos);
+          if (raw > 0) {
+            emit(TokenKind.string, pos, raw, startLine);
+            pos = raw;
             continue;
           }
         }
