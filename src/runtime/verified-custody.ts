@@ -105,6 +105,8 @@ export function createVerifiedCustody(
           continue;
         }
         if (st === null || !st.isFile()) return `${f} is no longer the regular file that was verified`;
+        // another size is a late write: never read (it may be gigabytes)
+        if (st.size !== want.bytes.length) return `${f} changed after it was verified (a late write)`;
         const now = await readFile(f);
         if (!now.equals(want.bytes)) return `${f} changed after it was verified (a late write)`;
       }
