@@ -12,9 +12,16 @@ export type {
 export { controllingLedger, generatePayrollMonth, PAYROLL_MONTH, REVERSED_EMPLOYEES } from './bench-data.js';
 export type { PayrollContractKind } from './contracts.js';
 export { MONEY_TOLERANCE, payrollContract, payrollRules } from './contracts.js';
-export type { PayLine, Payment, PaymentRail, PaymentRequest } from './payment-rail.js';
-export { createFilePaymentRail, createMemoryPaymentRail } from './payment-rail.js';
+export type {
+  PayLine,
+  Payment,
+  PaymentRail,
+  PaymentRailOptions,
+  PaymentRequest,
+  Transfer,
+} from './payment-rail.js';
+export { createFilePaymentRail, createMemoryPaymentRail, paymentsOf } from './payment-rail.js';
 export type { PayrollOptions, PayrollReport } from './payroll-chain.js';
 export { buildPayrollChain, payrollBatonId, runPayroll } from './payroll-chain.js';
 export type { PayrollStageDeps, SettleSource, StageEvent } from './stages.js';
-export { FUNDING_CAP, payrollStages, settleEvidence } from './stages.js';
+export { FUNDING_CAP, payrollStages, reconcilePayment, settleEvidence } from './stages.js';

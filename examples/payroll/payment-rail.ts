@@ -1,7 +1,11 @@
 /**
- * The payment rail the `pay` stage calls: the experiment's stand-in for a bank API. Like a real
- * payment API it honours an idempotency key — a second request with the same key returns the
- * first payment instead of paying again. Memory and file (fsync'd JSON lines) implementations.
+ * The payment rail the `pay` stage calls: the experiment's stand-in for a bank API that pays one
+ * transfer per employee. Like many real transfer APIs it does what it is told — a repeated
+ * request pays again — and it answers for what it did: `statement(reference)` lists the transfers
+ * made under a reference. Exactly-once is therefore the caller's job: the `pay` stage runs the
+ * payment through the chain's effect ledger (intent recorded before the first transfer) and, for
+ * a payment left in doubt by a crash, reconciles against the statement (pays only the employees not
+ * on it). Memory and file (one fsync'd JSON line per transfer) implementations.
  */
 import { join } from 'node:path';
 // The one source import of the examples: the file rail stands in for the bank's own storage and
@@ -23,7 +27,15 @@ export interface PaymentRequest {
   readonly lines: readonly PayLine[];
 }
 
-/** An executed payment. */
+/** One executed transfer (one employee paid once). */
+export interface Transfer {
+  readonly idempotency_key: string;
+  readonly payment_id: string;
+  readonly emp_id: string;
+  readonly amount: number;
+}
+
+/** A payment: the transfers made under one reference, summed. */
 export interface Payment {
   readonly idempotency_key: string;
   readonly payment_id: string;
@@ -33,21 +45,59 @@ export interface Payment {
 
 /** The rail. */
 export interface PaymentRail {
-  /** Pays the lines once per idempotency key. */
+  /** Pays every line as one transfer, in order, and sums what this call paid (no dedupe: a repeat pays again). */
   pay(request: PaymentRequest): Promise<Payment>;
-  /** Every payment executed so far. */
+  /** The transfers made under `idempotency_key`, in the order they were made (the bank's statement). */
+  statement(idempotencyKey: string): Promise<Transfer[]>;
+  /** Every payment so far: the transfers grouped by reference, in first-transfer order. */
   payments(): Promise<Payment[]>;
 }
 
-function execute(request: PaymentRequest): Payment {
-  const total = Math.round(request.lines.reduce((s, l) => s + l.amount, 0) * 100) / 100;
+/** Options of the rails. */
+export interface PaymentRailOptions {
+  /**
+   * Called after each transfer is made (durably, for the file rail) with how many this rail object
+   * has made so far — the kill harness's hook (it may hang to simulate a crash between transfers).
+   */
+  readonly onTransfer?: (count: number, transfer: Transfer) => void | Promise<void>;
+}
+
+const cents = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Sums transfers by reference, in first-transfer order.
+ *
+ * @example
+ * ```ts
+ * paymentsOf([{ idempotency_key: 'k', payment_id: 'p', emp_id: 'e1', amount: 10 }]); // [{ …, lines: 1, total: 10 }]
+ * ```
+ */
+export function paymentsOf(transfers: readonly Transfer[]): Payment[] {
+  const by = new Map<string, { payment_id: string; lines: number; total: number }>();
+  for (const t of transfers) {
+    const p = by.get(t.idempotency_key) ?? { payment_id: t.payment_id, lines: 0, total: 0 };
+    p.lines++;
+    p.total = cents(p.total + t.amount);
+    by.set(t.idempotency_key, p);
+  }
+  return [...by].map(([idempotency_key, p]) => ({ idempotency_key, ...p }));
+}
+
+function paidBy(request: PaymentRequest, transfers: readonly Transfer[]): Payment {
   return {
     idempotency_key: request.idempotency_key,
     payment_id: request.payment_id,
-    lines: request.lines.length,
-    total,
+    lines: transfers.length,
+    total: cents(transfers.reduce((s, t) => s + t.amount, 0)),
   };
 }
+
+const transferOf = (request: PaymentRequest, line: PayLine): Transfer => ({
+  idempotency_key: request.idempotency_key,
+  payment_id: request.payment_id,
+  emp_id: line.emp_id,
+  amount: line.amount,
+});
 
 /**
  * An in-memory rail.
@@ -57,46 +107,61 @@ function execute(request: PaymentRequest): Payment {
  * const rail = createMemoryPaymentRail(); await rail.pay({ idempotency_key: k, payment_id: 'p', lines });
  * ```
  */
-export function createMemoryPaymentRail(): PaymentRail {
-  const done = new Map<string, Payment>();
+export function createMemoryPaymentRail(options: PaymentRailOptions = {}): PaymentRail {
+  const done: Transfer[] = [];
   return {
     async pay(request) {
-      const existing = done.get(request.idempotency_key);
-      if (existing) return existing;
-      const p = execute(request);
-      done.set(request.idempotency_key, p);
-      return p;
+      const made: Transfer[] = [];
+      for (const line of request.lines) {
+        const t = transferOf(request, line);
+        done.push(t);
+        made.push(t);
+        await options.onTransfer?.(done.length, t);
+      }
+      return paidBy(request, made);
+    },
+    async statement(key) {
+      return done.filter((t) => t.idempotency_key === key);
     },
     async payments() {
-      return [...done.values()];
+      return paymentsOf(done);
     },
   };
 }
 
 /**
- * A rail whose payments are durable lines in `<dir>/payments.jsonl`; a payment holds the file's
- * append lock, so a concurrent second request is refused with `busy` rather than paying twice.
+ * A rail whose transfers are durable lines in `<dir>/payments.jsonl`, one per transfer; each
+ * transfer holds the file's append lock only while it is written (a rail process killed between
+ * transfers leaves no lock), and is fsync'd before the next one starts.
  *
  * @example
  * ```ts
  * const rail = createFilePaymentRail('/tmp/bank');
  * ```
  */
-export function createFilePaymentRail(dir: string): PaymentRail {
+export function createFilePaymentRail(dir: string, options: PaymentRailOptions = {}): PaymentRail {
   const path = join(dir, 'payments.jsonl');
-  const load = async () => (await readCompleteLines(path)).map((l) => JSON.parse(l) as Payment);
+  const load = async () => (await readCompleteLines(path)).map((l) => JSON.parse(l) as Transfer);
+  let count = 0;
   return {
-    pay(request) {
-      // the check and the append happen under the file's lock: two processes paying with the
-      // same key never both pay (the second is refused with busy or finds the first payment)
-      return withAppendLock(path, async () => {
-        const existing = (await load()).find((p) => p.idempotency_key === request.idempotency_key);
-        if (existing) return existing;
-        const p = execute(request);
-        await appendLineDurably(path, canonicalJson(p));
-        return p;
-      });
+    async pay(request) {
+      const made: Transfer[] = [];
+      for (const line of request.lines) {
+        const t = transferOf(request, line);
+        await withAppendLock(path, async () => {
+          await appendLineDurably(path, canonicalJson(t));
+        });
+        made.push(t);
+        count++;
+        await options.onTransfer?.(count, t);
+      }
+      return paidBy(request, made);
     },
-    payments: load,
+    async statement(key) {
+      return (await load()).filter((t) => t.idempotency_key === key);
+    },
+    async payments() {
+      return paymentsOf(await load());
+    },
   };
 }

@@ -1,18 +1,20 @@
 /**
  * The five payroll specialists: intent → settle → fund_check → pay → receipt. `settle` reads
  * either the bank's PAID ledger (right) or the obligations (every salary, wrong: it includes the
- * two reversed payments). `pay` trusts the baton and pays through an idempotent side effect keyed
- * by its `stage_run_id`.
+ * two reversed payments). `pay` trusts the baton and pays through the effect ledger keyed by its
+ * `stage_run_id` (the intent recorded before the first transfer; a payment left in doubt by a crash
+ * reconciled against the bank's statement, never paid again blindly).
  */
 import {
   type BatonView,
   type ChainStage,
   type EffectLedger,
+  type EffectVia,
   idempotentEffect,
   stageDelta,
 } from 'handoff-runtime/chain';
 import type { PayrollMonth } from './bench-data.js';
-import type { PayLine, Payment, PaymentRail } from './payment-rail.js';
+import type { PayLine, Payment, PaymentRail, PaymentRequest } from './payment-rail.js';
 
 /** What the funding account can cover (a teaching value, as in the reference lab). */
 export const FUNDING_CAP = 14_000_000;
@@ -28,6 +30,8 @@ export interface StageEvent {
   readonly phase: 'start' | 'effect';
   /** For `effect`: true when the effect was replayed from the ledger. */
   readonly replayed?: boolean;
+  /** For `effect`: how the payment was obtained (`ran`, `replayed`, `reconciled`). */
+  readonly via?: EffectVia;
 }
 
 /** Dependencies of {@link payrollStages}. */
@@ -57,6 +61,36 @@ export function settleEvidence(source: SettleSource, month: string): string {
 const cents = (x: number) => Math.round(x * 100) / 100;
 
 /**
+ * Decides a payment left in doubt (its intent recorded, its result not): reads the bank's
+ * statement for the reference, pays only the lines not on it (an employee paid once is never paid
+ * again; one with two lines gets the second), and returns the whole payment as the statement now
+ * shows it.
+ *
+ * @example
+ * ```ts
+ * const payment = await reconcilePayment(rail, { idempotency_key: runId, payment_id: 'payment-2026-06', lines });
+ * ```
+ */
+export async function reconcilePayment(rail: PaymentRail, request: PaymentRequest): Promise<Payment> {
+  const paid = new Map<string, number>();
+  for (const t of await rail.statement(request.idempotency_key))
+    paid.set(t.emp_id, (paid.get(t.emp_id) ?? 0) + 1);
+  const missing = request.lines.filter((l) => {
+    const n = paid.get(l.emp_id) ?? 0;
+    if (n > 0) paid.set(l.emp_id, n - 1);
+    return n === 0;
+  });
+  if (missing.length > 0) await rail.pay({ ...request, lines: missing });
+  const all = await rail.statement(request.idempotency_key);
+  return {
+    idempotency_key: request.idempotency_key,
+    payment_id: request.payment_id,
+    lines: all.length,
+    total: cents(all.reduce((s, t) => s + t.amount, 0)),
+  };
+}
+
+/**
  * The five stages with their specs.
  *
  * @example
@@ -65,13 +99,14 @@ const cents = (x: number) => Math.round(x * 100) / 100;
  * ```
  */
 export function payrollStages(deps: PayrollStageDeps): ChainStage[] {
-  const note = async (view: BatonView, phase: StageEvent['phase'], replayed?: boolean) => {
+  const note = async (view: BatonView, phase: StageEvent['phase'], replayed?: boolean, via?: EffectVia) => {
     if (deps.observe)
       await deps.observe({
         stage: view.stage_name,
         stage_run_id: view.stage_run_id,
         phase,
         ...(replayed === undefined ? {} : { replayed }),
+        ...(via === undefined ? {} : { via }),
       });
   };
   const month = deps.data.month;
@@ -126,10 +161,16 @@ export function payrollStages(deps: PayrollStageDeps): ChainStage[] {
         await note(view, 'start');
         // Deliberately trusts the baton: the seams guaranteed that the facts exist and are typed.
         const lines = view.facts.pay_lines as PayLine[];
-        const { result, replayed } = await idempotentEffect<Payment>(deps.effects, view.stage_run_id, () =>
-          deps.rail.pay({ idempotency_key: view.stage_run_id, payment_id: `payment-${month}`, lines }),
+        const request = { idempotency_key: view.stage_run_id, payment_id: `payment-${month}`, lines };
+        const { result, replayed, via } = await idempotentEffect<Payment>(
+          deps.effects,
+          view.stage_run_id,
+          () => deps.rail.pay(request),
+          // in doubt (a run recorded the intent and never the result): the bank's statement says
+          // who was paid under this reference; only the others are paid now
+          { reconcile: () => reconcilePayment(deps.rail, request) },
         );
-        await note(view, 'effect', replayed);
+        await note(view, 'effect', replayed, via);
         const ev = `bank://payments/${result.payment_id}`;
         return stageDelta({
           paid_total: { value: result.total, evidence: [ev] },
