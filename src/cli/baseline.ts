@@ -108,7 +108,14 @@ export const command: CliCommand = {
     switch (verb) {
       case 'record': {
         const paths = pathsOf(positionals, rest, 'record');
-        printJson(io, await recordBaseline(paths, { cwd: io.cwd }));
+        const record = await recordBaseline(paths, { cwd: io.cwd });
+        printJson(io, record);
+        // the record keeps a missing path (exists: false) — a person is told, once per path
+        for (const f of record.files.filter((x) => !x.exists)) {
+          io.err(
+            `handoff baseline: warning: ${JSON.stringify(f.path)} does not exist (recorded as exists: false; a typo? a later check reports it created if it appears)\n`,
+          );
+        }
         return 0;
       }
       case 'check': {

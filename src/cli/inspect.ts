@@ -9,7 +9,7 @@
  * 4 the run cannot be read.
  */
 import { HandoffError } from '../errors/index.js';
-import { type AnyLoadResult, type FsStore, formatCite, isChainRunLoad } from '../store/index.js';
+import { type AnyLoadResult, type FsStore, formatCite, isChainRunLoad, parseCite } from '../store/index.js';
 import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/chain-inspect-report.js';
 import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
@@ -24,7 +24,7 @@ import { emit, render } from './viz.js';
 const FORMATS = ['text', 'json', 'mermaid', 'dot', 'html'] as const;
 
 const HELP = [
-  'usage: handoff inspect <run-id> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html] [--out FILE]',
+  'usage: handoff inspect <run-id | run-id#seq> [--root DIR | --project DIR] [--format text|json|mermaid|dot|html] [--out FILE]',
   '',
   'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
   'journal damage and warnings, and the path the run took through its machine, derived from the',
@@ -41,6 +41,8 @@ const HELP = [
   '  --project DIR   the project whose .handoff store to read (alias --project-root; default: cwd)',
   '  --format        text (default), json (handoff-inspect/v1), mermaid, dot, html (the path drawn)',
   '  --out FILE      write to FILE instead of standard output',
+  'A cite (RUN_ID#SEQ, as the library and `handoff run` print them; RUN_ID#manifest) inspects its',
+  'run and first says which event it names (on stderr for the non-text formats).',
   '',
   'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id)',
   'or no such run (no_such_run), 4 unreadable run.',
@@ -77,6 +79,32 @@ async function recordedSteps(store: FsStore, runId: string, machine: string): Pr
     );
 }
 
+/**
+ * What a cite names, in words: `RUN#3 names event 3 of 5: handoff (status solved)`, the manifest
+ * for `RUN#manifest`; null when the run has no event with that seq.
+ *
+ * @example
+ * ```ts
+ * citeLine('R#2', 2, [{ seq: 1, kind: 'dispatch', payload: {} }, { seq: 2, kind: 'handoff', payload: { status: 'solved' } }]);
+ * // 'R#2 names event 2 of 2: handoff (status solved)'
+ * ```
+ */
+export function citeLine(
+  cite: string,
+  seq: number | 'manifest',
+  events: readonly { readonly seq: number; readonly kind: string; readonly payload: unknown }[],
+): string | null {
+  if (seq === 'manifest') return `${cite} names the run's manifest (its first dispatch)`;
+  const e = events.find((x) => x.seq === seq);
+  if (e === undefined) return null;
+  const p = (e.payload ?? {}) as Record<string, unknown>;
+  const facts = [
+    typeof p.status === 'string' ? `status ${p.status}` : null,
+    typeof p.target === 'string' ? `target ${p.target}` : null,
+  ].filter((x): x is string => x !== null);
+  return `${cite} names event ${seq} of ${events.length}: ${e.kind}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+}
+
 /** The `handoff inspect` verb group. */
 
 export const command: CliCommand = {
@@ -93,7 +121,10 @@ export const command: CliCommand = {
         'usage',
         'expected one run id (handoff inspect RUN_ID; `handoff store list` prints them)',
       );
-    const runId = positionals[0] as string;
+    // a cite the library hands out (`RUN#3`, `RUN#manifest`) inspects its run and names the event
+    const given = positionals[0] as string;
+    const cite = parseCite(given);
+    const runId = cite?.run_id ?? given;
     const format = optionalString(values, 'format') ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format))
       throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
@@ -109,6 +140,21 @@ export const command: CliCommand = {
     }
     if (!loaded.ok) {
       throw runUnavailable('inspect', runId, store, loaded);
+    }
+    if (cite !== null) {
+      const events = loaded.value.events as readonly { seq: number; kind: string; payload: unknown }[];
+      const line = citeLine(given, cite.seq, events);
+      if (line === null) {
+        throw new HandoffError(
+          'usage',
+          `${given}: run ${runId} has ${events.length} events, none with seq ${String(cite.seq)} (handoff inspect ${runId} lists them)`,
+          { details: { cite: given, events: events.length } },
+        );
+      }
+      // on stdout only in the text report; a diagram or JSON stays what it was
+      if (format === 'text' && optionalString(values, 'out') === undefined)
+        io.out(`${escapeControls(line)}\n\n`);
+      else io.err(`handoff inspect: ${escapeControls(line)}\n`);
     }
     if (isChainRunLoad(loaded.value)) {
       const named = namedMachine('chain');

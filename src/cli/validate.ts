@@ -16,6 +16,25 @@ const VALIDATORS: Record<string, (x: unknown) => ValidationResult<unknown>> = {
   baseline: validateBaseline,
 };
 
+/**
+ * The kind of record `value` says it is, when it says so plainly: a run-contract/v1 record names
+ * itself (`record: dispatch|handoff`); a file-baseline/v1 record is its schema. Null otherwise.
+ *
+ * @example
+ * ```ts
+ * recordKindOf({ schema: 'run-contract/v1', record: 'handoff' }); // 'handoff'
+ * recordKindOf({ schema: 'file-baseline/v1', files: [] }); // 'baseline'
+ * recordKindOf([1, 2]); // null
+ * ```
+ */
+export function recordKindOf(value: unknown): 'dispatch' | 'handoff' | 'baseline' | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if (v.schema === 'file-baseline/v1') return 'baseline';
+  if (v.schema === 'run-contract/v1' && (v.record === 'dispatch' || v.record === 'handoff')) return v.record;
+  return null;
+}
+
 /** Exit code of an invalid record. */
 export const EXIT_INVALID = 3;
 
@@ -51,6 +70,14 @@ export const command: CliCommand = {
       return EXIT_INVALID;
     }
     const r = validator(parsed.value);
+    const other = r.ok ? null : recordKindOf(parsed.value);
+    if (other !== null && other !== kind) {
+      // a record of another kind: one issue naming it, not one per field of the wrong schema
+      const message = `this looks like a ${other} record (use --kind ${other})`;
+      printJson(io, { ok: false, kind, issues: [{ path: '', code: 'wrong_kind', message }], warnings: [] });
+      io.err(`handoff validate: ${message}\n`);
+      return EXIT_INVALID;
+    }
     printJson(io, { ok: r.ok, kind, issues: r.ok ? [] : r.issues, warnings: r.warnings ?? [] });
     return r.ok ? 0 : EXIT_INVALID;
   },
