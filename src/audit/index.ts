@@ -15,6 +15,7 @@ export {
   auditTrace,
   type TracedBatch,
 } from './audit-rules.js';
+export { type DamagedBatch, damagedBatches, damagedBatchLine } from './batch-damage.js';
 export { applyTransition, initialConfiguration } from './configuration.js';
 export {
   createTraceCollector,

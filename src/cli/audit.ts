@@ -4,7 +4,9 @@
  * machine definitions and flags every step the machine does not allow: an edited, reordered or
  * foreign trace. Exit 0 when every recorded step is allowed, 5 when a step is flagged or the run
  * recorded no trace to check, 3 for a malformed run id or one the store does not hold, 4 when the
- * run or its batch records cannot be read.
+ * run or its batch records cannot be read — including a batch record that does not match the
+ * journal (torn, edited, or not a record): the audit names it (`batches.jsonl` line, events, what
+ * does not match) and still checks the intact records, but never says "no trace recorded".
  *
  * `handoff audit --gate-ledger DIR --problem ID [--json]` — the same for a gate problem: replays
  * the gate machine transitions that traced gate runs recorded on the problem's fs ledger entries
@@ -18,7 +20,13 @@
  * flagged or no trace, 3 no journal for the baton, 4 a damaged or unreadable journal.
  */
 import { isAbsolute, join } from 'node:path';
-import { type AuditReport, auditTrace } from '../audit/index.js';
+import {
+  type AuditReport,
+  auditTrace,
+  type DamagedBatch,
+  damagedBatches,
+  damagedBatchLine,
+} from '../audit/index.js';
 import {
   chainJournalCite,
   readChainLockRecoveries,
@@ -70,13 +78,16 @@ const HELP = [
   '',
   'Exit: 0 every recorded step allowed, 2 usage, 3 malformed run id (bad_run_id) or no such run',
   '(no_such_run), a malformed problem id, or no journal for the baton, 4 the run, its batch records,',
-  'the gate ledger or the chain journal cannot be read (damaged), 5 a step flagged or no trace recorded.',
+  'the gate ledger or the chain journal cannot be read (damaged; a batch record that does not match',
+  'the journal is named, and the intact ones are still checked), 5 a step flagged or no trace recorded.',
 ].join('\n');
 
 /** The exit status of an audit that found something (or nothing to check). */
 const AUDIT_FAILED = 5;
 /** The exit status of a malformed id. */
 const MALFORMED_ID = 3;
+/** The exit status of a damaged journal or batch record. */
+const DAMAGED = 4;
 
 /** The line naming the events no batch record covers (none when every event is covered). */
 function untracedLine(r: Pick<AuditReport, 'untraced'>): string[] {
@@ -107,6 +118,26 @@ function auditText(r: AuditReport): string {
     (f) => `  ${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`,
   );
   return `${[head, ...lines, ...restartLine(r), ...untracedLine(r), `note: ${r.note}`].join('\n')}\n`;
+}
+
+/** The human report of a run whose batch records are damaged: the damage first, then the intact records' audit. */
+function damagedText(r: AuditReport, damaged: readonly DamagedBatch[], total: number): string {
+  const head = `audit ${r.run_id}: batch records damaged — ${damaged.length} of ${total} do not match the journal; the transitions they carry are not checked`;
+  const intact =
+    r.steps === 0
+      ? `intact batch records: ${r.batches}, none carries a trace`
+      : `intact batch records: ${r.batches}, ${r.steps} recorded transitions, ${r.findings.length} not allowed`;
+  const lines = r.findings.map(
+    (f) => `  ${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`,
+  );
+  const body = [
+    ...damaged.map((d) => `  ${damagedBatchLine(r.run_id, d)}`),
+    intact,
+    ...lines,
+    ...restartLine(r),
+    ...untracedLine(r),
+  ];
+  return `${[head, ...body.map((l) => escapeLine(l)), `note: ${r.note}`].join('\n')}\n`;
 }
 
 /** The human report of a gate problem's audit, one escaped line per finding. */
@@ -315,6 +346,17 @@ export const command: CliCommand = {
     // a torn or aborted batch was never acknowledged: its trace is not part of the run
     const batches = read.value.batches.filter((b) => b.status === 'complete');
     const report = auditTrace(runId, batches, graphs);
+    // a record that does not match the journal is damage, named — not a run without a trace
+    const damaged = damagedBatches(read.value.batches, read.value.warnings);
+    if (damaged.length > 0) {
+      const total = read.value.batches.length + read.value.warnings.length;
+      io.out(
+        values.json === true
+          ? `${toTerminalJson({ ...report, ok: false, damaged_batches: damaged })}\n`
+          : damagedText(report, damaged, total),
+      );
+      return DAMAGED;
+    }
     io.out(values.json === true ? `${toTerminalJson(report)}\n` : auditText(report));
     return report.ok ? 0 : AUDIT_FAILED;
   },
