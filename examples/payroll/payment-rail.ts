@@ -12,7 +12,7 @@ import { join } from 'node:path';
 // borrows the runtime's internal durable JSON-lines helper (not part of the package's API);
 // everything the example does with handoffs goes through the public entry points.
 import { canonicalJson } from '../../src/canonical/index.js';
-import { appendLineDurably, readCompleteLines, withAppendLock } from '../../src/chain/jsonl-file.js';
+import { JsonlAppender, readCompleteLines, withAppendLock } from '../../src/chain/jsonl-file.js';
 
 /** One pay line. */
 export interface PayLine {
@@ -142,6 +142,7 @@ export function createMemoryPaymentRail(options: PaymentRailOptions = {}): Payme
 export function createFilePaymentRail(dir: string, options: PaymentRailOptions = {}): PaymentRail {
   const path = join(dir, 'payments.jsonl');
   const load = async () => (await readCompleteLines(path)).map((l) => JSON.parse(l) as Transfer);
+  const appender = new JsonlAppender(undefined, 1); // the file's descriptor stays open between transfers
   let count = 0;
   return {
     async pay(request) {
@@ -149,7 +150,7 @@ export function createFilePaymentRail(dir: string, options: PaymentRailOptions =
       for (const line of request.lines) {
         const t = transferOf(request, line);
         await withAppendLock(path, async () => {
-          await appendLineDurably(path, canonicalJson(t));
+          appender.append(path, [canonicalJson(t)]);
         });
         made.push(t);
         count++;
