@@ -1,0 +1,234 @@
+/**
+ * The effect ledger's exactly-once rule: an effect runs only after its intent is durable; a busy
+ * ledger (a stale lock) refuses before the effect runs; a key whose intent has no result is in
+ * doubt — decided by `reconcile`, re-run only when `rerunSafe`, otherwise refused with
+ * `effect_in_doubt`, never run again blindly. And the first commit into a missing directory is
+ * durable: the directory is made through the durable layer, and an injected EIO on a directory
+ * fsync rejects the effect ledger's first `begin`/`put` and the chain journal's first commit.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  chainJournalFile,
+  createFileChainJournal,
+  createFileEffectLedger,
+  createMemoryEffectLedger,
+  decideEffect,
+  type EffectLedger,
+  idempotentEffect,
+} from '../../src/chain/index.js';
+import { tripEntries } from '../helpers/chain-journal-lock.js';
+import { faultyFs } from '../store/faulty-fs.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chain-effects-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('decideEffect (pure)', () => {
+  it('replays a result, runs a fresh intent, and decides an in-doubt key only by reconcile or rerunSafe', () => {
+    const none = { reconcile: false, rerunSafe: false };
+    const doubt = { state: 'in_doubt', intent: null } as const;
+    expect(decideEffect({ state: 'done', result: 1 }, { reconcile: true, rerunSafe: true })).toBe('replay');
+    expect(decideEffect({ state: 'started' }, none)).toBe('run');
+    expect(decideEffect(doubt, none)).toBe('refuse');
+    expect(decideEffect(doubt, { reconcile: false, rerunSafe: true })).toBe('rerun');
+    expect(decideEffect(doubt, { reconcile: true, rerunSafe: false })).toBe('reconcile');
+    expect(decideEffect(doubt, { reconcile: true, rerunSafe: true })).toBe('reconcile');
+  });
+});
+
+/** An effect that counts its runs and can throw after "acting". */
+function countingEffect() {
+  const state = { runs: 0, failNext: false };
+  const effect = async () => {
+    state.runs++;
+    if (state.failNext) {
+      state.failNext = false;
+      throw new Error('connection reset after the request was sent');
+    }
+    return { paid: 100, run: state.runs };
+  };
+  return { state, effect };
+}
+
+describe('idempotentEffect: in doubt', () => {
+  for (const kind of ['memory', 'file'] as const) {
+    const ledgerOf = (): EffectLedger => (kind === 'memory' ? shared : createFileEffectLedger(dir));
+    let shared: EffectLedger = createMemoryEffectLedger();
+    beforeEach(() => {
+      shared = createMemoryEffectLedger();
+    });
+
+    it(`${kind}: an effect that threw leaves its key in doubt; a retry is refused without running it`, async () => {
+      const { state, effect } = countingEffect();
+      state.failNext = true;
+      await expect(idempotentEffect(ledgerOf(), 'k', effect)).rejects.toThrow('connection reset');
+      expect(state.runs).toBe(1);
+      const refused = await idempotentEffect(ledgerOf(), 'k', effect).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: 'effect_in_doubt',
+        details: { key: 'k', intent: { host: hostname(), pid: process.pid } },
+      });
+      expect(state.runs).toBe(1); // not run again
+      expect(await ledgerOf().get('k')).toBeUndefined();
+    });
+
+    it(`${kind}: reconcile decides an in-doubt key once; later calls replay what it recorded`, async () => {
+      const { state, effect } = countingEffect();
+      state.failNext = true;
+      await idempotentEffect(ledgerOf(), 'k', effect).catch(() => undefined);
+      let reconciles = 0;
+      const reconcile = async (key: string) => {
+        reconciles++;
+        return { paid: 100, run: 0, reconciled: key };
+      };
+      const r = await idempotentEffect(ledgerOf(), 'k', effect, { reconcile });
+      expect(r).toEqual({
+        result: { paid: 100, run: 0, reconciled: 'k' },
+        replayed: false,
+        via: 'reconciled',
+      });
+      const again = await idempotentEffect(ledgerOf(), 'k', effect, { reconcile });
+      expect(again).toMatchObject({ replayed: true, via: 'replayed', result: { reconciled: 'k' } });
+      expect([state.runs, reconciles]).toEqual([1, 1]);
+    });
+
+    it(`${kind}: a rerunSafe effect runs again when in doubt; a fresh key runs once`, async () => {
+      const { state, effect } = countingEffect();
+      state.failNext = true;
+      await idempotentEffect(ledgerOf(), 'k', effect).catch(() => undefined);
+      const r = await idempotentEffect(ledgerOf(), 'k', effect, { rerunSafe: true });
+      expect(r).toEqual({ result: { paid: 100, run: 2 }, replayed: false, via: 'reran' });
+      expect(await idempotentEffect(ledgerOf(), 'k2', effect, { rerunSafe: true })).toMatchObject({
+        via: 'ran',
+      });
+      expect(state.runs).toBe(3);
+    });
+  }
+
+  it('file: an intent line precedes the result line; a file of result lines only (older writers) still reads', async () => {
+    const ledger = createFileEffectLedger(dir);
+    await idempotentEffect(ledger, 'k', () => 7);
+    const lines = readFileSync(join(dir, 'effects.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { key: 'k', intent: { host: hostname(), pid: process.pid } },
+      { key: 'k', result: 7 },
+    ]);
+    writeFileSync(join(dir, 'effects.jsonl'), '{"key":"old","result":1}\n');
+    const old = createFileEffectLedger(dir);
+    expect(await old.records()).toEqual([{ key: 'old', result: 1 }]);
+    expect(await old.inDoubt()).toEqual([]);
+    expect(await idempotentEffect(old, 'old', () => 2)).toMatchObject({ result: 1, via: 'replayed' });
+  });
+});
+
+describe('idempotentEffect: a busy ledger runs nothing', () => {
+  it('a stale lock (a killed writer’s) refuses with busy, names the lock, and the effect is not run', async () => {
+    const ledger = createFileEffectLedger(dir);
+    await idempotentEffect(ledger, 'before', () => 1);
+    const lock = join(dir, 'effects.jsonl.lock');
+    writeFileSync(lock, `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`);
+    const before = readFileSync(join(dir, 'effects.jsonl'));
+    let runs = 0;
+    for (const l of [ledger, createFileEffectLedger(dir)]) {
+      const e = await idempotentEffect(l, 'k', () => ++runs).catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: 'busy',
+        details: { lock, holder: { host: hostname(), pid: 999999999 } },
+      });
+    }
+    expect(runs).toBe(0);
+    expect(readFileSync(join(dir, 'effects.jsonl')).equals(before)).toBe(true); // no intent either
+    expect(existsSync(lock)).toBe(true); // never broken
+  });
+});
+
+describe('the first commit into a missing directory is durable', () => {
+  /** Index of the first `fsync <d>` (a directory fsync) in a trace. */
+  const dirFsyncAt = (trace: readonly string[], d: string) => trace.indexOf(`fsync ${d}`);
+
+  it('effect ledger: the directory is made and its parent fsync’d; an EIO there or on the new file’s directory fsync rejects, and a retry is durable', async () => {
+    const parent = join(dir, 'var');
+    await mkdir(parent);
+    const ledgerDir = join(parent, 'effects');
+    // a clean run: which calls the first begin makes
+    const probe = faultyFs();
+    await createFileEffectLedger(join(dir, 'probe'), { fs: probe }).begin('k');
+    expect(dirFsyncAt(probe.trace, dir)).toBeGreaterThanOrEqual(0); // the new directory's parent
+    expect(dirFsyncAt(probe.trace, join(dir, 'probe'))).toBeGreaterThanOrEqual(0); // the new file's directory
+    for (const target of [parent, ledgerDir]) {
+      const f = faultyFs();
+      const ledger = createFileEffectLedger(ledgerDir, { fs: f });
+      // fail the first fsync of `target` (the parent: mkdir; the ledger dir: the created file)
+      const failing = new Proxy(f, {
+        get(t, p) {
+          if (p !== 'fsync') return Reflect.get(t, p);
+          return (fd: number) => {
+            const before = t.trace.length;
+            t.fsync(fd);
+            if (t.trace[before] === `fsync ${target}` && t.failed === null) {
+              t.failed = t.trace[before] as string;
+              throw Object.assign(new Error('injected EIO'), { code: 'EIO' });
+            }
+          };
+        },
+      });
+      const viaProxy = createFileEffectLedger(ledgerDir, { fs: failing });
+      let runs = 0;
+      const e = await idempotentEffect(viaProxy, 'k', () => ++runs).catch((x: unknown) => x);
+      expect(e, target).toMatchObject({ code: 'io_error' });
+      expect(f.failed, target).toBe(`fsync ${target}`);
+      expect(runs, target).toBe(0); // the intent was not acknowledged: nothing ran
+      expect(existsSync(join(ledgerDir, 'effects.jsonl.lock')), target).toBe(false);
+      // a retry makes what failed again and fsyncs it: the intent and the result are durable
+      f.trace.length = 0;
+      expect(await idempotentEffect(ledger, 'k', () => ++runs), target).toMatchObject({ via: 'ran' });
+      expect(dirFsyncAt(f.trace, target), target).toBeGreaterThanOrEqual(0);
+      expect(f.unsyncedContent.has(join(ledgerDir, 'effects.jsonl'))).toBe(false);
+      expect(runs).toBe(1);
+      await rm(ledgerDir, { recursive: true, force: true });
+    }
+  });
+
+  it('chain journal: an EIO on the directory fsync of the first commit rejects it; the retry commits durably', async () => {
+    const [e0] = await tripEntries();
+    const jdir = join(dir, 'journal');
+    for (const target of [dir, jdir]) {
+      const f = faultyFs();
+      const failing = new Proxy(f, {
+        get(t, p) {
+          if (p !== 'fsync') return Reflect.get(t, p);
+          return (fd: number) => {
+            const before = t.trace.length;
+            t.fsync(fd);
+            if (t.trace[before] === `fsync ${target}` && t.failed === null) {
+              t.failed = t.trace[before] as string;
+              throw Object.assign(new Error('injected EIO'), { code: 'EIO' });
+            }
+          };
+        },
+      });
+      await expect(createFileChainJournal(jdir, { fs: failing }).commit(e0), target).rejects.toMatchObject({
+        code: 'io_error',
+      });
+      expect(f.failed).toBe(`fsync ${target}`);
+      // nothing acknowledged stays behind to pass for a commit
+      expect(await createFileChainJournal(jdir).loadLast('trip-1'), target).toBeUndefined();
+      f.trace.length = 0;
+      const journal = createFileChainJournal(jdir, { fs: f });
+      await journal.commit(e0);
+      expect(f.trace, target).toContain(`fsync ${target}`);
+      expect(f.unsyncedContent.has(chainJournalFile(jdir, 'trip-1'))).toBe(false);
+      expect((await journal.loadLast('trip-1'))?.revision).toBe(0);
+      await journal.close();
+      await rm(jdir, { recursive: true, force: true });
+    }
+  });
+});
