@@ -113,6 +113,7 @@ import {
   workerInput,
   workStop,
 } from '../src/cycle/index.js';
+import { nothingOpen } from '../src/cycle/nothing-open.js';
 import type {
   CheckpointInput,
   CheckpointOutput,
@@ -181,7 +182,8 @@ export const cycleSetup = setup({
     patcher: declared<PatchOutput, PatchInput>('patcher'),
   },
   guards: {
-    noOpenTargets: (_, out: DiagnosticsOutput) => out.targets.length === 0,
+    // solved needs no open target and no diagnostics error (src/cycle/nothing-open.ts)
+    noOpenTargets: (_, out: DiagnosticsOutput) => nothingOpen(out),
     noTargetPicked: ({ context }) => context.current === null,
     skipPlanning: ({ context }) => planningSkipped(context),
     needsPlanApproval: ({ context }) =>

@@ -42,7 +42,7 @@ import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import type { FenceResolver } from './statement-fence.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
-import { createVerifiedCustody } from './verified-custody.js';
+import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
 import { gitDirsOf } from './workspace-watch.js';
 
 /** Options of {@link runProject}. */
@@ -219,12 +219,18 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     }
   }
   const timeout = o.workerTimeoutMs ?? 600_000;
+  // the built-in scan reads the bytes the runtime accepted (the run's custody, once it exists),
+  // the disk only for files it holds none of
+  const held: { custody?: VerifiedCustody } = {};
   const marker = createMarkerDiagnostics({
     projectRoot: root,
     target: options.target,
     scope: options.scope,
     markers: o.marker === undefined ? profile.markers : [o.marker],
     errorComment: profile.errorComment,
+    hatches: profile.escapeHatches,
+    sourceExtensions: profile.sourceExtensions,
+    bytesOf: (abs) => held.custody?.verified(abs),
     ...(profile.diagnosticsCommand === null
       ? {}
       : { check: { argv: profile.diagnosticsCommand, timeoutMs: timeout } }),
@@ -251,6 +257,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       diagnostics,
       scratch,
       clock,
+      held,
     });
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -266,6 +273,8 @@ interface RunSetup {
   readonly diagnostics: DiagnosticsPort;
   readonly scratch: string;
   readonly clock: Clock;
+  /** Where the run's custody is published for the built-in scan's snapshot reads. */
+  readonly held: { custody?: VerifiedCustody };
 }
 
 async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunResult> {
@@ -334,6 +343,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     },
     fence,
   );
+  s.held.custody = custody;
   const planner =
     o.planner ??
     (o.plannerArgv ? commandPlanner(o.plannerArgv, root, { fallback: builtinPlanner() }) : builtinPlanner());
