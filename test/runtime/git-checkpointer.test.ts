@@ -4,14 +4,18 @@
  * the project, and a `~/.gitconfig` rewritten after the repository was pinned.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { advanceBaseline } from '../../src/baseline/index.js';
+import { type Dispatch, handoffFor } from '../../src/contract/index.js';
 import { isHandoffError } from '../../src/errors/index.js';
 import { looseObjectsSnapshot, pinRepository } from '../../src/git/index.js';
 import { commitExact, createGitCheckpointer } from '../../src/runtime/git-checkpointer.js';
+import { runProject } from '../../src/runtime/project-run.js';
 
 let dir: string;
 const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
@@ -169,5 +173,47 @@ describe('isolated git configuration', () => {
     } finally {
       await rm(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a whole run (in-process worker, real git)', () => {
+  const solveWith = (extra: (d: Dispatch) => Promise<void>) => async (d: Dispatch) => {
+    const f = d.owned_files[0] as string;
+    await extra(d);
+    await writeFile(f, (await readFile(f, 'utf8')).replace('by\n  sorry', 'rfl'));
+    const b = await advanceBaseline(d.file_baseline, [f]);
+    return { handoff: handoffFor(d, { files_changed: [f], file_baseline: b }) };
+  };
+
+  it('a worker that plants the weakened text at the id of its honest bytes gets nothing committed', async () => {
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: '.', scope: 'project', mode: 'autoprove' },
+      worker: { inProcess: solveWith(async () => void (await plant(dir, HONEST, WEAK))) },
+    });
+    expect(r.handoff.status).not.toBe('solved');
+    expect(r.handoff.stop_detail).toMatch(
+      /objects appeared in the repository .* that the runtime did not write/,
+    );
+    expect(sh(['log', '--format=%s']).trim()).toBe('init');
+  });
+
+  it('a worker that runs git init in a project below its repository: nothing is ever committed there', async () => {
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'B.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+    sh(['add', '-A']);
+    sh(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sub']);
+    const project = join(dir, 'sub');
+    const r = await runProject({
+      projectRoot: project,
+      flags: { target: '.', scope: 'project', mode: 'autoprove' },
+      worker: { inProcess: solveWith(async () => void sh(['init', '-q'], project)) },
+    });
+    // the worker's repository is gone (undone) or holds no commit; the checkpoint, if any, is in the user's
+    const own = join(project, '.git');
+    if (existsSync(own))
+      expect(() => sh([`--git-dir=${own}`, 'rev-parse', '-q', '--verify', 'HEAD'])).toThrow();
+    if (r.handoff.status === 'solved') expect(sh(['show', 'HEAD:sub/B.lean'])).toBe(HONEST);
+    else expect(sh(['log', '--format=%s']).trim().split('\n')[0]).toBe('sub');
   });
 });
