@@ -16,7 +16,7 @@ import { chainJournalLockFile, createFileChainJournal, type JournalEntry } from 
 import { tripBaton, tripChain } from '../chain/trip-fixture.js';
 
 /**
- * The writer script: `hold`, `hold-held` and `run` modes (see its header).
+ * The writer script: `hold`, `hold-held`, `effects-begin` and `run` modes (see its header).
  *
  * @example
  * ```ts
@@ -49,9 +49,11 @@ export interface JournalDirFixture {
   writer(args: readonly string[]): JournalWriter;
   /**
    * Starts a writer holding `batonId`'s lock in this directory (`hold`: the lock every commit takes;
-   * `hold-held`: a holdLocks journal's lock after its first commit); resolves once it printed LOCKED.
+   * `hold-held`: a holdLocks journal's lock after its first commit; `effects-begin`: the effect
+   * ledger's lock, stopped inside a `begin` of key `batonId` before its intent is written);
+   * resolves once it printed LOCKED.
    */
-  holder(mode: 'hold' | 'hold-held', batonId: string): Promise<JournalWriter>;
+  holder(mode: 'hold' | 'hold-held' | 'effects-begin', batonId: string): Promise<JournalWriter>;
   /** Runs one `run` writer (`args`) to its end: READY, go, exit 0 (asserted); its outcomes. */
   run(args: readonly string[]): Promise<Outcomes>;
   /**
