@@ -36,9 +36,7 @@ export async function main(argv: readonly string[], out: (line: string) => void)
     `honest subagent:       ${report.honest.outcome} (${report.honest.status}) ${report.honest.cite ?? ''}`,
   );
   out(`overreaching subagent: ${report.overreach.outcome} — ${report.overreach.detail ?? ''}`);
-  out(
-    '  (README.md is named, not put back: delegate keeps the bytes of the owned files, git and the store only)',
-  );
+  out("  (README.md is named and put back: without a sandbox, a refused worker's writes are undone)");
   out(
     `relaunch without new evidence: ${report.relaunch.allowed ? 'allowed' : 'forbidden'} (${report.relaunch.reason})`,
   );

@@ -197,7 +197,7 @@ export async function prepareDelegation(dispatch: unknown, o: WatchOptions): Pro
     };
   }
   const workspace = await snapshotWorkspace(zones, owned);
-  const kept = await captureZoneBytes(zones);
+  const kept = await captureZoneBytes(zones, workspace);
   const before: BeforeSnapshot = Object.freeze({
     projectRoot,
     ownedFiles: Object.freeze([...owned]),

@@ -216,7 +216,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       // the watch leaves out this dispatch's owned files and its wave siblings'
       const unwatched = [...new Set([...owned, ...siblings])];
       const before = await snapshotWorkspace(keeper.zones, unwatched);
-      const kept = await captureZoneBytes(keeper.zones);
+      const kept = await captureZoneBytes(keeper.zones, before);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();

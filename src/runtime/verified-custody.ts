@@ -38,11 +38,12 @@ export interface VerifiedCustody {
   /**
    * Records what the runtime accepted after a dispatch: the owned files, the workspace then, and
    * the files' declaration headers before that dispatch (the first ones seen of a file are the
-   * run's statement baseline, re-checked at the checkpoint).
+   * run's statement baseline, re-checked at the checkpoint). The snapshot is null after a
+   * sandboxed dispatch (nothing outside the owned files could change; the checkpoint walks nothing).
    */
   accept(
     files: OwnedCapture,
-    snapshot: WorkspaceSnapshot,
+    snapshot: WorkspaceSnapshot | null,
     owned: readonly string[],
     headers?: HeaderSnapshot,
   ): void;

@@ -2,26 +2,48 @@
  * The workspace watch (layer 3, effects): what a worker could change besides its owned files, in
  * three zones, snapshotted right before a dispatch and compared after it returns (and again at
  * the checkpoint):
- * - `project` — every entry of the project tree except the owned files, `.git`, the run store and
- *   the build-output folders in {@link UNWATCHED_DIRS}; regular files by mode and sha256,
- *   symbolic links by target (a directory swapped for a link, or a new link, is a change);
+ * - `project` — every entry of the project tree except the owned files, the run store and the
+ *   build-output folders in {@link UNWATCHED_DIRS}; regular files by mode and sha256, symbolic
+ *   links by target (a directory swapped for a link, or a new link, is a change);
  * - `git` — the repository's control files a worker could turn against the runtime or the user
- *   (config, hooks, info, refs, HEAD, packed-refs, …; not objects, the index or logs);
+ *   (config, hooks, info, refs, HEAD, packed-refs, the index by its entries, …; not objects or
+ *   logs), and every other `.git` found in the project (a nested repository's control files; a
+ *   `.git` that appears is a change);
  * - `store` — every file under the run store's root (the runtime writes nothing there while a
  *   worker runs: progress goes to the invocation state file).
+ *
+ * Cost follows the change, not the project: snapshots go through a stat index
+ * (src/runtime/stat-index.ts) that hashes only paths whose stat changed, plus racy entries.
+ *
+ * Without a sandbox, what a refused worker wrote is undone ({@link restoreWorkspace}): git control
+ * files and the run store from bytes kept at dispatch; in the project, a created file is removed
+ * (and the folders it created, once empty), a file that was clean in git is read back from git
+ * (verified against the sha256 the watch recorded), any other file from bytes kept at dispatch
+ * when small enough — the rest is named, never skipped silently.
  */
-import { lstat, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { lstat, rename, rm, symlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { sha256Hex } from '../canonical/index.js';
 import { runGit } from '../git/index.js';
+import { gitIndexFingerprint, parseGitIndex } from './git-index-entries.js';
 import { restoreFile, restoreTmpPath } from './owned-files.js';
+import {
+  createStatIndex,
+  indexedEntry,
+  type KeptState,
+  nowNs,
+  type StatIndex,
+  statStamp,
+  walkSync,
+} from './stat-index.js';
 
 /** Project folders a worker's toolchain may write (dependencies, build output); never committed by the runtime. */
 export const UNWATCHED_DIRS: readonly string[] = ['node_modules', 'dist', '.lake'];
 
 /** Paths under a git directory that git itself rewrites during ordinary reads; not watched. */
 const GIT_TRANSIENT =
-  /^(objects\/(?!info\/)|index$|index\.lock$|logs\/|COMMIT_EDITMSG$|FETCH_HEAD$|ORIG_HEAD$|gc\.log$|lost-found\/|rr-cache\/)/;
+  /^(objects\/(?!info\/)|index\.lock$|logs\/|COMMIT_EDITMSG$|FETCH_HEAD$|ORIG_HEAD$|gc\.log$|lost-found\/|rr-cache\/)/;
 
 /** The zones of one watch. */
 export interface WatchZones {
@@ -63,45 +85,111 @@ export async function gitDirsOf(root: string): Promise<string[]> {
   return [...new Set(lines)];
 }
 
-async function fingerprint(abs: string): Promise<string | null> {
-  const st = await lstat(abs).catch(() => null);
-  if (st === null) return null;
-  if (st.isSymbolicLink()) return `link:${await readlink(abs).catch(() => '?')}`;
-  if (st.isFile()) {
-    const buf = await readFile(abs).catch(() => null);
-    const h = buf === null ? 'unreadable' : sha256Hex(buf);
-    return `file:${(st.mode & 0o7777).toString(8)}:${h}`;
+const indexes = new WeakMap<WatchZones, StatIndex>();
+
+/**
+ * The stat index the watch uses for `zones` when the caller passes none: one per zones object,
+ * created on first use.
+ *
+ * @example
+ * ```ts
+ * statIndexOf(custody.zones).hashes; // files hashed so far in this run
+ * ```
+ */
+export function statIndexOf(zones: WatchZones): StatIndex {
+  let index = indexes.get(zones);
+  if (index === undefined) {
+    index = createStatIndex();
+    indexes.set(zones, index);
   }
-  if (st.isDirectory()) return null;
-  return `special:${st.mode.toString(8)}`;
+  return index;
 }
 
-async function walk(
-  base: string,
-  skip: (rel: string, isDir: boolean) => boolean,
-  put: (rel: string, fp: string) => void,
-): Promise<void> {
-  const stack = [base];
-  while (stack.length > 0) {
-    const dir = stack.pop() as string;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const abs = join(dir, e.name);
-      const rel = relative(base, abs).split(sep).join('/');
-      const isDir = e.isDirectory();
-      if (skip(rel, isDir)) continue;
-      if (isDir) {
-        stack.push(abs);
-        continue;
-      }
-      const fp = await fingerprint(abs);
-      if (fp !== null) put(rel, fp);
-    }
+/** What one snapshot knows beyond its fingerprints: each key's restore state, the project's folders. */
+interface SnapshotState {
+  readonly kept: Map<string, KeptState>;
+  readonly dirs: Set<string>;
+  readonly zones: WatchZones;
+  /** The watch's sequence number when the snapshot was taken. */
+  readonly seq: number;
+}
+/** Orders snapshots and restores of one process (a restore between two snapshots is part of their change). */
+let watchSeq = 0;
+/**
+ * The keys each restore put back, per zones object: a concurrent sibling's restore can undo a
+ * write before this dispatch's watch looks again — the write still happened in its window.
+ */
+const restoreLog = new WeakMap<WatchZones, { readonly seq: number; readonly keys: readonly string[] }[]>();
+const states = new WeakMap<WorkspaceSnapshot, SnapshotState>();
+const lastSnapshot = new WeakMap<WatchZones, WorkspaceSnapshot>();
+
+/** Largest git-control or store file whose bytes are kept (the git index: {@link MAX_KEPT_INDEX}). */
+const MAX_KEPT = 4 * 1024 * 1024;
+const MAX_KEPT_INDEX = 256 * 1024 * 1024;
+
+/** The blob ids the repository's index gives the project's files (project-relative paths), cached by the index file's stamp. */
+const oidCache = new WeakMap<StatIndex, { key: string; oids: ReadonlyMap<string, string> }>();
+
+function indexOids(index: StatIndex, zones: WatchZones, takenNs: bigint): ReadonlyMap<string, string> {
+  const gitDir = zones.gitDirs[0];
+  if (gitDir === undefined || basename(gitDir) !== '.git') return new Map();
+  const prefix = relative(dirname(gitDir), zones.projectRoot).split(sep).join('/');
+  if (prefix.startsWith('..')) return new Map();
+  const file = join(gitDir, 'index');
+  const st = statStamp(file);
+  if (st === null) return new Map();
+  const key = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  const hit = oidCache.get(index);
+  if (hit?.key === key) return hit.oids;
+  const oids = new Map<string, string>();
+  // the git zone's entry for the index (its bytes kept): read now only when it changed
+  const e = indexedEntry(index, file, st, takenNs, gitIndexPolicy);
+  const bytes = e.kept.kind === 'file' ? e.kept.bytes : null;
+  const head = prefix === '' ? '' : `${prefix}/`;
+  for (const e of (bytes === null ? null : parseGitIndex(bytes)) ?? []) {
+    if ((e.flags & 0x3000) !== 0 || !e.path.startsWith(head)) continue;
+    if (e.mode !== 0o100644 && e.mode !== 0o100755) continue;
+    oids.set(e.path.slice(head.length), e.oid);
   }
+  oidCache.set(index, { key, oids });
+  return oids;
+}
+
+const gitIndexPolicy = {
+  keepUpTo: MAX_KEPT_INDEX,
+  special: (bytes: Buffer) => {
+    const fp = gitIndexFingerprint(bytes);
+    return fp === null ? null : `index:${fp}`;
+  },
+};
+const gitFilePolicy = { keepUpTo: MAX_KEPT };
+
+/** Indexes one git directory's control files under `git:<abs>` keys. */
+function snapGitDir(
+  index: StatIndex,
+  g: string,
+  takenNs: bigint,
+  out: Map<string, string>,
+  kept: Map<string, KeptState>,
+): void {
+  walkSync(g, (rel, abs, isDir) => {
+    if (rel !== 'objects' && GIT_TRANSIENT.test(isDir ? `${rel}/` : rel)) return false;
+    if (isDir) return true;
+    const st = statStamp(abs);
+    if (st === null) {
+      out.set(`git:${abs}`, 'unlisted');
+      return;
+    }
+    const e = indexedEntry(index, abs, st, takenNs, rel === 'index' ? gitIndexPolicy : gitFilePolicy);
+    out.set(`git:${abs}`, e.fp);
+    kept.set(`git:${abs}`, e.kept);
+  });
 }
 
 /**
- * Snapshots the three zones; `owned` (absolute paths) are left out of the project zone.
+ * Snapshots the three zones; `owned` (absolute paths) are left out of the project zone. Hashes
+ * only what changed since `index` last saw it (default: the index kept for `zones`,
+ * {@link statIndexOf}).
  *
  * @example
  * ```ts
@@ -111,37 +199,94 @@ async function walk(
 export async function snapshotWorkspace(
   zones: WatchZones,
   owned: readonly string[],
+  index: StatIndex = statIndexOf(zones),
 ): Promise<WorkspaceSnapshot> {
+  return snapshotWorkspaceSync(zones, owned, index);
+}
+
+/**
+ * {@link snapshotWorkspace}, synchronously (the walk is synchronous either way).
+ *
+ * @example
+ * ```ts
+ * const before = snapshotWorkspaceSync(zones, ['/repo/A.lean']);
+ * ```
+ */
+export function snapshotWorkspaceSync(
+  zones: WatchZones,
+  owned: readonly string[],
+  index: StatIndex = statIndexOf(zones),
+): WorkspaceSnapshot {
+  const takenNs = nowNs();
   const out = new Map<string, string>();
-  const ownedRel = new Set(owned.map((p) => relative(zones.projectRoot, p).split(sep).join('/')));
-  const storeRel =
-    zones.storeRoot === null ? null : relative(zones.projectRoot, zones.storeRoot).split(sep).join('/');
-  await walk(
-    zones.projectRoot,
-    (rel, isDir) => {
-      const name = rel.slice(rel.lastIndexOf('/') + 1);
-      if (name === '.git') return true;
-      if (storeRel !== null && rel === storeRel) return true;
-      if (isDir && UNWATCHED_DIRS.includes(name)) return true;
-      return !isDir && ownedRel.has(rel);
-    },
-    (rel, fp) => out.set(`project:${rel}`, fp),
-  );
-  for (const g of zones.gitDirs) {
-    await walk(
-      g,
-      (rel, isDir) => rel !== 'objects' && GIT_TRANSIENT.test(isDir ? `${rel}/` : rel),
-      (rel, fp) => out.set(`git:${join(g, rel)}`, fp),
+  const kept = new Map<string, KeptState>();
+  const dirs = new Set<string>();
+  const root = zones.projectRoot;
+  const ownedRel = new Set(owned.map((p) => relative(root, p).split(sep).join('/')));
+  const storeRel = zones.storeRoot === null ? null : relative(root, zones.storeRoot).split(sep).join('/');
+  const gitDirSet = new Set(zones.gitDirs);
+  const oids = indexOids(index, zones, takenNs);
+  const project = { keepUpTo: index.keepEach };
+  walkSync(root, (rel, abs, isDir) => {
+    const name = isDir || rel.includes('/') ? rel.slice(rel.lastIndexOf('/') + 1) : rel;
+    if (name === '.git') {
+      if (gitDirSet.has(abs)) return false;
+      if (isDir) {
+        // a nested repository (or one that appeared): its control files are git state
+        out.set(`git:${abs}/`, 'dir');
+        kept.set(`git:${abs}/`, { kind: 'special' });
+        snapGitDir(index, abs, takenNs, out, kept);
+        return false;
+      }
+      const st = statStamp(abs);
+      if (st === null) return;
+      const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
+      out.set(`git:${abs}`, e.fp);
+      kept.set(`git:${abs}`, e.kept);
+      return;
+    }
+    if (storeRel !== null && rel === storeRel) return false;
+    if (isDir) {
+      if (UNWATCHED_DIRS.includes(name)) return false;
+      dirs.add(rel);
+      return true;
+    }
+    if (ownedRel.has(rel)) return;
+    const key = `project:${rel}`;
+    const st = statStamp(abs);
+    if (st === null) {
+      // listed but not stat-able (e.g. a name that is not valid UTF-8): still a path
+      out.set(key, 'unlisted');
+      return;
+    }
+    const oid = oids.get(rel);
+    const e = indexedEntry(
+      index,
+      abs,
+      st,
+      takenNs,
+      oid === undefined ? project : { ...project, gitOid: oid },
+      true,
     );
-  }
+    out.set(key, e.fp);
+    kept.set(key, e.kept);
+  });
+  for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out, kept);
   if (zones.storeRoot !== null) {
-    const root = zones.storeRoot;
-    await walk(
-      root,
-      () => false,
-      (rel, fp) => out.set(`store:${rel}`, fp),
-    );
+    walkSync(zones.storeRoot, (rel, abs, isDir) => {
+      if (isDir) return true;
+      const st = statStamp(abs);
+      if (st === null) {
+        out.set(`store:${rel}`, 'unlisted');
+        return;
+      }
+      const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
+      out.set(`store:${rel}`, e.fp);
+      kept.set(`store:${rel}`, e.kept);
+    });
   }
+  states.set(out, { kept, dirs, zones, seq: ++watchSeq });
+  lastSnapshot.set(zones, out);
   return out;
 }
 
@@ -154,7 +299,17 @@ export async function snapshotWorkspace(
  * ```
  */
 export function workspaceChanges(a: WorkspaceSnapshot, b: WorkspaceSnapshot): WorkspaceChanges {
-  const keys = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
+  const changed = new Set<string>();
+  for (const [k, v] of a) if (b.get(k) !== v) changed.add(k);
+  for (const k of b.keys()) if (!a.has(k)) changed.add(k);
+  // what a restore of the same zones put back between the two snapshots changed in this window too
+  const sa = states.get(a);
+  const sb = states.get(b);
+  if (sa !== undefined && sb !== undefined && sa.zones === sb.zones) {
+    for (const e of restoreLog.get(sa.zones) ?? [])
+      if (e.seq > sa.seq && e.seq < sb.seq) for (const k of e.keys) changed.add(k);
+  }
+  const keys = [...changed].sort();
   const of = (zone: string) =>
     keys.filter((k) => k.startsWith(`${zone}:`)).map((k) => k.slice(zone.length + 1));
   return { project: of('project'), git: of('git'), store: of('store') };
@@ -179,66 +334,201 @@ export function describeWorkspaceChanges(c: WorkspaceChanges): string | null {
   return parts.length === 0 ? null : parts.join('; ');
 }
 
-/** The bytes of the runtime's own zones (git control files, run store) at one moment. */
-export type ZoneBytes = ReadonlyMap<
-  string,
-  | { readonly kind: 'file'; readonly bytes: Buffer; readonly mode: number }
-  | { readonly kind: 'link'; readonly to: string }
-  /** Existed, but over the size limit: watched by hash only. */
-  | { readonly kind: 'large' }
->;
+/**
+ * What a restore needs of every watched path at one moment (keys as in {@link snapshotWorkspace}):
+ * kept bytes (git control files, run store, small project files not clean in git), a link's
+ * target, `git` for a project file git holds (restored from git, verified), `large` for a file
+ * over the keep bounds, `special` for what cannot be put back (a FIFO, a socket, a device).
+ */
+export type ZoneBytes = ReadonlyMap<string, KeptState>;
 
-/** Files larger than this are watched by hash only and cannot be put back. */
-const MAX_KEPT = 4 * 1024 * 1024;
+const keptDirs = new WeakMap<ZoneBytes, ReadonlySet<string>>();
 
 /**
- * Keeps the bytes of every file of the git and store zones (keys as in {@link snapshotWorkspace}),
- * so a worker's change to them can be undone exactly.
+ * What a restore needs, as of `snapshot` (default: the last snapshot taken of `zones`, or a fresh
+ * one). Nothing is read again: the snapshot's stat index kept it.
  *
  * @example
  * ```ts
- * const kept = await captureZoneBytes(zones);
+ * const before = await snapshotWorkspace(zones, owned);
+ * const kept = await captureZoneBytes(zones, before);
  * ```
  */
-export async function captureZoneBytes(zones: WatchZones): Promise<ZoneBytes> {
-  const out = new Map<
-    string,
-    { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'link'; to: string } | { kind: 'large' }
-  >();
-  const keep = async (key: string, abs: string) => {
-    const st = await lstat(abs).catch(() => null);
-    if (st === null) return;
-    if (st.isSymbolicLink()) out.set(key, { kind: 'link', to: await readlink(abs) });
-    else if (st.isFile() && st.size <= MAX_KEPT) {
-      out.set(key, { kind: 'file', bytes: await readFile(abs), mode: st.mode & 0o7777 });
-    } else out.set(key, { kind: 'large' });
-  };
-  for (const g of zones.gitDirs) {
-    const pending: Promise<void>[] = [];
-    await walk(
-      g,
-      (rel, isDir) => rel !== 'objects' && GIT_TRANSIENT.test(isDir ? `${rel}/` : rel),
-      (rel) => pending.push(keep(`git:${join(g, rel)}`, join(g, rel))),
-    );
-    await Promise.all(pending);
-  }
-  if (zones.storeRoot !== null) {
-    const root = zones.storeRoot;
-    const pending: Promise<void>[] = [];
-    await walk(
-      root,
-      () => false,
-      (rel) => pending.push(keep(`store:${rel}`, join(root, rel))),
-    );
-    await Promise.all(pending);
-  }
+export async function captureZoneBytes(zones: WatchZones, snapshot?: WorkspaceSnapshot): Promise<ZoneBytes> {
+  const snap = snapshot ?? lastSnapshot.get(zones) ?? snapshotWorkspaceSync(zones, []);
+  const state = states.get(snap) ??
+    states.get(snapshotWorkspaceSync(zones, [])) ?? { kept: new Map(), dirs: new Set() };
+  const out: ZoneBytes = new Map(state.kept);
+  keptDirs.set(out, state.dirs);
   return out;
 }
 
+/** What {@link restoreWorkspace} did, as keys of {@link workspaceChanges} per zone prefix (`project:B.lean`). */
+export interface RestoreReport {
+  /** Paths put back (or removed, when the worker created them). */
+  readonly restored: readonly string[];
+  /** Paths whose bytes were over the keep bounds at dispatch. */
+  readonly tooLarge: readonly string[];
+  /** Paths that could not be put back (a failed write, a special file, a folder swapped for a link, …). */
+  readonly failed: readonly string[];
+}
+
 /**
- * Undoes the changes to the git and store zones: a changed file gets its kept bytes back (written
- * beside it and renamed over it), a created one is removed. Resolves to the keys it could not
- * restore (a file over the size limit, or a failed write).
+ * Whether every folder from `base` down to `abs`'s parent is a real folder, creating the missing
+ * ones (a restore puts a file back only below real folders, never through a link).
+ *
+ * @example
+ * ```ts
+ * safeParent('/repo', '/repo/src/a.ts'); // true: /repo/src is (now) a real folder
+ * ```
+ */
+export function safeParent(base: string, abs: string): boolean {
+  const rel = relative(base, dirname(abs));
+  if (rel.startsWith('..')) return false;
+  let cur = base;
+  for (const part of rel === '' ? [] : rel.split(sep)) {
+    cur = join(cur, part);
+    const st = statStamp(cur);
+    if (st === null) {
+      try {
+        mkdirSync(cur);
+      } catch {
+        return false;
+      }
+      continue;
+    }
+    if (st.kindBits !== 0o040000) return false;
+  }
+  return true;
+}
+
+async function putBack(
+  base: string,
+  abs: string,
+  want: KeptState,
+  projectRoot: string,
+  rel: string,
+): Promise<'ok' | 'large' | 'failed'> {
+  if (want.kind === 'large') return 'large';
+  if (want.kind === 'special') return 'failed';
+  if (!safeParent(base, abs)) return 'failed';
+  const st = await lstat(abs).catch(() => null);
+  if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
+  if (want.kind === 'link') {
+    const tmp = restoreTmpPath(abs);
+    await symlink(want.to, tmp);
+    await rename(tmp, abs);
+    return 'ok';
+  }
+  if (want.kind === 'file') {
+    restoreFile(abs, want.bytes, want.mode);
+    return 'ok';
+  }
+  // clean in git at dispatch: HEAD's blob or the index's, whichever has the recorded sha256
+  for (const spec of [`HEAD:./${rel}`, `:./${rel}`]) {
+    const blob = await runGit(projectRoot, ['cat-file', 'blob', spec], { allowFail: true });
+    if (sha256Hex(blob) === want.sha256) {
+      restoreFile(abs, blob, want.mode);
+      return 'ok';
+    }
+  }
+  return 'failed';
+}
+
+/**
+ * Undoes `changes` (from a snapshot `kept` was captured with) in every zone: git control files
+ * first (so the repository is the dispatch's before anything is read from it), then the run store,
+ * then the project. A created path is removed (a created nested `.git` with everything in it; a
+ * project folder that did not exist at dispatch once it is empty again); a changed or removed one
+ * gets its kept bytes or link back, or — a project file clean in git — git's blob, verified against
+ * the sha256 recorded at dispatch. Nothing is written through a folder swapped for a link.
+ *
+ * @example
+ * ```ts
+ * await restoreWorkspace(zones, kept, workspaceChanges(before, after));
+ * // { restored: ['project:B.lean'], tooLarge: [], failed: [] }
+ * ```
+ */
+export async function restoreWorkspace(
+  zones: WatchZones,
+  kept: ZoneBytes,
+  changes: WorkspaceChanges,
+): Promise<RestoreReport> {
+  const restored: string[] = [];
+  const tooLarge: string[] = [];
+  const failed: string[] = [];
+  const root = zones.projectRoot;
+  const baseOfGit = (p: string) =>
+    zones.gitDirs.find((g) => p.startsWith(`${g}/`)) ??
+    (p.includes('/.git/') ? p.slice(0, p.lastIndexOf('/.git/') + 5) : dirname(p));
+  const targets = [
+    ...changes.git.map((p) => ({ key: `git:${p}`, abs: p, base: baseOfGit(p), rel: '' })),
+    ...(zones.storeRoot === null
+      ? []
+      : changes.store.map((p) => ({
+          key: `store:${p}`,
+          abs: join(zones.storeRoot as string, p),
+          base: zones.storeRoot as string,
+          rel: p,
+        }))),
+    ...changes.project.map((p) => ({ key: `project:${p}`, abs: join(root, p), base: root, rel: p })),
+  ];
+  const createdDirs = new Set<string>();
+  const dirs = keptDirs.get(kept);
+  // removals first: a created link or folder on the way is gone before anything is written below it
+  for (const t of targets) {
+    if (kept.has(t.key)) continue;
+    try {
+      if (t.key.startsWith('git:') || safeParentNoCreate(t.base, t.abs)) {
+        await rm(t.abs, { recursive: true, force: true });
+        restored.push(t.key);
+      } else failed.push(t.key);
+    } catch {
+      failed.push(t.key);
+    }
+    if (t.key.startsWith('project:') && dirs !== undefined) {
+      for (let d = dirname(t.rel); d !== '.' && d !== '' && !dirs.has(d); d = dirname(d)) createdDirs.add(d);
+    }
+  }
+  for (const d of [...createdDirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(join(root, d));
+    } catch {
+      // not empty (something unwatched is in it) or already gone: left as it is
+    }
+  }
+  for (const t of targets) {
+    const want = kept.get(t.key);
+    if (want === undefined) continue;
+    try {
+      const r = await putBack(t.base, t.abs, want, root, t.rel);
+      (r === 'ok' ? restored : r === 'large' ? tooLarge : failed).push(t.key);
+    } catch {
+      failed.push(t.key);
+    }
+  }
+  const log = restoreLog.get(zones) ?? [];
+  log.push({ seq: ++watchSeq, keys: targets.map((t) => t.key) });
+  restoreLog.set(zones, log.slice(-64));
+  return { restored, tooLarge, failed };
+}
+
+function safeParentNoCreate(base: string, abs: string): boolean {
+  const rel = relative(base, dirname(abs));
+  if (rel.startsWith('..')) return false;
+  let cur = base;
+  for (const part of rel === '' ? [] : rel.split(sep)) {
+    cur = join(cur, part);
+    const st = statStamp(cur);
+    if (st === null) return true; // nothing below a missing folder to remove
+    if (st.kindBits !== 0o040000) return false;
+  }
+  return true;
+}
+
+/**
+ * Undoes the changes to every zone ({@link restoreWorkspace}); resolves to the keys it could not
+ * restore (a file over the keep bounds, or a failed write).
  *
  * @example
  * ```ts
@@ -250,35 +540,6 @@ export async function restoreZones(
   kept: ZoneBytes,
   changes: WorkspaceChanges,
 ): Promise<string[]> {
-  const failed: string[] = [];
-  const targets = [
-    ...changes.git.map((p) => ({ key: `git:${p}`, abs: p })),
-    ...(zones.storeRoot === null
-      ? []
-      : changes.store.map((p) => ({ key: `store:${p}`, abs: join(zones.storeRoot as string, p) }))),
-  ];
-  for (const { key, abs } of targets) {
-    const want = kept.get(key);
-    try {
-      const st = await lstat(abs).catch(() => null);
-      if (want === undefined) {
-        // created by the worker
-        if (st !== null) await rm(abs, { recursive: true, force: true });
-        continue;
-      }
-      if (want.kind === 'large') {
-        failed.push(key);
-        continue;
-      }
-      if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
-      if (want.kind === 'link') {
-        const tmp = restoreTmpPath(abs);
-        await symlink(want.to, tmp);
-        await rename(tmp, abs);
-      } else restoreFile(abs, want.bytes, want.mode);
-    } catch {
-      failed.push(key);
-    }
-  }
-  return failed;
+  const r = await restoreWorkspace(zones, kept, changes);
+  return [...r.tooLarge, ...r.failed];
 }

@@ -4,7 +4,7 @@
  * with a valid handoff, its edits of the owned file put back, git control files and the run store
  * restored, and delegate itself never rejecting.
  */
-import { appendFile, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
@@ -46,8 +46,11 @@ describe('custody: a worker that claims solved while cheating on its files', () 
     await expectContained(r, p.owned);
     expect(checks(r)).toEqual(['outside_owned']);
     expect(r.handoff.stop_detail).toBe(
-      'the worker wrote outside its owned files: README.md, src/backdoor.ts; owned files restored to their pre-dispatch bytes',
+      'the worker wrote outside its owned files: README.md, src/backdoor.ts; owned files restored to their pre-dispatch bytes; restored outside the owned files: README.md, src/backdoor.ts',
     );
+    // README.md was clean in git: read back from git; src/backdoor.ts was created: removed
+    expect(await readFile(join(p.dir, 'README.md'), 'utf8')).not.toBe('defaced\n');
+    await expect(readFile(join(p.dir, 'src', 'backdoor.ts'))).rejects.toThrow(/ENOENT/);
   });
 
   it('forges the baseline (a sha256 of bytes it did not write)', async () => {
@@ -165,7 +168,7 @@ describe('links, git and the run store', () => {
     expect(await readFile(readme, 'utf8')).toBe('bystander\n');
   });
 
-  it('swaps a folder on its owned path for a link: refused, and nothing is restored through the link', async () => {
+  it('swaps a folder on its owned path for a link: refused; the link and the moved folder undone, nothing written through the link', async () => {
     const r = await delegate(dispatch, async (d) => {
       await rename(join(p.dir, 'src'), join(p.dir, 'elsewhere'));
       await symlink(join(p.dir, 'elsewhere'), join(p.dir, 'src'));
@@ -175,8 +178,11 @@ describe('links, git and the run store', () => {
     expect(r.outcome).toBe('refused');
     expect(r.handoff.status).toBe('stopped');
     expect(checks(r)[0]).toBe('owned_type');
-    expect(r.handoff.stop_detail).toMatch(/could not restore .*greeting\.ts$/);
-    expect(await readFile(join(p.dir, 'elsewhere', 'greeting.ts'), 'utf8')).toBe('through the link\n');
+    expect(r.handoff.stop_detail).toMatch(/owned files restored to their pre-dispatch bytes/);
+    expect(r.handoff.stop_detail).toMatch(/restored outside the owned files: .*elsewhere\/greeting\.ts.*src/);
+    expect((await lstat(join(p.dir, 'src'))).isDirectory()).toBe(true);
+    expect(await readFile(p.owned, 'utf8')).toBe(GREETING);
+    await expect(lstat(join(p.dir, 'elsewhere'))).rejects.toThrow(/ENOENT/);
   });
 
   it('plants a git hook and edits .git/config: refused, both put back', async () => {
@@ -299,7 +305,7 @@ describe('time and exceptions', () => {
     await expectContained(r, p.owned);
     expect(r.outcome).toBe('refused');
     expect(r.handoff.stop_detail).toBe(
-      'the worker threw: oops; and the worker wrote outside its owned files: README.md',
+      'the worker threw: oops; and the worker wrote outside its owned files: README.md; restored outside the owned files: README.md',
     );
   });
 });
@@ -501,13 +507,15 @@ describe('documented limits (pinned so a change is a decision)', () => {
     expect(r.outcome).toBe('accepted');
   });
 
-  it('a project file written outside the owned set is named, not put back (its bytes were never kept)', async () => {
+  it('a project file written outside the owned set is named and put back (clean in git: from git)', async () => {
+    const before = await readFile(join(p.dir, 'README.md'), 'utf8');
     const r = await delegate(dispatch, async (d) => {
       await writeFile(join(p.dir, 'README.md'), 'defaced\n');
       return handoffFor(d);
     });
     expect(r.outcome).toBe('refused');
-    expect(await readFile(join(p.dir, 'README.md'), 'utf8')).toBe('defaced\n');
+    expect(r.handoff.stop_detail).toMatch(/restored outside the owned files: README\.md$/);
+    expect(await readFile(join(p.dir, 'README.md'), 'utf8')).toBe(before);
     expect(await readFile(p.owned, 'utf8')).toBe(GREETING);
   });
 });

@@ -111,7 +111,7 @@ describe('docs/tutorial-embed.md', () => {
       JSON.stringify([join(project, 'src', 'greeting.ts')]),
       'accepted solved []',
       'refused [{"check":"outside_owned","detail":"the worker wrote outside its owned files: README.md"}]',
-      'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes',
+      'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes; restored outside the owned files: README.md',
       'true',
       expect.stringMatching(/^accepted [0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}#1$/),
       'src/farewell.ts:1 handoff',

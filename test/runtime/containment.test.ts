@@ -172,14 +172,14 @@ describe('the hardened git runner', () => {
 describe('the workspace watch', () => {
   const zones = () => ({ projectRoot: dir, gitDirs: [join(dir, '.git')], storeRoot: join(dir, '.handoff') });
 
-  it('sees project, git-control and store changes in their zones; ignores objects, the index and build output', async () => {
+  it('sees project, git-control (the index too) and store changes in their zones; ignores objects and build output; undoes them all', async () => {
     await mkdir(join(dir, '.handoff', 'runs', 'r1'), { recursive: true });
     await writeFile(join(dir, '.handoff', 'runs', 'r1', 'events.jsonl'), '{"seq":1}\n');
     const owned = [join(dir, 'A.lean')];
     const before = await snapshotWorkspace(zones(), owned);
     const kept = await captureZoneBytes(zones());
     await writeFile(join(dir, 'A.lean'), 'owned edits are not the watch’s concern\n');
-    sh(['add', 'A.lean']); // index + objects: ignored
+    sh(['add', 'A.lean']); // objects: ignored; the index: git state
     await mkdir(join(dir, 'node_modules'));
     await writeFile(join(dir, 'node_modules', 'x.js'), '');
     await symlink('/etc/passwd', join(dir, 'link'));
@@ -188,7 +188,7 @@ describe('the workspace watch', () => {
     await writeFile(join(dir, '.handoff', 'runs', 'r1', '.lock'), '');
     const c = workspaceChanges(before, await snapshotWorkspace(zones(), owned));
     expect(c.project).toEqual(['link']);
-    expect(c.git).toEqual([join(dir, '.git', 'info', 'attributes')]);
+    expect(c.git).toEqual([join(dir, '.git', 'index'), join(dir, '.git', 'info', 'attributes')]);
     expect(c.store).toEqual(['runs/r1/.lock', 'runs/r1/events.jsonl']);
     expect(describeWorkspaceChanges(c)).toMatch(
       /^the worker wrote outside its owned files: link; the worker changed git state: /,
@@ -196,7 +196,8 @@ describe('the workspace watch', () => {
     expect(await restoreZones(zones(), kept, c)).toEqual([]);
     expect(await readFile(join(dir, '.handoff', 'runs', 'r1', 'events.jsonl'), 'utf8')).toBe('{"seq":1}\n');
     const again = workspaceChanges(before, await snapshotWorkspace(zones(), owned));
-    expect(again).toEqual({ project: ['link'], git: [], store: [] });
+    expect(again).toEqual({ project: [], git: [], store: [] });
+    expect(sh(['diff', '--cached', '--name-only'])).toBe('');
   });
 });
 

@@ -29,13 +29,13 @@ it('runs the openai-agents example end to end', async () => {
   expect(honest?.cite).toMatch(/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}#1$/);
   expect(overreach).toMatchObject({ outcome: 'refused', status: 'stopped', violations: ['outside_owned'] });
   expect(overreach?.detail).toBe(
-    'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes',
+    'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes; restored outside the owned files: README.md',
   );
   expect(overreach?.cite).toMatch(/#1$/);
   expect(blind).toMatchObject({ outcome: 'refused', violations: ['rerun_guard'], cite: null });
   expect(report.files.greeting).toBe("export const greeting = 'hello';\n");
   expect(report.files.farewell).toBe("export const farewell = 'TODO(agent)';\n");
-  expect(report.files.readme).toBe('Rewritten by the agent.\n'); // named, not put back
+  expect(report.files.readme).toBe('A demo project for handoff-runtime/openai-agents.\n'); // named and put back (from git)
   expect(report.lead).toMatch(/^The farewell needs another plan: rerun guard: /);
 
   expect(lines[0]).toBe(`project: ${dir}`);

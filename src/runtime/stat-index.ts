@@ -1,0 +1,304 @@
+/**
+ * The stat index of a workspace watch (layer 3, effects): per path, the stat stamp (size, mtime
+ * and ctime in ns, inode, mode), the fingerprint computed from it and what a restore would need,
+ * kept across the snapshots of one run so a snapshot hashes only what changed (and git's racy
+ * entries, src/runtime/racy-entry.ts). The walk is synchronous (`readdirSync`, `lstatSync`,
+ * reads through one descriptor per hashed file): at 20,000 files one thread-pool round trip per
+ * file cost more than the stats themselves (docs/performance.md, "Workspace watch at 20k/80k
+ * files").
+ *
+ * Ownership: one index per run. The caller may pass its own (`createStatIndex`); otherwise the
+ * watch keeps one per {@link WatchZones} object (a run's custody holds one zones object for the
+ * whole run, a `delegate` call one for its before/after pair), dropped with it.
+ */
+
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { needsHash, RACY_MARGIN_NS, type StatStamp } from './racy-entry.js';
+
+/** What a restore needs of one path as it was when its entry was taken. */
+export type KeptState =
+  | { readonly kind: 'file'; readonly bytes: Buffer; readonly mode: number }
+  | { readonly kind: 'link'; readonly to: string }
+  /** A regular file over the keep bounds: watched by hash only. */
+  | { readonly kind: 'large' }
+  /** A regular file whose bytes are git's blob for it (restorable from git, verified by sha256). */
+  | { readonly kind: 'git'; readonly sha256: string; readonly mode: number }
+  /** A FIFO, socket or device: watched, never read, not restorable. */
+  | { readonly kind: 'special' };
+
+/** One indexed path. */
+export interface IndexedEntry {
+  readonly stamp: StatStamp;
+  /** Wall-clock ns when the entry was taken (the racy rule's reference). */
+  readonly takenNs: bigint;
+  /** The watch's fingerprint (`file:<mode>:<sha256>`, `link:<to>`, `special:<mode>`, …). */
+  readonly fp: string;
+  readonly kept: KeptState;
+}
+
+/** Options of {@link createStatIndex}. */
+export interface StatIndexOptions {
+  /** The racy margin in ns (default {@link RACY_MARGIN_NS}). */
+  readonly racyMarginNs?: bigint;
+  /** Called with each absolute path the index hashes (tests count them). */
+  readonly onHash?: (abs: string) => void;
+  /** Largest project file whose bytes are kept for a restore (default 1 MiB). */
+  readonly keepEach?: number;
+  /** Most bytes of project files kept at once (default 64 MiB). */
+  readonly keepTotal?: number;
+}
+
+/** A stat index (mutable; owned by one run). */
+export interface StatIndex {
+  readonly entries: Map<string, IndexedEntry>;
+  readonly racyMarginNs: bigint;
+  readonly keepEach: number;
+  readonly keepTotal: number;
+  readonly onHash: ((abs: string) => void) | undefined;
+  /** Bytes of project files currently kept. */
+  keptBytes: number;
+  /** Files hashed since creation. */
+  hashes: number;
+}
+
+/**
+ * Creates an empty stat index.
+ *
+ * @example
+ * ```ts
+ * const index = createStatIndex({ onHash: () => count++ });
+ * await snapshotWorkspace(zones, owned, index);
+ * ```
+ */
+export function createStatIndex(o: StatIndexOptions = {}): StatIndex {
+  return {
+    entries: new Map(),
+    racyMarginNs: o.racyMarginNs ?? RACY_MARGIN_NS,
+    keepEach: o.keepEach ?? 1024 * 1024,
+    keepTotal: o.keepTotal ?? 64 * 1024 * 1024,
+    onHash: o.onHash,
+    keptBytes: 0,
+    hashes: 0,
+  };
+}
+
+/**
+ * The stamp of a path, not following a link at it; null when it is absent or cannot be stat'ed.
+ *
+ * @example
+ * ```ts
+ * statStamp('/repo/A.lean')?.size; // 42n
+ * ```
+ */
+export function statStamp(abs: string): (StatStamp & { readonly kindBits: number }) | null {
+  let st: import('node:fs').BigIntStats | undefined;
+  try {
+    st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (st === undefined) return null;
+  return {
+    size: st.size,
+    mtimeNs: st.mtimeNs,
+    ctimeNs: st.ctimeNs,
+    ino: st.ino,
+    mode: st.mode,
+    kindBits: Number(st.mode & 0o170000n),
+  };
+}
+
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+const S_IFDIR = 0o040000;
+const CHUNK = 1024 * 1024;
+
+/** How the bytes of a hashed regular file are treated. */
+export interface HashPolicy {
+  /** Keep the bytes when at most this many (0: never). */
+  readonly keepUpTo: number;
+  /** The git blob id the path has in the index (a match makes it `git`-restorable). */
+  readonly gitOid?: string;
+  /** Fingerprint the bytes differently (e.g. the git index by its entries); null: by sha256. */
+  readonly special?: (bytes: Buffer) => string | null;
+}
+
+/** Reads a regular file through one descriptor (no link followed, no FIFO waited on). */
+function hashFile(
+  abs: string,
+  stamp: StatStamp,
+  policy: HashPolicy,
+): { sha256: string; bytes: Buffer | null; gitOid: string | null; special: string | null } | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.ino !== stamp.ino) return null;
+    const size = Number(st.size);
+    const whole = size <= Math.max(policy.keepUpTo, CHUNK) || policy.special !== undefined;
+    const sha = createHash('sha256');
+    const sha1 = policy.gitOid === undefined ? null : createHash('sha1').update(`blob ${size}\0`);
+    if (whole) {
+      const buf = Buffer.allocUnsafe(size);
+      let n = 0;
+      while (n < size) {
+        const r = readSync(fd, buf, n, size - n, null);
+        if (r === 0) break;
+        n += r;
+      }
+      const bytes = n === size ? buf : buf.subarray(0, n);
+      sha.update(bytes);
+      sha1?.update(bytes);
+      const special = policy.special?.(bytes) ?? null;
+      return {
+        sha256: sha.digest('hex'),
+        bytes: n <= policy.keepUpTo ? bytes : null,
+        gitOid: n === size ? (sha1?.digest('hex') ?? null) : null,
+        special,
+      };
+    }
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let total = 0;
+    for (;;) {
+      const r = readSync(fd, buf, 0, CHUNK, null);
+      if (r === 0) break;
+      sha.update(buf.subarray(0, r));
+      sha1?.update(buf.subarray(0, r));
+      total += r;
+    }
+    return {
+      sha256: sha.digest('hex'),
+      bytes: null,
+      gitOid: total === size ? (sha1?.digest('hex') ?? null) : null,
+      special: null,
+    };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The entry of `abs` (whose stamp is `stamp`) in `index`: the recorded one when its stamp still
+ * vouches for it (unchanged, not racy), else a fresh one (the file hashed, its bytes kept per
+ * `policy`), recorded at `takenNs`. Project bytes are counted against the index's total bound;
+ * over it, the entry is `large`.
+ *
+ * @example
+ * ```ts
+ * const e = indexedEntry(index, '/repo/B.lean', statStamp('/repo/B.lean'), nowNs(), { keepUpTo: 1 << 20 });
+ * ```
+ */
+export function indexedEntry(
+  index: StatIndex,
+  abs: string,
+  stamp: StatStamp & { readonly kindBits: number },
+  takenNs: bigint,
+  policy: HashPolicy,
+  countKept = false,
+): IndexedEntry {
+  const old = index.entries.get(abs);
+  if (!needsHash(old, stamp, index.racyMarginNs) && old !== undefined) return old;
+  const mode = Number(stamp.mode & 0o7777n);
+  let fp: string;
+  let kept: KeptState;
+  if (stamp.kindBits === S_IFLNK) {
+    let to = '?';
+    try {
+      to = readlinkSync(abs);
+    } catch {}
+    fp = `link:${to}`;
+    kept = { kind: 'link', to };
+  } else if (stamp.kindBits === S_IFREG) {
+    index.hashes++;
+    index.onHash?.(abs);
+    const free = countKept ? index.keepTotal - index.keptBytes + keptSize(old) : Number.POSITIVE_INFINITY;
+    const keepUpTo = Math.min(policy.keepUpTo, Math.max(free, 0));
+    const h = hashFile(abs, stamp, { ...policy, keepUpTo });
+    if (h === null) {
+      fp = `file:${mode.toString(8)}:unreadable`;
+      kept = { kind: 'large' };
+    } else {
+      fp = h.special ?? `file:${mode.toString(8)}:${h.sha256}`;
+      if (policy.gitOid !== undefined && h.gitOid === policy.gitOid)
+        kept = { kind: 'git', sha256: h.sha256, mode };
+      else if (h.bytes !== null) kept = { kind: 'file', bytes: h.bytes, mode };
+      else kept = { kind: 'large' };
+    }
+  } else if (stamp.kindBits === S_IFDIR) {
+    fp = 'dir';
+    kept = { kind: 'special' };
+  } else {
+    fp = `special:${Number(stamp.mode).toString(8)}`;
+    kept = { kind: 'special' };
+  }
+  if (countKept) index.keptBytes += keptSize({ kept } as IndexedEntry) - keptSize(old);
+  const entry: IndexedEntry = { stamp, takenNs, fp, kept };
+  index.entries.set(abs, entry);
+  return entry;
+}
+
+function keptSize(e: IndexedEntry | undefined): number {
+  return e !== undefined && e.kept.kind === 'file' ? e.kept.bytes.length : 0;
+}
+
+/**
+ * Wall-clock now in ns (the racy rule's reference; the file system stamps with the same clock).
+ *
+ * @example
+ * ```ts
+ * const t = nowNs();
+ * ```
+ */
+export function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
+
+/**
+ * Walks `base` synchronously, depth first: `visit(rel, abs, isDir)` for every entry below it
+ * (`rel` with `/` separators); a directory is descended into unless `visit` returns false.
+ * Links are never followed; an unreadable directory is skipped.
+ *
+ * @example
+ * ```ts
+ * walkSync('/repo', (rel, abs, isDir) => rel !== 'node_modules');
+ * ```
+ */
+export function walkSync(
+  base: string,
+  visit: (rel: string, abs: string, isDir: boolean) => boolean | undefined,
+): void {
+  const stack: [string, string][] = [[base, '']];
+  while (stack.length > 0) {
+    const [dir, relDir] = stack.pop() as [string, string];
+    let names: import('node:fs').Dirent[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of names) {
+      const abs = join(dir, e.name);
+      const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
+      const isDir = e.isDirectory();
+      const go = visit(rel, abs, isDir);
+      if (isDir && go !== false) stack.push([abs, rel]);
+    }
+  }
+}
