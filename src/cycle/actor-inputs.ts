@@ -215,8 +215,8 @@ export function preflightFor(
 }
 
 /**
- * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file) and a
- * one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`,
+ * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file; none
+ * when the target's `solved` claim did not hold and no batch sibling worked) and a one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`,
  * `falsification artifacts`, or the handoff's status), then each other target worked this cycle (a batch sibling) as `solved` or
  * `open` by its verified attempt.
  *
@@ -252,9 +252,11 @@ export function checkpointInput(
   });
   // files of a rolled-back deep invocation are never staged
   const rolledBack = (f: string) => c.rolledBack.some((r) => f === r || f.endsWith(`/${r}`));
+  // an edit whose `solved` claim did not hold is not committed (alone: a batch's siblings keep theirs)
+  const refuted = status === 'not verified' && (w?.kind !== 'handoff' || (w.batch ?? []).length === 0);
   return {
     cycle,
-    files: c.accepted.filter((f) => !rolledBack(f)),
+    files: refuted ? [] : c.accepted.filter((f) => !rolledBack(f)),
     summary: `cycle ${cycle}: ${t?.id ?? ''} ${status}${others.join('')}`.trim(),
     commit: c.options.commit,
   };
