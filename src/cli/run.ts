@@ -19,7 +19,7 @@ import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } fro
 import { profileByName } from '../profile/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
-import { type CycleFlags, resolveCycleOptions } from '../runtime/cycle-options.js';
+import { type CycleFlags, resolveCycleOptions, resolveSandboxFlags } from '../runtime/cycle-options.js';
 import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
 import type { PriorRunReuse } from '../runtime/prior-run.js';
 import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
@@ -70,6 +70,11 @@ options:
                           the built-in plan; default: the built-in planner)
   --stall-minutes N       no-progress stuck threshold (default 10)
   --worker-timeout D      kill a worker after D (default 10m)
+  --sandbox auto|on|off   run the worker in a sandbox: the project read-only under a private
+                          writable layer, private /tmp and $HOME, no network, own PID namespace
+                          (docs/sandbox.md). auto (default): when this machine allows it, else
+                          one line on stderr says why; on: refuse to start without it; off: custody only
+  --sandbox-network deny|allow  network inside the sandbox (default deny)
   --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
                           header-extract/v1 (docs/fence.md; repeatable; .lean has a built-in one)
   --answers FILE          scripted human answers for prove, one per line
@@ -164,6 +169,8 @@ const OPTIONS = {
   'no-checkpoint': { type: 'boolean' },
   'stall-minutes': { type: 'string' },
   'worker-timeout': { type: 'string' },
+  sandbox: { type: 'string' },
+  'sandbox-network': { type: 'string' },
   'header-extractor': { type: 'string', multiple: true },
   answers: { type: 'string' },
   'prior-handoff': { type: 'string' },
@@ -396,6 +403,11 @@ export async function runCommand(
   // startup validation: a bad flag is a usage error before anything is read or run
   const resolved = resolveCycleOptions(flags);
   if (!resolved.ok) throw new HandoffError('usage', resolved.error);
+  const sandboxFlags = resolveSandboxFlags({
+    sandbox: str(values, 'sandbox'),
+    sandboxNetwork: str(values, 'sandbox-network'),
+  });
+  if (!sandboxFlags.ok) throw new HandoffError('usage', sandboxFlags.error);
   const workerArgv = splitCommand(need('worker'));
   const timeoutText = str(values, 'worker-timeout') ?? '10m';
   const timeoutS = parseDuration(timeoutText);
@@ -526,6 +538,9 @@ export async function runCommand(
       priorHandoff,
       evidence,
       env: io.env,
+      sandbox: sandboxFlags.sandbox,
+      sandboxNetwork: sandboxFlags.network,
+      onSandboxNote: (line: string) => io.err(`${escapeLine(line)}\n`),
       ...(show === undefined
         ? {}
         : {

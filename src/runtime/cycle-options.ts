@@ -6,6 +6,7 @@
 import type { Scope } from '../contract/index.js';
 import { ScopeSchema } from '../contract/index.js';
 import type { CycleMode, CycleOptions, ReviewEvery } from '../cycle/types.js';
+import { SANDBOX_MODES, SANDBOX_NETWORKS, type SandboxMode, type SandboxNetwork } from '../sandbox/mode.js';
 import { parseDuration } from '../tracker/duration.js';
 
 /**
@@ -60,6 +61,10 @@ export interface CycleFlags {
   /** Not a flag: set by the synthesis loop when it drives the cycle (default false). */
   readonly outerLoop?: boolean | undefined;
   readonly inlineFallback?: boolean | undefined;
+  /** `--sandbox auto|on|off` (auto): see {@link resolveSandboxFlags}. */
+  readonly sandbox?: string | undefined;
+  /** `--sandbox-network deny|allow` (deny). */
+  readonly sandboxNetwork?: string | undefined;
 }
 
 /** Resolution outcome: options plus coercion warnings, or the first usage error. */
@@ -329,4 +334,36 @@ export function resolveCycleOptions(flags: CycleFlags): ResolvedOptions {
     }
   }
   return { ok: true, warnings, options: options as unknown as CycleOptions };
+}
+
+/** The sandbox flags resolved, or the usage error. */
+export type ResolvedSandbox =
+  | { readonly ok: true; readonly sandbox: SandboxMode; readonly network: SandboxNetwork }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * Validates `--sandbox auto|on|off` (default auto) and `--sandbox-network deny|allow` (default
+ * deny) (pure; never throws).
+ *
+ * @example
+ * ```ts
+ * resolveSandboxFlags({ sandbox: 'on' }); // { ok: true, sandbox: 'on', network: 'deny' }
+ * resolveSandboxFlags({ sandbox: 'yes' }); // { ok: false, error: "--sandbox must be auto|on|off, got 'yes'" }
+ * ```
+ */
+export function resolveSandboxFlags(flags: {
+  readonly sandbox?: unknown;
+  readonly sandboxNetwork?: unknown;
+}): ResolvedSandbox {
+  const sandbox = SANDBOX_MODES.find((m) => m === (flags.sandbox ?? 'auto'));
+  if (sandbox === undefined)
+    return { ok: false, error: `--sandbox must be ${SANDBOX_MODES.join('|')}, got ${shown(flags.sandbox)}` };
+  const network = SANDBOX_NETWORKS.find((m) => m === (flags.sandboxNetwork ?? 'deny'));
+  if (network === undefined) {
+    return {
+      ok: false,
+      error: `--sandbox-network must be ${SANDBOX_NETWORKS.join('|')}, got ${shown(flags.sandboxNetwork)}`,
+    };
+  }
+  return { ok: true, sandbox, network };
 }

@@ -38,17 +38,24 @@ import {
   describeWorkspaceChanges,
   gitDirsOf,
   snapshotWorkspace,
+  type WorkspaceChanges,
   workspaceChanges,
+  type ZoneBytes,
 } from './workspace-watch.js';
 
-/** What a transport returns for one dispatch. */
-export type TransportResult =
+/**
+ * What a transport returns for one dispatch. A sandboxed transport adds `discarded`: the
+ * violation naming what the worker wrote outside its owned files (discarded with its layer, never
+ * on the host), or null.
+ */
+export type TransportResult = (
   | {
       readonly kind: 'output';
       readonly progress: readonly Record<string, unknown>[];
       readonly handoff: unknown;
     }
-  | { readonly kind: 'protocol-error' | 'operational-error' | 'permission-denied'; readonly detail: string };
+  | { readonly kind: 'protocol-error' | 'operational-error' | 'permission-denied'; readonly detail: string }
+) & { readonly discarded?: string | null };
 
 /** Receives each `run-persist-progress/v1` object a worker reports, in order. */
 export type ProgressSink = (progress: Readonly<Record<string, unknown>>) => void;
@@ -60,6 +67,12 @@ export interface WorkerTransport {
    * process: live, line by line; in-process: after the function returns).
    */
   run(dispatch: Dispatch, signal: AbortSignal, onProgress?: ProgressSink): Promise<TransportResult>;
+  /**
+   * The worker runs in the sandbox (src/sandbox): nothing it writes outside its owned files reaches
+   * the host, and its result's `discarded` names what it tried — so the project is not walked
+   * around its dispatch.
+   */
+  readonly sandboxed?: boolean;
 }
 
 /** Options of {@link createDelegatingWorker}. */
@@ -215,8 +228,11 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       // here until the worker returns, nothing but the worker writes to the project, git or store
       // the watch leaves out this dispatch's owned files and its wave siblings'
       const unwatched = [...new Set([...owned, ...siblings])];
-      const before = await snapshotWorkspace(keeper.zones, unwatched);
-      const kept = await captureZoneBytes(keeper.zones, before);
+      // a sandboxed worker writes only to its own layer: what it changed is read from the layer
+      // (the transport's `discarded`), not from walking the project
+      const sandboxed = transport.sandboxed === true;
+      const before = sandboxed ? null : await snapshotWorkspace(keeper.zones, unwatched);
+      const kept: ZoneBytes = sandboxed ? new Map() : await captureZoneBytes(keeper.zones, before ?? undefined);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();
@@ -232,8 +248,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
         : undefined;
       const r = await transport.run(dispatch, signal, sink);
       await progressChain;
-      const after = await snapshotWorkspace(keeper.zones, unwatched);
-      const changes = workspaceChanges(before, after);
+      const after = before === null ? null : await snapshotWorkspace(keeper.zones, unwatched);
+      const changes: WorkspaceChanges =
+        before === null || after === null ? { project: [], git: [], store: [] } : workspaceChanges(before, after);
       // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
       // files and the run store back to theirs, and says so
       const restoreAll = () => restoreAfterRefusal(captured, keeper.zones, kept, changes);
@@ -244,7 +261,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
         const notes = await restoreAll();
         return { kind, detail: [detail, ...notes].join('; '), dispatch };
       };
-      const tampered = (await ownedTypeViolation(owned)) ?? describeWorkspaceChanges(changes);
+      const tampered =
+        (await ownedTypeViolation(owned)) ??
+        (sandboxed ? (r.discarded ?? null) : describeWorkspaceChanges(changes));
       if (progressError !== null) {
         if ((progressError as { code?: unknown }).code !== 'invalid_progress') {
           // the run ends like a failing worker: nothing the worker wrote stays behind

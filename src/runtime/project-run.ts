@@ -19,10 +19,11 @@ import { type ExtractorTable, extractorForFile } from '../fence/index.js';
 import { pinRepository } from '../git/index.js';
 import { randomHex } from '../ids/index.js';
 import { type DomainProfile, leanProfile } from '../profile/index.js';
+import { probeSandbox, type SandboxMode, type SandboxNetwork, sandboxDecision } from '../sandbox/index.js';
 import { builtinPlanner, builtinReviewer, scriptedHuman } from './builtin-ports.js';
 import { commandPlanner } from './command-planner.js';
 import { commandDiagnostics, commandReviewer } from './command-ports.js';
-import { type CycleFlags, resolveCycleOptions } from './cycle-options.js';
+import { type CycleFlags, resolveCycleOptions, resolveSandboxFlags } from './cycle-options.js';
 import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
@@ -105,6 +106,21 @@ export interface ProjectRunOptions {
    * `marker` as its marker when given). `marker` and `diagnosticsArgv` still win over it.
    */
   readonly profile?: DomainProfile;
+  /**
+   * The worker command's sandbox (docs/sandbox.md): `auto` (default; also `flags.sandbox`)
+   * sandboxes it when {@link probeSandbox} says this machine and project allow it, else runs with
+   * custody only and says why (`onSandboxNote`); `on` refuses to start without it (usage error
+   * naming what is missing); `off` runs with custody only. An in-process worker is never
+   * sandboxed (`on` refuses it).
+   */
+  readonly sandbox?: SandboxMode;
+  /** `deny` (default; also `flags.sandboxNetwork`): no network in the sandbox; `allow`: the host's. */
+  readonly sandboxNetwork?: SandboxNetwork;
+  /**
+   * Receives the one line `sandbox unavailable: <reason>; running with custody only` when `auto`
+   * falls back (the CLI prints it on stderr). Default: it is added to the result's `warnings`.
+   */
+  readonly onSandboxNote?: (line: string) => void;
 }
 
 /** What {@link runProject} returns. */
@@ -170,6 +186,11 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const clock = o.clock ?? Date.now;
   const resolved = resolveCycleOptions({ ...o.flags, inlineFallback: o.inlineWorker !== undefined });
   if (!resolved.ok) throw new HandoffError('usage', resolved.error);
+  const sandboxFlags = resolveSandboxFlags({
+    sandbox: o.sandbox ?? o.flags.sandbox,
+    sandboxNetwork: o.sandboxNetwork ?? o.flags.sandboxNetwork,
+  });
+  if (!sandboxFlags.ok) throw new HandoffError('usage', sandboxFlags.error);
   const profile = o.profile ?? leanProfile(o.marker === undefined ? {} : { markers: [o.marker] });
   const options = {
     ...resolved.options,
@@ -182,6 +203,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     throw new HandoffError('usage', `--project ${given} is not a directory`);
   // one spelling of every path (custody, reuse reports and dispatches compare them as strings)
   const root = await realpath(given);
+  const sandbox = await decideSandbox(o, root, sandboxFlags.sandbox);
   if (o.priorRun !== undefined && (o.recorder === undefined || o.priorHandoff != null)) {
     throw new HandoffError(
       'usage',
@@ -252,12 +274,13 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       profile,
       root,
       options,
-      warnings: resolved.warnings,
+      warnings: sandbox.warning === null ? resolved.warnings : [...resolved.warnings, sandbox.warning],
       owned,
       diagnostics,
       scratch,
       clock,
       held,
+      sandbox: sandbox.sandbox ? { network: sandboxFlags.network } : null,
     });
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -275,6 +298,35 @@ interface RunSetup {
   readonly clock: Clock;
   /** Where the run's custody is published for the built-in scan's snapshot reads. */
   readonly held: { custody?: VerifiedCustody };
+  /** The worker command runs sandboxed (with this network policy), or null. */
+  readonly sandbox: { readonly network: SandboxNetwork } | null;
+}
+
+/**
+ * Whether this run's worker command is sandboxed: the mode against the probe of this machine and
+ * project (an in-process worker never is). `warning` is the auto fallback's line when nobody
+ * receives it through `onSandboxNote`.
+ */
+async function decideSandbox(
+  o: ProjectRunOptions,
+  root: string,
+  mode: SandboxMode,
+): Promise<{ sandbox: boolean; warning: string | null }> {
+  if (mode === 'off') return { sandbox: false, warning: null };
+  if (!('argv' in o.worker)) {
+    if (mode === 'on')
+      throw new HandoffError(
+        'usage',
+        '--sandbox on: an in-process worker cannot be sandboxed (pass a command)',
+      );
+    return { sandbox: false, warning: null };
+  }
+  const d = sandboxDecision(mode, await probeSandbox(root));
+  if ('refuse' in d) throw new HandoffError('usage', d.refuse);
+  if (d.note === null) return { sandbox: d.sandbox, warning: null };
+  if (o.onSandboxNote === undefined) return { sandbox: false, warning: d.note };
+  o.onSandboxNote(d.note);
+  return { sandbox: false, warning: null };
 }
 
 async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunResult> {
@@ -322,6 +374,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
           cwd: root,
           timeoutMs: timeout,
           ...(o.env === undefined ? {} : { env: o.env }),
+          sandbox: s.sandbox,
         })
       : inProcessTransport(o.worker.inProcess);
   // custody of the whole run: what the workers may not touch (project outside the owned files,

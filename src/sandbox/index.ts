@@ -28,6 +28,7 @@ export {
   SANDBOX_NETWORKS,
   type SandboxDecision,
   type SandboxMode,
+  type SandboxNetwork,
   sandboxDecision,
 } from './mode.js';
 export { opaqueDirectories } from './opaque-check.js';
@@ -35,7 +36,6 @@ export { probeFailureReason, probeSandbox, type SandboxProbe } from './probe.js'
 export {
   type LayerOwnedFile,
   runSandboxed,
-  type SandboxNetwork,
   type SandboxRunOptions,
   type SandboxRunResult,
 } from './run-sandboxed.js';

@@ -10,8 +10,11 @@ export type SandboxMode = 'auto' | 'on' | 'off';
 /** The allowed values of {@link SandboxMode}. */
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
 
-/** The allowed values of the network option. */
-export const SANDBOX_NETWORKS: readonly ('deny' | 'allow')[] = ['deny', 'allow'];
+/** Network policy of a sandbox: `deny` (default, no network at all) or `allow` (the host's). */
+export type SandboxNetwork = 'deny' | 'allow';
+
+/** The allowed values of {@link SandboxNetwork}. */
+export const SANDBOX_NETWORKS: readonly SandboxNetwork[] = ['deny', 'allow'];
 
 /** What a run does about the sandbox. */
 export type SandboxDecision =

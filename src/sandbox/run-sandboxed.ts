@@ -14,10 +14,8 @@ import { discardedViolation, type LayerPlan, planLayer } from './apply-rule.js';
 import { overlayPathDefect, type SandboxLayout, sandboxArgv } from './argv.js';
 import { type LayerChanges, NO_LAYER_CHANGES } from './layer-entry.js';
 import { readLayer } from './layer-reader.js';
+import type { SandboxNetwork } from './mode.js';
 import { opaqueDirectories } from './opaque-check.js';
-
-/** Network policy of a sandbox. */
-export type SandboxNetwork = 'deny' | 'allow';
 
 /** Options of {@link runSandboxed}. */
 export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
@@ -26,6 +24,11 @@ export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
   /** The owned files (absolute paths under the project). */
   readonly owned: readonly string[];
   readonly network?: SandboxNetwork;
+  /**
+   * Project-relative paths (`/`-separated) also owned when the worker wrote them, beside
+   * {@link owned} — e.g. the gate's `allowed_writes` globs, whose files need not exist yet.
+   */
+  readonly ownedMatch?: (rel: string) => boolean;
   /** Whether an owned file deleted in the layer is deleted on the host (default false: a violation). */
   readonly allowDelete?: boolean;
   /** Host directories the worker sees as private empty directories (the dispatch's scratch). */
@@ -100,7 +103,15 @@ export async function runSandboxed(
   };
   try {
     for (const d of [layout.upper, layout.work, layout.merged, layout.home]) await mkdir(d, { mode: 0o700 });
-    const { projectRoot: _r, owned: _o, network, allowDelete: _a, privateDirs, ...contained } = o;
+    const {
+      projectRoot: _r,
+      owned: _o,
+      ownedMatch: _m,
+      network,
+      allowDelete: _a,
+      privateDirs,
+      ...contained
+    } = o;
     const r = await runContained(
       sandboxArgv(layout, argv, {
         network: network ?? 'deny',
@@ -110,13 +121,17 @@ export async function runSandboxed(
       { ...contained, cwd: root },
     );
     const ownedRel = new Map(o.owned.map((p) => [toRel(root, p), p]));
+    const match = o.ownedMatch;
+    const ownedSet: ReadonlySet<string> =
+      match === undefined ? new Set(ownedRel.keys()) : new MatchingSet(ownedRel.keys(), match);
+    const absOf = (rel: string) => ownedRel.get(rel) ?? (match?.(rel) ? join(root, rel) : undefined);
     let changes = NO_LAYER_CHANGES;
     let home = NO_LAYER_CHANGES;
     let layerFiles: Awaited<ReturnType<typeof readLayer>>['files'] = new Map();
     let layerError: string | null = null;
     try {
       const read = await readLayer(layout.upper, {
-        owned: new Set(ownedRel.keys()),
+        owned: ownedSet,
         lower: root,
         opaque: (c) =>
           opaqueDirectories({ upper: layout.upper, project: root, mountPoint: layout.merged }, c),
@@ -127,20 +142,32 @@ export async function runSandboxed(
     } catch (e) {
       layerError = `cannot read the sandbox's layer: ${(e as Error).message}`;
     }
-    const plan = planLayer(changes, new Set(ownedRel.keys()), { allowDelete: o.allowDelete ?? false, home });
+    const plan = planLayer(changes, ownedSet, { allowDelete: o.allowDelete ?? false, home });
     const files = new Map<string, LayerOwnedFile>();
     for (const rel of plan.take) {
       const f = layerFiles.get(rel);
-      const abs = ownedRel.get(rel);
+      const abs = absOf(rel);
       if (f !== undefined && abs !== undefined) files.set(abs, f);
     }
     for (const rel of plan.remove) {
-      const abs = ownedRel.get(rel);
+      const abs = absOf(rel);
       if (abs !== undefined) files.set(abs, null);
     }
     return { ...r, changes, home, plan, violation: discardedViolation(plan.discarded), files, layerError };
   } finally {
     await removeLayerDir(dir);
+  }
+}
+
+/** The owned set: the listed paths, and any path the predicate accepts. */
+class MatchingSet extends Set<string> {
+  readonly #match: (rel: string) => boolean;
+  constructor(paths: Iterable<string>, match: (rel: string) => boolean) {
+    super(paths);
+    this.#match = match;
+  }
+  override has(rel: string): boolean {
+    return super.has(rel) || this.#match(rel);
   }
 }
 
