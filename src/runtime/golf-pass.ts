@@ -17,6 +17,7 @@ import { recordBaseline } from '../baseline/index.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import { EMPTY_LEDGER } from '../cycle/search-budget.js';
 import type { TargetInfo, WorkerInput } from '../cycle/types.js';
+import type { PinnedRepository } from '../git/index.js';
 import { declarationLines } from '../synthesis/declarations.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { GOLFABLE_PATTERNS, type GolfSearchMode } from './dispatch-builder.js';
@@ -53,6 +54,8 @@ export interface GolfPassOptions {
   readonly scratch: string;
   /** Commit an accepted golf (`golf: <declaration>`)? */
   readonly commit: boolean;
+  /** The repository pinned before the session's first dispatch (default: found at the commit). */
+  readonly repo?: PinnedRepository;
   readonly timeoutMs: number;
   /** The proof-golfer's `search_mode` (the session's `--golf-search`; default `off`). */
   readonly searchMode?: GolfSearchMode;
@@ -248,7 +251,7 @@ export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
     return { ...end('accepted', `golf of ${target.name}: nothing to shorten`), clean };
   if (!o.commit) return { ...end('accepted', `golf of ${target.name} accepted (not committed)`), clean };
   const commit = await commitExact(
-    o.projectRoot,
+    o.repo ?? o.projectRoot,
     [{ rel: o.rel, file: { bytes: golfed, mode: (await stat(o.abs)).mode & 0o111 ? 0o755 : 0o644 } }],
     `golf: ${target.name}`,
   );

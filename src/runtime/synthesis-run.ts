@@ -19,6 +19,7 @@ import { recordBaseline } from '../baseline/index.js';
 import { type Dispatch, type Handoff, handoffFor } from '../contract/index.js';
 import type { DiagnosticsOutput, TargetInfo } from '../cycle/types.js';
 import { HandoffError } from '../errors/index.js';
+import { pinRepository } from '../git/index.js';
 import { memoryStateStore, PersistController, type PersistResult } from '../persist/index.js';
 import { type DomainProfile, leanProfile } from '../profile/index.js';
 import type { Store } from '../store/index.js';
@@ -57,7 +58,7 @@ import { adjacentName, resolveStatementPolicy } from '../synthesis/statement-pol
 import { initTracker } from '../tracker/counters.js';
 import { parseDuration } from '../tracker/duration.js';
 import { buildRunDispatch, GOLF_SEARCH_MODES, type GolfSearchMode } from './dispatch-builder.js';
-import { commitExact, isGitRepo } from './git-checkpointer.js';
+import { commitExact } from './git-checkpointer.js';
 import { runGolfPass } from './golf-pass.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import { openRunStore } from './persist-recorder.js';
@@ -319,7 +320,9 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
   if (entry === 'source' && o.drafter === undefined) throw new HandoffError('usage', 'missing --drafter CMD');
   if (entry === 'scope' && (await readText(abs)) === null)
     throw new HandoffError('usage', `--formalize restage: the target ${rel} does not exist`);
-  if (settings.input.commit !== 'never' && !(await isGitRepo(root)))
+  // the repository (and identity) of every draft commit, pinned before the first dispatch
+  const repo = settings.input.commit === 'never' ? null : await pinRepository(root);
+  if (settings.input.commit !== 'never' && repo === null)
     throw new HandoffError(
       'usage',
       `${root} is not a git repository: draft commits need git (or pass --commit never)`,
@@ -577,7 +580,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
         try {
           const bytes = await readFile(abs);
           const mode = (await stat(abs)).mode & 0o111 ? 0o755 : 0o644;
-          const commit = await commitExact(root, [{ rel, file: { bytes, mode } }], input.message);
+          const commit = await commitExact(repo ?? root, [{ rel, file: { bytes, mode } }], input.message);
           log(`commit ${commit?.slice(0, 8) ?? '(nothing to commit)'} ${input.message}`);
           return stamp({ committed: commit !== null, commit, error: null });
         } catch (e) {
@@ -628,6 +631,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           diagnostics: marker,
           scratch,
           commit: (input as GolfInput).commit,
+          ...(repo === null ? {} : { repo }),
           timeoutMs: timeout,
           searchMode: settings.golfSearch,
           ...(o.env === undefined ? {} : { env: o.env }),
