@@ -13,6 +13,7 @@ import { parseBaselineBytes } from '../baseline/require-baseline.js';
 import type { FileBaseline } from '../baseline/schema.js';
 import { parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
+import { HelpRequest } from './help-request.js';
 import { type CliIo, printJson, readInput } from './io.js';
 
 const HELP = [
@@ -85,6 +86,7 @@ function baselineSource(values: Record<string, unknown>): string {
 /** The `baseline` verb group. */
 export const command: CliCommand = {
   verbs: Object.keys(VERB_OPTIONS),
+  verbOptions: VERB_OPTIONS,
   help: HELP,
   async run(argv, io) {
     const [verb, ...args] = argv;
@@ -101,10 +103,8 @@ export const command: CliCommand = {
       );
     }
     const { values, positionals, rest } = parseVerbArgs(args, VERB_OPTIONS[verb]);
-    if (values.help === true) {
-      io.out(`${HELP}\n`);
-      return 0;
-    }
+    // the verb's own help (main answers it from the verb's option table)
+    if (values.help === true) throw new HelpRequest();
     switch (verb) {
       case 'record': {
         const paths = pathsOf(positionals, rest, 'record');

@@ -12,6 +12,7 @@ import { errorExitCode } from './exit-codes.js';
 import { HelpRequest } from './help-request.js';
 import { type CliIo, escapingIo } from './io.js';
 import { toTerminalJson } from './terminal-text.js';
+import { verbHelpText } from './verb-help.js';
 
 /**
  * The verb groups and their one-line summaries (`handoff --help`). Each group is a module of this
@@ -98,6 +99,35 @@ export async function loadGroup(name: string): Promise<CliCommand | undefined> {
   }
 }
 
+/** True for `--help` or `-h` alone (`handoff store append --help`). */
+function isHelpOnly(args: readonly string[]): boolean {
+  return args.length === 1 && (args[0] === '--help' || args[0] === '-h');
+}
+
+/**
+ * The help text for `handoff <name> [<verb>] --help`: the verb's own help (generated from the
+ * group's help and the verb's option table, verb-help.ts) when `verb` is one of the group's verbs,
+ * else the group's help.
+ *
+ * @example
+ * ```ts
+ * helpOf('store', await loadGroup('store'), 'append'); // 'usage: handoff store append --run-id ID …'
+ * ```
+ */
+export function helpOf(name: string, command: CliCommand, verb: string | undefined): string {
+  if (verb === undefined || !command.verbs.includes(verb)) {
+    return command.help.endsWith('\n') ? command.help : `${command.help}\n`;
+  }
+  const options = command.verbOptions?.[verb];
+  return verbHelpText({
+    group: name,
+    verb,
+    groupHelp: command.help,
+    verbs: command.verbs,
+    ...(options === undefined ? {} : { options }),
+  });
+}
+
 /**
  * Runs the CLI with `argv` (without node and script) and resolves to the exit code. Every verb
  * writes through {@link escapingIo}`(io)`: control characters in its output (worker strings
@@ -135,12 +165,16 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     io.out(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
     return 0;
   }
+  if (rest[0] !== undefined && command.verbs.includes(rest[0]) && isHelpOnly(rest.slice(1))) {
+    io.out(helpOf(first, command, rest[0]));
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (e) {
     // `--help`/`-h` parsed as an option of a verb (`handoff gate collect --help`)
     if (e instanceof HelpRequest) {
-      io.out(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+      io.out(helpOf(first, command, rest[0]));
       return 0;
     }
     if (isHandoffError(e)) {

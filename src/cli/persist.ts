@@ -113,6 +113,7 @@ async function jsonArg(io: CliIo, source: string, what: string): Promise<unknown
 /** The `persist` verb group. */
 export const command: CliCommand = {
   verbs: Object.keys(VERB_OPTIONS),
+  verbOptions: Object.fromEntries(Object.entries(VERB_OPTIONS).map(([v, o]) => [v, { ...COMMON, ...o }])),
   help: HELP,
   async run(argv, io) {
     const [verb, ...rest] = argv;

@@ -18,6 +18,8 @@ export const command: CliCommand = {
     '',
     'write: (re)generates DIR/*.json (default ./schemas) from the zod schemas.',
     'check: prints {"ok", "drifted": [...]} and exits 3 when a file differs or is missing.',
+    '',
+    'Exit: 0 written / no drift, 3 drift (check), 2 usage.',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, { dir: { type: 'string' } });
@@ -38,6 +40,11 @@ export const command: CliCommand = {
       printJson(io, { ok: drifted.length === 0, drifted });
       return drifted.length === 0 ? 0 : 3;
     }
-    throw new HandoffError('usage', 'usage: handoff schemas write|check [--dir DIR]');
+    throw new HandoffError(
+      'usage',
+      positionals[0] === undefined
+        ? 'missing verb (write or check)'
+        : `unknown schemas verb '${positionals[0]}' (write or check)`,
+    );
   },
 };

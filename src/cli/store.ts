@@ -34,6 +34,7 @@ import type { CliCommand } from './command.js';
 import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readInput } from './io.js';
 import { loadPg, PG_URL_ENV, type PgModule } from './optional-peer.js';
+import { verbOptionTable } from './verb-help.js';
 
 const OPTIONS: OptionSpec = {
   root: { type: 'string' },
@@ -206,6 +207,9 @@ function emit(io: CliIo, result: StoreResult): number {
 /** The `store` verb group. */
 export const command: CliCommand = {
   verbs: Object.keys(VERB_OPTIONS),
+  verbOptions: Object.fromEntries(
+    Object.entries(VERB_OPTIONS).map(([v, names]) => [v, verbOptionTable(names, OPTIONS)]),
+  ),
   help: HELP,
   async run(argv, io) {
     try {
