@@ -52,8 +52,10 @@ export interface EditVerification {
 /**
  * Checks a worker's claim against the diagnostics of the files changed this cycle (the ladder's
  * `edit` question; `files` defaults to the target's file): a `solved` claim holds only when the
- * target is no longer open and none of those files reports an error; otherwise the latest attempt counts as a failure whose signature is the first error
- * (or `not verified`), so the stuck rules see it.
+ * target is no longer open and none of those files reports an error; otherwise the latest attempt
+ * counts as a failure whose signature is the first error (or `not verified`), so the stuck rules
+ * see it. A target the port keeps open with a reason (its goal extended: a moved escape hatch, an
+ * unverifiable file) is named with that reason.
  *
  * @example
  * ```ts
@@ -77,7 +79,13 @@ export function verifyEdit(
   if (!open && errors.length === 0) {
     return { attempts, confirmed: true, line: `verify (${tiers}): ${t.id} confirmed` };
   }
-  const why = errors[0] ?? `${t.id} still open`;
+  // a port that keeps a moved or unreadable target open says why after the goal it first reported
+  const still = out.targets.find((x) => x.id === t.id);
+  const more =
+    still !== undefined && still.goal !== t.goal && still.goal.startsWith(t.goal)
+      ? still.goal.slice(t.goal.length).trim()
+      : '';
+  const why = errors[0] ?? `${t.id} still open${more === '' ? '' : ` ${more}`}`;
   const reason = errors[0] ? errors[0].replace(/^.*?:\d+:/, '') : 'not verified';
   return {
     attempts: downgradeLastAttempt(attempts, t, reason),

@@ -1,0 +1,105 @@
+/**
+ * "Solved means verified" against real `handoff run`s (runProject with a real worker process and
+ * real git, the same path as the CLI): a worker that moves the sorry by a blank line is not solved
+ * and nothing is committed; a leftover process that swaps the owned file between a proof and the
+ * returned bytes never gets unverified bytes committed as solved; a diagnostics error on the
+ * edited line is never solved.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runProject } from '../../src/runtime/project-run.js';
+import { gitLog, withGitProject } from '../e2e/helpers.js';
+
+const CHEAT = fileURLToPath(new URL('./fixtures/solved-cheat.mjs', import.meta.url));
+const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
+const PROJECT = { 'T.lean': THEOREM, 'README.md': 'Each `sorry` is a target.\n-- error: TEXT\n' };
+const show = (dir: string, rev: string) =>
+  execFileSync('git', ['show', `${rev}:T.lean`], { cwd: dir, encoding: 'utf8' });
+const checkpointCommits = (dir: string) =>
+  execFileSync('git', ['log', '--format=%H %s'], { cwd: dir, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }))
+    .filter((c) => c.subject.startsWith('checkpoint: '));
+
+describe('solved means verified (real runs)', () => {
+  it('a sorry moved by a blank line under --scope file: not solved, nothing committed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await runProject({
+        projectRoot: p.dir,
+        flags: { target: 'T.lean', scope: 'file', mode: 'autoprove', maxCycles: 3, maxStuck: 1 },
+        worker: { argv: [process.execPath, CHEAT, 'move'] },
+        workerTimeoutMs: 30_000,
+      });
+      expect(r.handoff.status).not.toBe('solved');
+      expect(gitLog(p.dir)).toEqual(['init']);
+      expect(r.context.log.join('\n')).toMatch(/T\.lean:2 not confirmed — .*still in theorem t \(line 3\)/);
+      expect(r.context.log.join('\n')).not.toMatch(/confirmed$/m);
+    });
+  }, 60_000);
+
+  it('a leftover process swapping a proof in and out: never solved with unverified bytes committed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const base = `${p.dir}-race`;
+      try {
+        const r = await runProject({
+          projectRoot: p.dir,
+          flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 1, maxStuck: 1 },
+          worker: { argv: [process.execPath, CHEAT, 'race', base] },
+          workerTimeoutMs: 30_000,
+        });
+        await writeFile(`${base}.stop`, '');
+        // every checkpoint labelled solved holds a proof; the run is solved only if HEAD does
+        for (const c of checkpointCommits(p.dir)) {
+          if (/ solved\b/.test(c.subject)) expect(show(p.dir, c.sha)).not.toMatch(/\bsorry\b/);
+        }
+        if (r.handoff.status === 'solved') expect(show(p.dir, 'HEAD')).not.toMatch(/\bsorry\b/);
+        // the verified (returned) bytes keep the sorry: this run can only be refused or unsolved
+        expect(r.handoff.status).not.toBe('solved');
+        expect(checkpointCommits(p.dir).filter((c) => / solved\b/.test(c.subject))).toEqual([]);
+      } finally {
+        await writeFile(`${base}.stop`, '');
+        if (existsSync(`${base}.pid`)) {
+          try {
+            process.kill(Number(readFileSync(`${base}.pid`, 'utf8')), 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+        for (const f of ['.stop', '.pid', '.swap']) await rm(`${base}${f}`, { force: true });
+      }
+    });
+  }, 60_000);
+
+  it('a --diagnostics error on the edited line: not solved, not committed', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      // the checker: the target while the sorry is there, then a type error on its line
+      const check = [
+        "const t = require('fs').readFileSync('T.lean', 'utf8');",
+        'const open = /\\bsorry\\b/.test(t);',
+        "console.log(JSON.stringify(open ? { targets: [{ id: 'T.lean:2', file: 'T.lean', line: 2, goal: 'sorry' }], errors: [] }",
+        "  : { targets: [], errors: ['T.lean:2:type mismatch'] }));",
+      ].join('\n');
+      await writeFile(join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`), check);
+      try {
+        const r = await runProject({
+          projectRoot: p.dir,
+          flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 2, maxStuck: 1 },
+          worker: { argv: [process.execPath, CHEAT, 'honest'] },
+          diagnosticsArgv: [process.execPath, join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`)],
+          workerTimeoutMs: 30_000,
+        });
+        expect(r.handoff.status).not.toBe('solved');
+        expect(gitLog(p.dir)).toEqual(['init']);
+        expect(r.context.log.join('\n')).toMatch(/T\.lean:2 not confirmed — T\.lean:2:type mismatch/);
+        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).not.toBe('');
+      } finally {
+        await rm(join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`), { force: true });
+      }
+    });
+  }, 60_000);
+});
