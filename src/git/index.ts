@@ -2,7 +2,14 @@
  * Git as the runtime runs it: hardened against a repository a worker may have written to, pinned
  * to the repository resolved before the first dispatch, and checked by reading back what it wrote.
  */
-export { looseObjectsSnapshot, newObjects, objectIdOfName } from './loose-objects.js';
+export {
+  LOOSE_OBJECT_CHECK_LIMIT,
+  looseObjectIsAuthentic,
+  looseObjectsSnapshot,
+  newObjects,
+  objectIdOfName,
+  removePlantedObjects,
+} from './loose-objects.js';
 export {
   type CommitHeader,
   type GitObjectType,

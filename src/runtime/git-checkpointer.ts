@@ -9,7 +9,8 @@
  * used), with no global or system configuration and the identity read then. Before `update-ref`
  * every object the commit's files depend on is read back and checked against the verified bytes
  * (a planted object refuses the checkpoint), and objects that appeared in the repository since
- * the pin or the runtime's previous commit are a violation. Never creates an empty commit; never
+ * the pin or the runtime's previous commit are a violation (those that do not hash to their ids
+ * are removed). Never creates an empty commit; never
  * runs a blocked git command (seed 002 § Safety).
  */
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import {
   newObjects,
   type PinnedRepository,
   pinRepository,
+  removePlantedObjects,
   runGit,
   verifyCommitted,
 } from '../git/index.js';
@@ -179,7 +181,8 @@ async function diskFile(abs: string): Promise<VerifiedFile> {
  * read once. `repo` is the repository pinned before the first dispatch ({@link pinRepository});
  * without it the repository containing `projectRoot` is pinned at the first checkpoint. Objects
  * that appeared in the repository since the pin (or since this checkpointer's previous commit)
- * refuse the checkpoint once, named; the read-back of {@link commitExact} refuses a commit whose
+ * refuse the checkpoint once, named (planted ones — bytes that do not hash to their id — are
+ * removed); the read-back of {@link commitExact} refuses a commit whose
  * objects do not hold the verified bytes.
  *
  * @example
@@ -226,10 +229,18 @@ export function createGitCheckpointer(
       const planted = known === null ? [] : newObjects(known, now);
       known = now;
       if (planted.length > 0) {
+        // objects that do not hash to their ids are poison for any later commit: removed
+        const purge = await removePlantedObjects(r.commonDir, planted);
         const shown = planted.slice(0, 5).join(', ');
         const more = planted.length > 5 ? ` and ${planted.length - 5} more` : '';
+        const removed =
+          purge.removed.length > 0
+            ? `; removed ${purge.removed.length} that do not hash to their ids: ${purge.removed.slice(0, 5).join(', ')}`
+            : '';
+        const failed = purge.failed.length > 0 ? `; could not remove ${purge.failed.join(', ')}` : '';
+        known = await looseObjectsSnapshot(r.commonDir);
         return refused(
-          `objects appeared in the repository ${r.commonDir} during the run that the runtime did not write: ${shown}${more}`,
+          `objects appeared in the repository ${r.commonDir} during the run that the runtime did not write: ${shown}${more}${removed}${failed}`,
         );
       }
       // index paths are relative to the work tree's top, which may lie above the project root

@@ -3,9 +3,19 @@
  * as git writes them (checked against a real git), malformed input refused without a throw.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gitObjectId, parseCommitHeader, parseTree } from '../../src/git/index.js';
-import { newObjects, objectIdOfName } from '../../src/git/loose-objects.js';
+import {
+  looseObjectIsAuthentic,
+  looseObjectsSnapshot,
+  newObjects,
+  objectIdOfName,
+  removePlantedObjects,
+} from '../../src/git/loose-objects.js';
 
 const git = (args: string[], input?: string) =>
   execFileSync('git', args, {
@@ -57,5 +67,37 @@ describe('loose object names', () => {
     ).toEqual(['cd/02', 'pack/pack-2.pack']);
     expect(objectIdOfName('ab/cdef')).toBe('abcdef');
     expect(objectIdOfName('pack/pack-1.pack')).toBeNull();
+  });
+});
+
+describe('loose object authenticity', () => {
+  it('a real loose object hashes to its name; a planted or corrupt one does not and is removed', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'handoff-loose-'));
+    try {
+      execFileSync('git', ['init', '-q', repo]);
+      const id = execFileSync('git', ['-C', repo, 'hash-object', '-w', '--stdin'], {
+        input: 'honest\n',
+        encoding: 'utf8',
+      }).trim();
+      const git = join(repo, '.git');
+      const name = `${id.slice(0, 2)}/${id.slice(2)}`;
+      expect(await looseObjectsSnapshot(git)).toEqual(new Set([name]));
+      expect(await looseObjectIsAuthentic(git, name)).toBe(true);
+      expect(await removePlantedObjects(git, [name])).toEqual({ removed: [], failed: [] });
+      const planted = 'ab/'.padEnd(41, '0');
+      await mkdir(join(git, 'objects', 'ab'), { recursive: true });
+      await writeFile(join(git, 'objects', planted), deflateSync(Buffer.from('blob 5\0weak\n')));
+      const corrupt = 'cd/'.padEnd(41, '1');
+      await mkdir(join(git, 'objects', 'cd'), { recursive: true });
+      await writeFile(join(git, 'objects', corrupt), 'not zlib');
+      expect(await looseObjectIsAuthentic(git, planted)).toBe(false);
+      expect(await removePlantedObjects(git, [name, planted, corrupt])).toEqual({
+        removed: [planted, corrupt],
+        failed: [],
+      });
+      expect(await looseObjectsSnapshot(git)).toEqual(new Set([name]));
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
   });
 });
