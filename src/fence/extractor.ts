@@ -11,7 +11,7 @@ import {
   type HeaderExtraction,
   normalizeSignature,
 } from './header.js';
-import { extractLeanHeaders } from './lean-headers.js';
+import { extractLeanFence } from './lean-headers.js';
 
 /**
  * Reads the declaration headers of one file from its text.
@@ -36,7 +36,7 @@ export interface HeaderExtractor {
  * ```
  */
 export function leanHeaderExtractor(): HeaderExtractor {
-  return { extract: async (_file, text) => extractLeanHeaders(text) };
+  return { extract: async (_file, text) => extractLeanFence(text) };
 }
 
 /**

@@ -2,6 +2,7 @@
  * The statement fence over whole snapshots (pure): which files' headers a worker changed.
  */
 import { compareHeaders } from './compare.js';
+import { compareProofWork } from './proof-work.js';
 import type { HeaderSnapshot } from './snapshot.js';
 import type { FenceViolation } from './violation.js';
 
@@ -30,20 +31,43 @@ export interface FileFenceViolations {
  *   must snapshot the same files twice.
  * Files only in `after` are ignored (the fence covers what was snapshotted before dispatch).
  *
+ * Where both extractions carry `commands` (the Lean extractor's), the proof-work rule applies too
+ * ({@link compareProofWork}): only theorems, lemmas, examples and proof text may be added, other
+ * declarations and commands only with the grant of their class in `grants` (the dispatch's
+ * `capabilities`, e.g. `fence:new-definitions`; default none).
+ *
  * @example
  * ```ts
- * for (const { file, violations } of fenceCheck(before, after))
+ * for (const { file, violations } of fenceCheck(before, after, dispatch.capabilities))
  *   for (const v of violations) reasons.push(describeViolation(relative(root, file), v));
  * ```
  */
-export function fenceCheck(before: HeaderSnapshot, after: HeaderSnapshot): FileFenceViolations[] {
+export function fenceCheck(
+  before: HeaderSnapshot,
+  after: HeaderSnapshot,
+  grants: readonly string[] = [],
+): FileFenceViolations[] {
   const out: FileFenceViolations[] = [];
   for (const [file, b] of before) {
     if (b === null || !b.ok) continue;
     const a = after.has(file) ? after.get(file) : { ok: true as const, headers: [] };
     if (a === null || a === undefined) continue;
+    // an absent file reads as no headers and no commands, on either side
+    const bc = b.commands ?? (a.ok && a.commands !== undefined && b.headers.length === 0 ? [] : undefined);
+    const ac = a.ok
+      ? (a.commands ?? (bc !== undefined && a.headers.length === 0 ? [] : undefined))
+      : undefined;
     const violations = a.ok
-      ? compareHeaders(b.headers, a.headers)
+      ? [
+          ...compareHeaders(b.headers, a.headers),
+          ...(bc !== undefined && ac !== undefined
+            ? compareProofWork(
+                { headers: b.headers, commands: bc },
+                { headers: a.headers, commands: ac },
+                grants,
+              )
+            : []),
+        ].sort((x, y) => x.line - y.line)
       : [
           {
             declaration: '',

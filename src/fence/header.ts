@@ -39,8 +39,35 @@ export interface DeclarationHeader {
  * ```
  */
 export type HeaderExtraction =
-  | { readonly ok: true; readonly headers: readonly DeclarationHeader[] }
+  | {
+      readonly ok: true;
+      readonly headers: readonly DeclarationHeader[];
+      /**
+       * The file's commands that change how statements are read (the Lean extractor's
+       * `set_option`, `open`, `@[…]`, `macro`, `#exit`, …; see proof-work-rules.ts). Present
+       * only when the extractor reads them; the proof-work rule compares them when both sides
+       * have them.
+       */
+      readonly commands?: readonly LeanCommand[];
+    }
   | { readonly ok: false; readonly error: string };
+
+/**
+ * One command of a Lean file that is not a declaration: its keyword (`set_option`, `@[`,
+ * `notation` for `local notation`, `#exit`, …), its canonical text (the tokens from the keyword —
+ * or its `local`/`scoped` — to the command's end, `… in` included, joined like a signature) and
+ * the 1-based line of its first token.
+ *
+ * @example
+ * ```ts
+ * const c: LeanCommand = { keyword: 'set_option', text: 'set_option autoImplicit true', line: 1 };
+ * ```
+ */
+export interface LeanCommand {
+  readonly keyword: string;
+  readonly text: string;
+  readonly line: number;
+}
 
 /**
  * The zod schema of one {@link DeclarationHeader} as external extractors report it (exact keys).

@@ -33,14 +33,27 @@ export {
   type DeclarationHeader,
   DeclarationHeaderSchema,
   type HeaderExtraction,
+  type LeanCommand,
   normalizeSignature,
 } from './header.js';
 export {
+  extractLeanFence,
   extractLeanHeaders,
   LEAN_CONTEXT_KEYWORDS,
   LEAN_DECLARATION_KEYWORDS,
   MAX_LEAN_TEXT_LENGTH,
+  normalizeLeanName,
 } from './lean-headers.js';
+export { compareProofWork, grantFor, type ProofWorkSide } from './proof-work.js';
+export {
+  COMMAND_CLASS_GRANTS,
+  type CommandClass,
+  commandClass,
+  FENCE_GRANT_NEW_DEFINITIONS,
+  PROOF_WORK_DECLARATIONS,
+  proofWorkAllows,
+  STRUCTURAL_COMMANDS,
+} from './proof-work-rules.js';
 export {
   type HeaderSnapshot,
   MAX_SNAPSHOT_FILE_BYTES,

@@ -31,9 +31,10 @@
  * escapes them. `variable`, `include` and `omit` commands are also reported (kinds of the same
  * name, anonymous) because they change the statements after them.
  */
-import type { DeclarationHeader, HeaderExtraction } from './header.js';
-import { type LeanTokens, LINE_START, lexLean, TokenKind } from './lean-lexer.js';
+import type { DeclarationHeader, HeaderExtraction, LeanCommand } from './header.js';
+import { isPlainIdentifierComponent, type LeanTokens, LINE_START, lexLean, TokenKind } from './lean-lexer.js';
 import { CLOSERS, OPENERS, renderSignature } from './lean-signature.js';
+import { RECORDED_COMMAND_KEYWORDS } from './proof-work-rules.js';
 
 /**
  * The declaration keywords the Lean extractor recognizes.
@@ -108,6 +109,11 @@ const COMMAND_WORDS = new Set([
   'elab',
   'elab_rules',
   'declare_syntax_cat',
+  'binder_predicate',
+  'simproc',
+  'dsimproc',
+  'run_elab',
+  'run_meta',
   'deriving',
   'initialize',
   'builtin_initialize',
@@ -205,6 +211,23 @@ class HeaderError {
  * ```
  */
 export function extractLeanHeaders(text: string): HeaderExtraction {
+  const r = extractLeanFence(text);
+  return r.ok ? { ok: true, headers: r.headers } : r;
+}
+
+/**
+ * Extracts the declaration headers of a Lean 4 file and its commands (`commands`: what the
+ * proof-work rule compares — `set_option`, `open`, attribute lists, syntax, notations, `#`
+ * commands… at command level). Lean reads nothing after `#exit`, so neither does this. Never
+ * throws.
+ *
+ * @example
+ * ```ts
+ * const r = extractLeanFence('set_option autoImplicit true\ntheorem t : P x := sorry');
+ * // r.ok && r.commands → [{ keyword: 'set_option', text: 'set_option autoImplicit true', line: 1 }]
+ * ```
+ */
+export function extractLeanFence(text: string): HeaderExtraction {
   if (typeof text !== 'string') return { ok: false, error: 'Lean source must be a string' };
   if (text.length > MAX_LEAN_TEXT_LENGTH) {
     return {
@@ -215,7 +238,9 @@ export function extractLeanHeaders(text: string): HeaderExtraction {
   const lexed = lexLean(text);
   if (!lexed.ok) return { ok: false, error: lexed.error };
   try {
-    return { ok: true, headers: new HeaderParser(lexed.tokens, text).run() };
+    const parser = new HeaderParser(lexed.tokens, text);
+    const headers = parser.run();
+    return { ok: true, headers, commands: parser.commands };
   } catch (e) {
     if (e instanceof HeaderError) return { ok: false, error: e.message };
     return { ok: false, error: `header extraction failure: ${String(e)}` };
@@ -230,6 +255,7 @@ class HeaderParser {
   private readonly scopes: Scope[] = [];
   private readonly ordinals = new Map<string, number>();
   private readonly headers: DeclarationHeader[] = [];
+  readonly commands: LeanCommand[] = [];
 
   constructor(
     private readonly t: LeanTokens,
@@ -246,7 +272,20 @@ class HeaderParser {
         continue;
       }
       if (kind === TokenKind.symbol && t.text(i) === '@[') {
-        i = this.skipBalanced(i, 'attribute list');
+        const end = this.skipBalanced(i, 'attribute list');
+        this.record('@[', i, end);
+        i = end;
+        continue;
+      }
+      if (kind === TokenKind.hashCommand && this.commandStart(i)) {
+        const word = t.text(i);
+        if (word === '#exit') {
+          // Lean stops reading the file here
+          this.record(word, i, i + 1);
+          break;
+        }
+        this.record(word, i, this.commandEnd(i));
+        i++;
         continue;
       }
       if (kind !== TokenKind.ident) {
@@ -256,9 +295,18 @@ class HeaderParser {
       const word = t.text(i);
       if (DECLARATIONS.has(word)) i = this.declaration(i, word);
       else if (CONTEXT.has(word)) i = this.context(i, word);
-      else if (word === 'attribute' && this.is(i + 1, '[')) i = this.skipBalanced(i + 1, 'attribute list');
-      else if (word === 'deriving' && this.is(i + 1, 'instance')) i += 2;
-      else if (word === 'namespace') i = this.namespace(i);
+      else if (word === 'attribute' && this.is(i + 1, '[')) {
+        const end = this.commandEnd(i);
+        this.record(word, i, end);
+        i = Math.max(end, this.skipBalanced(i + 1, 'attribute list'));
+      } else if (word === 'deriving' && this.is(i + 1, 'instance')) {
+        this.record(word, i, this.commandEnd(i));
+        i += 2;
+      } else if (word === 'open' || word === 'set_option') i = this.scoped(i, word);
+      else if (RECORDED_COMMAND_KEYWORDS.has(word) && word !== 'deriving') {
+        this.record(word, this.modifierStart(i), this.commandEnd(i));
+        i++;
+      } else if (word === 'namespace') i = this.namespace(i);
       else if (word === 'section') i = this.section(i);
       else if (word === 'mutual') {
         this.scopes.push({ namespace: null });
@@ -269,15 +317,93 @@ class HeaderParser {
     return this.headers;
   }
 
+  /** Records the command whose tokens are `[from, to)` under `keyword`. */
+  private record(keyword: string, from: number, to: number): void {
+    this.commands.push({
+      keyword,
+      text: renderSignature(this.t, from, to),
+      line: this.t.lines[from] as number,
+    });
+  }
+
+  /** `local notation`, `scoped macro`: the index of the `local`/`scoped` before `i`, else `i`. */
+  private modifierStart(i: number): number {
+    if (i === 0 || this.t.kinds[i - 1] !== TokenKind.ident) return i;
+    const s = this.t.text(i - 1);
+    return s === 'local' || s === 'scoped' ? i - 1 : i;
+  }
+
+  /** Index of the first token after the command starting at `i` (syntax quotations read whole). */
+  private commandEnd(i: number): number {
+    const t = this.t;
+    let k = i + 1;
+    while (k < t.count && !this.commandStart(k)) {
+      k = t.kinds[k] === TokenKind.quoteOpen ? this.quotationEnd(k) + 1 : k + 1;
+    }
+    return Math.min(k, t.count);
+  }
+
+  /**
+   * `open …` / `set_option …`: a command, unless an `in` on its line leads into something that is
+   * not a command — then it is the tactic or term `open … in tac` inside a proof, which reaches
+   * only that proof. As a command `… in` ends it (`open Foo in theorem …`).
+   */
+  private scoped(i: number, word: string): number {
+    const t = this.t;
+    let k = i + 1;
+    while (k < t.count && t.lines[k] === t.lines[i] && !this.commandStart(k)) {
+      if (t.kinds[k] === TokenKind.ident && t.text(k) === 'in') {
+        if (this.leadsToCommand(k + 1)) {
+          this.record(word, i, k + 1);
+          return k + 1;
+        }
+        return i + 1; // proof text
+      }
+      k++;
+    }
+    this.record(word, i, this.commandEnd(i));
+    return i + 1;
+  }
+
+  /**
+   * Whether what follows an `… in` at `j` is a command: through a chain of `open … in` /
+   * `set_option … in` (a tactic may be prefixed by several) to the first thing that is not one.
+   */
+  private leadsToCommand(j: number): boolean {
+    const t = this.t;
+    let q = j;
+    while (
+      q < t.count &&
+      t.kinds[q] === TokenKind.ident &&
+      (t.text(q) === 'open' || t.text(q) === 'set_option')
+    ) {
+      let k = q + 1;
+      while (
+        k < t.count &&
+        t.lines[k] === t.lines[q] &&
+        !(t.kinds[k] === TokenKind.ident && t.text(k) === 'in')
+      ) {
+        if (this.commandStart(k)) return true;
+        k++;
+      }
+      if (k >= t.count || t.lines[k] !== t.lines[q]) return true; // no `in`: a command
+      q = k + 1;
+    }
+    return q < t.count && this.commandStart(q);
+  }
+
   private is(i: number, text: string): boolean {
     return i < this.t.count && this.t.text(i) === text;
   }
 
-  /** A name token at `i` (an identifier that is not a keyword and not a `.field`), or null. */
+  /**
+   * A name token at `i` (an identifier that is not a keyword and not a `.field`), or null; its
+   * guillemets removed where they only quote (`«add_zero»` is `add_zero`).
+   */
   private nameAt(i: number): string | null {
     if (i >= this.t.count || this.t.kinds[i] !== TokenKind.ident) return null;
     const s = this.t.text(i);
-    return KEYWORDS.has(s) || s.startsWith('.') ? null : s;
+    return KEYWORDS.has(s) || s.startsWith('.') ? null : normalizeLeanName(s);
   }
 
   /** A name on the same line as the token before it (for `section`/`end`), or null. */
@@ -364,8 +490,11 @@ class HeaderParser {
       kind = `class ${this.t.text(j)}`;
       j++;
     }
-    if (kind === 'instance' && this.is(j, '(') && this.is(j + 1, 'priority'))
+    if (kind === 'instance' && this.is(j, '(') && this.is(j + 1, 'priority')) {
       j = this.skipBalanced(j, 'priority');
+      // the priority is not part of the statement, but it changes which instance Lean picks
+      this.record('instance', i, j);
+    }
     let name: string | null = null;
     if (kind !== 'example') {
       name = this.nameAt(j);
@@ -540,4 +669,29 @@ function components(name: string): string[] {
   }
   parts.push(current);
   return parts;
+}
+
+/** Words Lean reads as tokens, so a name component spelled like one keeps its `«»`. */
+const TOKEN_WORDS = new Set([...KEYWORDS, 'Type', 'Sort', 'Prop', 'at', 'deriving', 'instance']);
+
+/**
+ * A Lean name with the guillemets that only quote removed: `«add_zero_right»` is the same name as
+ * `add_zero_right` in Lean, `A.«b»` is `A.b`; `«a.b»` (one component holding a dot), `«a b»` and
+ * `«fun»` (a keyword) keep theirs.
+ *
+ * @example
+ * ```ts
+ * normalizeLeanName('Foo.«add_zero_right»'); // 'Foo.add_zero_right'
+ * normalizeLeanName('«a.b»'); // '«a.b»'
+ * ```
+ */
+export function normalizeLeanName(name: string): string {
+  if (!name.includes('«')) return name;
+  return components(name)
+    .map((part) => {
+      if (!part.startsWith('«') || !part.endsWith('»')) return part;
+      const inner = part.slice(1, -1);
+      return isPlainIdentifierComponent(inner) && !TOKEN_WORDS.has(inner) ? inner : part;
+    })
+    .join('.');
 }

@@ -167,6 +167,27 @@ function isIdRest(c: number): boolean {
   return isIdFirst(c) || isDigit(c) || c === 39 || c === 33 || c === 63 || isSubscriptAlnum(c);
 }
 
+/**
+ * Whether `s` is one identifier component Lean reads without `«»` (a letter-like first character,
+ * then letters, digits, `_`, `'`, `!`, `?`, subscripts). Keywords are not checked here.
+ *
+ * @example
+ * ```ts
+ * isPlainIdentifierComponent("add_zero'"); // true
+ * isPlainIdentifierComponent('a.b'); // false: `«a.b»` is one component
+ * ```
+ */
+export function isPlainIdentifierComponent(s: string): boolean {
+  if (s.length === 0) return false;
+  let first = true;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (first ? !isIdFirst(c) : !isIdRest(c)) return false;
+    first = false;
+  }
+  return true;
+}
+
 /** Code point at `p` (0 past the end). */
 function cpAt(src: string, p: number): number {
   return p < src.length ? (src.codePointAt(p) as number) : 0;

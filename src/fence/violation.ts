@@ -11,6 +11,12 @@
  * - `deleted`: the name is gone and nothing new carries its statement;
  * - `added-axiom`: a new `axiom` declaration;
  * - `added-context`: a new `variable`/`include`/`omit` command (changes the statements after it);
+ * - `added-declaration`: proof work added a declaration that is not a `theorem`, `lemma` or
+ *   `example` (`def`, `instance`, `abbrev`, `opaque`, `structure`, …) without the grant;
+ * - `added-command` / `removed-command`: proof work added, removed or moved a command that changes
+ *   how statements are read (`set_option`, `open`, `@[…]`, `macro`, `notation`, `#exit`, …);
+ *   `declaration` is the fenced declaration the command precedes (`''`: the end of the file),
+ *   `kind` the command's keyword, `after`/`before` its text;
  * - `unparseable`: the headers were read before the worker ran and cannot be read after (`detail`).
  *
  * @example
@@ -25,6 +31,9 @@ export type FenceChange =
   | 'deleted'
   | 'added-axiom'
   | 'added-context'
+  | 'added-declaration'
+  | 'added-command'
+  | 'removed-command'
   | 'unparseable';
 
 /**
@@ -42,6 +51,9 @@ export const FENCE_CHANGES: readonly FenceChange[] = [
   'deleted',
   'added-axiom',
   'added-context',
+  'added-declaration',
+  'added-command',
+  'removed-command',
   'unparseable',
 ];
 

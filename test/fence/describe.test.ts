@@ -34,7 +34,7 @@ describe('describeViolation', () => {
       ],
       [
         { declaration: 'ax', kind: 'axiom', change: 'added-axiom', before: null, after: ': False', line: 1 },
-        'header fence: F.lean: axiom ax: axiom added (`: False`)',
+        'header fence: F.lean: axiom ax: new axiom (`: False`)',
       ],
       [
         {
@@ -84,5 +84,40 @@ describe('describeViolation', () => {
       'header fence: F\\u{a}.lean: theorem t\\u{1b}[2J: statement changed (`: P\\u{202e}` → `: \\u{7}True`)',
     );
     expect(text).not.toMatch(/[\u0000-\u001f\u202e]/);
+  });
+
+  it('escapes zero-width and invisible format characters, so look-alike names differ visibly', () => {
+    const invisible = [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u200e',
+      '\u200f',
+      '\u2060',
+      '\u2064',
+      '\u2066',
+      '\u2069',
+      '\ufeff',
+    ];
+    for (const ch of invisible) {
+      const text = describeViolation('F.lean', {
+        ...base,
+        change: 'renamed',
+        declaration: 't',
+        renamedTo: `t${ch}`,
+        before: ': True',
+        after: ': True',
+      });
+      expect(text).toBe(
+        `header fence: F.lean: theorem t: renamed to t\\u{${(ch.codePointAt(0) as number).toString(16)}} (\`: True\`)`,
+      );
+    }
+    const text = describeViolation('F.lean', {
+      ...base,
+      change: 'deleted',
+      before: ': a\u200bb',
+      after: null,
+    });
+    expect(text).toContain('`: a\\u{200b}b`');
   });
 });

@@ -41,6 +41,7 @@ describe('snapshotHeaders', () => {
     expect(snap.get(lean)).toEqual({
       ok: true,
       headers: [{ name: 't', kind: 'theorem', signature: '(n : Nat) : n + 0 = n', line: 1 }],
+      commands: [],
     });
     expect(snap.get(notes)).toBeNull();
     expect(snap.get(missing)).toEqual({ ok: true, headers: [] });
