@@ -140,7 +140,7 @@ describe('parseRunCycleLine: every flag reaches the cycle options', () => {
 
   it('an unknown spelling is refused, not ignored', () => {
     expect(usageOf(() => parseRunCycleLine([...REQUIRED, '--deep-max-file', '2']))).toMatch(
-      /Unknown option '--deep-max-file'/,
+      /^unknown option --deep-max-file \(did you mean --deep-max-files\?\)$/,
     );
   });
 });
@@ -253,7 +253,7 @@ describe('the built CLI', () => {
     const r = await runCli(['run', ...REQUIRED, ...flags], { cwd });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr)).toEqual({ error: 'usage', message, details: {} });
+    expect(r.stderr).toBe(`handoff run: ${message} (handoff run --help shows the usage)\n`);
     // nothing was created in the (non-git) project: the refusal came before any work
     expect(await readdir(cwd)).toEqual([]);
   });
@@ -261,10 +261,7 @@ describe('the built CLI', () => {
   it('an unknown spelling of a flag exits 2', async () => {
     const r = await runCli(['run', ...REQUIRED, '--deep-max-file', '2'], { cwd });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({
-      error: 'usage',
-      message: expect.stringMatching(/--deep-max-file/),
-    });
+    expect(r.stderr).toBe('handoff run: unknown option --deep-max-file (did you mean --deep-max-files?)\n');
   });
 
   it('hostile: a flag value with terminal controls comes back escaped, never raw', async () => {
@@ -273,8 +270,8 @@ describe('the built CLI', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr.replace(/\n$/, '')).not.toMatch(/[\u0000-\u001f\u007f]/);
-    expect(JSON.parse(r.stderr).message).toBe(
-      "--deep-scope must be one of target|cross-file, got 'target\\u001b]0;pwned\\u0007\\u000a\\u001b[2J'",
+    expect(r.stderr).toContain(
+      "handoff run: --deep-scope must be one of target|cross-file, got 'target\\u001b]0;pwned\\u0007\\u000a\\u001b[2J'",
     );
   });
 });

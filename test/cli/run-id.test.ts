@@ -32,7 +32,9 @@ describe('a malformed run id exits 3 (bad_run_id) in inspect, store load and run
     const root = join(dir, 'store');
     const inspect = await runCli(['inspect', id, '--root', root], { cwd: dir });
     expect(inspect.code).toBe(3);
-    expect(JSON.parse(inspect.stderr)).toMatchObject({ error: 'bad_run_id' });
+    // one human line naming the code (the machine line is `--json`'s)
+    expect(inspect.stderr).toMatch(/^handoff inspect: .* \[bad_run_id\] — .*\n$/);
+    expect(inspect.stderr.trimEnd().split('\n')).toHaveLength(1);
 
     const load = await runCli(['store', 'load', '--root', root, '--run-id', id], { cwd: dir });
     expect(load.code).toBe(3);
@@ -41,6 +43,11 @@ describe('a malformed run id exits 3 (bad_run_id) in inspect, store load and run
     const run = await runCli(runArgs(dir, 'node worker.js', '--persist', '--prior-run', id), { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
-    expect(JSON.parse(run.stderr)).toMatchObject({ error: 'bad_run_id', details: { run_id: id } });
+    expect(run.stderr).toMatch(/^handoff run: --prior-run names a run id .* \[bad_run_id\]/);
+    const json = await runCli(runArgs(dir, 'node worker.js', '--persist', '--prior-run', id, '--json'), {
+      cwd: dir,
+    });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: 'bad_run_id', details: { run_id: id } });
   });
 });

@@ -292,6 +292,6 @@ describe('handoff conformance --role', () => {
       timeoutMs: 60_000,
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--role must be one of fill, repair, falsify, got \\"golf\\"/);
+    expect(r.stderr).toMatch(/^handoff conformance: --role must be one of fill, repair, falsify, got "golf"/);
   });
 });

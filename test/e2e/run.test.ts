@@ -367,7 +367,7 @@ describe('usage errors exit 2 before anything runs', () => {
       ]);
       expect(latest.code).toBe(3);
       expect(latest.stdout).toBe('');
-      expect(JSON.parse(latest.stderr)).toMatchObject({ error: 'bad_run_id' });
+      expect(latest.stderr).toMatch(/^handoff run: .*\[bad_run_id\]/);
       const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
       const plain = await mkdtemp(join(p.dir, '..', 'nogit-'));
       await writeFile(join(plain, 'A.lean'), 'sorry\n');
