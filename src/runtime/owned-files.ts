@@ -55,6 +55,27 @@ export function oversizeViolation(
     : null;
 }
 
+/**
+ * The first owned path (absolute) that is a regular file over `limit` bytes, as a violation; null
+ * when none is. Only sizes are read (lstat): call it before anything hashes or reads the files.
+ *
+ * @example
+ * ```ts
+ * await ownedSizeViolation(['/repo/A.lean']); // null, or 'owned file /repo/A.lean is 3.0 GiB, …'
+ * ```
+ */
+export async function ownedSizeViolation(
+  owned: readonly string[],
+  limit: number = OWNED_FILE_LIMIT_BYTES,
+): Promise<string | null> {
+  for (const p of owned) {
+    const st = await lstat(p).catch(() => null);
+    const big = st?.isFile() ? oversizeViolation(p, st.size, limit) : null;
+    if (big !== null) return big;
+  }
+  return null;
+}
+
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**

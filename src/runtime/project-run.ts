@@ -28,6 +28,7 @@ import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
+import { ownedSizeViolation } from './owned-files.js';
 import { createPatcher } from './patcher-port.js';
 import type {
   CheckpointerPort,
@@ -268,6 +269,9 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   );
   if (owned.length === 0)
     throw new HandoffError('usage', `--target ${options.target} names no files in ${root}`);
+  // an owned file over the owned-file limit is never hashed or read: refused before the run
+  const oversize = await ownedSizeViolation(owned);
+  if (oversize !== null) throw new HandoffError('custody_violation', oversize);
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
   try {
     return await runWithin(o, {

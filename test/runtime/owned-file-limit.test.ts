@@ -13,6 +13,7 @@ import {
   captureOwned,
   OWNED_FILE_LIMIT_BYTES,
   oversizeViolation,
+  ownedSizeViolation,
   ownedTypeViolation,
   restoreOwned,
 } from '../../src/runtime/owned-files.js';
@@ -79,5 +80,23 @@ describe('the owned-file limit', () => {
     );
     expect((await stat(join(dir, 'A.lean'))).size).toBe(ORIGINAL.length);
     expect(await readFile(join(dir, 'A.lean'), 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('a run whose owned file is already over the limit is refused before anything hashes it', async () => {
+    await writeFile(join(dir, 'B.lean'), '');
+    await truncate(join(dir, 'B.lean'), GIB3);
+    expect(await ownedSizeViolation([join(dir, 'A.lean'), join(dir, 'B.lean')])).toMatch(
+      /B\.lean is 3\.0 GiB/,
+    );
+    await expect(
+      runProject({
+        projectRoot: dir,
+        flags: { target: 'B.lean', scope: 'file', mode: 'autoprove', commit: 'never' },
+        worker: { inProcess: async () => Promise.reject(new Error('never dispatched')) },
+      }),
+    ).rejects.toMatchObject({
+      code: 'custody_violation',
+      message: expect.stringMatching(/B\.lean is 3\.0 GiB/),
+    });
   });
 });
