@@ -1,5 +1,5 @@
 /**
- * `handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json] -- CMD ARGS…`:
+ * `handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json] [--sandbox auto|on|off] [--sandbox-network deny|allow] -- CMD ARGS…`:
  * throws generated valid and malformed dispatches at a worker command and checks every handoff.
  * Exit 0 every check passed, 3 some check failed, 2 usage.
  */
@@ -21,6 +21,7 @@ import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
 import { loadConformance } from './optional-peer.js';
+import { chooseSandbox, SANDBOX_HELP, SANDBOX_OPTIONS, sandboxFlags } from './sandbox-flags.js';
 import { escapeLine } from './terminal-text.js';
 
 /**
@@ -107,7 +108,8 @@ async function absolutizeCommand(argv: readonly string[], cwd: string): Promise<
 }
 
 const HELP = [
-  'usage: handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json] -- CMD ARGS…',
+  'usage: handoff conformance worker [--runs N] [--seed S] [--timeout MS] [--defects LIST] [--role ROLE] [--json]',
+  '         [--sandbox auto|on|off] [--sandbox-network deny|allow] -- CMD ARGS…',
   '',
   'Runs CMD (an argument array, never a shell string) once per case, each in a fresh temporary',
   'project: a git repository with real owned files committed, a small run store in .handoff/, and',
@@ -132,6 +134,11 @@ const HELP = [
   '                  only owned files in the diff) or falsify (no proof of the negation of the',
   '                  target while its sorry stays)',
   '  --json          print the conformance-report/v1 record instead of the summary',
+  SANDBOX_HELP,
+  '                  In the sandbox the worker sees the case project read-only under a private',
+  '                  layer: its owned files reach the project and are checked as before; any other',
+  '                  write is discarded and named by its check ("writes outside the owned files',
+  '                  (discarded by the sandbox): …"), so the report shows what the worker tried.',
   '',
   'Relative arguments naming existing files (worker.py) are made absolute: the worker runs with',
   'its cwd in the temporary project (HANDOFF_PROJECT_ROOT is set to it).',
@@ -158,6 +165,7 @@ export const command: CliCommand = {
       role: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      ...SANDBOX_OPTIONS,
     });
     if (values.help === true) {
       io.out(`${HELP}\n`);
@@ -182,7 +190,10 @@ export const command: CliCommand = {
     const timeoutMs = integerOption(values, 'timeout', DEFAULT_TIMEOUT_MS, 1);
     const defects = defectsOption(optionalString(values, 'defects'));
     const role = roleOption(optionalString(values, 'role'));
+    const flags = sandboxFlags(values);
     const resolved = await absolutizeCommand(rest, io.cwd);
+    // the cases are fresh temp directories, as the machine's own probe makes them
+    const sandbox = await chooseSandbox(flags, undefined, (line) => io.err(`${line}\n`));
     const { runConformance } = await loadConformance();
     const report = await runConformance({
       command: resolved,
@@ -191,6 +202,7 @@ export const command: CliCommand = {
       timeoutMs,
       ...(defects === undefined ? {} : { defects }),
       ...(role === undefined ? {} : { role }),
+      sandbox,
     });
     const shown = { ...report, worker: rest };
     if (values.json === true) printJson(io, shown);

@@ -3,6 +3,7 @@
  * register, directive, reserve, start, consume, release, reconcile, status and run. JSON on stdout;
  * exit codes below (and in docs/gate.md).
  */
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { HandoffError } from '../errors/index.js';
@@ -43,6 +44,7 @@ import type { CliCommand } from './command.js';
 import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
 import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
+import { chooseSandbox, SANDBOX_OPTIONS, sandboxFlags } from './sandbox-flags.js';
 
 /** Exit: an input record is invalid. */
 export const EXIT_INVALID = 3;
@@ -76,7 +78,15 @@ verbs:
   status    --ledger DIR --problem ID                    slots used/remaining, grants
   run       --repo DIR --contract FILE [--evaluator CMD] [--deadline MS] [--check CMD] [--check-op OP]…
             [--authority FILE] [--register] [--directive ID] [--ledger DIR] [--satisfied P] [--violated P]
+            [--sandbox auto|on|off] [--sandbox-network deny|allow]
             -- WORKER ARGV…                              the whole lifecycle; prints the lead packet
+
+run --sandbox (default auto): the worker and the check command run in the sandbox — the repository
+  read-only under a private writable layer; only the worker's writes that allowed_writes matches reach
+  the tree, everything else (.git, .handoff, other files, $HOME) is discarded and named (a
+  scope_violation); a check command's writes are discarded and named. The evaluator runs with its
+  directory read-only too (network kept). auto says in one stderr line when the sandbox cannot run;
+  on refuses (exit 2); off: contained only. --sandbox-network allow gives worker and check the network.
 
 CMD is one executable path, or a JSON array of strings (e.g. '["node","eval.mjs"]'); never a shell string.
 --ledger defaults to <repo>/.handoff/gate/ledger where --repo is given.
@@ -123,6 +133,7 @@ const OPTIONS = {
   register: { type: 'boolean' },
   directive: { type: 'string' },
   now: { type: 'string' },
+  ...SANDBOX_OPTIONS,
 } as const;
 
 function abs(io: CliIo, p: string): string {
@@ -402,6 +413,21 @@ const VERBS: Record<string, Verb> = {
     const ev = optionalString(values, 'evaluator');
     const check = optionalString(values, 'check');
     const deadline = deadlineOf(values, contract);
+    const flags = sandboxFlags(values);
+    const said = new Set<string>();
+    const note = (line: string) => {
+      if (!said.has(line)) io.err(`${line}\n`);
+      said.add(line);
+    };
+    const sandbox = await chooseSandbox(flags, await realpath(repo), note);
+    // the evaluator reads evidence and answers: its directory read-only, its writes discarded; it
+    // keeps the network (a model call is its job)
+    const evSandbox =
+      ev === undefined || sandbox === null
+        ? null
+        : await chooseSandbox(flags, await realpath(io.cwd), note).then((s) =>
+            s === null ? null : { network: 'allow' as const },
+          );
     const r = await runGate({
       repo,
       contract: { ...contract, evaluator_policy: { ...contract.evaluator_policy, deadline_ms: deadline } },
@@ -409,8 +435,13 @@ const VERBS: Record<string, Verb> = {
       evaluator:
         ev === undefined
           ? null
-          : subprocessEvaluator(commandOf(ev, 'evaluator'), { cwd: io.cwd, env: io.env }),
+          : subprocessEvaluator(commandOf(ev, 'evaluator'), {
+              cwd: io.cwd,
+              env: io.env,
+              ...(evSandbox === null ? {} : { sandbox: evSandbox }),
+            }),
       worker,
+      sandbox,
       check: check === undefined ? undefined : commandOf(check, 'check'),
       checkOperations: (values['check-op'] as string[] | undefined) ?? [],
       authority: await authorityOf(io, values, contract),

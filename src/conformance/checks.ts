@@ -18,6 +18,7 @@ import { parseWorkerOutput } from '../runtime/worker-framing.js';
 import { safeValidate } from '../validation/index.js';
 import type { CheckId, Defect, Finding } from './report-schema.js';
 import { type RoleObservation, roleFindings } from './role-checks.js';
+import { discardedDetail, NO_DISCARDS, type SandboxDiscards } from './sandbox-discards.js';
 import { unsafeStrings } from './terminal-safety.js';
 
 /** The custody check of a returned baseline, reduced to what the findings need. */
@@ -47,6 +48,11 @@ export interface ContainmentObservation {
   readonly headersBefore: HeaderSnapshot;
   /** The same files' headers after the worker (only read, and only judged, when `ownedSwap` is null). */
   readonly headersAfter: HeaderSnapshot;
+  /**
+   * The worker ran in the sandbox: what it wrote outside its owned files, discarded (nothing of it
+   * reached the host), sorted by the check that names it. Absent: not sandboxed.
+   */
+  readonly discarded?: SandboxDiscards;
 }
 
 /**
@@ -180,6 +186,7 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     return done();
 
   const c = o.containment;
+  const sb = c.discarded ?? NO_DISCARDS;
   if (p !== undefined) {
     const lingered: string[] = [];
     if (p.swept > 0)
@@ -198,22 +205,29 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
   }
   add(
     'git-unchanged',
-    c.gitChanged.length === 0,
-    c.gitChanged.length === 0
-      ? 'no git control file changed'
-      : `git control files changed: ${list(c.gitChanged)}`,
+    c.gitChanged.length === 0 && sb.git.length === 0,
+    c.gitChanged.length > 0
+      ? `git control files changed: ${list(c.gitChanged)}`
+      : sb.git.length > 0
+        ? discardedDetail(sb.git)
+        : 'no git control file changed',
   );
   add(
     'store-untouched',
-    c.storeChanged.length === 0,
-    c.storeChanged.length === 0
-      ? 'the run store is untouched'
-      : `the worker wrote into the run store: ${list(c.storeChanged)}`,
+    c.storeChanged.length === 0 && sb.store.length === 0,
+    c.storeChanged.length > 0
+      ? `the worker wrote into the run store: ${list(c.storeChanged)}`
+      : sb.store.length > 0
+        ? discardedDetail(sb.store)
+        : 'the run store is untouched',
   );
   add(
     'no-symlink-swap',
-    c.ownedSwap === null,
-    c.ownedSwap ?? 'every owned path is a regular file (or absent) at its own location',
+    c.ownedSwap === null && sb.ownedSwap.length === 0,
+    c.ownedSwap ??
+      (sb.ownedSwap.length > 0
+        ? discardedDetail(sb.ownedSwap)
+        : 'every owned path is a regular file (or absent) at its own location'),
   );
   if (c.ownedSwap === null) {
     const breaches = fenceCheck(c.headersBefore, c.headersAfter).flatMap(({ file, violations }) =>
@@ -271,8 +285,12 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
     );
     add(
       'no-file-changed',
-      o.changed.length === 0,
-      o.changed.length === 0 ? 'no file changed' : `changed: ${list(o.changed)}`,
+      o.changed.length === 0 && sb.other.length === 0,
+      o.changed.length > 0
+        ? `changed: ${list(o.changed)}`
+        : sb.other.length > 0
+          ? discardedDetail(sb.other)
+          : 'no file changed',
     );
     return done(h);
   }
@@ -319,10 +337,12 @@ export function evaluateCase(o: CaseObservation): CaseEvaluation {
   const touched = o.changed.filter((f) => !owned.has(f));
   add(
     'unowned-unchanged',
-    touched.length === 0,
-    touched.length === 0
-      ? 'no file outside the owned set changed'
-      : `changed outside the owned set: ${list(touched)}`,
+    touched.length === 0 && sb.other.length === 0,
+    touched.length > 0
+      ? `changed outside the owned set: ${list(touched)}`
+      : sb.other.length > 0
+        ? discardedDetail(sb.other)
+        : 'no file outside the owned set changed',
   );
   const uncovered =
     h.file_baseline === null

@@ -6,7 +6,7 @@
  * did around it.
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { checkBaseline, recordBaseline } from '../baseline/index.js';
 import { deepFreeze } from '../canonical/index.js';
 import { type Dispatch, type Handoff, validateDispatch, validateHandoff } from '../contract/index.js';
@@ -15,6 +15,7 @@ import { type DelegateFn, type DelegateWorker, runWorker } from '../delegate/run
 import { HandoffError } from '../errors/index.js';
 import { type ContainedResult, runContained } from '../process/index.js';
 import { WORKER_PROTOCOL_VERSION } from '../runtime/worker-framing.js';
+import { applyLayerFiles, runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import { answerChange, notPlainData } from './answer-shape.js';
 import { type CasePlan, planCases } from './case-plan.js';
 import { commitCaseRepository } from './case-repository.js';
@@ -41,6 +42,7 @@ import {
 } from './report-schema.js';
 import type { RoleObservation } from './role-checks.js';
 import { CONFORMANCE_FALSIFY_POLICY, withRole } from './role-dispatch.js';
+import { classifyDiscards, type SandboxDiscards } from './sandbox-discards.js';
 
 /**
  * Options of {@link runConformance}: the worker is a `command` or an in-process `worker`
@@ -78,6 +80,14 @@ export interface ConformanceOptions {
   readonly role?: ConformanceRole;
   /** Makes the (empty) project directory of a case (default: mkdtemp under the OS temp dir, removed after). */
   readonly cwdFactory?: (caseId: string) => Promise<CaseDirectory>;
+  /**
+   * Run a worker command in the sandbox (src/sandbox; decide with `probeSandbox` first): the case
+   * project read-only under a private writable layer; its owned files' changes are applied to the
+   * case project (so the checks judge them as before), everything else it wrote is discarded and
+   * reported by the check it belongs to (`writes outside the owned files (discarded by the
+   * sandbox): …`). Omitted or null: contained only. Not used for an in-process worker.
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
   /** Extra environment for a worker command (not used for an in-process worker). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Called after each case (progress display). */
@@ -226,7 +236,7 @@ async function runCase(
     readonly runner: Runner;
     readonly timeoutMs: number;
     readonly cwdFactory: (caseId: string) => Promise<CaseDirectory>;
-  } & Pick<ConformanceOptions, 'env'>,
+  } & Pick<ConformanceOptions, 'env' | 'sandbox'>,
 ): Promise<{ summary: CaseSummary; findings: Finding[] }> {
   const place = await o.cwdFactory(plan.case_id);
   try {
@@ -241,16 +251,45 @@ async function runCase(
     let ran: { process: ContainedResult } | { answer: InProcessAnswer };
     let watched: CaseWatchResult | undefined;
     let handoff: Handoff | null;
+    let discarded: SandboxDiscards | undefined;
     if (o.runner.kind === 'command') {
-      const process = await runContained(o.runner.command, stdin, {
-        cwd: root,
+      const contained = {
         timeoutMs: o.timeoutMs,
         env: {
           ...(o.env ?? {}),
           HANDOFF_WORKER_PROTOCOL: WORKER_PROTOCOL_VERSION,
           HANDOFF_PROJECT_ROOT: root,
         },
-      });
+      };
+      const sandbox = o.sandbox ?? null;
+      let process: ContainedResult;
+      if (sandbox === null) {
+        process = await runContained(o.runner.command, stdin, { ...contained, cwd: root });
+      } else {
+        const r = await runSandboxed(o.runner.command, stdin, {
+          ...contained,
+          projectRoot: root,
+          owned: dispatch.owned_files,
+          network: sandbox.network,
+          // the checks judge a deleted owned file as they do without the sandbox
+          allowDelete: true,
+          ...(isAbsolute(dispatch.context.scratch_location)
+            ? { privateDirs: [dispatch.context.scratch_location] }
+            : {}),
+        });
+        const failed = r.layerError === null ? await applyLayerFiles(r.files) : [];
+        const unapplied = [
+          ...(r.layerError === null ? [] : [`(${r.layerError})`]),
+          ...failed.map((f) => `${f} (cannot apply the owned file from the layer)`),
+        ];
+        const rel = (p: string) => relative(root, p).split(sep).join('/');
+        const found = classifyDiscards(r.plan.discarded, {
+          owned: new Set(dispatch.owned_files.map(rel)),
+          storeDir: rel(storeRoot),
+        });
+        discarded = { ...found, other: [...found.other, ...unapplied] };
+        process = r;
+      }
       watched = await endWatch(watch);
       handoff = process.timedOut || process.spawnError !== null ? null : handoffOf(process.stdout);
       ran = { process };
@@ -264,7 +303,8 @@ async function runCase(
       handoff = v?.ok ? v.value : null;
       ran = { answer };
     }
-    const { changed, containment } = watched as CaseWatchResult;
+    const { changed, containment: observed } = watched as CaseWatchResult;
+    const containment = discarded === undefined ? observed : { ...observed, discarded };
     const role = await roleObservation(plan, root, dispatch, containment.ownedSwap);
     let baselineCheck: ReturnedBaselineCheck | undefined;
     if (needsBaselineCheck(plan.kind, handoff) && handoff?.file_baseline) {
@@ -374,6 +414,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       timeoutMs,
       cwdFactory: options.cwdFactory ?? tempCaseDirectory,
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.sandbox == null ? {} : { sandbox: options.sandbox }),
     });
     cases.push(r.summary);
     findings.push(...r.findings);

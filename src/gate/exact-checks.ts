@@ -56,6 +56,12 @@ export interface ExactCheckInput {
   readonly current?: CandidateBinding | undefined;
   /** A blocked report whose proposed step is also checked against prohibitions. */
   readonly blocked?: BlockedReport | undefined;
+  /**
+   * What a sandboxed worker wrote outside `allowed_writes` and the sandbox discarded (as the layer
+   * plan names them: `B.txt`, `.git/config`, `~/.bashrc`, `x (symlink)`): each is a
+   * `scope_violation`, though it never reached the tree.
+   */
+  readonly discarded?: readonly string[] | undefined;
 }
 
 function sameBinding(a: CandidateBinding, b: CandidateBinding): boolean {
@@ -109,6 +115,9 @@ export function exactChecks(input: ExactCheckInput): ExactCheckResult {
         add('scope_violation', `${p} (${c.change}) is outside allowed_writes`, p);
       }
     }
+  }
+  for (const p of input.discarded ?? []) {
+    add('scope_violation', `${p} was written outside allowed_writes (discarded by the sandbox)`, p);
   }
   const stop = failures.some((f) => STOP_CODES.has(f.code));
   return { ok: failures.length === 0, stop, failures };

@@ -4,7 +4,7 @@
  * ledger (the only grantor) and the continuation worker — and returns the lead packet. Every
  * record is written to a content-addressed record directory and linked from the lead packet.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import {
@@ -19,6 +19,7 @@ import { createTraceCollector } from '../audit/index.js';
 import { sha256Hex } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
 import { runContained } from '../process/index.js';
+import { applyLayerFiles, discardedViolation, runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import type { Assessment } from './assessment-schema.js';
 import type { Authority } from './authority-schema.js';
 import { collectEvidence, currentCandidate, repoRoot } from './collector.js';
@@ -32,6 +33,7 @@ import {
 import { buildEvaluatorRequest } from './evaluator-protocol.js';
 import type { EvidencePacket, ExecutionInput } from './evidence-schema.js';
 import { type ExactCheckResult, exactChecks } from './exact-checks.js';
+import { matchesAny } from './globs.js';
 import type { Grant } from './grant-schema.js';
 import { continuationKey } from './ids.js';
 import { buildLeadPacket } from './lead-packet.js';
@@ -69,6 +71,15 @@ export interface RunGateOptions {
   readonly register?: boolean | undefined;
   /** A lead directive id: run as a lead-directed attempt (needed once the problem went to the lead). */
   readonly directive?: string | undefined;
+  /**
+   * Run the worker and the check command in the sandbox (src/sandbox; decide with `probeSandbox`
+   * and `sandboxDecision` first): the repository is seen read-only under a private writable layer.
+   * The worker's writes to paths `allowed_writes` matches reach the tree; everything else it wrote
+   * (other files, `.git/…`, `.handoff/…`, `$HOME`) is discarded, named in the lead packet's notes
+   * and a `scope_violation` of the exact checks. A check command changes nothing: its writes are
+   * discarded and named in the notes. Omitted or null: contained only (today's behaviour).
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null | undefined;
   /** Per-worker-run time limit in ms (default 10 minutes). */
   readonly workerTimeoutMs?: number | undefined;
   /**
@@ -104,21 +115,75 @@ interface ProcessResult {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** What the sandbox discarded (named as the layer plan names them); empty when not sandboxed. */
+  readonly discarded: readonly string[];
+  /** Why the sandbox's layer could not be read or applied (nothing of it reached the tree), or null. */
+  readonly layerError: string | null;
 }
 
-/** Worker and check commands run contained (process group, session sweep, bounded time). */
+/** How one command runs: contained, or sandboxed with what it may change. */
+type ProcessSandbox = null | {
+  readonly network: SandboxNetwork;
+  readonly may: ((rel: string) => boolean) | null;
+};
+
+/**
+ * Whether a sandboxed gate worker may change a repository-relative path (pure): `allowed_writes`
+ * matches it, and it is not under `.git/` or `.handoff/` whatever the globs say.
+ *
+ * @example
+ * ```ts
+ * gateWorkerMay(['src/**'], 'src/a.ts'); // true
+ * gateWorkerMay(['**'], '.git/config'); // false
+ * ```
+ */
+export function gateWorkerMay(allowed: readonly string[], rel: string): boolean {
+  const top = rel.split('/')[0];
+  if (top === '.git' || top === '.handoff') return false;
+  return matchesAny(allowed, rel);
+}
+
+/**
+ * Worker and check commands run contained (process group, session sweep, bounded time), or in the
+ * sandbox: then only the paths `may` accepts come out of the layer (none when `may` is null).
+ */
 async function runProcess(
   argv: readonly string[],
   cwd: string,
   stdin: string,
   timeoutMs: number,
+  sandbox: ProcessSandbox,
 ): Promise<ProcessResult> {
   if (argv[0] === undefined) throw new HandoffError('usage', 'empty command');
-  const r = await runContained(argv, stdin, { cwd, timeoutMs, killGraceMs: 0 });
+  if (sandbox === null) {
+    const r = await runContained(argv, stdin, { cwd, timeoutMs, killGraceMs: 0 });
+    return {
+      code: r.timedOut ? null : r.code,
+      stdout: r.stdout,
+      stderr: r.spawnError === null ? r.stderr : `${r.stderr}${r.spawnError}`,
+      discarded: [],
+      layerError: null,
+    };
+  }
+  const r = await runSandboxed(argv, stdin, {
+    projectRoot: cwd,
+    owned: [],
+    ...(sandbox.may === null ? {} : { ownedMatch: sandbox.may, allowDelete: true }),
+    network: sandbox.network,
+    timeoutMs,
+    killGraceMs: 0,
+  });
+  let layerError = r.layerError;
+  if (layerError === null && r.files.size > 0) {
+    const failed = await applyLayerFiles(r.files);
+    if (failed.length > 0) layerError = `cannot apply the sandbox's files: ${failed.join(', ')}`;
+  }
   return {
     code: r.timedOut ? null : r.code,
     stdout: r.stdout,
     stderr: r.spawnError === null ? r.stderr : `${r.stderr}${r.spawnError}`,
+    discarded: r.plan.discarded,
+    layerError,
   };
 }
 
@@ -144,7 +209,10 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       : createTraceCollector({ machines: [gateMachine.id] });
   const ledger = collector === null ? options.ledger : (options.ledger.traced?.(collector) ?? options.ledger);
   const inspect = combineInspectors(collector?.inspect, options.inspect);
-  const root = await repoRoot(options.repo);
+  const root = await realpath(await repoRoot(options.repo));
+  const sandbox = options.sandbox ?? null;
+  // everything a sandboxed worker wrote outside allowed_writes, over the whole run
+  const discarded: string[] = [];
   const recordsDir = options.recordsDir ?? join(root, '.handoff', 'gate', 'records');
   const store = options.assessmentStore ?? memoryAssessmentStore();
   const workerTimeout = options.workerTimeoutMs ?? 600_000;
@@ -213,8 +281,21 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       contract,
       attempt: { kind, grant_id: grantId, obligations: routes[routes.length - 1]?.obligations ?? [] },
     };
-    const r = await runProcess(options.worker, root, JSON.stringify(request), workerTimeout);
+    const r = await runProcess(
+      options.worker,
+      root,
+      JSON.stringify(request),
+      workerTimeout,
+      sandbox === null
+        ? null
+        : { network: sandbox.network, may: (rel) => gateWorkerMay(contract.allowed_writes, rel) },
+    );
     const parsed = parseWorkerOutput(r.stdout);
+    if (r.discarded.length > 0) {
+      discarded.push(...r.discarded.filter((p) => !discarded.includes(p)));
+      notes.push(`worker (${kind}): ${discardedViolation(r.discarded)}`);
+    }
+    if (r.layerError !== null) notes.push(`worker (${kind}): ${r.layerError}; nothing it wrote was applied`);
     if (parsed.note !== null) notes.push(parsed.note);
     if (r.code !== 0) notes.push(`worker (${kind}) exited with ${r.code ?? 'a signal or spawn failure'}`);
     worker = parsed.result;
@@ -310,7 +391,15 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
     const executions: ExecutionInput[] = [];
     if (options.check !== undefined && options.check.length > 0) {
       const before = await currentCandidate(root);
-      const r = await runProcess(options.check, root, '', workerTimeout);
+      const r = await runProcess(
+        options.check,
+        root,
+        '',
+        workerTimeout,
+        sandbox === null ? null : { network: sandbox.network, may: null },
+      );
+      if (r.discarded.length > 0)
+        notes.push(`check command (the evidence is unchanged): ${discardedViolation(r.discarded)}`);
       const after = await currentCandidate(root);
       executions.push({
         runner: 'handoff-gate',
@@ -345,6 +434,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       now: Date.parse(now()),
       current: await currentCandidate(root),
       blocked: blocked && worker.blocked !== null ? worker.blocked : undefined,
+      discarded,
     });
     exacts.push(r);
     return r;
@@ -408,6 +498,7 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
           authority: options.authority,
           now: Date.parse(now()),
           current: await currentCandidate(root),
+          discarded,
         });
         if (!recheck.ok) {
           notes.push(`enforcer re-check failed: ${recheck.failures.map((f) => f.code).join(', ')}`);

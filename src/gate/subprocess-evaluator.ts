@@ -5,9 +5,13 @@
  * non-zero exit without such an error is `unavailable`; unparsable stdout is `invalid-data`.
  * The process runs contained ({@link runContained}: argument array, own process group, session
  * sweep, bounded output); the deadline's abort signal fails the evaluation at once as `timeout`
- * while the containment stops the whole group.
+ * while the containment stops the whole group. With `sandbox` it runs in the sandbox
+ * (src/sandbox): its working directory read-only under a private layer that is thrown away — an
+ * evaluator reads evidence and answers on stdout; nothing it writes reaches the host.
  */
+import { realpath } from 'node:fs/promises';
 import { runContained } from '../process/index.js';
+import { runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import { EvaluatorFailure, type EvaluatorPort } from './evaluator.js';
 
 /** Options of {@link subprocessEvaluator}. */
@@ -17,6 +21,12 @@ export interface SubprocessEvaluatorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Maximum characters read from stdout (default 8 MiB); more is invalid data. */
   readonly maxOutputBytes?: number;
+  /**
+   * Run in the sandbox (decide with `probeSandbox` first): `cwd` read-only, every write discarded,
+   * private `$HOME` and `/tmp`; `network: 'allow'` keeps the host network (a model call). Omitted
+   * or null: contained only.
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
 }
 
 /** No budget of its own: the gate's deadline (the abort signal) bounds an evaluation. */
@@ -44,14 +54,27 @@ export function subprocessEvaluator(
         const onAbort = () => reject(new EvaluatorFailure('timeout', 'evaluator killed at the deadline'));
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        runContained(argv, JSON.stringify(request), {
-          cwd: options.cwd ?? process.cwd(),
+        const contained = {
           env: options.env ?? process.env,
           inheritEnv: false,
           timeoutMs: NO_BUDGET_MS,
           signal,
           maxOutputBytes: limit,
-        }).then((r) => {
+        };
+        const cwd = options.cwd ?? process.cwd();
+        const sandbox = options.sandbox ?? null;
+        const run =
+          sandbox === null
+            ? runContained(argv, JSON.stringify(request), { ...contained, cwd })
+            : realpath(cwd).then((projectRoot) =>
+                runSandboxed(argv, JSON.stringify(request), {
+                  ...contained,
+                  projectRoot,
+                  owned: [],
+                  network: sandbox.network,
+                }),
+              );
+        run.then((r) => {
           signal.removeEventListener('abort', onAbort);
           if (signal.aborted) return; // already rejected as a timeout
           try {
