@@ -39,6 +39,10 @@ export async function settleAttempt(b: HeldBefore, attempt: Attempt): Promise<Ch
   const changes = workspaceChanges(b.workspace, after);
   const swap = await ownedTypeViolation(b.owned);
   const violations: DelegateViolation[] = tamperViolations(swap, changes);
+  // a sandboxed command worker's writes outside its owned files never reached the host: its
+  // sandbox names them
+  if (attempt.kind === 'returned' && typeof attempt.discarded === 'string')
+    violations.push({ check: 'outside_owned', detail: attempt.discarded });
   let worker: Handoff | null = null;
   if (read !== null) {
     if (!read.ok) violations.push(read.violation);

@@ -6,6 +6,7 @@
  */
 import type { Dispatch } from '../contract/index.js';
 import { describeThrown } from './describe-thrown.js';
+import { sandboxedAnswer } from './sandboxed-answer.js';
 import type { Attempt } from './settle-rules.js';
 import { readHandoff } from './violations.js';
 
@@ -119,6 +120,11 @@ export async function runWorker(
       const answer = await call(worker, dispatch, { signal: controller.signal });
       // read once, as soon as it arrives: every check, and the host, see this copy, whatever the
       // worker does with the object it returned afterwards
+      const sandboxed = sandboxedAnswer(answer);
+      if (sandboxed !== null) {
+        // a command worker's sandbox report: what it wrote outside its owned files, discarded
+        return { kind: 'returned', read: readHandoff(sandboxed.handoff), discarded: sandboxed.discarded };
+      }
       return { kind: 'returned', read: readHandoff(answer) };
     } catch (e) {
       return {

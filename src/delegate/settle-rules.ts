@@ -54,7 +54,12 @@ export interface WorkerFailure {
  * ```
  */
 export type Attempt =
-  | { readonly kind: 'returned'; readonly read: ReadHandoff }
+  | {
+      readonly kind: 'returned';
+      readonly read: ReadHandoff;
+      /** A sandboxed command worker's discarded writes (src/delegate/command-worker.ts), or null. */
+      readonly discarded?: string | null;
+    }
   | { readonly kind: 'failed'; readonly failure: WorkerFailure };
 
 /**

@@ -9,6 +9,8 @@
  * arguments — data, never interpolated into the script.
  */
 
+import { isAbsolute, normalize } from 'node:path';
+
 /** Where the writable layer of one sandboxed run lives (absolute host paths). */
 export interface SandboxLayout {
   /** The project root (a realpath): the overlay's lower layer, and the path the worker sees it at. */
@@ -63,6 +65,26 @@ export function overlayPathDefect(path: string): string | null {
 }
 
 /**
+ * The private directories that can be given a tmpfs (pure): absolute, not `/` or `/tmp` (already
+ * private), and neither the project nor one of its ancestors (that would hide it).
+ *
+ * @example
+ * ```ts
+ * privateDirsFor('/repo', ['/scratch/1', '/', '/repo', 'rel']); // ['/scratch/1']
+ * ```
+ */
+export function privateDirsFor(project: string, dirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of dirs) {
+    if (!isAbsolute(raw)) continue;
+    const d = normalize(raw).replace(/\/+$/, '');
+    if (d === '' || d === '/tmp' || project === d || project.startsWith(`${d}/`)) continue;
+    if (!out.includes(d)) out.push(d);
+  }
+  return out;
+}
+
+/**
  * The full argv of one sandboxed worker (pure). `--tmpfs /tmp` comes before the project's bind so
  * a project under `/tmp` stays visible.
  *
@@ -108,7 +130,7 @@ export function sandboxArgv(
     '/proc',
     '--tmpfs',
     '/tmp',
-    ...(o.privateDirs ?? []).flatMap((d) => ['--tmpfs', d]),
+    ...privateDirsFor(layout.project, o.privateDirs ?? []).flatMap((d) => ['--tmpfs', d]),
     '--bind',
     layout.merged,
     layout.project,

@@ -9,6 +9,7 @@ export { discardedViolation, type LayerPlan, type PlanLayerOptions, planLayer } 
 export {
   MOUNT_SCRIPT,
   overlayPathDefect,
+  privateDirsFor,
   SANDBOX_HOME,
   type SandboxArgvOptions,
   type SandboxLayout,

@@ -19,8 +19,10 @@ const HOSTILE = fileURLToPath(new URL('./fixtures/hostile.mjs', import.meta.url)
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
 const PROJECT = { 'T.lean': THEOREM, 'notes.txt': 'unrelated\n' };
 
+// detect-and-restore (`--sandbox off`): the same attacks with the sandbox on are
+// test/hostile/sandbox-attacks.test.ts (there the markers in /tmp and the pids are the sandbox's own)
 const run = (dir: string, attack: string, ...more: string[]) =>
-  runCli(runArgs(dir, `node ${HOSTILE} ${attack} ${markerOf(dir)}`, '--json', ...more));
+  runCli(runArgs(dir, `node ${HOSTILE} ${attack} ${markerOf(dir)}`, '--json', '--sandbox', 'off', ...more));
 const markerOf = (dir: string) => join(dir, '..', `${dir.split('/').pop()}-marker`);
 
 /** Running (a killed, unreaped process is a zombie: not running). */
