@@ -33,7 +33,6 @@ import {
 import { buildEvaluatorRequest } from './evaluator-protocol.js';
 import type { EvidencePacket, ExecutionInput } from './evidence-schema.js';
 import { type ExactCheckResult, exactChecks } from './exact-checks.js';
-import { matchesAny } from './globs.js';
 import type { Grant } from './grant-schema.js';
 import { continuationKey } from './ids.js';
 import { buildLeadPacket } from './lead-packet.js';
@@ -41,6 +40,7 @@ import type { LeadPacket } from './lead-packet-schema.js';
 import type { Ledger } from './ledger.js';
 import { decideRoute } from './route.js';
 import type { RouteDecision, Thresholds } from './route-schema.js';
+import { gateWorkerMay } from './sandbox-scope.js';
 import {
   GATE_WORKER_REQUEST_SCHEMA,
   parseWorkerOutput,
@@ -126,22 +126,6 @@ type ProcessSandbox = null | {
   readonly network: SandboxNetwork;
   readonly may: ((rel: string) => boolean) | null;
 };
-
-/**
- * Whether a sandboxed gate worker may change a repository-relative path (pure): `allowed_writes`
- * matches it, and it is not under `.git/` or `.handoff/` whatever the globs say.
- *
- * @example
- * ```ts
- * gateWorkerMay(['src/**'], 'src/a.ts'); // true
- * gateWorkerMay(['**'], '.git/config'); // false
- * ```
- */
-export function gateWorkerMay(allowed: readonly string[], rel: string): boolean {
-  const top = rel.split('/')[0];
-  if (top === '.git' || top === '.handoff') return false;
-  return matchesAny(allowed, rel);
-}
 
 /**
  * Worker and check commands run contained (process group, session sweep, bounded time), or in the
