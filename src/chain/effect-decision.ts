@@ -10,6 +10,7 @@
  * |---|---|
  * | `done` | `replay` the recorded result; the effect is not run |
  * | `started` | `run` the effect (its intent is durable first) |
+ * | `in_doubt`, its run still running here | `wait`: refused with `busy`, nothing runs ({@link intentStillRunning}) |
  * | `in_doubt`, a `reconcile` function given | `reconcile`: the caller's function finds out what happened and finishes it, once |
  * | `in_doubt`, the effect declared `rerunSafe` | `rerun` the effect |
  * | `in_doubt`, neither | `refuse` with `effect_in_doubt`: nothing runs |
@@ -36,8 +37,11 @@ export interface EffectDeclaration {
   readonly rerunSafe: boolean;
 }
 
-/** The decision of {@link decideEffect}. */
-export type EffectDecision = 'replay' | 'run' | 'reconcile' | 'rerun' | 'refuse';
+/**
+ * The decision of {@link decideEffect}. `wait`: the key is in doubt but the run that recorded its
+ * intent is still running here (its effect may be under way), so nothing is decided now (`busy`).
+ */
+export type EffectDecision = 'replay' | 'run' | 'reconcile' | 'rerun' | 'refuse' | 'wait';
 
 /**
  * Decides what to do with an effect given the ledger's answer to `begin` (see the file comment).
@@ -47,11 +51,51 @@ export type EffectDecision = 'replay' | 'run' | 'reconcile' | 'rerun' | 'refuse'
  * decideEffect({ state: 'started' }, { reconcile: false, rerunSafe: false }); // 'run'
  * decideEffect({ state: 'in_doubt', intent: null }, { reconcile: false, rerunSafe: false }); // 'refuse'
  * decideEffect({ state: 'in_doubt', intent: null }, { reconcile: true, rerunSafe: true }); // 'reconcile'
+ * decideEffect({ state: 'in_doubt', intent: null }, { reconcile: true, rerunSafe: true }, true); // 'wait'
  * ```
  */
-export function decideEffect(begin: EffectBegin, declared: EffectDeclaration): EffectDecision {
+export function decideEffect(
+  begin: EffectBegin,
+  declared: EffectDeclaration,
+  intentRunning = false,
+): EffectDecision {
   if (begin.state === 'done') return 'replay';
   if (begin.state === 'started') return 'run';
+  if (intentRunning) return 'wait';
   if (declared.reconcile) return 'reconcile';
   return declared.rerunSafe ? 'rerun' : 'refuse';
+}
+
+/** What {@link intentStillRunning} knows of the machine it runs on. */
+export interface EffectHere {
+  /** This machine's hostname. */
+  readonly host: string;
+  /** This process's pid. */
+  readonly pid: number;
+  /** Whether this process is running the key's effect right now. */
+  readonly inFlight: boolean;
+  /** True when `pid` names a process here, or its absence cannot be proven (the safe side). */
+  readonly isAlive: (pid: number) => boolean;
+}
+
+/**
+ * Whether the run that recorded an in-doubt intent (`{host, pid}`) may still be running its
+ * effect: this process with the key in flight, or another live pid of this host. An intent of
+ * another host cannot be checked from here and counts as not running (its key is decided by
+ * `reconcile`, which must then be safe against a run still going on elsewhere); a body that is not
+ * `{host, pid}` counts as not running.
+ *
+ * @example
+ * ```ts
+ * const here = { host: 'h1', pid: 10, inFlight: false, isAlive: (p: number) => p === 42 };
+ * intentStillRunning({ host: 'h1', pid: 42 }, here); // true: a live process of this host
+ * intentStillRunning({ host: 'h1', pid: 10 }, here); // false: this process, not running it now
+ * intentStillRunning({ host: 'h2', pid: 42 }, here); // false: cannot be checked from here
+ * ```
+ */
+export function intentStillRunning(intent: unknown, here: EffectHere): boolean {
+  if (typeof intent !== 'object' || intent === null) return false;
+  const { host, pid } = intent as { host?: unknown; pid?: unknown };
+  if (host !== here.host || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  return pid === here.pid ? here.inFlight : here.isAlive(pid);
 }

@@ -12,7 +12,7 @@
 import { hostname } from 'node:os';
 import { canonicalJson, deepFreeze } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
-import { decideEffect, type EffectBegin } from './effect-decision.js';
+import { decideEffect, type EffectBegin, intentStillRunning } from './effect-decision.js';
 import { deepCopy } from './immutable.js';
 
 export type { EffectBegin } from './effect-decision.js';
@@ -27,6 +27,11 @@ export interface EffectRecord {
 
 /** Durable memory of effect intents and results. */
 export interface EffectLedger {
+  /**
+   * What names the durable ledger (the file ledger: its file's path), so two objects over the same
+   * ledger in one process know each other's effects in flight; absent: the object itself.
+   */
+  readonly id?: string;
   /** The recorded result for `key`, or undefined (also while the key is only intended). */
   get(key: string): Promise<EffectRecord | undefined>;
   /**
@@ -90,6 +95,49 @@ export function createMemoryEffectLedger(): EffectLedger & { keys(): string[]; i
 }
 
 /**
+ * The keys this process is running an effect (or a reconcile) for right now: per ledger `id` (so
+ * two objects over one file ledger see each other's), else per ledger object.
+ */
+const IN_FLIGHT_BY_ID = new Map<string, Set<string>>();
+const IN_FLIGHT_BY_OBJECT = new WeakMap<EffectLedger, Set<string>>();
+
+function inFlightOf(ledger: EffectLedger): {
+  has(k: string): boolean;
+  add(k: string): void;
+  delete(k: string): void;
+} {
+  const id = ledger.id;
+  const get = (): Set<string> | undefined =>
+    id === undefined ? IN_FLIGHT_BY_OBJECT.get(ledger) : IN_FLIGHT_BY_ID.get(id);
+  return {
+    has: (k) => get()?.has(k) === true,
+    add: (k) => {
+      let s = get();
+      if (s === undefined) {
+        s = new Set();
+        if (id === undefined) IN_FLIGHT_BY_OBJECT.set(ledger, s);
+        else IN_FLIGHT_BY_ID.set(id, s);
+      }
+      s.add(k);
+    },
+    delete: (k) => {
+      const s = get();
+      s?.delete(k);
+      if (id !== undefined && s?.size === 0) IN_FLIGHT_BY_ID.delete(id);
+    },
+  };
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: unknown } | null)?.code !== 'ESRCH';
+  }
+}
+
+/**
  * How {@link idempotentEffect} got its result: `ran` (the effect ran once, after its intent was
  * recorded), `replayed` (the recorded result; nothing ran), `reconciled` (an in-doubt key decided
  * by the caller's `reconcile`), `reran` (an in-doubt key of a `rerunSafe` effect, run again).
@@ -131,7 +179,8 @@ export interface EffectOptions<T> {
  * returned without running it; otherwise the ledger records the intent durably **first** — a
  * ledger that cannot (`busy`: its lock is held, e.g. by a killed writer; `io_error`) rejects and
  * the effect is not run — then the effect runs and its (JSON) result is recorded before this
- * resolves. A key whose intent has no result is in doubt: `options.reconcile` decides it,
+ * resolves. A key whose intent has no result is in doubt: while the run that recorded the intent
+ * still runs on this host the answer is `busy`; otherwise `options.reconcile` decides it,
  * `options.rerunSafe` runs the effect again, and otherwise this rejects with `effect_in_doubt`
  * without running anything. When the effect throws (or its result cannot be recorded), the key
  * stays in doubt: whether it acted is not known.
@@ -144,7 +193,9 @@ export interface EffectOptions<T> {
  * return stageDelta({ payment_id: { value: result.payment_id, evidence: [result.ref] } });
  * ```
  * @throws HandoffError `busy` (details `lock`, `path`, `holder`) when the ledger's lock is held and
- *   the intent cannot be recorded (the effect did not run); `effect_in_doubt` (details `key`,
+ *   the intent cannot be recorded (the effect did not run), or (details `key`, `intent`) when the
+ *   key is in doubt but the run that recorded its intent is still running on this host — this
+ *   process with the key in flight, or a live pid ({@link intentStillRunning}): nothing runs; `effect_in_doubt` (details `key`,
  *   `intent`) for an in-doubt key without `reconcile` or `rerunSafe` (nothing ran); `io_error` when
  *   the ledger cannot write; `canonical_unsupported` when the result is not JSON-representable
  *   (the effect ran: the key stays in doubt); whatever the effect or `reconcile` throws.
@@ -158,29 +209,50 @@ export async function idempotentEffect<T>(
   const recorded = await ledger.get(key);
   if (recorded !== undefined)
     return { result: deepCopy(recorded.result) as T, replayed: true, via: 'replayed' };
+  const running = inFlightOf(ledger);
   const begin = await ledger.begin(key); // busy / io_error: rejected here, before the effect
-  const decision = decideEffect(begin, {
-    reconcile: options.reconcile !== undefined,
-    rerunSafe: options.rerunSafe === true,
-  });
+  const intent = begin.state === 'in_doubt' ? begin.intent : null;
+  const decision = decideEffect(
+    begin,
+    { reconcile: options.reconcile !== undefined, rerunSafe: options.rerunSafe === true },
+    begin.state === 'in_doubt' &&
+      intentStillRunning(intent, {
+        host: hostname(),
+        pid: process.pid,
+        inFlight: running.has(key),
+        isAlive: isProcessAlive,
+      }),
+  );
+  if (decision === 'wait') {
+    throw new HandoffError(
+      'busy',
+      `the effect of ${key} is being run by ${canonicalJson(intent ?? null)} (its intent is recorded and that run has not ended): not run or reconciled meanwhile`,
+      { details: { key, intent: intent ?? null } },
+    );
+  }
   if (decision === 'replay') {
     const result = (begin as { result: unknown }).result;
     return { result: deepCopy(result) as T, replayed: true, via: 'replayed' };
   }
   if (decision === 'refuse') {
-    const intent = (begin as { intent: unknown }).intent;
     throw new HandoffError(
       'effect_in_doubt',
       `the effect of ${key} is in doubt: its intent was recorded (by ${canonicalJson(intent ?? null)}) but no result — it may have acted; not run again (give a reconcile function, or declare it rerunSafe)`,
       { details: { key, intent: intent ?? null } },
     );
   }
-  const result =
-    decision === 'reconcile'
-      ? await (options.reconcile as (key: string) => Promise<T> | T)(key)
-      : await effect();
-  canonicalJson(result);
-  const kept = await ledger.put({ key, result });
+  running.add(key);
+  let kept: EffectRecord;
+  try {
+    const result =
+      decision === 'reconcile'
+        ? await (options.reconcile as (key: string) => Promise<T> | T)(key)
+        : await effect();
+    canonicalJson(result);
+    kept = await ledger.put({ key, result });
+  } finally {
+    running.delete(key);
+  }
   const via: EffectVia = decision === 'reconcile' ? 'reconciled' : decision === 'rerun' ? 'reran' : 'ran';
   return { result: deepCopy(kept.result) as T, replayed: false, via };
 }

@@ -134,6 +134,7 @@ export function createFileEffectLedger(dir: string, options: FileEffectLedgerOpt
     return run;
   };
   return {
+    id: `file:${path}`,
     async get(key) {
       return load().get(key)?.record;
     },

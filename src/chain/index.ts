@@ -44,6 +44,8 @@ export {
   type EffectBegin,
   type EffectDecision,
   type EffectDeclaration,
+  type EffectHere,
+  intentStillRunning,
 } from './effect-decision.js';
 export type { EffectLedger, EffectOptions, EffectOutcome, EffectRecord, EffectVia } from './effect-ledger.js';
 export { createMemoryEffectLedger, effectIntentBody, idempotentEffect } from './effect-ledger.js';

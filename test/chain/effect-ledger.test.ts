@@ -19,6 +19,7 @@ import {
   decideEffect,
   type EffectLedger,
   idempotentEffect,
+  intentStillRunning,
 } from '../../src/chain/index.js';
 import { tripEntries } from '../helpers/chain-journal-lock.js';
 import { faultyFs } from '../store/faulty-fs.js';
@@ -41,6 +42,9 @@ describe('decideEffect (pure)', () => {
     expect(decideEffect(doubt, { reconcile: false, rerunSafe: true })).toBe('rerun');
     expect(decideEffect(doubt, { reconcile: true, rerunSafe: false })).toBe('reconcile');
     expect(decideEffect(doubt, { reconcile: true, rerunSafe: true })).toBe('reconcile');
+    // the run that recorded the intent still runs: nothing is decided under it
+    expect(decideEffect(doubt, { reconcile: true, rerunSafe: true }, true)).toBe('wait');
+    expect(decideEffect({ state: 'started' }, none, true)).toBe('run');
   });
 });
 
@@ -126,6 +130,68 @@ describe('idempotentEffect: in doubt', () => {
     expect(await old.records()).toEqual([{ key: 'old', result: 1 }]);
     expect(await old.inDoubt()).toEqual([]);
     expect(await idempotentEffect(old, 'old', () => 2)).toMatchObject({ result: 1, via: 'replayed' });
+  });
+});
+
+describe('idempotentEffect: an in-doubt key whose run still runs is busy, never reconciled under it', () => {
+  it('intentStillRunning (pure): this process only while in flight, a live pid of this host; another host cannot be checked', () => {
+    const here = { host: 'h1', pid: 10, inFlight: false, isAlive: (p: number) => p === 42 };
+    expect(intentStillRunning({ host: 'h1', pid: 42 }, here)).toBe(true);
+    expect(intentStillRunning({ host: 'h1', pid: 43 }, here)).toBe(false);
+    expect(intentStillRunning({ host: 'h1', pid: 10 }, here)).toBe(false);
+    expect(intentStillRunning({ host: 'h1', pid: 10 }, { ...here, inFlight: true })).toBe(true);
+    expect(intentStillRunning({ host: 'h2', pid: 42 }, here)).toBe(false);
+    for (const bad of [null, 'x', { host: 'h1' }, { host: 'h1', pid: -1 }, { host: 'h1', pid: 1.5 }])
+      expect(intentStillRunning(bad, here)).toBe(false);
+  });
+
+  it('file: a second call while the first runs the effect (another ledger object, same file) is busy; afterwards it replays', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((res) => {
+      release = res;
+    });
+    let runs = 0;
+    let reconciles = 0;
+    const first = idempotentEffect(createFileEffectLedger(dir), 'k', async () => {
+      runs++;
+      await gate;
+      return 'paid';
+    });
+    await new Promise((res) => setTimeout(res, 20)); // the first call is inside its effect
+    const reconcile = () => {
+      reconciles++;
+      return 'reconciled';
+    };
+    const second = await idempotentEffect(createFileEffectLedger(dir), 'k', () => 'again', {
+      reconcile,
+    }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'busy', details: { key: 'k', intent: { pid: process.pid } } });
+    release();
+    expect(await first).toMatchObject({ result: 'paid', via: 'ran' });
+    expect(
+      await idempotentEffect(createFileEffectLedger(dir), 'k', () => 'again', { reconcile }),
+    ).toMatchObject({
+      result: 'paid',
+      via: 'replayed',
+    });
+    expect([runs, reconciles]).toEqual([1, 0]);
+  });
+
+  it('file: an intent of a live process of this host is busy; of a gone one, reconciled', async () => {
+    const file = join(dir, 'effects.jsonl');
+    const reconcile = () => 'reconciled';
+    writeFileSync(
+      file,
+      `{"intent":{"host":${JSON.stringify(hostname())},"pid":${process.ppid}},"key":"k"}\n`,
+    );
+    expect(
+      await idempotentEffect(createFileEffectLedger(dir), 'k', () => 1, { reconcile }).catch((e) => e),
+    ).toMatchObject({ code: 'busy', details: { key: 'k' } });
+    writeFileSync(file, `{"intent":{"host":${JSON.stringify(hostname())},"pid":999999999},"key":"k"}\n`);
+    expect(await idempotentEffect(createFileEffectLedger(dir), 'k', () => 1, { reconcile })).toMatchObject({
+      result: 'reconciled',
+      via: 'reconciled',
+    });
   });
 });
 
