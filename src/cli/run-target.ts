@@ -19,6 +19,8 @@ export interface RunTargetCheck {
   readonly errorComment: string | null;
   /** False when a `--diagnostics` command defines the targets: only existence is checked. */
   readonly checkMarkers: boolean;
+  /** The profile's name and the extensions its built-in scan reads (with `checkMarkers`). */
+  readonly profile?: { readonly name: string; readonly sourceExtensions: readonly string[] };
 }
 
 async function kindOf(path: string): Promise<PathKind> {
@@ -44,7 +46,11 @@ const MAX_SCAN = 1 << 20;
 export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
   const whole = await kindOf(resolve(c.projectRoot, c.target));
   const m = /^(.*):(\d+)$/.exec(c.target);
-  if (whole !== 'missing' || m === null) return { target: c.target, whole, markers: c.markers };
+  const scan =
+    c.checkMarkers && c.profile !== undefined
+      ? { scan: { profile: c.profile.name, sourceExtensions: c.profile.sourceExtensions } }
+      : {};
+  if (whole !== 'missing' || m === null) return { target: c.target, whole, markers: c.markers, ...scan };
   const file = m[1] as string;
   const line = Number(m[2]);
   const abs = resolve(c.projectRoot, file);
@@ -64,7 +70,13 @@ export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
       lineCount = Number.MAX_SAFE_INTEGER;
     }
   }
-  return { target: c.target, whole, markers: c.markers, split: { file, line, kind, lineCount, markerLines } };
+  return {
+    target: c.target,
+    whole,
+    markers: c.markers,
+    ...scan,
+    split: { file, line, kind, lineCount, markerLines },
+  };
 }
 
 /**

@@ -470,6 +470,7 @@ export async function runCommand(
       markers: profile.markers,
       errorComment: profile.errorComment,
       checkMarkers: diagnostics === undefined,
+      profile: { name: profile.name, sourceExtensions: profile.sourceExtensions },
     });
   }
   const mode = flags.mode;
@@ -569,6 +570,19 @@ export async function runCommand(
     result = await runProject({ ...inv.args, ...(recorder === undefined ? {} : { recorder }) });
   } catch (e) {
     const handoff = e instanceof HandoffError ? validateHandoff(e.details.handoff) : null;
+    // a directory with no source file of the profile: say which files the profile reads
+    if (
+      e instanceof HandoffError &&
+      e.code === 'usage' &&
+      / names no files in /.test(e.message) &&
+      diagnostics === undefined
+    ) {
+      throw new HandoffError(
+        'usage',
+        `${e.message} (the ${profile.name} profile reads only ${profile.sourceExtensions.join(' ')} files${profile.name === 'lean' ? '; a TypeScript, JavaScript or Python project wants --profile code' : ''})`,
+        { details: e.details },
+      );
+    }
     if (e instanceof HandoffError && handoff?.ok) {
       // a refusal that ends the run with a record (prior-run reuse needing reconciliation)
       const { handoff: _h, ...details } = e.details;
@@ -623,7 +637,7 @@ export async function runCommand(
  * @example
  * ```ts
  * emptyWhy('.', 'lean', ['sorry'], false);
- * // 'the lean profile found no sorry marker under . (a TypeScript/JavaScript project wants --profile code; --allow-empty accepts an empty run)'
+ * // 'the lean profile found no sorry marker under . (--allow-empty accepts an empty run)'
  * ```
  */
 export function emptyWhy(
@@ -635,11 +649,7 @@ export function emptyWhy(
   const found = customDiagnostics
     ? `the --diagnostics command reported no target under ${target}`
     : `the ${profileName} profile found no ${markers.join('/')} marker under ${target}`;
-  const hint =
-    profileName === 'lean' && !customDiagnostics
-      ? 'a TypeScript/JavaScript project wants --profile code; '
-      : '';
-  return `${found} (${hint}--allow-empty accepts an empty run)`;
+  return `${found} (--allow-empty accepts an empty run)`;
 }
 
 /** The summary line of a run that left nothing in the run store (no `--persist`, or nothing recorded). */

@@ -28,6 +28,27 @@ export interface TargetFacts {
   };
   /** The profile's markers, for the message (`sorry`, `TODO(agent)`). */
   readonly markers: readonly string[];
+  /**
+   * The profile whose built-in scan reads the files, and the extensions it reads (`.lean`): a file
+   * target of another extension names nothing that scan would ever look at. Absent when a
+   * diagnostics command defines the targets.
+   */
+  readonly scan?: { readonly profile: string; readonly sourceExtensions: readonly string[] };
+}
+
+/** The extension of a path, lower case with its dot (`.lean`), or '' without one. */
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot).toLowerCase();
+}
+
+/** Why a file is outside the profile's scan, or null when the scan reads it. */
+function outsideScan(file: string, scan: TargetFacts['scan']): string | null {
+  if (scan === undefined || scan.sourceExtensions.includes(extensionOf(file))) return null;
+  const hint =
+    scan.profile === 'lean' ? '; a TypeScript, JavaScript or Python project wants --profile code' : '';
+  return `${file} is not a source file of the ${scan.profile} profile (it reads ${scan.sourceExtensions.join(' ')}${hint})`;
 }
 
 /** The verdict on a target: it names something, or why it names nothing. */
@@ -40,18 +61,27 @@ export type TargetVerdict = { readonly ok: true } | { readonly ok: false; readon
  * ```ts
  * targetVerdict({ target: 'nosuch', whole: 'missing', markers: ['sorry'] });
  * // { ok: false, reason: 'no such file or directory' }
+ * targetVerdict({ target: 'index.ts', whole: 'file', markers: ['sorry'],
+ *   scan: { profile: 'lean', sourceExtensions: ['.lean'] } });
+ * // { ok: false, reason: 'index.ts is not a source file of the lean profile (it reads .lean; …)' }
  * targetVerdict({ target: 'A.lean:9', whole: 'missing', markers: ['sorry'],
  *   split: { file: 'A.lean', line: 9, kind: 'file', lineCount: 12, markerLines: [4] } });
  * // { ok: false, reason: 'line 9 of A.lean carries no sorry marker (marked lines: 4)' }
  * ```
  */
 export function targetVerdict(facts: TargetFacts): TargetVerdict {
-  if (facts.whole !== 'missing') return { ok: true };
+  if (facts.whole === 'directory') return { ok: true };
+  if (facts.whole === 'file') {
+    const outside = outsideScan(facts.target, facts.scan);
+    return outside === null ? { ok: true } : { ok: false, reason: outside };
+  }
   const s = facts.split;
   if (s === undefined) return { ok: false, reason: 'no such file or directory' };
   if (s.kind === 'missing') return { ok: false, reason: `no such file: ${s.file}` };
   if (s.kind === 'directory')
     return { ok: false, reason: `${s.file} is a directory (FILE:LINE names a line of a file)` };
+  const outside = outsideScan(s.file, facts.scan);
+  if (outside !== null) return { ok: false, reason: outside };
   if (s.line < 1 || s.line > s.lineCount)
     return { ok: false, reason: `${s.file} has ${s.lineCount} lines, no line ${s.line}` };
   if (s.markerLines === null || s.markerLines.includes(s.line)) return { ok: true };

@@ -4,7 +4,7 @@
  * at all ends `stopped`/`queue-empty` saying "no targets found", with exit 5 — not solved's 0 —
  * unless `--allow-empty`. In-process through the CLI's `main`; the pure rule beside it.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,9 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'handoff-target-'));
   await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n\ntheorem b : 2 = 2 := rfl\n');
-  await writeFile(join(dir, 'index.ts'), 'export const x = 1;\n');
+  await writeFile(join(dir, 'Done.lean'), 'theorem d : 1 = 1 := rfl\n');
+  await mkdir(join(dir, 'ts'));
+  await writeFile(join(dir, 'ts', 'index.ts'), 'export const x = 1; // sorry\n');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -60,6 +62,19 @@ describe('handoff run: a target that names nothing is a usage error', () => {
     expect(past.err).toContain('A.lean has 5 lines, no line 40');
   });
 
+  it('a TypeScript file or directory under the lean profile names the profile and --profile code', async () => {
+    const file = await run('--target', 'ts/index.ts');
+    expect(file.code).toBe(2);
+    expect(file.err).toContain(
+      'ts/index.ts is not a source file of the lean profile (it reads .lean; a TypeScript, JavaScript or Python project wants --profile code)',
+    );
+    const folder = await run('--target', 'ts');
+    expect(folder.code).toBe(2);
+    expect(folder.err).toMatch(
+      /names no files in .*\(the lean profile reads only \.lean files; .*--profile code\)/,
+    );
+  });
+
   it('with --json the refusal is the machine line', async () => {
     const r = await run('--target', 'nosuch', '--json');
     expect(r.code).toBe(2);
@@ -68,25 +83,27 @@ describe('handoff run: a target that names nothing is a usage error', () => {
 });
 
 describe('handoff run: a run that finds no target says so', () => {
-  it('a TypeScript project under the lean profile: stopped/queue-empty, "no targets found", exit 5', async () => {
-    const r = await run('--target', 'index.ts', '--json');
+  it('a solved Lean file: stopped/queue-empty, "no targets found", exit 5', async () => {
+    const r = await run('--target', 'Done.lean', '--json');
     expect(r.code).toBe(RUN_EXIT.empty);
     expect(r.code).not.toBe(RUN_EXIT.solved);
     const h = JSON.parse(r.out) as Record<string, unknown>;
     expect(validateHandoff(h).ok).toBe(true);
     expect(h).toMatchObject({ status: 'stopped', stop_reason: 'queue-empty' });
-    expect((h.failed_avenues as string[])[0]).toMatch(/^no targets found: .*--profile code/);
+    expect((h.failed_avenues as string[])[0]).toBe(
+      'no targets found: the lean profile found no sorry marker under Done.lean (--allow-empty accepts an empty run)',
+    );
   });
 
   it('the summary line says it in words', async () => {
-    const r = await run('--target', 'index.ts');
+    const r = await run('--target', 'Done.lean');
     expect(r.code).toBe(5);
     expect(r.out).toMatch(/^run unpersisted: stopped \(queue-empty\)$/m);
-    expect(r.out).toMatch(/^no targets found: the lean profile found no sorry marker under index\.ts/m);
+    expect(r.out).toMatch(/^no targets found: the lean profile found no sorry marker under Done\.lean/m);
   });
 
   it('--allow-empty: solved and exit 0, with a note that nothing was found', async () => {
-    const r = await run('--target', 'index.ts', '--json', '--allow-empty');
+    const r = await run('--target', 'Done.lean', '--json', '--allow-empty');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ status: 'solved' });
     expect(r.err).toContain('no targets found');
@@ -126,6 +143,13 @@ describe('target-exists rules (pure)', () => {
         split: { ...split, line: 3, markerLines: [] },
       }),
     ).toEqual({ ok: false, reason: 'line 3 of A.lean carries no sorry marker (A.lean has none)' });
+    const scan = { profile: 'lean', sourceExtensions: ['.lean'] };
+    expect(targetVerdict({ target: 'A.lean', whole: 'file', markers: ['sorry'], scan }).ok).toBe(true);
+    expect(targetVerdict({ target: 'a.py', whole: 'file', markers: ['sorry'], scan })).toEqual({
+      ok: false,
+      reason:
+        'a.py is not a source file of the lean profile (it reads .lean; a TypeScript, JavaScript or Python project wants --profile code)',
+    });
   });
 
   it('empty: solved with no handoff and nothing counted; the record it becomes is a valid stop', () => {
