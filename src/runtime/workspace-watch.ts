@@ -119,7 +119,10 @@ let watchSeq = 0;
  * The keys each restore put back, per zones object: a concurrent sibling's restore can undo a
  * write before this dispatch's watch looks again — the write still happened in its window.
  */
-const restoreLog = new WeakMap<WatchZones, { readonly seq: number; readonly keys: readonly string[] }[]>();
+const restoreLog = new WeakMap<
+  WatchZones,
+  { readonly seq: number; readonly from: number | undefined; readonly keys: readonly string[] }[]
+>();
 const states = new WeakMap<WorkspaceSnapshot, SnapshotState>();
 const lastSnapshot = new WeakMap<WatchZones, WorkspaceSnapshot>();
 
@@ -306,8 +309,9 @@ export function workspaceChanges(a: WorkspaceSnapshot, b: WorkspaceSnapshot): Wo
   const sa = states.get(a);
   const sb = states.get(b);
   if (sa !== undefined && sb !== undefined && sa.zones === sb.zones) {
+    // (a restore from this same `a`'s kept state is this window's own undo, not a write in it)
     for (const e of restoreLog.get(sa.zones) ?? [])
-      if (e.seq > sa.seq && e.seq < sb.seq) for (const k of e.keys) changed.add(k);
+      if (e.seq > sa.seq && e.seq < sb.seq && e.from !== sa.seq) for (const k of e.keys) changed.add(k);
   }
   const keys = [...changed].sort();
   const of = (zone: string) =>
@@ -343,6 +347,7 @@ export function describeWorkspaceChanges(c: WorkspaceChanges): string | null {
 export type ZoneBytes = ReadonlyMap<string, KeptState>;
 
 const keptDirs = new WeakMap<ZoneBytes, ReadonlySet<string>>();
+const keptFrom = new WeakMap<ZoneBytes, number>();
 
 /**
  * What a restore needs, as of `snapshot` (default: the last snapshot taken of `zones`, or a fresh
@@ -360,6 +365,7 @@ export async function captureZoneBytes(zones: WatchZones, snapshot?: WorkspaceSn
     states.get(snapshotWorkspaceSync(zones, [])) ?? { kept: new Map(), dirs: new Set() };
   const out: ZoneBytes = new Map(state.kept);
   keptDirs.set(out, state.dirs);
+  if ('seq' in state) keptFrom.set(out, state.seq);
   return out;
 }
 
@@ -508,7 +514,7 @@ export async function restoreWorkspace(
     }
   }
   const log = restoreLog.get(zones) ?? [];
-  log.push({ seq: ++watchSeq, keys: targets.map((t) => t.key) });
+  log.push({ seq: ++watchSeq, from: keptFrom.get(kept), keys: targets.map((t) => t.key) });
   restoreLog.set(zones, log.slice(-64));
   return { restored, tooLarge, failed };
 }
