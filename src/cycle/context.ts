@@ -37,6 +37,7 @@ export function initialCycleContext(input: CycleInput): CycleContext {
     targets: [],
     initialCount: null,
     lastCount: null,
+    discoveryErrors: [],
     lastDecreaseAt: input.startedAt,
     plan: [],
     searches: [],

@@ -142,6 +142,41 @@ export interface FinalKind {
 }
 
 /**
+ * The blocker of a run stuck with no target left but discovery errors (a failing build, an
+ * unverifiable file): the first error is its signature, every error a failed avenue — never
+ * `solved`, and the record says why (pure).
+ *
+ * @example
+ * ```ts
+ * errorsBlocker({ discoveryErrors: ['T.lean:0:unverifiable: not valid UTF-8 text'] })?.blocker_signature;
+ * // 'T.lean:0:unverifiable: not valid UTF-8 text'
+ * ```
+ */
+export function errorsBlocker(
+  ctx: Partial<Pick<CycleContext, 'discoveryErrors'>>,
+): Pick<
+  Handoff,
+  | 'blocker_kind'
+  | 'blocker_class'
+  | 'blocker_signature'
+  | 'failed_avenues'
+  | 'next_action'
+  | 'new_evidence_required_for_rerun'
+> | null {
+  const errors = ctx.discoveryErrors ?? [];
+  const first = errors[0];
+  if (first === undefined) return null;
+  return {
+    blocker_kind: 'operational',
+    blocker_class: null,
+    blocker_signature: first,
+    failed_avenues: errors.slice(0, 10).map((e) => `diagnostics: ${e}`),
+    next_action: 'stop',
+    new_evidence_required_for_rerun: `diagnostics without errors (first: ${first})`,
+  };
+}
+
+/**
  * The run's final handoff (run-contract/v1) for the run's own (target, scope, mode): custody of
  * the whole owned set with the latest accepted baseline, accumulated evidence, and blocker fields
  * exactly when the stop is blocker-driven (taken from the parent-wrapped stuck handoff).
@@ -152,14 +187,15 @@ export interface FinalKind {
  * ```
  */
 export function finalHandoff(
-  ctx: Pick<CycleContext, 'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline'>,
+  ctx: Pick<CycleContext, 'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline'> &
+    Partial<Pick<CycleContext, 'discoveryErrors'>>,
   kind: FinalKind,
 ): Handoff {
   const hs = ctx.handoffs;
   const stopReason = kind.status === 'stopped' ? (kind.stopReason ?? 'user-stop') : null;
   const operational = stopReason === 'protocol-error' || stopReason === 'operational-error';
   const driven = kind.status === 'stuck' || stopReason === 'max-stuck';
-  const s = driven ? (kind.stuck ?? null) : null;
+  const s = driven ? (kind.stuck ?? errorsBlocker(ctx) ?? null) : null;
   const blockerKind = s?.blocker_kind ?? (driven ? 'operational' : null);
   return {
     schema: 'run-contract/v1',

@@ -10,8 +10,9 @@ import { pickTarget } from './targets.js';
 import type { CycleContext, DiagnosticsOutput, PlannerOutput } from './types.js';
 
 /**
- * Absorbs a `discover` answer: the open targets, the first count, and the time of the last
- * decrease of the open-target count (the no-progress rule's clock).
+ * Absorbs a `discover` answer: the open targets, the first count, the time of the last
+ * decrease of the open-target count (the no-progress rule's clock), and its errors (a run they
+ * keep from `solved` names the first).
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ export function absorbDiagnostics(
     initialCount: c.initialCount ?? count,
     lastDecreaseAt: decreased ? out.now : c.lastDecreaseAt,
     lastCount: count,
+    discoveryErrors: out.errors,
   };
 }
 

@@ -504,6 +504,11 @@ export interface CycleContext {
   readonly targets: readonly TargetInfo[];
   readonly initialCount: number | null;
   readonly lastCount: number | null;
+  /**
+   * The errors of the last discovery (`file:line:text`): a run they keep from `solved` with no
+   * target left ends stuck on the first (src/cycle/final-handoff.ts).
+   */
+  readonly discoveryErrors: readonly string[];
   readonly lastDecreaseAt: number;
   readonly plan: readonly PlanStep[];
   readonly searches: readonly { tool: string; query: string; top: readonly string[] }[];

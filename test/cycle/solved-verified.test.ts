@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkpointInput } from '../../src/cycle/actor-inputs.js';
+import { errorsBlocker, finalHandoff } from '../../src/cycle/final-handoff.js';
 import { nothingOpen } from '../../src/cycle/nothing-open.js';
 import type { AttemptRecord } from '../../src/cycle/types.js';
 import { verifyEdit } from '../../src/cycle/verify-edit.js';
@@ -59,5 +60,21 @@ describe('verifyEdit names why a kept-open target is open', () => {
     );
     const plain = verifyEdit(T1, [attempt(1, true)], 'solved', { ...out, targets: [T1] });
     expect(plain.line).toBe('verify (file-fast): A.lean:2 not confirmed — A.lean:2 still open');
+  });
+});
+
+describe('a run stuck on discovery errors says why', () => {
+  it('the first error is the signature, every error a failed avenue', () => {
+    const errors = ['T.lean:0:unverifiable: a NUL byte at offset 3 (not text)', 'U.lean:4:type mismatch'];
+    const f = finalHandoff({ ...cycleContext(), discoveryErrors: errors }, { status: 'stuck', stuck: null });
+    expect(f.status).toBe('stuck');
+    expect(f.blocker_kind).toBe('operational');
+    expect(f.blocker_signature).toBe(errors[0]);
+    expect(f.failed_avenues).toEqual(errors.map((e) => `diagnostics: ${e}`));
+    expect(errorsBlocker({ discoveryErrors: [] })).toBeNull();
+    // a solved record carries no blocker whatever the context holds
+    expect(
+      finalHandoff({ ...cycleContext(), discoveryErrors: errors }, { status: 'solved' }).blocker_signature,
+    ).toBeNull();
   });
 });

@@ -81,6 +81,20 @@ describe('solved means verified (real runs)', () => {
     }
   }, 90_000);
 
+  it('a NUL byte in a comment: unverifiable, never skipped — not solved, the record says so', async () => {
+    await withGitProject({ 'T.lean': `-- \0\n${THEOREM}` }, async (p) => {
+      const r = await runProject({
+        projectRoot: p.dir,
+        flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 1, maxStuck: 1 },
+        worker: { argv: [process.execPath, CHEAT, 'honest'] },
+        workerTimeoutMs: 30_000,
+      });
+      expect(r.handoff.status).toBe('stuck');
+      expect(r.handoff.blocker_signature).toBe('T.lean:0:unverifiable: a NUL byte at offset 3 (not text)');
+      expect(gitLog(p.dir)).toEqual(['init']);
+    });
+  }, 60_000);
+
   it('a --diagnostics error on the edited line: not solved, not committed', async () => {
     await withGitProject(PROJECT, async (p) => {
       // the checker: the target while the sorry is there, then a type error on its line
