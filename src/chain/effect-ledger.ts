@@ -210,7 +210,19 @@ export async function idempotentEffect<T>(
   if (recorded !== undefined)
     return { result: deepCopy(recorded.result) as T, replayed: true, via: 'replayed' };
   const running = inFlightOf(ledger);
-  const begin = await ledger.begin(key); // busy / io_error: rejected here, before the effect
+  let begin: EffectBegin;
+  try {
+    begin = await ledger.begin(key); // busy / io_error: rejected here, before the effect
+  } catch (e) {
+    if (!(e instanceof HandoffError && e.code === 'busy')) throw e;
+    // the same code and details, said in the stage's words (a seam's detail quotes the message)
+    const d = (e.details ?? {}) as { lock?: unknown; holder?: unknown };
+    throw new HandoffError(
+      'busy',
+      `busy: the effect ledger's lock ${String(d.lock)} is held (holder ${JSON.stringify(d.holder ?? null)}; a dead holder's lock is removed with \`handoff chain recover-lock --effects DIR\`): the effect of ${key} was not run`,
+      { details: { ...(e.details as object), key }, cause: e },
+    );
+  }
   const intent = begin.state === 'in_doubt' ? begin.intent : null;
   const decision = decideEffect(
     begin,
@@ -226,7 +238,7 @@ export async function idempotentEffect<T>(
   if (decision === 'wait') {
     throw new HandoffError(
       'busy',
-      `the effect of ${key} is being run by ${canonicalJson(intent ?? null)} (its intent is recorded and that run has not ended): not run or reconciled meanwhile`,
+      `the effect of ${key} is being run by ${JSON.stringify(intent ?? null)} (its intent is recorded and that run has not ended): not run or reconciled meanwhile`,
       { details: { key, intent: intent ?? null } },
     );
   }
@@ -237,7 +249,7 @@ export async function idempotentEffect<T>(
   if (decision === 'refuse') {
     throw new HandoffError(
       'effect_in_doubt',
-      `the effect of ${key} is in doubt: its intent was recorded (by ${canonicalJson(intent ?? null)}) but no result — it may have acted; not run again (give a reconcile function, or declare it rerunSafe)`,
+      `the effect of ${key} is in doubt: its intent was recorded (by ${JSON.stringify(intent ?? null)}) but no result — it may have acted; not run again (give a reconcile function, or declare it rerunSafe)`,
       { details: { key, intent: intent ?? null } },
     );
   }

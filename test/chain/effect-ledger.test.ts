@@ -11,10 +11,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryPaymentRail, generatePayrollMonth, runPayroll } from '../../examples/payroll/index.js';
 import {
   chainJournalFile,
   createFileChainJournal,
   createFileEffectLedger,
+  createMemoryChainJournal,
   createMemoryEffectLedger,
   decideEffect,
   type EffectLedger,
@@ -213,6 +215,28 @@ describe('idempotentEffect: a busy ledger runs nothing', () => {
     expect(runs).toBe(0);
     expect(readFileSync(join(dir, 'effects.jsonl')).equals(before)).toBe(true); // no intent either
     expect(existsSync(lock)).toBe(true); // never broken
+  });
+});
+
+describe('the payroll chain over a busy ledger', () => {
+  it('stops at pay with busy and the lock path in its detail, and pays nothing; resumed after the lock is gone, pays once', async () => {
+    const lock = join(dir, 'effects.jsonl.lock');
+    writeFileSync(lock, `{"host":${JSON.stringify(hostname())},"pid":999999999}\n`);
+    const rail = createMemoryPaymentRail();
+    const journal = createMemoryChainJournal();
+    const data = generatePayrollMonth({ employees: 5 });
+    const run = () =>
+      runPayroll({ contract: 'release', data, rail, journal, effects: createFileEffectLedger(dir) });
+    const r = await run();
+    expect(r.outcome).toBe('stopped');
+    expect(r.seam_error).toMatchObject({ code: 'stage_failed', stage: 'pay' });
+    expect(r.seam_error?.detail).toContain(`HandoffError: busy: the effect ledger's lock ${lock} is held`);
+    expect(r.seam_error?.detail).toContain('was not run');
+    expect(await rail.payments()).toEqual([]);
+    await rm(lock);
+    const again = await run();
+    expect(again).toMatchObject({ outcome: 'accepted', resumed_from_revision: 3, paid_lines: 5 });
+    expect((await rail.payments()).map((p) => p.lines)).toEqual([5]);
   });
 });
 
