@@ -7,7 +7,10 @@
  * body is left and the refusal returned. The file judged is the file removed: it is opened without
  * following symlinks, and removed only while the path still names that inode. A removal is then
  * journaled: one `chain-lock-recovery/v1` record file under the journal's `lock-recoveries/`
- * (created exclusively, fsync'd, its directory fsync'd), whose cite the result carries.
+ * (created exclusively, fsync'd, its directory fsync'd), whose cite the result carries. The file
+ * effect ledger's lock (`<dir>/effects.jsonl.lock`, left by a writer killed inside a `begin` or
+ * `put`) is recovered by the same rules with {@link recoverEffectLedgerLock}, its record naming
+ * `ledger: 'effects'` instead of a baton.
  */
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
