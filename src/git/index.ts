@@ -41,4 +41,5 @@ export {
   type RunGitOptions,
   runGit,
   runGitSync,
+  userSafeDirectories,
 } from './run-git.js';

@@ -59,11 +59,56 @@ export function isBlockedGit(args: readonly string[]): boolean {
   }
 }
 
+let safeDirectories: readonly string[] | null = null;
+
+/**
+ * The user's `safe.directory` values (system and global configuration), read once per process
+ * with the user's configuration — the first runtime git command of a run comes before its first
+ * dispatch. The hardened environment no longer reads the global configuration, so these are passed
+ * on as command-scope configuration ({@link hardenedGitEnv}): a repository the user declared safe
+ * (as CI does for a checkout owned by another user) stays usable by every runtime git command.
+ *
+ * @example
+ * ```ts
+ * userSafeDirectories(); // ['/__w/project/project'] after `git config --global --add safe.directory …`
+ * ```
+ */
+export function userSafeDirectories(): readonly string[] {
+  if (safeDirectories !== null) return safeDirectories;
+  try {
+    const out = execFileSync('git', ['config', '--get-all', 'safe.directory'], {
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+      env: hardenedGitEnv({}, true),
+    });
+    safeDirectories = out
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+  } catch {
+    safeDirectories = [];
+  }
+  return safeDirectories;
+}
+
+/** `GIT_CONFIG_COUNT`/`KEY`/`VALUE` variables for command-scope `safe.directory` entries. */
+function safeDirectoryEnv(dirs: readonly string[]): Record<string, string> {
+  if (dirs.length === 0) return {};
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(dirs.length) };
+  dirs.forEach((d, i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = 'safe.directory';
+    env[`GIT_CONFIG_VALUE_${i}`] = d;
+  });
+  return env;
+}
+
 /**
  * The environment of a runtime git command: the process environment without any `GIT_*`
  * variable, plus a fixed set (no global or system config, no system attributes, no prompt, no
  * pager, no replace objects, C locale, no optional locks) and the caller's `extra` (e.g.
- * `GIT_INDEX_FILE` for a private index). With `userConfig`, the user's global and system
+ * `GIT_INDEX_FILE` for a private index). The user's `safe.directory` entries are carried over
+ * ({@link userSafeDirectories}). With `userConfig`, the user's global and system
  * configuration are read as git normally does: only for reading the user's settings (identity)
  * once, before the first dispatch (see src/git/pinned-repository.ts).
  *
@@ -87,6 +132,7 @@ export function hardenedGitEnv(
           GIT_CONFIG_GLOBAL: '/dev/null',
           GIT_CONFIG_SYSTEM: '/dev/null',
           GIT_ATTR_NOSYSTEM: '1',
+          ...safeDirectoryEnv(userSafeDirectories()),
         }),
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
