@@ -6,7 +6,8 @@
  * gone, removes the lock and journals the removal; the next resume runs the effect, and every later
  * one replays it: the payment is made exactly once in total.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,7 +94,7 @@ describe('effect ledger: a writer killed holding its lock (real process)', () =>
     ]);
   }, 30_000);
 
-  it('recover-lock --effects: usage errors exit 2, no lock is exit 0 and journals nothing', async () => {
+  it('recover-lock --effects: usage errors exit 2, no lock is exit 0 and journals nothing, a planted symlink is refused', async () => {
     expect(
       (await cliMain(['chain', 'recover-lock', '--effects', tmp.dir, '--baton', 'b'], tmp.dir)).code,
     ).toBe(2);
@@ -104,5 +105,12 @@ describe('effect ledger: a writer killed holding its lock (real process)', () =>
       `no lock at ${join(tmp.dir, 'effects.jsonl.lock')}: nothing to do\n`,
     ]);
     expect(readEffectLedgerLockRecoveries(tmp.dir).recoveries).toEqual([]);
+    // a symlink planted at the lock is refused, not followed, and left
+    const lock = join(tmp.dir, 'effects.jsonl.lock');
+    await symlink(join(tmp.dir, 'elsewhere'), lock);
+    const planted = await cliMain(['chain', 'recover-lock', '--effects', tmp.dir, '--json'], tmp.dir);
+    expect(planted.code).toBe(3);
+    expect(JSON.parse(planted.out)).toMatchObject({ outcome: 'refused', reason: 'not_a_file' });
+    expect(readlinkSync(lock)).toBe(join(tmp.dir, 'elsewhere'));
   });
 });
