@@ -72,8 +72,8 @@ options:
   --worker-timeout D      kill a worker after D (default 10m)
   --sandbox auto|on|off   run the worker in a sandbox: the project read-only under a private
                           writable layer, private /tmp and $HOME, no network, own PID namespace
-                          (docs/sandbox.md). auto (default): when this machine allows it, else
-                          one line on stderr says why; on: refuse to start without it; off: custody only
+                          (docs/sandbox.md). auto (default): where this machine allows it, else
+                          says why on stderr; on: refuse to start without it; off: custody only
   --sandbox-network deny|allow  network inside the sandbox (default deny)
   --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
                           header-extract/v1 (docs/fence.md; repeatable; .lean has a built-in one)

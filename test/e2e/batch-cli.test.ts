@@ -47,13 +47,20 @@ async function intervals(log: string): Promise<Map<string, [number, number]>> {
 const overlap = (a: [number, number] | undefined, b: [number, number] | undefined): boolean =>
   a !== undefined && b !== undefined && a[0] < b[1] && b[0] < a[1];
 
+// the wrapper logs each worker's interval to a file beside the project: a host path the sandbox
+// would keep private, so these runs are custody-only (--sandbox off)
+const OFF = ['--sandbox', 'off'];
+
 describe('handoff run --batch-size (real workers, real git)', () => {
   it('runs disjoint files together, one file never twice at once; every sibling verified and committed', async () => {
     await withGitProject(FILES, async (p) => {
       const log = `${p.dir}.batch.log`;
-      const r = await runCli(runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '3', '--json'), {
-        env: { BATCH_LOG: log, BATCH_HOLD_MS: '2000' },
-      });
+      const r = await runCli(
+        runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '3', '--json', ...OFF),
+        {
+          env: { BATCH_LOG: log, BATCH_HOLD_MS: '2000' },
+        },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(handoffOf(r.stdout).status).toBe('solved');
       const iv = await intervals(log);
@@ -75,7 +82,7 @@ describe('handoff run --batch-size (real workers, real git)', () => {
     await withGitProject(FILES, async (p) => {
       const log = `${p.dir}.batch.log`;
       const r = await runCli(
-        runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '3', '--json', '--persist'),
+        runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '3', '--json', '--persist', ...OFF),
         { env: { BATCH_LOG: log, BATCH_HOLD_MS: '100' } },
       );
       expect(r.code, r.stderr).toBe(0);
@@ -118,9 +125,12 @@ describe('handoff run --batch-size (real workers, real git)', () => {
   it('--max-delegates 1 runs the same batch one worker at a time', async () => {
     await withGitProject(FILES, async (p) => {
       const log = `${p.dir}.batch.log`;
-      const r = await runCli(runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '1', '--json'), {
-        env: { BATCH_LOG: log, BATCH_HOLD_MS: '300' },
-      });
+      const r = await runCli(
+        runArgs(p.dir, worker, '--batch-size', '3', '--max-delegates', '1', '--json', ...OFF),
+        {
+          env: { BATCH_LOG: log, BATCH_HOLD_MS: '300' },
+        },
+      );
       expect(r.code, r.stderr).toBe(0);
       const iv = await intervals(log);
       const all = [...iv.values()];
