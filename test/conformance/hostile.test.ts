@@ -32,7 +32,22 @@ const marker = () => join(dir, 'marker');
 async function conformance(attack: string, ...options: string[]) {
   const t0 = performance.now();
   const r = await runCli(
-    ['conformance', 'worker', '--runs', '2', '--json', ...options, '--', 'node', HOSTILE, attack, marker()],
+    // custody only: the sandboxed run of these attacks is test/conformance/sandbox-hostile.test.ts
+    [
+      'conformance',
+      'worker',
+      '--runs',
+      '2',
+      '--json',
+      '--sandbox',
+      'off',
+      ...options,
+      '--',
+      'node',
+      HOSTILE,
+      attack,
+      marker(),
+    ],
     { timeoutMs: 90_000 },
   );
   const elapsedMs = performance.now() - t0;
