@@ -27,7 +27,14 @@ export interface PaymentRequest {
   readonly lines: readonly PayLine[];
 }
 
-/** One executed transfer (one employee paid once). */
+/**
+ * One executed transfer (one employee paid once).
+ *
+ * @example
+ * ```ts
+ * const t: Transfer = { idempotency_key: 'k', payment_id: 'payment-2026-06', emp_id: 'E0001', amount: 8037 };
+ * ```
+ */
 export interface Transfer {
   readonly idempotency_key: string;
   readonly payment_id: string;
@@ -53,7 +60,14 @@ export interface PaymentRail {
   payments(): Promise<Payment[]>;
 }
 
-/** Options of the rails. */
+/**
+ * Options of the rails.
+ *
+ * @example
+ * ```ts
+ * const rail = createFilePaymentRail('/tmp/bank', { onTransfer: (n) => n === 19 && hang() });
+ * ```
+ */
 export interface PaymentRailOptions {
   /**
    * Called after each transfer is made (durably, for the file rail) with how many this rail object

@@ -19,7 +19,14 @@
  * with an error instead of a state: the effect is not run either.
  */
 
-/** A ledger's answer to `begin(key)`. */
+/**
+ * A ledger's answer to `begin(key)`.
+ *
+ * @example
+ * ```ts
+ * const b: EffectBegin = await ledger.begin('payroll-2026-06::pay::1'); // { state: 'started' }
+ * ```
+ */
 export type EffectBegin =
   | { readonly state: 'done'; readonly result: unknown }
   | { readonly state: 'started' }
@@ -29,7 +36,14 @@ export type EffectBegin =
       readonly intent: unknown;
     };
 
-/** What the caller declared about an effect whose earlier run is in doubt. */
+/**
+ * What the caller declared about an effect whose earlier run is in doubt.
+ *
+ * @example
+ * ```ts
+ * const declared: EffectDeclaration = { reconcile: true, rerunSafe: false };
+ * ```
+ */
 export interface EffectDeclaration {
   /** A reconcile function was given (it decides an in-doubt key). */
   readonly reconcile: boolean;
@@ -40,6 +54,11 @@ export interface EffectDeclaration {
 /**
  * The decision of {@link decideEffect}. `wait`: the key is in doubt but the run that recorded its
  * intent is still running here (its effect may be under way), so nothing is decided now (`busy`).
+ *
+ * @example
+ * ```ts
+ * const d: EffectDecision = decideEffect({ state: 'started' }, declared); // 'run'
+ * ```
  */
 export type EffectDecision = 'replay' | 'run' | 'reconcile' | 'rerun' | 'refuse' | 'wait';
 
@@ -66,7 +85,14 @@ export function decideEffect(
   return declared.rerunSafe ? 'rerun' : 'refuse';
 }
 
-/** What {@link intentStillRunning} knows of the machine it runs on. */
+/**
+ * What {@link intentStillRunning} knows of the machine it runs on.
+ *
+ * @example
+ * ```ts
+ * const here: EffectHere = { host: hostname(), pid: process.pid, inFlight: false, isAlive: (p) => p === 42 };
+ * ```
+ */
 export interface EffectHere {
   /** This machine's hostname. */
   readonly host: string;

@@ -141,6 +141,11 @@ function isProcessAlive(pid: number): boolean {
  * How {@link idempotentEffect} got its result: `ran` (the effect ran once, after its intent was
  * recorded), `replayed` (the recorded result; nothing ran), `reconciled` (an in-doubt key decided
  * by the caller's `reconcile`), `reran` (an in-doubt key of a `rerunSafe` effect, run again).
+ *
+ * @example
+ * ```ts
+ * const { via } = await idempotentEffect(effects, key, pay, { reconcile }); // 'ran' | 'replayed' | …
+ * ```
  */
 export type EffectVia = 'ran' | 'replayed' | 'reconciled' | 'reran';
 
