@@ -55,7 +55,13 @@ export async function settleAttempt(b: HeldBefore, attempt: Attempt): Promise<Ch
           const accepted = await captureOwned(b.owned);
           const custody = postReturnViolation(worker, b.dispatch.file_baseline, b.owned, accepted);
           if (custody !== null) violations.push({ check: 'baseline', detail: custody });
-          const breach = await fenceVerdict(b.zones.projectRoot, b.headers, accepted, b.fence);
+          const breach = await fenceVerdict(
+            b.zones.projectRoot,
+            b.headers,
+            accepted,
+            b.fence,
+            b.dispatch.capabilities,
+          );
           if (breach !== null) violations.push({ check: 'statement_fence', detail: breach });
         } catch (e) {
           // an owned file changed type while it was read (a worker still running): unverifiable

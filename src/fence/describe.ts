@@ -26,7 +26,7 @@ export const MAX_DESCRIBED_SIGNATURE = 160;
  * | added-hypothesis | ``hypothesis added `(h : …)` (`before` → `after`)`` |
  * | renamed | ``renamed to u (`signature`)`` |
  * | deleted | ``declaration deleted (was `before`)`` |
- * | added-axiom | ``new axiom (`signature`)`` |
+ * | added-axiom | ``axiom added (`signature`): a new axiom can prove anything, and no grant allows one`` |
  * | added-context | ``context command added (`signature`)`` |
  * | added-declaration | ``new def (`signature`): proof work may add only theorem, lemma and example (grant: fence:new-definitions)`` |
  * | added-command | `header fence: <file>: new command `…` before theorem t (line 3): …` (or `at the end of the file`) |
@@ -71,7 +71,7 @@ export function describeViolation(file: string, v: FenceViolation): string {
     case 'deleted':
       return `${who}: declaration deleted (was ${before})`;
     case 'added-axiom':
-      return `${who}: new axiom (${after})`;
+      return `${who}: axiom added (${after}): a new axiom can prove anything, and no grant allows one`;
     case 'added-declaration':
       return `${who}: new ${clean(v.kind)} (${after}): ${RULE}${grantNote(v.kind)}`;
     case 'added-context':

@@ -309,7 +309,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       if (violation !== null) return refuse('custody-violation', violation);
       // the statement fence, on the accepted bytes: a changed, renamed, strengthened-by-hypothesis
       // or deleted declaration (or a new axiom) refuses the edit and makes the target stuck
-      const breach = await fenceVerdict(o.projectRoot, headersBefore, accepted, fence);
+      const breach = await fenceVerdict(o.projectRoot, headersBefore, accepted, fence, dispatch.capabilities);
       if (breach !== null) return refuse('fence-violation', breach);
       if (role === 'falsify') {
         const file = resolve(o.projectRoot, input.target.file);
@@ -356,7 +356,7 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
         if (shape !== null) return refuse('protocol-error', shape);
       }
       await o.onHandoff?.(h, dispatch);
-      keeper.accept(accepted, after, unwatched, headersBefore);
+      keeper.accept(accepted, after, unwatched, headersBefore, dispatch.capabilities);
       const changedFiles = [...new Set(h.files_changed)];
       return {
         kind: 'handoff',

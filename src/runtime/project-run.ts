@@ -102,6 +102,12 @@ export interface ProjectRunOptions {
    */
   readonly headerExtractors?: ExtractorTable;
   /**
+   * Fence grants added to every dispatch's `capabilities` (`fence:new-definitions`, `fence:imports`,
+   * …; docs/fence.md § What proof work may add). Default: none — proof work may add only
+   * theorems, lemmas, examples and proof text.
+   */
+  readonly fenceGrants?: readonly string[];
+  /**
    * The domain profile (docs/concepts.md): target markers, the check command, whether `.lean`
    * files get the built-in statement fence, the blocker phrases. Default: `leanProfile()` (with
    * `marker` as its marker when given). `marker` and `diagnosticsArgv` still win over it.
@@ -440,6 +446,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
       scratch,
       custody,
       fence,
+      ...(o.fenceGrants?.length ? { capabilities: ['marker-diagnostics', ...o.fenceGrants] } : {}),
       // a batch's dispatches run concurrently: their journal writes go one at a time, in the
       // order they were asked for (the first one starts the run)
       onDispatch: (d: Dispatch) =>

@@ -95,11 +95,12 @@ export function fenceBreach(root: string, found: readonly FileFenceViolations[])
 }
 
 /**
- * Compares the headers before and after (see {@link fenceBreach}).
+ * Compares the headers before and after (see {@link fenceBreach}); `grants` are the dispatch's
+ * capabilities (the proof-work rule's `fence:…` grants, docs/fence.md).
  *
  * @example
  * ```ts
- * await fenceVerdict('/repo', before, accepted, defaultFenceResolver); // null when intact
+ * await fenceVerdict('/repo', before, accepted, defaultFenceResolver, dispatch.capabilities); // null when intact
  * ```
  */
 export async function fenceVerdict(
@@ -107,6 +108,7 @@ export async function fenceVerdict(
   before: HeaderSnapshot,
   after: OwnedCapture,
   resolve: FenceResolver,
+  grants: readonly string[] = [],
 ): Promise<string | null> {
-  return fenceBreach(root, fenceCheck(before, await headersOfCapture(after, resolve)));
+  return fenceBreach(root, fenceCheck(before, await headersOfCapture(after, resolve), grants));
 }

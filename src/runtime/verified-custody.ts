@@ -40,12 +40,14 @@ export interface VerifiedCustody {
    * the files' declaration headers before that dispatch (the first ones seen of a file are the
    * run's statement baseline, re-checked at the checkpoint). The snapshot is null after a
    * sandboxed dispatch (nothing outside the owned files could change; the checkpoint walks nothing).
+   * `grants` are the dispatch's capabilities: the fence grants the checkpoint's re-check honours.
    */
   accept(
     files: OwnedCapture,
     snapshot: WorkspaceSnapshot | null,
     owned: readonly string[],
     headers?: HeaderSnapshot,
+    grants?: readonly string[],
   ): void;
   /** The verified bytes of an accepted file (undefined when none was accepted). */
   verified(file: string): VerifiedFile | undefined;
@@ -82,11 +84,13 @@ export function createVerifiedCustody(
   const files = new Map<string, VerifiedFile>();
   const statements = new Map<string, HeaderExtraction | null>();
   const reverted = new Set<string>();
+  const granted = new Set<string>();
   let snapshot: WorkspaceSnapshot | null = null;
   let watched: readonly string[] = [];
   return {
     zones,
-    accept(capture, snap, owned, headers) {
+    accept(capture, snap, owned, headers, grants) {
+      for (const g of grants ?? []) granted.add(g);
       for (const [p, v] of capture) {
         files.set(p, v);
         reverted.delete(p);
@@ -117,7 +121,7 @@ export function createVerifiedCustody(
       );
       const breach = fenceBreach(
         zones.projectRoot,
-        fenceCheck(held, await headersOfCapture(verified, fence)),
+        fenceCheck(held, await headersOfCapture(verified, fence), [...granted]),
       );
       if (breach !== null) return breach;
       if (snapshot === null) return null;

@@ -132,7 +132,7 @@ describe('the cheats of the issue are violations', () => {
       },
     ]);
     expect(describeViolation('A.lean', v[0] as FenceViolation)).toBe(
-      'header fence: A.lean: axiom cheat: new axiom (`: ∀ n : Nat, n + 0 = n`)',
+      'header fence: A.lean: axiom cheat: axiom added (`: ∀ n : Nat, n + 0 = n`): a new axiom can prove anything, and no grant allows one',
     );
   });
 

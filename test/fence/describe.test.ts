@@ -34,7 +34,7 @@ describe('describeViolation', () => {
       ],
       [
         { declaration: 'ax', kind: 'axiom', change: 'added-axiom', before: null, after: ': False', line: 1 },
-        'header fence: F.lean: axiom ax: new axiom (`: False`)',
+        'header fence: F.lean: axiom ax: axiom added (`: False`): a new axiom can prove anything, and no grant allows one',
       ],
       [
         {

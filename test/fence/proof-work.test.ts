@@ -157,7 +157,7 @@ describe('proof work may not change the language of the statements', () => {
 
   it('axioms: a new axiom is reported as a new axiom, and no grant allows it', async () => {
     const cheat = aboveTheorem('axiom cheat : ∀ n : Nat, n + 0 = n');
-    const expected = ['header fence: A.lean: axiom Foo.cheat: new axiom (`: ∀ n : Nat, n + 0 = n`)'];
+    const expected = ['header fence: A.lean: axiom Foo.cheat: axiom added (`: ∀ n : Nat, n + 0 = n`): a new axiom can prove anything, and no grant allows one'];
     expect(await fence(cheat)).toEqual(expected);
     expect(
       await fence(

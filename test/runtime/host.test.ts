@@ -193,6 +193,8 @@ describe('runProject with in-process workers', () => {
         worker: { inProcess },
         diagnostics: diag,
         clock,
+        // proof work may change imports only with the grant (docs/fence.md)
+        fenceGrants: ['fence:imports'],
       });
     expect((await run(solve)).handoff.status).toBe('solved');
     expect(asked).toEqual([
