@@ -175,6 +175,7 @@ describe('targetSolved: every bypass of the hostile round stays unsolved', () =>
           expect(judge(after).solved).toBe(false);
         },
       ),
+      { seed: 20261206, numRuns: 300 },
     );
   });
 });
