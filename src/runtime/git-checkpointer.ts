@@ -178,8 +178,9 @@ async function diskFile(abs: string): Promise<VerifiedFile> {
  * The git checkpointer for `projectRoot`. With `custody`, it re-checks the disk against what the
  * runtime verified (a mismatch refuses the checkpoint and restores the verified bytes) and commits
  * the verified bytes; without it (a host committing its own files) it commits the files' bytes as
- * read once. `repo` is the repository pinned before the first dispatch ({@link pinRepository});
- * without it the repository containing `projectRoot` is pinned at the first checkpoint. Objects
+ * read once. `repo` is the repository pinned before the first dispatch ({@link pinRepository}; null:
+ * there was none, and none is used); without it the repository containing `projectRoot` is pinned
+ * at the first checkpoint. Objects
  * that appeared in the repository since the pin (or since this checkpointer's previous commit)
  * refuse the checkpoint once, named (planted ones — bytes that do not hash to their id — are
  * removed); the read-back of {@link commitExact} refuses a commit whose
@@ -194,8 +195,9 @@ async function diskFile(abs: string): Promise<VerifiedFile> {
 export function createGitCheckpointer(
   projectRoot: string,
   custody?: VerifiedCustody,
-  repo?: PinnedRepository,
+  repo?: PinnedRepository | null,
 ): CheckpointerPort {
+  // null: pinned as "no repository" before the run — a repository that appears later is not used
   let pinned: Promise<PinnedRepository | null> | null = repo === undefined ? null : Promise.resolve(repo);
   let known: ReadonlySet<string> | null = repo?.objects ?? null;
   const refused = (why: string) => ({
@@ -223,7 +225,11 @@ export function createGitCheckpointer(
       }
       pinned ??= pinRepository(projectRoot);
       const r = await pinned;
-      if (r === null) throw new HandoffError('io_error', `${projectRoot} is not inside a git work tree`);
+      if (r === null)
+        throw new HandoffError(
+          'io_error',
+          `${projectRoot} was not inside a git work tree when the run started: nothing to commit into`,
+        );
       // objects nobody but the runtime may create while the run holds the repository
       const now = await looseObjectsSnapshot(r.commonDir);
       const planted = known === null ? [] : newObjects(known, now);

@@ -424,7 +424,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   const snapshots = createDeepSnapshots({ projectRoot: root, custody });
   const patcher = createPatcher({ projectRoot: root, custody, fence });
   // the repository and the identity of every checkpoint, pinned before the first dispatch
-  const git = createGitCheckpointer(root, custody, (await pinRepository(root)) ?? undefined);
+  const git = createGitCheckpointer(root, custody, await pinRepository(root));
   // files a deep rollback put back (and no later edit re-accepted) are never staged
   const checkpointer: CheckpointerPort = {
     checkpoint: (input) =>

@@ -131,6 +131,25 @@ describe('the pinned repository', () => {
   });
 });
 
+describe('no repository at the start', () => {
+  it('a project outside any repository at the pin never commits into one created later', async () => {
+    const bare = await realpath(await mkdtemp(join(tmpdir(), 'handoff-norepo-')));
+    try {
+      await writeFile(join(bare, 'A.lean'), HONEST);
+      const pinned = await pinRepository(bare);
+      expect(pinned).toBeNull();
+      const cp = createGitCheckpointer(bare, undefined, pinned);
+      sh(['init', '-q'], bare);
+      await expect(
+        cp.checkpoint({ cycle: 1, files: ['A.lean'], summary: 'A.lean:1 solved', commit: 'auto' }),
+      ).rejects.toMatchObject({ code: 'io_error', message: expect.stringContaining('when the run started') });
+      expect(() => sh(['rev-parse', '-q', '--verify', 'HEAD'], bare)).toThrow();
+    } finally {
+      await rm(bare, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('isolated git configuration', () => {
   it('authors as the identity read at the pin and runs no filter of a rewritten ~/.gitconfig', async () => {
     const home = await realpath(await mkdtemp(join(tmpdir(), 'handoff-home-')));
