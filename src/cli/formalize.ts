@@ -26,6 +26,7 @@ import { parseDuration } from '../tracker/duration.js';
 import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson } from './io.js';
+import { SANDBOX_OPTIONS, sandboxFlags } from './sandbox-flags.js';
 import { escapeLine } from './terminal-text.js';
 
 const OPTIONS_TEXT = `  --source FILE           the claim source (.md .txt .tex .lean .pdf; docs/synthesis-claims.md)
@@ -49,7 +50,13 @@ const OPTIONS_TEXT = `  --source FILE           the claim source (.md .txt .tex 
   --max-total-runtime D   per session (default 120m; s|m|h, bare = minutes)
   --worker-timeout D      kill a worker or drafter after D (default 10m)
   --persist               journal claims, drafts and routes in the run store   --run-store DIR
-  --json                  print only the session report (JSON)`;
+  --json                  print only the session report (JSON)
+  --sandbox auto|on|off   the drafter and the worker run in the sandbox: the project read-only
+                          under a private layer; a drafter's writes outside its temp path are
+                          discarded and refused by name (default auto: where the machine allows
+                          it, else one stderr line says why; on: refuse without it; off)
+  --sandbox-network deny|allow  network inside the sandbox (default deny; a drafter or worker
+                          that calls a model API needs allow)`;
 
 const GUIDED_HELP = `usage: handoff formalize --source FILE --target FILE --drafter 'CMD …' --worker 'CMD …' [options]
 
@@ -103,6 +110,7 @@ const OPTIONS = {
   'run-store': { type: 'string' },
   answers: { type: 'string' },
   json: { type: 'boolean' },
+  ...SANDBOX_OPTIONS,
 } as const;
 
 function str(values: Record<string, unknown>, ...names: string[]): string | undefined {
@@ -165,6 +173,7 @@ export async function formalizeCommand(
   const project = resolve(io.cwd, str(values, 'project') ?? '.');
   const source = str(values, 'source');
   const drafter = str(values, 'drafter');
+  const sandbox = sandboxFlags(values);
   const reviewer = str(values, 'reviewer');
   const formalize = str(values, 'formalize');
   if (formalize !== undefined && formalize !== 'auto' && formalize !== 'restage')
@@ -239,6 +248,9 @@ export async function formalizeCommand(
     ...(human === undefined ? {} : { human }),
     ...(journal === undefined ? {} : { journal }),
     env: io.env,
+    sandbox: sandbox.mode,
+    sandboxNetwork: sandbox.network,
+    onSandboxNote: (line) => io.err(`${escapeLine(line)}\n`),
   };
   let r: SynthesisRunResult;
   try {

@@ -22,6 +22,7 @@ import { HandoffError } from '../errors/index.js';
 import { pinRepository } from '../git/index.js';
 import { memoryStateStore, PersistController, type PersistResult } from '../persist/index.js';
 import { type DomainProfile, leanProfile } from '../profile/index.js';
+import { probeSandbox, type SandboxMode, type SandboxNetwork, sandboxDecision } from '../sandbox/index.js';
 import type { Store } from '../store/index.js';
 import { assembleDraft } from '../synthesis/assembly.js';
 import { extractClaims, nameFromTitle } from '../synthesis/claims/index.js';
@@ -140,6 +141,18 @@ export interface SynthesisRunOptions {
   readonly workerTimeoutMs?: number;
   readonly drafterTimeoutMs?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The drafter command's and the worker command's sandbox (docs/sandbox.md), as `runProject`
+   * takes it: `auto` (default) where the machine and project allow it, else one note (through
+   * `onSandboxNote`, or the result's warnings); `on` refuses to start without it (usage error);
+   * `off`: contained only. A sandboxed drafter's writes outside its temp path are discarded and
+   * refused by name.
+   */
+  readonly sandbox?: SandboxMode;
+  /** `deny` (default): no network in the sandbox; `allow`: the host's (a drafter calling a model). */
+  readonly sandboxNetwork?: SandboxNetwork;
+  /** Receives the one `sandbox unavailable: …` line of an `auto` fallback. */
+  readonly onSandboxNote?: (line: string) => void;
   readonly inspect?: MachineInspector;
   /** A line of progress (claim started, draft, route …). */
   readonly onLog?: (line: string) => void;
@@ -331,6 +344,24 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
   const profile = o.profile ?? leanProfile();
   const timeout = o.workerTimeoutMs ?? 600_000;
   const drafterTimeout = o.drafterTimeoutMs ?? timeout;
+  // decided once for the session: the inner runs get the mode back only when it sandboxes (no
+  // repeated fallback note), else off
+  const sandboxMode = o.sandbox ?? 'auto';
+  const sandboxNetwork = o.sandboxNetwork ?? 'deny';
+  const decided = sandboxDecision(
+    sandboxMode,
+    sandboxMode === 'off' ? { available: false, reason: 'off' } : await probeSandbox(root),
+  );
+  if ('refuse' in decided) throw new HandoffError('usage', decided.refuse);
+  const sandboxWarnings: string[] = [];
+  if (decided.note !== null) {
+    if (o.onSandboxNote === undefined) sandboxWarnings.push(decided.note);
+    else o.onSandboxNote(decided.note);
+  }
+  const innerSandbox = {
+    sandbox: decided.sandbox ? sandboxMode : ('off' as const),
+    sandboxNetwork,
+  };
   const drafter: DrafterPort | null =
     o.drafter === undefined
       ? null
@@ -339,6 +370,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
         : commandDrafter(o.drafter.argv, {
             cwd: root,
             timeoutMs: drafterTimeout,
+            ...(decided.sandbox ? { sandbox: { network: sandboxNetwork } } : {}),
             ...(o.env === undefined ? {} : { env: o.env }),
           });
   const log = (l: string) => o.onLog?.(l);
@@ -417,6 +449,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
         outerLoop: true,
       },
       worker: o.worker,
+      ...innerSandbox,
       diagnostics: claimDiagnostics(marker, abs, claim.kind === 'scope' ? [] : declarations),
       ...(o.reviewer === undefined ? {} : { reviewer: o.reviewer }),
       ...(o.reviewerArgv === undefined ? {} : { reviewerArgv: o.reviewerArgv }),
@@ -725,7 +758,13 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
       const fin = await o.journal.finish(await sessionHandoff(firstDispatch, abs, output));
       if (fin !== null) cites.push(fin);
     }
-    return { output, warnings: settings.warnings, targetFile: rel, journalRun, cites };
+    return {
+      output,
+      warnings: [...settings.warnings, ...sandboxWarnings],
+      targetFile: rel,
+      journalRun,
+      cites,
+    };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -10,12 +10,22 @@
  * beside it and renamed over (so a swapped-in link is replaced, not written through), or a file
  * it created removed. The temp file is read without following a link, only when it is a regular
  * file no larger than the limit, and only as UTF-8.
+ *
+ * Sandboxed (`sandbox`): the drafter sees the project read-only under a private writable layer
+ * (src/sandbox). Its temp path is then a fresh file in a private directory the runtime makes under
+ * `<project>/.handoff/drafts/` (the drafter's `/tmp` is its own); the block's bytes are taken from
+ * the layer into the caller's `temp_path`, and everything else it wrote in the project — the target
+ * file included — is discarded (the host is never touched) and named in a `protocol-error`
+ * (drafters write only the temp path). What it leaves in its private `$HOME` is thrown away.
  */
 import { createHash } from 'node:crypto';
 import { constants as C } from 'node:fs';
-import { lstat, open, readFile, readlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, readlink, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { nodeFsLayer, publishFile } from '../durable/index.js';
-import { runContained } from '../process/index.js';
+import { randomHex } from '../ids/index.js';
+import { type ContainedResult, runContained } from '../process/index.js';
+import { discardedViolation, runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import { MAX_DRAFT_CHARS } from './draft-block.js';
 import { validateDraftRequest } from './draft-schema.js';
 import { checkDraft, type DrafterPort, type DraftOutcome } from './drafter-port.js';
@@ -61,6 +71,55 @@ export interface CommandDrafterOptions {
   readonly maxDraftBytes?: number;
   /** SIGTERM → SIGKILL grace (default 2,000 ms; tests shorten it). */
   readonly killGraceMs?: number;
+  /**
+   * Run the drafter in the sandbox (decide with `probeSandbox` first; `cwd` must be a realpath):
+   * the project read-only, only the temp path's bytes taken, every other project write discarded
+   * and refused by name. Omitted or null: contained only.
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
+}
+
+/** A sandboxed call's outcome: the contained result, and the project writes it discarded. */
+interface SandboxedDraft {
+  readonly r: ContainedResult;
+  /** Named as the layer plan names them; `~/…` (the private home) left out. */
+  readonly discarded: readonly string[];
+  /** Why the block could not be taken from the layer, or null. */
+  readonly error: string | null;
+}
+
+/**
+ * Runs the drafter sandboxed with its temp path inside the project's layer, then moves the block's
+ * bytes to the caller's `temp_path` (created exclusively, mode 0600).
+ */
+async function draftSandboxed(
+  argv: readonly string[],
+  request: { readonly temp_path: string } & Record<string, unknown>,
+  o: CommandDrafterOptions & { readonly sandbox: { readonly network: SandboxNetwork } },
+  contained: Parameters<typeof runContained>[2],
+): Promise<SandboxedDraft> {
+  const dir = join(o.cwd, '.handoff', 'drafts', randomHex(8));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    const inner = join(dir, 'draft.lean');
+    const { cwd: _c, ...rest } = contained;
+    const r = await runSandboxed(argv, `${JSON.stringify({ ...request, temp_path: inner })}\n`, {
+      ...rest,
+      projectRoot: o.cwd,
+      owned: [inner],
+      network: o.sandbox.network,
+    });
+    const discarded = r.plan.discarded.filter((n) => !n.startsWith('~/'));
+    if (r.layerError !== null) return { r, discarded, error: r.layerError };
+    const f = r.files.get(inner);
+    if (f !== undefined && f !== null)
+      await writeFile(request.temp_path, f.bytes, { flag: 'wx', mode: 0o600 });
+    return { r, discarded, error: null };
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    // the drafts directory goes too once empty (another call's may still be there)
+    await rmdir(join(o.cwd, '.handoff', 'drafts')).catch(() => {});
+  }
 }
 
 type TargetState =
@@ -196,7 +255,7 @@ export function commandDrafter(argv: readonly string[], o: CommandDrafterOptions
           detail: 'the temp path already exists; use a fresh one per call',
         };
       const before = await targetState(request.target_file);
-      const r = await runContained(argv, `${JSON.stringify(request)}\n`, {
+      const contained = {
         cwd: o.cwd,
         timeoutMs: o.timeoutMs,
         signal,
@@ -207,7 +266,21 @@ export function commandDrafter(argv: readonly string[], o: CommandDrafterOptions
           HANDOFF_DRAFTER_PROTOCOL: DRAFTER_PROTOCOL_VERSION,
           HANDOFF_PROJECT_ROOT: o.cwd,
         },
-      });
+      };
+      const sandbox = o.sandbox ?? null;
+      let r: ContainedResult;
+      if (sandbox === null) {
+        r = await runContained(argv, `${JSON.stringify(request)}\n`, contained);
+      } else {
+        const s = await draftSandboxed(argv, request, { ...o, sandbox }, contained);
+        if (s.discarded.length > 0)
+          return {
+            kind: 'protocol-error',
+            detail: `the drafter wrote in the project outside its temp path (drafters write only the temp path): ${discardedViolation(s.discarded)}`,
+          };
+        if (s.error !== null) return { kind: 'operational-error', detail: s.error };
+        r = s.r;
+      }
       // custody first, whatever else happened
       const after = await targetState(request.target_file);
       if (!sameState(before, after)) {
