@@ -56,7 +56,9 @@ export function commandWorker(argv: readonly string[], o: CommandWorkerOptions =
       const root = await resolveProjectRoot(dispatch.owned_files, o.projectRoot);
       const mode = o.sandbox ?? 'auto';
       const decision =
-        mode === 'off' ? { sandbox: false, note: null } : sandboxDecision(mode, await probeSandbox(root));
+        mode === 'off'
+          ? { sandbox: false, note: null }
+          : sandboxDecision(mode, await probeSandbox(root, dispatch.owned_files));
       if ('refuse' in decision) throw new Error(decision.refuse);
       if (decision.note !== null) o.onSandboxNote?.(decision.note);
       const transport = subprocessTransport(command, {

@@ -210,7 +210,6 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     throw new HandoffError('usage', `--project ${given} is not a directory`);
   // one spelling of every path (custody, reuse reports and dispatches compare them as strings)
   const root = await realpath(given);
-  const sandbox = await decideSandbox(o, root, sandboxFlags.sandbox);
   if (o.priorRun !== undefined && (o.recorder === undefined || o.priorHandoff != null)) {
     throw new HandoffError(
       'usage',
@@ -278,6 +277,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   // an owned file over the owned-file limit is never hashed or read: refused before the run
   const oversize = await ownedSizeViolation(owned);
   if (oversize !== null) throw new HandoffError('custody_violation', oversize);
+  const sandbox = await decideSandbox(o, root, owned, sandboxFlags.sandbox);
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
   try {
     return await runWithin(o, {
@@ -313,13 +313,14 @@ interface RunSetup {
 }
 
 /**
- * Whether this run's worker command is sandboxed: the mode against the probe of this machine and
- * project (an in-process worker never is). `warning` is the auto fallback's line when nobody
+ * Whether this run's worker command is sandboxed: the mode against the probe of this machine,
+ * project and owned files (an in-process worker never is). `warning` is the auto fallback's line when nobody
  * receives it through `onSandboxNote`.
  */
 async function decideSandbox(
   o: ProjectRunOptions,
   root: string,
+  owned: readonly string[],
   mode: SandboxMode,
 ): Promise<{ sandbox: boolean; warning: string | null }> {
   if (mode === 'off') return { sandbox: false, warning: null };
@@ -331,7 +332,7 @@ async function decideSandbox(
       );
     return { sandbox: false, warning: null };
   }
-  const d = sandboxDecision(mode, await probeSandbox(root));
+  const d = sandboxDecision(mode, await probeSandbox(root, owned));
   if ('refuse' in d) throw new HandoffError('usage', d.refuse);
   if (d.note === null) return { sandbox: d.sandbox, warning: null };
   if (o.onSandboxNote === undefined) return { sandbox: false, warning: d.note };

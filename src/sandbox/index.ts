@@ -33,7 +33,7 @@ export {
   sandboxDecision,
 } from './mode.js';
 export { opaqueDirectories } from './opaque-check.js';
-export { probeFailureReason, probeSandbox, type SandboxProbe } from './probe.js';
+export { ownershipDefect, probeFailureReason, probeSandbox, type SandboxProbe } from './probe.js';
 export {
   type LayerOwnedFile,
   runSandboxed,

@@ -3,9 +3,9 @@
  * sandbox once per process (and once per project, whose ownership and path the overlay must
  * accept) and answers with one plain line of reason when it cannot.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { overlayPathDefect } from './argv.js';
 import { findExecutable } from './executables.js';
 import { runSandboxed } from './run-sandboxed.js';
@@ -85,10 +85,45 @@ async function probeMachine(): Promise<SandboxProbe> {
 }
 
 /**
+ * Why the worker could not write `owned` through the overlay, or null (lstat only, O(owned)): the
+ * user namespace maps only the runner's own user and group, so an owned file — or, for one still to
+ * be created, its nearest existing folder — that belongs to another user (seen as `nobody`:
+ * permission denied) or another group (EOVERFLOW on every copy-up) cannot be written in the layer.
+ *
+ * @example
+ * ```ts
+ * await ownershipDefect('/repo', ['/repo/A.lean']);
+ * // "A.lean belongs to 1000:1000, not to the runner (0:0): the sandbox's layer cannot write it"
+ * ```
+ */
+export async function ownershipDefect(projectRoot: string, owned: readonly string[]): Promise<string | null> {
+  const uid = process.getuid?.() ?? -1;
+  const gid = process.getgid?.() ?? -1;
+  for (const file of owned) {
+    let p = file;
+    for (;;) {
+      const st = await lstat(p).catch(() => null);
+      if (st !== null) {
+        if (st.uid !== uid || st.gid !== gid) {
+          const name = relative(projectRoot, p) || '.';
+          return `${name} belongs to ${st.uid}:${st.gid}, not to the runner (${uid}:${gid}): the sandbox's layer cannot write it`;
+        }
+        break;
+      }
+      const up = dirname(p);
+      if (up === p || !`${up}/`.startsWith(`${projectRoot}/`)) break;
+      p = up;
+    }
+  }
+  return null;
+}
+
+/**
  * Whether a sandbox can run: on this machine (bwrap and unshare present, user namespaces and an
  * overlay mount allowed — probed once per process) and, given `projectRoot` (a realpath), over
  * that project (a path the overlay options can carry, files the runner's user and group own —
- * probed once per project). Never throws.
+ * probed once per project) and, given `owned`, for those files ({@link ownershipDefect}: not
+ * cached). Never throws.
  *
  * @example
  * ```ts
@@ -96,7 +131,7 @@ async function probeMachine(): Promise<SandboxProbe> {
  * if (!p.available) console.error(`sandbox unavailable: ${p.reason}`);
  * ```
  */
-export async function probeSandbox(projectRoot?: string): Promise<SandboxProbe> {
+export async function probeSandbox(projectRoot?: string, owned?: readonly string[]): Promise<SandboxProbe> {
   machine ??= probeMachine().catch((e: unknown) => ({
     available: false as const,
     reason: `the probe failed: ${(e as Error)?.message ?? String(e)}`,
@@ -113,5 +148,8 @@ export async function probeSandbox(projectRoot?: string): Promise<SandboxProbe> 
     }));
     perProject.set(projectRoot, p);
   }
-  return p;
+  const project = await p;
+  if (!project.available || owned === undefined) return project;
+  const owner = await ownershipDefect(projectRoot, owned).catch((e: unknown) => `cannot check ${String(e)}`);
+  return owner === null ? project : { available: false, reason: owner };
 }

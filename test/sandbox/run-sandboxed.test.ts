@@ -2,11 +2,11 @@
  * The sandbox really started (bwrap + unshare + overlay): what a worker writes lands in the layer,
  * the host project stays byte-identical, and the layer is read and planned path by path.
  */
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyLayerFiles, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
+import { applyLayerFiles, ownershipDefect, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
 
 let dir: string;
 let project: string;
@@ -99,5 +99,17 @@ describe('runSandboxed', () => {
     expect(refused.plan.remove).toEqual([]);
     expect(refused.plan.discarded).toEqual(['A.lean (deleted)', 'B.lean (deleted)']);
     expect(await readFile(join(project, 'A.lean'), 'utf8')).toBe('A\n');
+  });
+
+  it('an owned file of another user or group cannot be sandboxed: the probe says which', async () => {
+    const mine = join(project, 'A.lean');
+    expect(await ownershipDefect(project, [mine, join(project, 'd', 'new.lean')])).toBeNull();
+    expect(await probeSandbox(project, [mine])).toEqual({ available: true });
+    // as root (CI) the file is given away; as a user, a root-owned file stands in for it
+    const other = process.getuid?.() === 0 ? join(project, 'B.lean') : '/etc/passwd';
+    if (process.getuid?.() === 0) await chown(other, 65534, 65534);
+    const stranger = await probeSandbox(project, [mine, other]);
+    expect(stranger.available).toBe(false);
+    expect(stranger.available ? '' : stranger.reason).toMatch(/belongs to \d+:\d+, not to the runner/);
   });
 });
