@@ -101,22 +101,25 @@ export function createStatIndex(o: StatIndexOptions = {}): StatIndex {
  * statStamp('/repo/A.lean')?.size; // 42n
  * ```
  */
-export function statStamp(abs: string): (StatStamp & { readonly kindBits: number }) | null {
-  let st: import('node:fs').BigIntStats | undefined;
+export function statStamp(abs: string): StatStamp | null {
   try {
-    st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    // the stats object itself (no copy): the index copies the five fields only when it records one
+    return lstatSync(abs, { bigint: true, throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
-  if (st === undefined) return null;
-  return {
-    size: st.size,
-    mtimeNs: st.mtimeNs,
-    ctimeNs: st.ctimeNs,
-    ino: st.ino,
-    mode: st.mode,
-    kindBits: Number(st.mode & 0o170000n),
-  };
+}
+
+/**
+ * The file-type bits of a stamp's mode (`0o100000` regular file, `0o120000` link, `0o040000` folder).
+ *
+ * @example
+ * ```ts
+ * kindOf(statStamp('/repo/A.lean')!); // 0o100000
+ * ```
+ */
+export function kindOf(st: StatStamp): number {
+  return Number(st.mode & 0o170000n);
 }
 
 const S_IFREG = 0o100000;
@@ -197,8 +200,8 @@ function hashFile(
 /**
  * The entry of `abs` (whose stamp is `stamp`) in `index`: the recorded one when its stamp still
  * vouches for it (unchanged, not racy), else a fresh one (the file hashed, its bytes kept per
- * `policy`), recorded at `takenNs`. Project bytes are counted against the index's total bound;
- * over it, the entry is `large`.
+ * `policy`), recorded at `takenNs`. Project bytes are counted against the index's total bound
+ * (`countKept`); over it, the entry is `large`. `gitOid`: the blob id git's index gives the path.
  *
  * @example
  * ```ts
@@ -208,40 +211,49 @@ function hashFile(
 export function indexedEntry(
   index: StatIndex,
   abs: string,
-  stamp: StatStamp & { readonly kindBits: number },
+  st: StatStamp,
   takenNs: bigint,
   policy: HashPolicy,
   countKept = false,
+  gitOid?: string,
 ): IndexedEntry {
   const old = index.entries.get(abs);
-  if (!needsHash(old, stamp, index.racyMarginNs) && old !== undefined) return old;
+  if (old !== undefined && !needsHash(old, st, index.racyMarginNs)) return old;
+  const stamp: StatStamp = {
+    size: st.size,
+    mtimeNs: st.mtimeNs,
+    ctimeNs: st.ctimeNs,
+    ino: st.ino,
+    mode: st.mode,
+  };
+  const kind = kindOf(st);
   const mode = Number(stamp.mode & 0o7777n);
   let fp: string;
   let kept: KeptState;
-  if (stamp.kindBits === S_IFLNK) {
+  if (kind === S_IFLNK) {
     let to = '?';
     try {
       to = readlinkSync(abs);
     } catch {}
     fp = `link:${to}`;
     kept = { kind: 'link', to };
-  } else if (stamp.kindBits === S_IFREG) {
+  } else if (kind === S_IFREG) {
     index.hashes++;
     index.onHash?.(abs);
     const free = countKept ? index.keepTotal - index.keptBytes + keptSize(old) : Number.POSITIVE_INFINITY;
     const keepUpTo = Math.min(policy.keepUpTo, Math.max(free, 0));
-    const h = hashFile(abs, stamp, { ...policy, keepUpTo });
+    const h = hashFile(abs, stamp, { ...policy, keepUpTo, ...(gitOid === undefined ? {} : { gitOid }) });
     if (h === null) {
       fp = `file:${mode.toString(8)}:unreadable`;
       kept = { kind: 'large' };
     } else {
       fp = h.special ?? `file:${mode.toString(8)}:${h.sha256}`;
-      if (policy.gitOid !== undefined && h.gitOid === policy.gitOid)
-        kept = { kind: 'git', sha256: h.sha256, mode };
+      const oid = gitOid ?? policy.gitOid;
+      if (oid !== undefined && h.gitOid === oid) kept = { kind: 'git', sha256: h.sha256, mode };
       else if (h.bytes !== null) kept = { kind: 'file', bytes: h.bytes, mode };
       else kept = { kind: 'large' };
     }
-  } else if (stamp.kindBits === S_IFDIR) {
+  } else if (kind === S_IFDIR) {
     fp = 'dir';
     kept = { kind: 'special' };
   } else {
@@ -271,7 +283,7 @@ export function nowNs(): bigint {
 }
 
 /**
- * Walks `base` synchronously, depth first: `visit(rel, abs, isDir)` for every entry below it
+ * Walks `base` synchronously, depth first: `visit(rel, abs, isDir, name)` for every entry below it
  * (`rel` with `/` separators); a directory is descended into unless `visit` returns false.
  * Links are never followed; an unreadable directory is skipped.
  *
@@ -282,7 +294,7 @@ export function nowNs(): bigint {
  */
 export function walkSync(
   base: string,
-  visit: (rel: string, abs: string, isDir: boolean) => boolean | undefined,
+  visit: (rel: string, abs: string, isDir: boolean, name: string) => boolean | undefined,
 ): void {
   const stack: [string, string][] = [[base, '']];
   while (stack.length > 0) {
@@ -297,7 +309,7 @@ export function walkSync(
       const abs = join(dir, e.name);
       const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
       const isDir = e.isDirectory();
-      const go = visit(rel, abs, isDir);
+      const go = visit(rel, abs, isDir, e.name);
       if (isDir && go !== false) stack.push([abs, rel]);
     }
   }

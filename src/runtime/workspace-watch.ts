@@ -32,6 +32,7 @@ import {
   createStatIndex,
   indexedEntry,
   type KeptState,
+  kindOf,
   nowNs,
   type StatIndex,
   statStamp,
@@ -230,8 +231,7 @@ export function snapshotWorkspaceSync(
   const gitDirSet = new Set(zones.gitDirs);
   const oids = indexOids(index, zones, takenNs);
   const project = { keepUpTo: index.keepEach };
-  walkSync(root, (rel, abs, isDir) => {
-    const name = isDir || rel.includes('/') ? rel.slice(rel.lastIndexOf('/') + 1) : rel;
+  walkSync(root, (rel, abs, isDir, name) => {
     if (name === '.git') {
       if (gitDirSet.has(abs)) return false;
       if (isDir) {
@@ -263,14 +263,7 @@ export function snapshotWorkspaceSync(
       return;
     }
     const oid = oids.get(rel);
-    const e = indexedEntry(
-      index,
-      abs,
-      st,
-      takenNs,
-      oid === undefined ? project : { ...project, gitOid: oid },
-      true,
-    );
+    const e = indexedEntry(index, abs, st, takenNs, project, true, oid);
     out.set(key, e.fp);
     kept.set(key, e.kept);
   });
@@ -403,7 +396,7 @@ export function safeParent(base: string, abs: string): boolean {
       }
       continue;
     }
-    if (st.kindBits !== 0o040000) return false;
+    if (kindOf(st) !== 0o040000) return false;
   }
   return true;
 }
@@ -527,7 +520,7 @@ function safeParentNoCreate(base: string, abs: string): boolean {
     cur = join(cur, part);
     const st = statStamp(cur);
     if (st === null) return true; // nothing below a missing folder to remove
-    if (st.kindBits !== 0o040000) return false;
+    if (kindOf(st) !== 0o040000) return false;
   }
   return true;
 }
