@@ -237,11 +237,13 @@ describe('hostile workers: a statement fence for another language (--header-extr
   const PY = { 'calc.py': 'def add(a, b):\n    return a + b  # sorry\n' };
   const cheat = `node ${fileURLToPath(new URL('./fixtures/py-cheat.mjs', import.meta.url))}`;
   const extractor = fileURLToPath(new URL('../../examples/extractors/python-signatures.py', import.meta.url));
+  const CODE = ['--profile', 'code', '--marker', 'sorry'];
 
   it('with a Python extractor the changed signature is refused; without one only custody applies', async () => {
     await withGitProject(PY, async (p) => {
       const fenced = await runCli(
-        runArgs(p.dir, cheat, '--json', '--header-extractor', `.py=python3 ${extractor}`),
+        // a Python project: the code profile reads .py files (the lean profile only .lean)
+        runArgs(p.dir, cheat, ...CODE, '--json', '--header-extractor', `.py=python3 ${extractor}`),
       );
       const h = handoffOf(fenced.stdout);
       expect(h.status).toBe('stuck');
@@ -251,7 +253,7 @@ describe('hostile workers: a statement fence for another language (--header-extr
       );
       expect(await readFile(join(p.dir, 'calc.py'), 'utf8')).toBe(PY['calc.py']);
       expect(checkpoints(p.dir)).toEqual([]);
-      const open = await runCli(runArgs(p.dir, cheat, '--json'));
+      const open = await runCli(runArgs(p.dir, cheat, ...CODE, '--json'));
       expect(handoffOf(open.stdout).status).toBe('solved');
       expect(checkpoints(p.dir)).toHaveLength(1);
     });
