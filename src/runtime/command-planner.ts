@@ -12,8 +12,9 @@
 import { z } from 'zod';
 import type { PlannerInput, PlannerOutput, PlanStep } from '../cycle/types.js';
 import { escapeControls, unsafePathReason } from '../patch/index.js';
-import { runContained } from '../process/index.js';
+import type { SandboxNetwork } from '../sandbox/index.js';
 import type { PlannerPort, Unstamped } from './ports.js';
+import { runReadOnly } from './read-only-run.js';
 
 /**
  * Options of {@link commandPlanner}.
@@ -30,6 +31,12 @@ export interface CommandPlannerOptions {
   readonly fallback: PlannerPort;
   /** Stdout cap in characters (default 1 MiB); beyond it the command is stopped and the fallback used. */
   readonly maxOutputBytes?: number;
+  /**
+   * Run the planner in the sandbox (decide with `probeSandbox` first; the project root a
+   * realpath): the project read-only, every write discarded; a planner that wrote in the project
+   * is not trusted — the fallback's plan is used, the paths named in its summary.
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
 }
 
 /**
@@ -160,12 +167,25 @@ export function commandPlanner(
   const name = escapeControls(argv[0] ?? '(empty command)');
   return {
     async plan(input) {
-      const r = await runContained(argv, `${JSON.stringify({ ...input, project_root: projectRoot })}\n`, {
-        cwd: projectRoot,
-        timeoutMs,
-        maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
-        killGraceMs: 500,
-      });
+      const { result: r, wrote } = await runReadOnly(
+        argv,
+        `${JSON.stringify({ ...input, project_root: projectRoot })}\n`,
+        {
+          cwd: projectRoot,
+          timeoutMs,
+          maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+          killGraceMs: 500,
+        },
+        options.sandbox,
+      );
+      if (wrote.length > 0) {
+        const shown = wrote.slice(0, 5).map(escapeControls).join(', ');
+        return fallbackWith(
+          options.fallback,
+          input,
+          `planner ${name} wrote in the project (discarded by the sandbox): ${shown}${wrote.length > 5 ? ` and ${wrote.length - 5} more` : ''}`,
+        );
+      }
       if (r.spawnError !== null) {
         return fallbackWith(
           options.fallback,

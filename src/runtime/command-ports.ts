@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { NextActionSchema } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { runContained } from '../process/index.js';
+import type { SandboxNetwork } from '../sandbox/index.js';
 import type { DiagnosticsPort, ReviewerPort } from './ports.js';
+import { runReadOnly } from './read-only-run.js';
 
 const TargetSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int(), goal: z.string() });
 const DiagnosticsResponseSchema = z.object({
@@ -31,7 +33,11 @@ async function callJson(
   request: unknown,
   timeoutMs: number,
 ): Promise<unknown> {
-  const r = await runContained(argv, `${JSON.stringify(request)}\n`, { cwd, timeoutMs });
+  return parsedAnswer(argv, await runContained(argv, `${JSON.stringify(request)}\n`, { cwd, timeoutMs }));
+}
+
+/** A finished command's one JSON object, or the failure as a HandoffError. */
+function parsedAnswer(argv: readonly string[], r: Awaited<ReturnType<typeof runContained>>): unknown {
   if (r.spawnError !== null) throw new HandoffError('io_error', `cannot start ${argv[0]}: ${r.spawnError}`);
   if (r.timedOut) throw new HandoffError('io_error', `${argv[0]} timed out`);
   if (r.code !== 0)
@@ -41,6 +47,28 @@ async function callJson(
   } catch {
     throw new HandoffError('protocol_error', `${argv[0]} did not print one JSON object`);
   }
+}
+
+/** {@link callJson} in the sandbox: a write in the project is a `protocol_error` naming it. */
+async function callJsonReadOnly(
+  argv: readonly string[],
+  cwd: string,
+  request: unknown,
+  timeoutMs: number,
+  sandbox: { readonly network: SandboxNetwork },
+): Promise<unknown> {
+  const { result: r, wrote } = await runReadOnly(
+    argv,
+    `${JSON.stringify(request)}\n`,
+    { cwd, timeoutMs },
+    sandbox,
+  );
+  if (wrote.length > 0)
+    throw new HandoffError(
+      'protocol_error',
+      `${argv[0]} wrote in the project (discarded by the sandbox): ${wrote.slice(0, 5).join(', ')}`,
+    );
+  return parsedAnswer(argv, r);
 }
 
 /**
@@ -73,19 +101,37 @@ export function commandDiagnostics(argv: readonly string[], cwd: string, timeout
   };
 }
 
+/** Options of {@link commandReviewer}. */
+export interface CommandReviewerOptions {
+  /**
+   * Run the reviewer in the sandbox (decide with `probeSandbox` first; `cwd` a realpath): the
+   * project read-only, every write discarded; a reviewer that wrote in the project is refused
+   * (`protocol_error` naming the paths).
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
+}
+
 /**
  * A reviewer port that runs `argv` with the review request on stdin and expects
  * `{ primary_blocker, top_blockers, evidence, falsification, next_action, suggestions }`.
  *
  * @example
  * ```ts
- * const r = commandReviewer(['python3', 'review.py'], '/repo', 600_000);
+ * const r = commandReviewer(['python3', 'review.py'], '/repo', 600_000, { sandbox: { network: 'deny' } });
  * ```
  */
-export function commandReviewer(argv: readonly string[], cwd: string, timeoutMs: number): ReviewerPort {
+export function commandReviewer(
+  argv: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  options: CommandReviewerOptions = {},
+): ReviewerPort {
   return {
     async review(input) {
-      const raw = await callJson(argv, cwd, input, timeoutMs);
+      const raw =
+        options.sandbox == null
+          ? await callJson(argv, cwd, input, timeoutMs)
+          : await callJsonReadOnly(argv, cwd, input, timeoutMs, options.sandbox);
       const r = ReviewResponseSchema.safeParse(raw);
       if (!r.success)
         throw new HandoffError('protocol_error', `review response: ${r.error.issues[0]?.message}`);
