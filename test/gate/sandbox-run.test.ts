@@ -10,17 +10,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  buildEvaluatorRequest,
   createFsLedger,
   currentCandidate,
   DEFAULT_THRESHOLDS,
   ownerAuthority,
   runGate,
+  subprocessEvaluator,
 } from '../../src/gate/index.js';
 import { probeSandbox } from '../../src/sandbox/index.js';
-import { exampleContract, gitRepo, rm, T0, tempDir } from './fixtures.js';
+import { contract, exampleContract, gitRepo, packet, rm, T0, tempDir, write } from './fixtures.js';
 
 const ATTACKER = fileURLToPath(new URL('../helpers/sandbox-attacker.mjs', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../examples/gate/worker.mjs', import.meta.url));
+const EVALUATOR = new URL('../../examples/gate/evaluator.mjs', import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rm(d);
@@ -74,5 +77,27 @@ describe('runGate in the sandbox', () => {
     expect(text).toContain('README.md was written outside allowed_writes (discarded by the sandbox)');
     expect(r.lead.route).toBe('LEAD_REVIEW');
     expect(r.records.packets[0]?.changeset.map((c) => c.path)).toEqual(['src/greet.js']);
+  });
+
+  it('a sandboxed evaluator answers, and what it wrote never reaches its directory', async () => {
+    const cwd = tempDir('gate-sandbox-eval-');
+    dirs.push(cwd);
+    write(
+      cwd,
+      'eval.mjs',
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync('eval-wrote.txt', 'x');\nawait import(${JSON.stringify(EVALUATOR)});\n`,
+    );
+    const port = subprocessEvaluator([process.execPath, join(cwd, 'eval.mjs')], {
+      cwd,
+      sandbox: { network: 'allow' },
+    });
+    const c = contract();
+    const answer = await port.evaluate(buildEvaluatorRequest(c, packet(c)), {
+      signal: new AbortController().signal,
+    });
+    expect(answer).toMatchObject({
+      claims: [expect.objectContaining({ criterion_id: 'reload-idempotent' })],
+    });
+    expect(existsSync(join(cwd, 'eval-wrote.txt'))).toBe(false);
   });
 });
