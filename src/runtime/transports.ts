@@ -9,6 +9,7 @@ import { type ContainedResult, runContained } from '../process/index.js';
 import { applyLayerFiles, runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import type { ProgressSink, TransportResult, WorkerTransport } from './delegating-worker.js';
 import { PROGRESS_SCHEMA, parseWorkerOutput, WORKER_PROTOCOL_VERSION } from './worker-framing.js';
+import { UNWATCHED_DIRS } from './workspace-watch.js';
 
 /** Exit code by which a worker reports a permission denial (the delegation must stop). */
 export const EXIT_PERMISSION_DENIED = 77;
@@ -68,6 +69,8 @@ export function subprocessTransport(argv: readonly string[], o: SubprocessTransp
         network: sandbox.network,
         // custody decides whether a deleted owned file was reported; the layer only carries it
         allowDelete: true,
+        // what a toolchain writes under node_modules, dist, .lake vanishes with the layer, unreported
+        buildDirs: UNWATCHED_DIRS,
         ...(isAbsolute(scratch) ? { privateDirs: [scratch] } : {}),
       });
       if (r.layerError !== null) return { kind: 'operational-error', detail: r.layerError };

@@ -4,7 +4,8 @@
  * file deleted is deleted on the host only when the dispatch allows it. Everything else — other
  * project files, `.git/…`, `.handoff/…`, a replaced directory, a symbolic link, FIFO, socket or
  * device planted anywhere (an owned path included), anything left in the private `$HOME` — is a
- * violation, named path by path, and discarded: it never reaches the host.
+ * violation, named path by path, and discarded: it never reaches the host. What a toolchain wrote
+ * under a build folder (`buildDirs`) is discarded too, without a violation.
  */
 import type { LayerChanges } from './layer-entry.js';
 
@@ -16,6 +17,8 @@ export interface LayerPlan {
   readonly remove: readonly string[];
   /** Everything discarded, as named in the violation (`B.lean`, `x (symlink)`, `~/.bashrc`). */
   readonly discarded: readonly string[];
+  /** Discarded without a violation: what the worker's toolchain wrote under a build folder. */
+  readonly quiet: readonly string[];
 }
 
 /** Options of {@link planLayer}. */
@@ -24,6 +27,11 @@ export interface PlanLayerOptions {
   readonly allowDelete: boolean;
   /** What the worker left in its private `$HOME` (reported as `~/…`, always discarded). */
   readonly home?: LayerChanges;
+  /**
+   * Folder names (at any depth) whose contents a toolchain legitimately writes — dependencies and
+   * build output (`node_modules`, `dist`, `.lake`): discarded like the rest, but not a violation.
+   */
+  readonly buildDirs?: readonly string[];
 }
 
 /**
@@ -33,30 +41,36 @@ export interface PlanLayerOptions {
  * ```ts
  * planLayer({ written: ['A.lean', 'B.lean'], deleted: [], opaqueDirs: [], specials: [] },
  *   new Set(['A.lean']), { allowDelete: false });
- * // { take: ['A.lean'], remove: [], discarded: ['B.lean'] }
+ * // { take: ['A.lean'], remove: [], discarded: ['B.lean'], quiet: [] }
  * ```
  */
 export function planLayer(changes: LayerChanges, owned: ReadonlySet<string>, o: PlanLayerOptions): LayerPlan {
   const take: string[] = [];
   const remove: string[] = [];
   const discarded: string[] = [];
+  const quiet: string[] = [];
+  const build = new Set(o.buildDirs ?? []);
+  const drop = (path: string, named: string) => {
+    if (build.size > 0 && !owned.has(path) && path.split('/').some((c) => build.has(c))) quiet.push(path);
+    else discarded.push(named);
+  };
   const special = new Set(changes.specials.map((s) => s.path));
   for (const p of changes.written) {
     if (owned.has(p) && !special.has(p)) take.push(p);
-    else discarded.push(p);
+    else drop(p, p);
   }
   for (const p of changes.deleted) {
     if (owned.has(p) && o.allowDelete) remove.push(p);
-    else discarded.push(`${p} (deleted)`);
+    else drop(p, `${p} (deleted)`);
   }
-  for (const p of changes.opaqueDirs) discarded.push(`${p}/ (directory replaced)`);
-  for (const s of changes.specials) discarded.push(`${s.path} (${s.kind})`);
+  for (const p of changes.opaqueDirs) drop(p, `${p}/ (directory replaced)`);
+  for (const s of changes.specials) drop(s.path, `${s.path} (${s.kind})`);
   const home = o.home;
   if (home !== undefined) {
     for (const p of home.written) discarded.push(`~/${p}`);
     for (const s of home.specials) discarded.push(`~/${s.path} (${s.kind})`);
   }
-  return { take, remove, discarded };
+  return { take, remove, discarded, quiet };
 }
 
 /**

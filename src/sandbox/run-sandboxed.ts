@@ -33,6 +33,8 @@ export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
   readonly allowDelete?: boolean;
   /** Host directories the worker sees as private empty directories (the dispatch's scratch). */
   readonly privateDirs?: readonly string[];
+  /** Build-output folder names whose writes are discarded without a violation ({@link planLayer}). */
+  readonly buildDirs?: readonly string[];
 }
 
 /** An owned file's outcome in the layer: new bytes, or null when the worker deleted it. */
@@ -87,7 +89,7 @@ export async function runSandboxed(
       elapsedMs: 0,
       changes: NO_LAYER_CHANGES,
       home: NO_LAYER_CHANGES,
-      plan: { take: [], remove: [], discarded: [] },
+      plan: { take: [], remove: [], discarded: [], quiet: [] },
       violation: null,
       files: new Map(),
       layerError: null,
@@ -110,6 +112,7 @@ export async function runSandboxed(
       network,
       allowDelete: _a,
       privateDirs,
+      buildDirs,
       ...contained
     } = o;
     const r = await runContained(
@@ -142,7 +145,11 @@ export async function runSandboxed(
     } catch (e) {
       layerError = `cannot read the sandbox's layer: ${(e as Error).message}`;
     }
-    const plan = planLayer(changes, ownedSet, { allowDelete: o.allowDelete ?? false, home });
+    const plan = planLayer(changes, ownedSet, {
+      allowDelete: o.allowDelete ?? false,
+      home,
+      ...(buildDirs === undefined ? {} : { buildDirs }),
+    });
     const files = new Map<string, LayerOwnedFile>();
     for (const rel of plan.take) {
       const f = layerFiles.get(rel);

@@ -118,7 +118,28 @@ describe('planLayer', () => {
     const plan = planLayer({ ...NO_LAYER_CHANGES, specials: [{ path: 'A.lean', kind: 'symlink' }] }, owned, {
       allowDelete: true,
     });
-    expect(plan).toEqual({ take: [], remove: [], discarded: ['A.lean (symlink)'] });
+    expect(plan).toEqual({ take: [], remove: [], discarded: ['A.lean (symlink)'], quiet: [] });
+  });
+
+  it('build output is discarded without a violation; a link planted there is too, an owned file is still taken', () => {
+    const plan = planLayer(
+      {
+        written: ['.lake/build/A.olean', 'A.lean', 'pkg/node_modules/x/index.js', 'distance.txt'],
+        deleted: ['dist/old.js'],
+        opaqueDirs: [],
+        specials: [{ path: 'node_modules/evil', kind: 'symlink' }],
+      },
+      owned,
+      { allowDelete: false, buildDirs: ['node_modules', 'dist', '.lake'] },
+    );
+    expect(plan.take).toEqual(['A.lean']);
+    expect(plan.discarded).toEqual(['distance.txt']);
+    expect(plan.quiet).toEqual([
+      '.lake/build/A.olean',
+      'pkg/node_modules/x/index.js',
+      'dist/old.js',
+      'node_modules/evil',
+    ]);
   });
 
   it('deletes an owned file only when the dispatch allows it', () => {
@@ -128,6 +149,7 @@ describe('planLayer', () => {
       take: [],
       remove: [],
       discarded: ['A.lean (deleted)'],
+      quiet: [],
     });
   });
 
@@ -136,6 +158,7 @@ describe('planLayer', () => {
       take: [],
       remove: [],
       discarded: [],
+      quiet: [],
     });
     expect(discardedViolation([])).toBeNull();
   });
