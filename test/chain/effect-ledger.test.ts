@@ -287,10 +287,15 @@ describe('the first commit into a missing directory is durable', () => {
     }
   });
 
-  it('chain journal: an EIO on the directory fsync of the first commit rejects it; the retry commits durably', async () => {
+  it('chain journal (per-commit and held locks): an EIO on the directory fsync of the first commit rejects it; the retry commits durably', async () => {
     const [e0] = await tripEntries();
     const jdir = join(dir, 'journal');
-    for (const target of [dir, jdir]) {
+    for (const [target, holdLocks] of [
+      [dir, false],
+      [jdir, false],
+      [dir, true],
+      [jdir, true],
+    ] as const) {
       const f = faultyFs();
       const failing = new Proxy(f, {
         get(t, p) {
@@ -305,14 +310,14 @@ describe('the first commit into a missing directory is durable', () => {
           };
         },
       });
-      await expect(createFileChainJournal(jdir, { fs: failing }).commit(e0), target).rejects.toMatchObject({
-        code: 'io_error',
-      });
+      const first = createFileChainJournal(jdir, { fs: failing, holdLocks });
+      await expect(first.commit(e0), target).rejects.toMatchObject({ code: 'io_error' });
+      await first.close();
       expect(f.failed).toBe(`fsync ${target}`);
       // nothing acknowledged stays behind to pass for a commit
       expect(await createFileChainJournal(jdir).loadLast('trip-1'), target).toBeUndefined();
       f.trace.length = 0;
-      const journal = createFileChainJournal(jdir, { fs: f });
+      const journal = createFileChainJournal(jdir, { fs: f, holdLocks });
       await journal.commit(e0);
       expect(f.trace, target).toContain(`fsync ${target}`);
       expect(f.unsyncedContent.has(chainJournalFile(jdir, 'trip-1'))).toBe(false);
