@@ -50,8 +50,10 @@ export {
   type CommandClass,
   commandClass,
   FENCE_GRANT_NEW_DEFINITIONS,
+  isResourceOption,
   PROOF_WORK_DECLARATIONS,
   proofWorkAllows,
+  RESOURCE_OPTION_PREFIXES,
   STRUCTURAL_COMMANDS,
 } from './proof-work-rules.js';
 export {

@@ -22,8 +22,10 @@
  * | `query` | every other `#command` (`#eval`, `#check`, `#print`, …) | `fence:queries` |
  *
  * Always allowed (they change no statement): `namespace`, `section`, `end`, `mutual`, `universe`,
- * `noncomputable section`, and `set_option … in` / `open … in` inside a proof (tactic or term
- * level: they reach only that proof).
+ * `noncomputable section`, `set_option … in` / `open … in` inside a proof (tactic or term level:
+ * they reach only that proof), and `set_option` of the resource and display options
+ * ({@link RESOURCE_OPTION_PREFIXES}: heartbeats, recursion depth, linters, pretty-printing,
+ * tracing), which change how long Lean may work or what it prints, never what a statement means.
  */
 
 /**
@@ -174,6 +176,44 @@ export const RECORDED_COMMAND_KEYWORDS: ReadonlySet<string> = new Set(
     .filter(([, c]) => c !== 'definition' && c !== 'axiom' && c !== 'context')
     .map(([k]) => k),
 );
+
+/**
+ * Options proof work may set, add or change freely (a name equal to one, or starting with one
+ * that ends in `.`): resource limits and output, never the meaning of a statement.
+ *
+ * @example
+ * ```ts
+ * RESOURCE_OPTION_PREFIXES.includes('maxHeartbeats'); // true
+ * ```
+ */
+export const RESOURCE_OPTION_PREFIXES: readonly string[] = [
+  'maxHeartbeats',
+  'maxRecDepth',
+  'synthInstance.maxHeartbeats',
+  'synthInstance.maxSize',
+  'linter.',
+  'pp.',
+  'trace.',
+  'profiler',
+  'diagnostics',
+];
+
+/**
+ * Whether a command's text is a `set_option` (command or `… in` prefix) of a resource or display
+ * option (see {@link RESOURCE_OPTION_PREFIXES}), which proof work may add, change or remove.
+ *
+ * @example
+ * ```ts
+ * isResourceOption('set_option maxHeartbeats 400000 in'); // true
+ * isResourceOption('set_option autoImplicit true'); // false
+ * ```
+ */
+export function isResourceOption(text: string): boolean {
+  const m = /^set_option\s+(\S+)/.exec(text);
+  if (m === null) return false;
+  const name = m[1] as string;
+  return RESOURCE_OPTION_PREFIXES.some((p) => (p.endsWith('.') ? name.startsWith(p) : name === p));
+}
 
 /**
  * The class of a command or declaration keyword; null for what proof work may add freely

@@ -17,6 +17,7 @@ import type { DeclarationHeader, LeanCommand } from './header.js';
 import {
   COMMAND_CLASS_GRANTS,
   commandClass,
+  isResourceOption,
   PROOF_WORK_DECLARATIONS,
   proofWorkAllows,
 } from './proof-work-rules.js';
@@ -79,10 +80,12 @@ export function compareProofWork(
   const stable = new Set(after.headers.filter(fenced).map((h) => h.name));
   const anchored = (side: ProofWorkSide) => {
     const anchors = side.headers.filter((h) => stable.has(h.name)).sort((x, y) => x.line - y.line);
-    return side.commands.map((c) => {
-      const next = anchors.find((h) => h.line >= c.line);
-      return { c, anchor: next === undefined ? '' : `${next.kind} ${next.name}` };
-    });
+    return side.commands
+      .filter((c) => !isResourceOption(c.text))
+      .map((c) => {
+        const next = anchors.find((h) => h.line >= c.line);
+        return { c, anchor: next === undefined ? '' : `${next.kind} ${next.name}` };
+      });
   };
   const key = (x: { c: LeanCommand; anchor: string }) => `${x.c.keyword}\u0000${x.c.text}\u0000${x.anchor}`;
   const was = anchored(before);

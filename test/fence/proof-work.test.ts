@@ -94,6 +94,17 @@ describe('proof work may not change the language of the statements', () => {
       'header fence: A.lean: new command `set_option autoImplicit true in` before theorem Foo.add_zero_right (line 3): proof work may add only theorem, lemma and example (grant: fence:set-option)',
     ]);
     expect(await fence(`set_option autoImplicit true\n${BASE}`)).toHaveLength(1);
+    // resource and display options change no statement: proof work may set them
+    expect(await fence(aboveTheorem('set_option maxHeartbeats 800000 in'))).toEqual([]);
+    expect(
+      await fence(
+        aboveTheorem('set_option maxHeartbeats 800000 in'),
+        [],
+        aboveTheorem('set_option maxHeartbeats 400000 in'),
+      ),
+    ).toEqual([]);
+    expect(await fence(`set_option linter.unusedVariables false\n${BASE}`)).toEqual([]);
+    expect(await fence(`set_option linterX true\n${BASE}`)).toHaveLength(1);
   });
 
   it('open / export (command level, and `open … in` before a declaration)', async () => {
@@ -157,7 +168,9 @@ describe('proof work may not change the language of the statements', () => {
 
   it('axioms: a new axiom is reported as a new axiom, and no grant allows it', async () => {
     const cheat = aboveTheorem('axiom cheat : ∀ n : Nat, n + 0 = n');
-    const expected = ['header fence: A.lean: axiom Foo.cheat: axiom added (`: ∀ n : Nat, n + 0 = n`): a new axiom can prove anything, and no grant allows one'];
+    const expected = [
+      'header fence: A.lean: axiom Foo.cheat: axiom added (`: ∀ n : Nat, n + 0 = n`): a new axiom can prove anything, and no grant allows one',
+    ];
     expect(await fence(cheat)).toEqual(expected);
     expect(
       await fence(
