@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../../src/conformance/index.js';
 import { probeSandbox } from '../../src/sandbox/index.js';
+import { cliMain } from '../helpers/cli-main.js';
 import { failedChecks, fixture, nodeWorker } from './helpers.js';
 
 const ATTACKER = fileURLToPath(new URL('../helpers/sandbox-attacker.mjs', import.meta.url));
@@ -126,5 +127,11 @@ describe('conformance with the sandbox on', () => {
     expect(f.map((x) => x.case_id)).toEqual(['case-1']);
     expect(f[0]?.detail).toMatch(detail);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('conformance worker: a --sandbox value outside auto|on|off is a usage error, before any case', async () => {
+    const r = await cliMain(['conformance', 'worker', '--sandbox', 'maybe', '--', 'node', 'w.mjs'], dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--sandbox must be auto|on|off, got 'maybe'");
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/sandbox/index.js';
 import { commandDrafter, type DraftRequest } from '../../src/synthesis/index.js';
+import { cliMain } from '../helpers/cli-main.js';
 
 let dir = '';
 let project = '';
@@ -84,5 +85,14 @@ describe('a sandboxed command drafter', () => {
     });
     expect(await readFile(join(project, 'Basic.lean'), 'utf8')).toBe(ORIGINAL);
     expect((await readdir(project)).sort()).toEqual(['.handoff', 'Basic.lean', 'tools']);
+  });
+
+  it('autoformalize: a --sandbox or --sandbox-network value outside the choices is a usage error', async () => {
+    const bad = await cliMain(['autoformalize', '--sandbox', 'yes', '--target', 'T.lean'], project);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--sandbox must be auto|on|off, got 'yes'");
+    const net = await cliMain(['autoformalize', '--sandbox-network', 'some', '--target', 'T.lean'], project);
+    expect(net.code).toBe(2);
+    expect(net.err).toContain("--sandbox-network must be deny|allow, got 'some'");
   });
 });
