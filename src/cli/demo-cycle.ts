@@ -307,7 +307,7 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
     check(validateHandoff(h).ok, 'the final handoff record validates (run-contract/v1)');
     check(
       endedOnBlocker(h),
-      `the run ended on a blocker: status ${h.status}${h.stop_reason === null ? '' : ` (${h.stop_reason})`}`,
+      `as designed, the run did not claim success: it ended on a blocker, status ${h.status}${h.stop_reason === null ? '' : ` (${h.stop_reason})`}`,
     );
     say(`    blocker_kind ${h.blocker_kind}, blocker_class ${h.blocker_class}`);
     say(`    blocker_signature ${escapeLine(h.blocker_signature ?? '')}`);
@@ -338,9 +338,9 @@ export async function runCycleDemo(io: CliIo, options: CycleDemoOptions = {}): P
     for (const l of escapeControls(JSON.stringify(h, null, 2)).split('\n')) say(`    ${l}`);
     say();
     say(`  run id: ${r.runId}`);
-    say(`  inspect it: handoff inspect ${r.runId} --root ${recorder.storageRoot}`);
-    say(`  audit its recorded transitions: handoff audit ${r.runId} --root ${recorder.storageRoot}`);
-    say(`  raw journal: handoff store load --root ${recorder.storageRoot} --run-id ${r.runId}`);
+    say(`  inspect it: npx handoff inspect ${r.runId} --root ${recorder.storageRoot}`);
+    say(`  audit its recorded transitions: npx handoff audit ${r.runId} --root ${recorder.storageRoot}`);
+    say(`  raw journal: npx handoff store load --root ${recorder.storageRoot} --run-id ${r.runId}`);
     say(`  (the temporary project is ${keep ? `kept for inspection: ${dir}` : 'removed'})`);
     await recorder.dispose();
     if (!keep) await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
- * `handoff demo` (what `npm start` runs): a short, real demonstration on the embedded default.
- * Part 1 exercises the run-contract/v1 records (validate the seed's canonical dispatch, evaluate
+ * `handoff demo`: the verb. The default (what `npm start` runs) is the short story of
+ * src/cli/demo-story.ts; `handoff demo lean` is the long Lean demonstration: part 1 exercises the run-contract/v1 records (validate the seed's canonical dispatch, evaluate
  * the rerun guard on a relaunch, emit a protocol-error handoff for a broken dispatch). Part 2 runs
  * the six-phase cycle demo when this build includes it.
  */
@@ -159,7 +159,7 @@ export async function formalizeDemo(io: CliIo): Promise<number> {
       'three draft: commits (claim 2, claim 3 and its redraft)',
     );
     check(r.journalRun !== null, `claims, drafts and routes journaled as run ${r.journalRun ?? '(none)'}`);
-    say(`  raw journal: handoff store load --root ${journal.root} --run-id ${r.journalRun ?? ''}`);
+    say(`  raw journal: npx handoff store load --root ${journal.root} --run-id ${r.journalRun ?? ''}`);
     say(`  (the temporary project is kept for inspection: ${dir})`);
     return failures === 0 ? 0 : 1;
   } catch (e) {
@@ -171,39 +171,63 @@ export async function formalizeDemo(io: CliIo): Promise<number> {
 
 /** The `demo` verb. */
 export const command: CliCommand = {
-  verbs: ['formalize'],
+  verbs: ['formalize', 'lean'],
   help: [
-    'usage: handoff demo [--records-only]',
+    'usage: handoff demo [--verbose]',
+    '       handoff demo lean [--records-only]',
     '       handoff demo formalize',
     '',
-    'Runs the demonstration: run-contract/v1 records and the rerun guard, then (when built in)',
-    'the six-phase cycle on a temp git repository with the example worker.',
+    'Runs a demonstration in a temporary git project.',
+    '(default) what the runtime does for an agent builder, in under 60 lines: sub-agents that cheat',
+    '  (a write outside their files, a weakened test, "solved" without the change) are refused, an',
+    '  honest one is accepted with a cite, the gate sends a result back once, a chain seam refuses',
+    "  a wrong baton. --verbose: the records' details under each line.",
+    'lean: the run-contract/v1 records and the rerun guard, then the six-phase proving cycle on the',
+    '  Lean demo project with the example worker (--records-only: the records part alone).',
     'formalize: the synthesis outer loop (handoff autoformalize) on examples/formalize/paper.md',
-    'with the example drafter, reviewer and worker in a temp git repository.',
-    'Exit: 0 when every step behaved as specified, 1 otherwise.',
+    '  with the example drafter, reviewer and worker.',
+    'Exit: 0 when every step behaved as designed, 1 otherwise.',
   ].join('\n'),
   async run(argv, io) {
-    const { values, positionals } = parseVerbArgs(argv, { 'records-only': { type: 'boolean' } }, true);
-    if (positionals[0] === 'formalize') {
-      if (positionals.length > 1 || values['records-only'] !== undefined)
+    const { values, positionals } = parseVerbArgs(
+      argv,
+      { 'records-only': { type: 'boolean' }, verbose: { type: 'boolean' } },
+      true,
+    );
+    const which = positionals[0];
+    if (positionals.length > 1) throw new HandoffError('usage', `unexpected argument ${positionals[1]}`);
+    if (which === 'formalize') {
+      if (values['records-only'] !== undefined || values.verbose !== undefined)
         throw new HandoffError('usage', 'handoff demo formalize takes no other arguments');
       return formalizeDemo(io);
     }
-    if (positionals.length > 0) throw new HandoffError('usage', `unknown demo '${positionals[0]}'`);
-    const first = await recordsDemo(io);
-    if (values['records-only'] === true) return first;
-    let cycle: { runCycleDemo?: (io: CliIo) => Promise<number> } | undefined;
-    try {
-      cycle = (await import(new URL('./demo-cycle.js', import.meta.url).href)) as typeof cycle;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    if (which === undefined) {
+      if (values['records-only'] !== undefined)
+        throw new HandoffError('usage', '--records-only belongs to handoff demo lean');
+      const { runStoryDemo } = await import('./demo-story.js');
+      return runStoryDemo(io, { verbose: values.verbose === true });
     }
-    if (cycle?.runCycleDemo === undefined) {
-      if (first !== 0) throw new HandoffError('internal', 'records demo failed');
-      return first;
-    }
-    io.out('\n');
-    const second = await cycle.runCycleDemo(io);
-    return first === 0 ? second : first;
+    if (which !== 'lean') throw new HandoffError('usage', `unknown demo '${which}' (lean or formalize)`);
+    if (values.verbose !== undefined) throw new HandoffError('usage', '--verbose belongs to handoff demo');
+    return leanDemo(io, values['records-only'] === true);
   },
 };
+
+/** `handoff demo lean`: the records, then (when built in) the six-phase cycle demo. */
+async function leanDemo(io: CliIo, recordsOnly: boolean): Promise<number> {
+  const first = await recordsDemo(io);
+  if (recordsOnly) return first;
+  let cycle: { runCycleDemo?: (io: CliIo) => Promise<number> } | undefined;
+  try {
+    cycle = (await import(new URL('./demo-cycle.js', import.meta.url).href)) as typeof cycle;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  }
+  if (cycle?.runCycleDemo === undefined) {
+    if (first !== 0) throw new HandoffError('internal', 'records demo failed');
+    return first;
+  }
+  io.out('\n');
+  const second = await cycle.runCycleDemo(io);
+  return first === 0 ? second : first;
+}

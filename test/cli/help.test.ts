@@ -128,7 +128,7 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
   audit: [],
   conformance: ['worker'],
   schemas: ['write', 'check'],
-  demo: ['formalize'],
+  demo: ['formalize', 'lean'],
 };
 
 let cwd: string;
