@@ -14,7 +14,14 @@ import { resolveProjectRoot } from './project-root.js';
 import type { DelegateContext } from './run-worker.js';
 import { SANDBOXED_ANSWER, type SandboxedAnswer } from './sandboxed-answer.js';
 
-/** Options of {@link commandWorker}. */
+/**
+ * Options of {@link commandWorker}.
+ *
+ * @example
+ * ```ts
+ * const o: CommandWorkerOptions = { sandbox: 'on', sandboxNetwork: 'deny', timeoutMs: 120_000 };
+ * ```
+ */
 export interface CommandWorkerOptions {
   /** `auto` (default): sandboxed where possible; `on`: refuse without it; `off`: contained only. */
   readonly sandbox?: SandboxMode;
@@ -30,7 +37,14 @@ export interface CommandWorkerOptions {
   readonly onSandboxNote?: (line: string) => void;
 }
 
-/** A worker `delegate` runs as a child process. */
+/**
+ * A worker `delegate` runs as a child process.
+ *
+ * @example
+ * ```ts
+ * const w: CommandWorker = commandWorker(['python3', 'worker.py']); w.argv; // ['python3', 'worker.py']
+ * ```
+ */
 export interface CommandWorker {
   readonly argv: readonly string[];
   run(dispatch: Dispatch, context: DelegateContext): Promise<SandboxedAnswer>;

@@ -4,10 +4,24 @@
  * writes an `outside_owned` violation (src/delegate/command-worker.ts).
  */
 
-/** The brand of a {@link SandboxedAnswer}. */
+/**
+ * The brand of a {@link SandboxedAnswer}.
+ *
+ * @example
+ * ```ts
+ * const a = { [SANDBOXED_ANSWER]: true, handoff, discarded: null } as const;
+ * ```
+ */
 export const SANDBOXED_ANSWER: unique symbol = Symbol.for('handoff-runtime/sandboxed-answer');
 
-/** A handoff with the sandbox's report. */
+/**
+ * A handoff with the sandbox's report.
+ *
+ * @example
+ * ```ts
+ * const a: SandboxedAnswer = await commandWorker(argv).run(dispatch, { signal });
+ * ```
+ */
 export interface SandboxedAnswer {
   readonly [SANDBOXED_ANSWER]: true;
   /** The worker's handoff as it printed it (untrusted; read and checked by `delegate`). */

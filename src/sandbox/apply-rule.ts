@@ -9,7 +9,14 @@
  */
 import type { LayerChanges } from './layer-entry.js';
 
-/** What to do with one layer. */
+/**
+ * What to do with one layer.
+ *
+ * @example
+ * ```ts
+ * const { take, discarded }: LayerPlan = planLayer(changes, owned, { allowDelete: false });
+ * ```
+ */
 export interface LayerPlan {
   /** Owned paths (project-relative) whose bytes the host takes from the layer. */
   readonly take: readonly string[];
@@ -21,7 +28,14 @@ export interface LayerPlan {
   readonly quiet: readonly string[];
 }
 
-/** Options of {@link planLayer}. */
+/**
+ * Options of {@link planLayer}.
+ *
+ * @example
+ * ```ts
+ * const o: PlanLayerOptions = { allowDelete: true, buildDirs: ['node_modules', 'dist', '.lake'] };
+ * ```
+ */
 export interface PlanLayerOptions {
   /** Whether an owned file deleted in the layer is deleted on the host (else a violation). */
   readonly allowDelete: boolean;

@@ -11,7 +11,14 @@
 
 import { isAbsolute, normalize } from 'node:path';
 
-/** Where the writable layer of one sandboxed run lives (absolute host paths). */
+/**
+ * Where the writable layer of one sandboxed run lives (absolute host paths).
+ *
+ * @example
+ * ```ts
+ * const l: SandboxLayout = { project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home' };
+ * ```
+ */
 export interface SandboxLayout {
   /** The project root (a realpath): the overlay's lower layer, and the path the worker sees it at. */
   readonly project: string;
@@ -25,7 +32,14 @@ export interface SandboxLayout {
   readonly home: string;
 }
 
-/** Options of {@link sandboxArgv}. */
+/**
+ * Options of {@link sandboxArgv}.
+ *
+ * @example
+ * ```ts
+ * const o: SandboxArgvOptions = { network: 'allow', privateDirs: ['/tmp/scratch-1'] };
+ * ```
+ */
 export interface SandboxArgvOptions {
   /** `deny` (default): no network namespace shared; `allow`: the host network (`--share-net`). */
   readonly network?: 'deny' | 'allow';
@@ -38,12 +52,24 @@ export interface SandboxArgvOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** Where the worker's private `$HOME` is seen inside the sandbox (under its private `/tmp`). */
+/**
+ * Where the worker's private `$HOME` is seen inside the sandbox (under its private `/tmp`).
+ *
+ * @example
+ * ```ts
+ * sandboxArgv(layout, ['w']).includes(SANDBOX_HOME); // true
+ * ```
+ */
 export const SANDBOX_HOME = '/tmp/.handoff-home';
 
 /**
  * The script `sh` runs inside the new namespaces: mount the overlay, then become bubblewrap.
  * `$1..$4` are lowerdir, upperdir, workdir and the mount point; the rest is bubblewrap's argv.
+ *
+ * @example
+ * ```ts
+ * sandboxArgv(layout, ['w'])[9] === MOUNT_SCRIPT; // true
+ * ```
  */
 export const MOUNT_SCRIPT =
   'mount -t overlay overlay -o userxattr,lowerdir="$1",upperdir="$2",workdir="$3" "$4" && shift 4 && exec bwrap "$@"';

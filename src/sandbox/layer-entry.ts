@@ -4,7 +4,14 @@
  * escaped, never dropped).
  */
 
-/** The changes of one writable layer, each path relative to the project, `/`-separated. */
+/**
+ * The changes of one writable layer, each path relative to the project, `/`-separated.
+ *
+ * @example
+ * ```ts
+ * const c: LayerChanges = { written: ['B.lean'], deleted: [], opaqueDirs: [], specials: [{ path: 'l', kind: 'symlink' }] };
+ * ```
+ */
 export interface LayerChanges {
   /** Regular files created or modified (also metadata-only changes: a copy-up). */
   readonly written: readonly string[];
@@ -16,7 +23,14 @@ export interface LayerChanges {
   readonly specials: readonly { readonly path: string; readonly kind: string }[];
 }
 
-/** No change at all. */
+/**
+ * No change at all.
+ *
+ * @example
+ * ```ts
+ * planLayer(NO_LAYER_CHANGES, new Set(), { allowDelete: false }).discarded; // []
+ * ```
+ */
 export const NO_LAYER_CHANGES: LayerChanges = { written: [], deleted: [], opaqueDirs: [], specials: [] };
 
 /**
@@ -40,7 +54,14 @@ export function nameText(raw: Uint8Array): string {
   return out;
 }
 
-/** The kind of a non-regular, non-directory entry, as reported (pure). */
+/**
+ * The kind of a non-regular, non-directory entry, as reported (pure).
+ *
+ * @example
+ * ```ts
+ * const k: SpecialKind = 'fifo';
+ * ```
+ */
 export type SpecialKind = 'symlink' | 'fifo' | 'socket' | 'device' | 'whiteout' | 'unknown';
 
 /**

@@ -8,13 +8,27 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { entryKind, type LayerChanges, nameText } from './layer-entry.js';
 
-/** An owned file's new bytes as found in the layer. */
+/**
+ * An owned file's new bytes as found in the layer.
+ *
+ * @example
+ * ```ts
+ * const f: LayerFile | undefined = (await readLayer(upper, { owned })).files.get('A.lean');
+ * ```
+ */
 export interface LayerFile {
   readonly bytes: Buffer;
   readonly mode: number;
 }
 
-/** A directory of the layer that also exists in the project, with one project entry the layer does not shadow. */
+/**
+ * A directory of the layer that also exists in the project, with one project entry the layer does not shadow.
+ *
+ * @example
+ * ```ts
+ * const c: OpaqueCandidate = { dir: 'src', witness: 'kept.ts' };
+ * ```
+ */
 export interface OpaqueCandidate {
   /** The directory, relative to the project. */
   readonly dir: string;
@@ -22,7 +36,14 @@ export interface OpaqueCandidate {
   readonly witness: string;
 }
 
-/** Options of {@link readLayer}. */
+/**
+ * Options of {@link readLayer}.
+ *
+ * @example
+ * ```ts
+ * const o: ReadLayerOptions = { owned: new Set(['A.lean']), lower: '/repo' };
+ * ```
+ */
 export interface ReadLayerOptions {
   /** Project-relative paths whose regular-file bytes are read from the layer. */
   readonly owned?: ReadonlySet<string>;
@@ -35,7 +56,14 @@ export interface ReadLayerOptions {
   readonly opaque?: (candidates: readonly OpaqueCandidate[]) => Promise<ReadonlySet<string>>;
 }
 
-/** What {@link readLayer} found. */
+/**
+ * What {@link readLayer} found.
+ *
+ * @example
+ * ```ts
+ * const { changes, files }: LayerRead = await readLayer('/tmp/s/upper');
+ * ```
+ */
 export interface LayerRead {
   readonly changes: LayerChanges;
   /** The owned files written in the layer (regular files only), by project-relative path. */

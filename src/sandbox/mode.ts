@@ -4,19 +4,54 @@
  * `off` runs with custody only.
  */
 
-/** The sandbox option of `handoff run`, `runProject` and `commandWorker`. */
+/**
+ * The sandbox option of `handoff run`, `runProject` and `commandWorker`.
+ *
+ * @example
+ * ```ts
+ * const mode: SandboxMode = 'auto';
+ * ```
+ */
 export type SandboxMode = 'auto' | 'on' | 'off';
 
-/** The allowed values of {@link SandboxMode}. */
+/**
+ * The allowed values of {@link SandboxMode}.
+ *
+ * @example
+ * ```ts
+ * SANDBOX_MODES.includes('on'); // true
+ * ```
+ */
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
 
-/** Network policy of a sandbox: `deny` (default, no network at all) or `allow` (the host's). */
+/**
+ * Network policy of a sandbox: `deny` (default, no network at all) or `allow` (the host's).
+ *
+ * @example
+ * ```ts
+ * const network: SandboxNetwork = 'deny';
+ * ```
+ */
 export type SandboxNetwork = 'deny' | 'allow';
 
-/** The allowed values of {@link SandboxNetwork}. */
+/**
+ * The allowed values of {@link SandboxNetwork}.
+ *
+ * @example
+ * ```ts
+ * SANDBOX_NETWORKS.join('|'); // 'deny|allow'
+ * ```
+ */
 export const SANDBOX_NETWORKS: readonly SandboxNetwork[] = ['deny', 'allow'];
 
-/** What a run does about the sandbox. */
+/**
+ * What a run does about the sandbox.
+ *
+ * @example
+ * ```ts
+ * const d: SandboxDecision = sandboxDecision('auto', await probeSandbox('/repo'));
+ * ```
+ */
 export type SandboxDecision =
   | { readonly sandbox: true; readonly note: null }
   | { readonly sandbox: false; readonly note: string | null }

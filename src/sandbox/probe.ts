@@ -10,7 +10,14 @@ import { overlayPathDefect } from './argv.js';
 import { findExecutable } from './executables.js';
 import { runSandboxed } from './run-sandboxed.js';
 
-/** The answer of {@link probeSandbox}. */
+/**
+ * The answer of {@link probeSandbox}.
+ *
+ * @example
+ * ```ts
+ * const p: SandboxProbe = await probeSandbox('/repo'); // { available: false, reason: 'bwrap not found on PATH …' }
+ * ```
+ */
 export type SandboxProbe =
   | { readonly available: true }
   | { readonly available: false; readonly reason: string };

@@ -17,7 +17,14 @@ import { readLayer } from './layer-reader.js';
 import type { SandboxNetwork } from './mode.js';
 import { opaqueDirectories } from './opaque-check.js';
 
-/** Options of {@link runSandboxed}. */
+/**
+ * Options of {@link runSandboxed}.
+ *
+ * @example
+ * ```ts
+ * const o: SandboxRunOptions = { projectRoot: '/repo', owned: ['/repo/A.lean'], timeoutMs: 60_000, network: 'deny' };
+ * ```
+ */
 export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
   /** The project root, a realpath (the worker's working directory). */
   readonly projectRoot: string;
@@ -37,10 +44,24 @@ export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
   readonly buildDirs?: readonly string[];
 }
 
-/** An owned file's outcome in the layer: new bytes, or null when the worker deleted it. */
+/**
+ * An owned file's outcome in the layer: new bytes, or null when the worker deleted it.
+ *
+ * @example
+ * ```ts
+ * const f: LayerOwnedFile = { bytes: Buffer.from('theorem …'), mode: 0o644 }; // null: deleted
+ * ```
+ */
 export type LayerOwnedFile = { readonly bytes: Buffer; readonly mode: number } | null;
 
-/** What a sandboxed run did. */
+/**
+ * What a sandboxed run did.
+ *
+ * @example
+ * ```ts
+ * const r: SandboxRunResult = await runSandboxed(argv, stdin, o); r.plan.take; // ['A.lean']
+ * ```
+ */
 export interface SandboxRunResult extends ContainedResult {
   /** What the worker changed in the project's layer. */
   readonly changes: LayerChanges;
