@@ -187,10 +187,12 @@ describe('idempotentEffect: an in-doubt key whose run still runs is busy, never 
       `{"intent":{"host":${JSON.stringify(hostname())},"pid":${process.ppid}},"key":"k"}\n`,
     );
     expect(
-      await idempotentEffect(createFileEffectLedger(dir), 'k', () => 1, { reconcile }).catch((e) => e),
+      await idempotentEffect(createFileEffectLedger(dir), 'k', () => 'ran', { reconcile }).catch((e) => e),
     ).toMatchObject({ code: 'busy', details: { key: 'k' } });
     writeFileSync(file, `{"intent":{"host":${JSON.stringify(hostname())},"pid":999999999},"key":"k"}\n`);
-    expect(await idempotentEffect(createFileEffectLedger(dir), 'k', () => 1, { reconcile })).toMatchObject({
+    expect(
+      await idempotentEffect(createFileEffectLedger(dir), 'k', () => 'ran', { reconcile }),
+    ).toMatchObject({
       result: 'reconciled',
       via: 'reconciled',
     });
