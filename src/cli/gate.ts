@@ -38,6 +38,7 @@ import {
   TaskContractSchema,
   type Thresholds,
 } from '../gate/index.js';
+import { probeSandbox } from '../sandbox/index.js';
 import { safeValidate } from '../validation/index.js';
 import { optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
@@ -45,6 +46,7 @@ import { didYouMean } from './did-you-mean.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
 import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
 import { chooseSandbox, SANDBOX_OPTIONS, sandboxFlags } from './sandbox-flags.js';
+import { escapeLine } from './terminal-text.js';
 
 /** Exit: an input record is invalid. */
 export const EXIT_INVALID = 3;
@@ -73,7 +75,9 @@ verbs:
                                                          route decision (gate-route/v1); recomputable
   register  --ledger DIR --contract FILE [--history FILE]…  start a problem's ledger history
   directive --ledger DIR FILE                            append a lead directive (gate-directive/v1)
-  reserve   --ledger DIR --request FILE                  atomically reserve a slot (idempotent by key)
+  reserve   --ledger DIR --request FILE [--repo DIR]     atomically reserve a slot (idempotent by key); a
+            continuation carries route_decision + route_digest, its candidate must be the live tree of
+            --repo (default: the working directory's repository)
   start|consume|release|reconcile --ledger DIR --problem ID --grant ID [--reason TEXT]
   status    --ledger DIR --problem ID                    slots used/remaining, grants
   run       --repo DIR --contract FILE [--evaluator CMD] [--deadline MS] [--check CMD] [--check-op OP]…
@@ -371,7 +375,12 @@ const VERBS: Record<string, Verb> = {
       ReserveRequestSchema,
       'reserve request',
     );
-    const r = await (await ledgerOf(io, values, clock(values))).reserve(req);
+    // the enforcer checks the request's candidate against the live tree: the project at --repo
+    // (default: the working directory's repository); none found fails closed (stale_candidate)
+    const live = await currentCandidate(await repoRoot(abs(io, optionalString(values, 'repo') ?? '.'))).catch(
+      () => null,
+    );
+    const r = await (await ledgerOf(io, values, clock(values))).reserve(req, { live });
     printJson(io, r);
     return r.outcome === 'refused' ? EXIT_REFUSED : 0;
   },
@@ -421,13 +430,15 @@ const VERBS: Record<string, Verb> = {
     };
     const sandbox = await chooseSandbox(flags, await realpath(repo), note);
     // the evaluator reads evidence and answers: its directory read-only, its writes discarded; it
-    // keeps the network (a model call is its job)
-    const evSandbox =
-      ev === undefined || sandbox === null
-        ? null
-        : await chooseSandbox(flags, await realpath(io.cwd), note).then((s) =>
-            s === null ? null : { network: 'allow' as const },
-          );
+    // keeps the network (a model call is its job). Sandboxed when the worker is and its directory
+    // allows it; otherwise contained, said in one line (never a refusal: --sandbox on is about
+    // the worker and the check)
+    let evSandbox: { network: 'allow' } | null = null;
+    if (ev !== undefined && sandbox !== null) {
+      const p = await probeSandbox(await realpath(io.cwd));
+      if (p.available) evSandbox = { network: 'allow' };
+      else note(escapeLine(`sandbox unavailable for the evaluator: ${p.reason}; it runs contained`));
+    }
     const r = await runGate({
       repo,
       contract: { ...contract, evaluator_policy: { ...contract.evaluator_policy, deadline_ms: deadline } },

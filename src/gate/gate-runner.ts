@@ -38,6 +38,7 @@ import { continuationKey } from './ids.js';
 import { buildLeadPacket } from './lead-packet.js';
 import type { LeadPacket } from './lead-packet-schema.js';
 import type { Ledger } from './ledger.js';
+import { reservationBasis } from './reservation-basis.js';
 import { decideRoute } from './route.js';
 import type { RouteDecision, Thresholds } from './route-schema.js';
 import { gateWorkerMay } from './sandbox-scope.js';
@@ -325,14 +326,20 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
   let directed: Grant | null = null;
   if (options.directive !== undefined) {
     const candidate = await currentCandidate(root);
-    const r = await ledger.reserve({
-      problem_id: problem,
-      idempotency_key: `directive:${options.directive}`,
-      candidate,
-      kind: 'lead-directed',
-      directive_id: options.directive,
-      requested_by: requestedBy,
-    });
+    // a lead-directed attempt rests on its recorded directive (the ledger checks it), from the live tree
+    const r = await ledger.reserve(
+      {
+        problem_id: problem,
+        idempotency_key: `directive:${options.directive}`,
+        candidate,
+        kind: 'lead-directed',
+        directive_id: options.directive,
+        requested_by: requestedBy,
+        route_decision: null,
+        route_digest: null,
+      },
+      { live: candidate },
+    );
     if (r.outcome === 'refused') {
       throw new HandoffError('attempt_not_authorized', `lead-directed attempt refused: ${r.reason}`, {
         details: { reason: r.reason, detail: r.detail },
@@ -476,26 +483,33 @@ export async function runGate(options: RunGateOptions): Promise<RunGateResult> {
       }),
       reserve: fromPromise<ReserveOutput, GateActorInput>(async () => {
         const packet = last(packets);
+        const live = await currentCandidate(root);
         const recheck = exactChecks({
           contract,
           packet,
           authority: options.authority,
           now: Date.parse(now()),
-          current: await currentCandidate(root),
+          current: live,
           discarded,
         });
         if (!recheck.ok) {
           notes.push(`enforcer re-check failed: ${recheck.failures.map((f) => f.code).join(', ')}`);
           return { outcome: 'refused' as const, grant_id: null, slot: null, reason: 'recheck_failed' };
         }
-        const r = await ledger.reserve({
-          problem_id: problem,
-          idempotency_key: continuationKey(problem, packet.packet_id),
-          candidate: packet.candidate,
-          kind: 'continuation',
-          directive_id: null,
-          requested_by: requestedBy,
-        });
+        // the reservation carries the route decision it rests on, bound to the packet, the
+        // candidate and the contract revision; the ledger re-checks it against the live tree
+        const r = await ledger.reserve(
+          {
+            problem_id: problem,
+            idempotency_key: continuationKey(problem, packet.packet_id),
+            candidate: packet.candidate,
+            kind: 'continuation',
+            directive_id: null,
+            requested_by: requestedBy,
+            ...reservationBasis(last(routes), packet.candidate, contract.revision),
+          },
+          { live },
+        );
         if (r.outcome === 'refused') {
           notes.push(`enforcer refused: ${r.reason} (${r.detail})`);
           return { outcome: 'refused' as const, grant_id: null, slot: null, reason: r.reason };

@@ -137,6 +137,7 @@ export {
   type LogLedgerOptions,
   memoryLedgerLog,
   type ReconcileOutcome,
+  type ReserveCheck,
   type ReserveOutcome,
 } from './ledger.js';
 export {
@@ -174,6 +175,14 @@ export {
   initialLifecycleContext,
   mayReserve,
 } from './lifecycle.js';
+export {
+  type BasisRefusal,
+  CONTINUATION_ROUTE,
+  checkReservationBasis,
+  type ReservationBasis,
+  reservationBasis,
+  routeDigest,
+} from './reservation-basis.js';
 export {
   BLOCKED_STEP_CRITERION,
   decideRoute,

@@ -5,9 +5,17 @@
  * attempts used": it refuses.
  */
 import { z } from 'zod';
-import { CandidateBindingSchema, ProblemIdSchema, type Profile, ProfileSchema } from './contract-schema.js';
+import {
+  type CandidateBinding,
+  CandidateBindingSchema,
+  ProblemIdSchema,
+  type Profile,
+  ProfileSchema,
+} from './contract-schema.js';
 import { DirectiveSchema } from './directive-schema.js';
 import { type Grant, GrantSchema, type Slot } from './grant-schema.js';
+import { type BasisRefusal, checkReservationBasis } from './reservation-basis.js';
+import { RouteDecisionSchema } from './route-schema.js';
 
 /** One ledger event. The log of a problem is the contiguous sequence 1..n of these. */
 export const LedgerEventSchema = z.discriminatedUnion('type', [
@@ -54,6 +62,7 @@ export type LedgerEvent = z.infer<typeof LedgerEventSchema>;
 export interface LedgerState {
   readonly problem_id: string;
   readonly profile: Profile;
+  /** The active contract revision: the registered one, or the last `revise-contract` directive's. */
   readonly contract_revision: number;
   /** Sequence number of the last event. */
   readonly seq: number;
@@ -82,12 +91,15 @@ export function foldLedger(events: readonly LedgerEvent[]): LedgerState | null {
   const grants = new Map<string, Grant>();
   const directives: LedgerState['directives'][number][] = [];
   let handoffs = 0;
+  let revision = first.contract_revision;
   for (const e of events) {
     switch (e.type) {
       case 'registered':
         break;
       case 'directive':
         directives.push(e.directive);
+        if (e.directive.kind === 'revise-contract' && e.directive.contract_revision !== null)
+          revision = e.directive.contract_revision;
         break;
       case 'reserved':
         grants.set(e.grant.grant_id, e.grant);
@@ -110,7 +122,7 @@ export function foldLedger(events: readonly LedgerEvent[]): LedgerState | null {
   return {
     problem_id: first.problem_id,
     profile: first.profile,
-    contract_revision: first.contract_revision,
+    contract_revision: revision,
     seq: events.length,
     grants: [...grants.values()],
     directives,
@@ -149,6 +161,14 @@ export const ReserveRequestSchema = z.strictObject({
   kind: z.enum(['continuation', 'lead-directed']),
   directive_id: z.string().nullable().default(null),
   requested_by: z.string().default(''),
+  /** The route decision a continuation rests on (required for one; the enforcer re-checks it). */
+  route_decision: RouteDecisionSchema.nullable().default(null),
+  /** `routeDigest` over {packet_id, candidate tree_digest, contract_revision, route}. */
+  route_digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .default(null),
 });
 
 /** A reservation request. */
@@ -164,7 +184,8 @@ export type RefusalReason =
   | 'exhausted'
   | 'no_directive'
   | 'directive_used'
-  | 'escalate';
+  | 'escalate'
+  | BasisRefusal;
 
 /** The reservation decision. */
 export type ReserveDecision =
@@ -173,18 +194,25 @@ export type ReserveDecision =
   | { readonly kind: 'grant'; readonly slot: Slot; readonly ordinal: number };
 
 /**
- * Decides a reservation against the current state (controller rules 5–7). A repeated key returns
- * the stored grant; a continuation uses the ordinary repair before the gate continuation; one
+ * Decides a reservation against the current state and the live tree (controller rules 5–7). A
+ * repeated key returns the stored grant; a new grant needs its basis re-checked first
+ * ({@link checkReservationBasis}: the route decision a continuation rests on, bound by digest to the
+ * packet, the candidate and the registered contract revision, and a candidate that is the live
+ * tree — `no_route_decision`, `route_digest_mismatch`, `route_not_eligible`, `stale_candidate`); a continuation uses the ordinary repair before the gate continuation; one
  * candidate is granted at most once; nothing is granted while another grant is outstanding;
  * after the first lead handoff only lead directives authorize attempts, up to the profile.
  *
  * @example
  * ```ts
- * const d = decideReservation(state, request);
+ * const d = decideReservation(state, request, await currentCandidate(repo));
  * if (d.kind === 'grant') append({ type: 'reserved', grant: … });
  * ```
  */
-export function decideReservation(state: LedgerState | null, req: ReserveRequest): ReserveDecision {
+export function decideReservation(
+  state: LedgerState | null,
+  req: ReserveRequest,
+  live: CandidateBinding | null,
+): ReserveDecision {
   if (state === null) {
     return { kind: 'refuse', reason: 'history_missing', detail: 'no ledger history: failing closed' };
   }
@@ -206,6 +234,8 @@ export function decideReservation(state: LedgerState | null, req: ReserveRequest
     }
     return { kind: 'replay', grant: same };
   }
+  const basis = checkReservationBasis(req, { contract_revision: state.contract_revision, live });
+  if (!basis.ok) return { kind: 'refuse', reason: basis.reason, detail: basis.detail };
   if (state.grants.some((g) => g.state === 'reserved')) {
     return {
       kind: 'refuse',

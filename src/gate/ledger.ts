@@ -6,7 +6,7 @@
  */
 import { HandoffError } from '../errors/index.js';
 import type { TraceStep } from '../store/store-types.js';
-import type { Profile } from './contract-schema.js';
+import type { CandidateBinding, Profile } from './contract-schema.js';
 import type { Directive } from './directive-schema.js';
 import { GATE_GRANT_SCHEMA, type Grant, type Slot } from './grant-schema.js';
 import { contentId } from './ids.js';
@@ -42,6 +42,19 @@ export interface LedgerLog {
   readonly append: (problemId: string, event: LedgerEvent, options?: LedgerAppendOptions) => Promise<boolean>;
 }
 
+/**
+ * What the enforcer checks a reservation against besides its own history: the live tree.
+ *
+ * @example
+ * ```ts
+ * await ledger.reserve(request, { live: await currentCandidate(repo) });
+ * ```
+ */
+export interface ReserveCheck {
+  /** The candidate binding of the tree the work would continue from, now; null: none known (refused). */
+  readonly live: CandidateBinding | null;
+}
+
 /** Outcome of {@link Ledger.reserve}. */
 export type ReserveOutcome =
   | { readonly outcome: 'granted' | 'replayed'; readonly grant: Grant }
@@ -72,8 +85,12 @@ export interface Ledger {
   register(input: { problem_id: string; profile: Profile; contract_revision: number }): Promise<LedgerStatus>;
   /** Appends a lead directive (idempotent by directive_id). Never replenishes the gate slot. */
   addDirective(directive: Directive): Promise<LedgerStatus>;
-  /** Atomically reserves a slot, or returns the stored grant for a repeated key, or refuses. */
-  reserve(request: ReserveRequest): Promise<ReserveOutcome>;
+  /**
+   * Atomically reserves a slot, or returns the stored grant for a repeated key, or refuses. A new
+   * grant is made only after the request's basis is re-checked against `check.live` (the live
+   * tree's candidate binding; null fails closed): see {@link decideReservation}.
+   */
+  reserve(request: ReserveRequest, check: ReserveCheck): Promise<ReserveOutcome>;
   /** Records that work under the grant has started (after this, a crash is `uncertain`). */
   start(problemId: string, grantId: string): Promise<Grant>;
   /** Consumes the grant (idempotent). */
@@ -133,7 +150,7 @@ function missing(problemId: string): HandoffError {
  * const ledger = createLogLedger(memoryLedgerLog(), { now: () => new Date().toISOString() });
  * await ledger.register({ problem_id: 'p1', profile, contract_revision: 1 });
  * const r = await ledger.reserve({ problem_id: 'p1', idempotency_key: 'k', candidate, kind: 'continuation',
- *   directive_id: null, requested_by: 'job-1' });
+ *   directive_id: null, requested_by: 'job-1', ...reservationBasis(route, candidate, 1) }, { live: candidate });
  * ```
  * @throws HandoffError `history_missing`, `no_such_grant`, `grant_state`, `ledger_contention`.
  */
@@ -235,9 +252,9 @@ export function createLogLedger(log: LedgerLog, options: LogLedgerOptions): Ledg
           return { done: toStatus(state) };
         return { append: { type: 'directive', seq: state.seq + 1, at: now(), directive }, result: toStatus };
       }),
-    reserve: (request) =>
+    reserve: (request, check) =>
       cas<ReserveOutcome>(request.problem_id, (state) => {
-        const d = decideReservation(state, request);
+        const d = decideReservation(state, request, check.live);
         if (d.kind === 'replay') return { done: { outcome: 'replayed', grant: d.grant } };
         if (d.kind === 'refuse') return { done: { outcome: 'refused', reason: d.reason, detail: d.detail } };
         const seq = (state as LedgerState).seq + 1;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentId } from '../../src/gate/ids.js';
 import {
   type Assessment,
   type AssessmentFailure,
@@ -19,7 +20,10 @@ import {
   GATE_ASSESSMENT_SCHEMA,
   type Ledger,
   ownerAuthority,
+  type ReserveCheck,
   type ReserveRequest,
+  type RouteDecision,
+  reservationBasis,
   runGate,
   subprocessEvaluator,
   type TaskContract,
@@ -158,20 +162,51 @@ export function gitRepo(files: Record<string, string>): string {
 /** The continuation profile of the ledger tests: one ordinary repair, one gate continuation, three directed attempts. */
 export const PROFILE = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
 
-/** A continuation reservation on problem p1 for `key` and the candidate tree `digest`. */
+/** A route decision `route` (default CONTINUATION_ELIGIBLE) for `packetId`, its `route_id` recomputable. */
+export function routeOf(
+  route: RouteDecision['route'] = 'CONTINUATION_ELIGIBLE',
+  packetId = `pkt_${'0'.repeat(32)}`,
+): RouteDecision {
+  const body = {
+    schema: 'gate-route/v1' as const,
+    packet_id: packetId,
+    assessment_ref: null,
+    route,
+    reasons: [],
+    criteria: [],
+    obligations: [],
+    thresholds: DEFAULT_THRESHOLDS,
+    slots: { ordinary_repair: 1, gate_continuation: 1 },
+  };
+  return { ...body, route_id: contentId('rte', body) };
+}
+
+/**
+ * A continuation reservation on problem p1 for `key` and the candidate tree `digest`, resting on a
+ * CONTINUATION_ELIGIBLE route decision bound to it under contract revision 1.
+ */
 export const req = (
   key: string,
   digest = 'd'.repeat(64),
   over: Partial<ReserveRequest> = {},
-): ReserveRequest => ({
-  problem_id: 'p1',
-  idempotency_key: key,
-  candidate: { commit: null, tree_digest: digest },
-  kind: 'continuation',
-  directive_id: null,
-  requested_by: 'job-a',
-  ...over,
-});
+): ReserveRequest => {
+  const base = {
+    problem_id: 'p1',
+    idempotency_key: key,
+    candidate: { commit: null, tree_digest: digest },
+    kind: 'continuation' as const,
+    directive_id: null,
+    requested_by: 'job-a',
+    ...over,
+  };
+  return { ...reservationBasis(routeOf(), base.candidate, 1), ...base };
+};
+
+/** `request` and the check that its own candidate is the live tree: `ledger.reserve(...live(r))`. */
+export const live = (request: ReserveRequest): [ReserveRequest, ReserveCheck] => [
+  request,
+  { live: request.candidate },
+];
 
 /** A lead's attempt directive on problem p1. */
 export const directive = (id: string): Directive => ({

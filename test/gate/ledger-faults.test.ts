@@ -25,7 +25,7 @@ import { createFsLedger } from '../../src/gate/index.js';
 import { LEDGER_LOG_FILE, ledgerLineText, parseLedgerLines } from '../../src/gate/ledger-line.js';
 import type { LedgerEvent } from '../../src/gate/ledger-state.js';
 import { type FaultMode, faultyFs } from '../store/faulty-fs.js';
-import { PROFILE, req, rm, T0, tempDir } from './fixtures.js';
+import { live, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
 
 const tmp = tempDir('gate-ledger-faults-');
 afterAll(() => rm(tmp));
@@ -57,7 +57,7 @@ describe('fs ledger: one durable boundary per entry', () => {
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     const file = join(root, 'p1', LEDGER_LOG_FILE);
     f.trace.length = 0;
-    const g = await l.reserve(req('k1'));
+    const g = await l.reserve(...live(req('k1')));
     expect(g.outcome).toBe('granted');
     expect(calls(f.trace, 'fsync')).toEqual([`fsync ${file}`]);
     expect(calls(f.trace, 'write')).toHaveLength(1);
@@ -76,7 +76,7 @@ describe('fs ledger: one durable boundary per entry', () => {
     const root = fresh();
     const l = createFsLedger(root, { now: () => T0 });
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    await l.reserve(req('k1'));
+    await l.reserve(...live(req('k1')));
     const file = join(root, 'p1', LEDGER_LOG_FILE);
     const events = eventsOf(readFileSync(file)).events;
     expect((await l.status('p1'))?.seq).toBe(2);
@@ -103,7 +103,7 @@ describe('fs ledger: one durable boundary per entry', () => {
     const root = fresh();
     const file = await registered(root);
     const l = createFsLedger(root, { now: () => T0 });
-    const g = await l.reserve(req('k1'));
+    const g = await l.reserve(...live(req('k1')));
     expect(g.outcome).toBe('granted');
     const [, second] = eventsOf(readFileSync(file)).events;
     const forged = JSON.parse(JSON.stringify(second)) as LedgerEvent & Record<string, unknown>;
@@ -116,7 +116,7 @@ describe('fs ledger: one durable boundary per entry', () => {
     expect(status?.grants.map((x) => x.grant_id)).toEqual([
       (g as { grant: { grant_id: string } }).grant.grant_id,
     ]);
-    expect((await again.reserve(req('k1'))).outcome).toBe('replayed');
+    expect((await again.reserve(...live(req('k1')))).outcome).toBe('replayed');
   });
 });
 
@@ -132,7 +132,7 @@ describe('fs ledger: hostile files', () => {
     await expect(createFsLedger(root, { now: () => T0 }).status('p1')).rejects.toMatchObject({
       code: 'ledger_damaged',
     });
-    await expect(createFsLedger(root, { now: () => T0 }).reserve(req('k1'))).rejects.toBeDefined();
+    await expect(createFsLedger(root, { now: () => T0 }).reserve(...live(req('k1')))).rejects.toBeDefined();
     expect(readFileSync(target).equals(bytes)).toBe(true); // nothing written through the link
     unlinkSync(file);
     expect(spawnSync('mkfifo', [file]).status).toBe(0);
@@ -150,7 +150,7 @@ describe('fs ledger: crash cuts', () => {
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     const file = join(root, 'p1', LEDGER_LOG_FILE);
     const acknowledged: number[] = [];
-    const g = await l.reserve(req('k1'));
+    const g = await l.reserve(...live(req('k1')));
     if (g.outcome !== 'granted') throw new Error(g.outcome);
     expect(f.unsyncedContent.has(file)).toBe(false); // acknowledged: nothing of the file unsynced
     acknowledged.push(readFileSync(file).length);
@@ -233,7 +233,7 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
       const probeRoot = fresh();
       await registered(probeRoot);
       const probe = faultyFs();
-      await createFsLedger(probeRoot, { now: () => T0, fs: probe }).reserve(req('k1'));
+      await createFsLedger(probeRoot, { now: () => T0, fs: probe }).reserve(...live(req('k1')));
       const count = probe.trace.length;
       expect(count).toBeGreaterThanOrEqual(6);
       let failed = 0;
@@ -244,7 +244,7 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
         f.mode = mode;
         f.failAt = i;
         const l = createFsLedger(root, { now: () => T0, fs: f });
-        const outcome = await l.reserve(req('k1')).then(
+        const outcome = await l.reserve(...live(req('k1'))).then(
           (r) => r,
           (e: unknown) => e as Error,
         );
@@ -256,7 +256,7 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
           // the line reached the file (only its fsync or the read-back failed): a retry replays it
           // (a line missing only its newline is closed by the retry's leading newline and counts, as
           // a line whose fsync failed does: the retry replays it)
-          const retry = (await l.reserve(req('k1'))).outcome;
+          const retry = (await l.reserve(...live(req('k1')))).outcome;
           if (visible) expect(retry, ctx).toBe('replayed');
           else expect(['granted', 'replayed'], ctx).toContain(retry);
         } else {
@@ -267,7 +267,7 @@ describe('fs ledger: fault injection at every call of a reservation', () => {
         const s = await again.status('p1');
         expect(s?.seq, ctx).toBe(2);
         expect(s?.grants, ctx).toHaveLength(1);
-        expect((await again.reserve(req('k1'))).outcome, ctx).toBe('replayed');
+        expect((await again.reserve(...live(req('k1')))).outcome, ctx).toBe('replayed');
       }
       expect(failed).toBeGreaterThanOrEqual(mode === 'enospc-nothing' ? 1 : 4);
     });
@@ -279,7 +279,7 @@ describe('fs ledger: the older one-file-per-entry format', () => {
     const root = fresh();
     const file = await registered(root);
     const l = createFsLedger(root, { now: () => T0 });
-    await l.reserve(req('k1'));
+    await l.reserve(...live(req('k1')));
     const events = eventsOf(readFileSync(file)).events;
     // the same history as an earlier version wrote it: log/00000001.json … (JSON + newline)
     const oldRoot = fresh();
@@ -291,7 +291,7 @@ describe('fs ledger: the older one-file-per-entry format', () => {
       );
     const o = createFsLedger(oldRoot, { now: () => T0 });
     expect((await o.status('p1'))?.seq).toBe(2);
-    expect((await o.reserve(req('k1'))).outcome).toBe('replayed');
+    expect((await o.reserve(...live(req('k1')))).outcome).toBe('replayed');
     const grant = (events[1] as LedgerEvent & { grant: { grant_id: string } }).grant;
     await o.consume('p1', grant.grant_id);
     // the new entry went to log.jsonl only, continuing the old seqs; the old files are unchanged

@@ -24,7 +24,7 @@ import { LEDGER_LOG_FILE, ledgerLineText, parseLedgerLines } from '../../src/gat
 import type { LedgerEvent } from '../../src/gate/ledger-state.js';
 import { leadHandoffEvent, registeredEvent } from '../helpers/ledger-events.js';
 import { faultyFs } from '../store/faulty-fs.js';
-import { PROFILE, req, rm, T0, tempDir } from './fixtures.js';
+import { live, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
 
 const tmp = tempDir('gate-ledger-held-');
 afterAll(() => rm(tmp));
@@ -116,7 +116,7 @@ describe('fs ledger: a held descriptor follows the path', () => {
     const root = fresh();
     const l = createFsLedger(root, { now: () => T0 });
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const g = await l.reserve(req('k1'));
+    const g = await l.reserve(...live(req('k1')));
     expect(g.outcome).toBe('granted');
     const file = join(root, 'p1', LEDGER_LOG_FILE);
     // the registration only, as a new file renamed over the log
@@ -124,7 +124,7 @@ describe('fs ledger: a held descriptor follows the path', () => {
     writeFileSync(join(root, 'p1', 'next.jsonl'), `${first}\n`);
     renameSync(join(root, 'p1', 'next.jsonl'), file);
     expect((await l.status('p1'))?.seq).toBe(1);
-    const again = await l.reserve(req('k2', 'd'.repeat(64)));
+    const again = await l.reserve(...live(req('k2', 'd'.repeat(64))));
     expect(again.outcome).toBe('granted');
     // the new entry is in the file at the path (the old inode is gone with its descriptor)
     expect(parse(file).events.map((e) => e.type)).toEqual(['registered', 'reserved']);
@@ -137,7 +137,10 @@ describe('fs ledger: a held descriptor follows the path', () => {
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     unlinkSync(join(root, 'p1', LEDGER_LOG_FILE));
     expect(await l.status('p1')).toBeNull();
-    expect(await l.reserve(req('k1'))).toMatchObject({ outcome: 'refused', reason: 'history_missing' });
+    expect(await l.reserve(...live(req('k1')))).toMatchObject({
+      outcome: 'refused',
+      reason: 'history_missing',
+    });
   });
 
   it('hostile: a symlink planted over a held log fails closed and nothing is written through it', async () => {

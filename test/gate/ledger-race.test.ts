@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsLedger } from '../../src/gate/index.js';
-import { PROFILE, rm, T0, tempDir } from './fixtures.js';
+import { live, PROFILE, req, rm, T0, tempDir } from './fixtures.js';
 import { childLines, driveRounds, expectOneGrantPerRound, spawnChild } from './race.js';
 
 const CHILD = fileURLToPath(new URL('./race-child.mjs', import.meta.url));
@@ -58,14 +58,14 @@ describe('fs ledger across processes', () => {
         .map((l) => (JSON.parse(l.slice(65)) as { event: { seq: number } }).event.seq),
     ).toContain(3);
     // the restarted job replays the same event: it gets the stored grant back, not a new one
-    const replay = await ledger.reserve({
-      problem_id: 'crash-1',
-      idempotency_key: 'continuation:crash-1:pkt',
-      candidate: { commit: null, tree_digest: 'c'.repeat(64) },
-      kind: 'continuation',
-      directive_id: null,
-      requested_by: 'restarted-job',
-    });
+    const replay = await ledger.reserve(
+      ...live(
+        req('continuation:crash-1:pkt', 'c'.repeat(64), {
+          problem_id: 'crash-1',
+          requested_by: 'restarted-job',
+        }),
+      ),
+    );
     expect(replay).toMatchObject({
       outcome: 'replayed',
       grant: { grant_id, state: 'reserved', started: true },
@@ -76,14 +76,14 @@ describe('fs ledger across processes', () => {
     expect(rec.grant.state).toBe('uncertain');
     expect((await ledger.reconcile('crash-1', grant_id)).action).toBe('lead-review');
     // a renamed job asking for the "next" continuation of the same candidate gets nothing
-    const again = await ledger.reserve({
-      problem_id: 'crash-1',
-      idempotency_key: 'continuation:crash-1:renamed-job',
-      candidate: { commit: null, tree_digest: 'c'.repeat(64) },
-      kind: 'continuation',
-      directive_id: null,
-      requested_by: 'renamed-job',
-    });
+    const again = await ledger.reserve(
+      ...live(
+        req('continuation:crash-1:renamed-job', 'c'.repeat(64), {
+          problem_id: 'crash-1',
+          requested_by: 'renamed-job',
+        }),
+      ),
+    );
     expect(again).toMatchObject({ outcome: 'refused', reason: 'candidate_already_granted' });
     const st = await ledger.status('crash-1');
     expect(st?.grants).toHaveLength(1);

@@ -16,7 +16,19 @@ import {
   type Ledger,
   memoryLedgerLog,
 } from '../../src/gate/index.js';
-import { contract, directive, evaluated, OK, PROFILE, packet, req, rm, T0, tempDir } from './fixtures.js';
+import {
+  contract,
+  directive,
+  evaluated,
+  live,
+  OK,
+  PROFILE,
+  packet,
+  req,
+  rm,
+  T0,
+  tempDir,
+} from './fixtures.js';
 import { ledgerRuleTests } from './ledger-rules.js';
 
 const tmp = tempDir('gate-ledger-');
@@ -34,10 +46,10 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
   it('uses the ordinary repair first, then the gate continuation, then nothing', async () => {
     const l = make();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const g1 = await l.reserve(req('k1', '1'.repeat(64)));
+    const g1 = await l.reserve(...live(req('k1', '1'.repeat(64))));
     expect(g1).toMatchObject({ outcome: 'granted', grant: { slot: 'ordinary-repair' } });
     if (g1.outcome === 'refused') throw new Error('unreachable');
-    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({
+    expect(await l.reserve(...live(req('k2', '2'.repeat(64))))).toMatchObject({
       outcome: 'refused',
       reason: 'grant_outstanding',
     });
@@ -45,25 +57,29 @@ describe.each(backends)('ledger (%s)', (_name, make) => {
     await l.consume('p1', g1.grant.grant_id);
     expect((await l.consume('p1', g1.grant.grant_id)).state).toBe('consumed'); // idempotent
     // same candidate again: no second continuation for it
-    expect(await l.reserve(req('k3', '1'.repeat(64)))).toMatchObject({ reason: 'candidate_already_granted' });
-    const g2 = await l.reserve(req('k2', '2'.repeat(64)));
+    expect(await l.reserve(...live(req('k3', '1'.repeat(64))))).toMatchObject({
+      reason: 'candidate_already_granted',
+    });
+    const g2 = await l.reserve(...live(req('k2', '2'.repeat(64))));
     expect(g2).toMatchObject({ outcome: 'granted', grant: { slot: 'gate-continuation' } });
     if (g2.outcome === 'refused') throw new Error('unreachable');
     await l.consume('p1', g2.grant.grant_id);
     // a replay of an old event returns the stored grant, nothing new
-    expect(await l.reserve(req('k1', '1'.repeat(64)))).toMatchObject({
+    expect(await l.reserve(...live(req('k1', '1'.repeat(64))))).toMatchObject({
       outcome: 'replayed',
       grant: { grant_id: g1.grant.grant_id },
     });
-    expect(await l.reserve(req('k1', '9'.repeat(64)))).toMatchObject({ reason: 'key_conflict' });
+    expect(await l.reserve(...live(req('k1', '9'.repeat(64))))).toMatchObject({ reason: 'key_conflict' });
     // restart (a new ledger object on the same storage would see the same) / renamed job: exhausted
-    expect(await l.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed-job' }))).toMatchObject({
+    expect(
+      await l.reserve(...live(req('k4', '4'.repeat(64), { requested_by: 'renamed-job' }))),
+    ).toMatchObject({
       reason: 'exhausted',
     });
     // a lead directive and re-registration do not replenish the shared slot
     await l.addDirective(directive('d1'));
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 2 });
-    expect(await l.reserve(req('k5', '5'.repeat(64)))).toMatchObject({ reason: 'exhausted' });
+    expect(await l.reserve(...live(req('k5', '5'.repeat(64))))).toMatchObject({ reason: 'exhausted' });
     const st = await l.status('p1');
     expect(st?.used).toEqual({ 'ordinary-repair': 1, 'gate-continuation': 1, 'lead-directed': 0 });
   });
@@ -77,7 +93,7 @@ describe('fs ledger integrity', () => {
     // an entry of the older one-file-per-entry format beside the new log, with a gap
     mkdirSync(join(root, 'p1', 'log'));
     writeFileSync(join(root, 'p1', 'log', '00000003.json'), '{}');
-    await expect(l.reserve(req('k'))).rejects.toMatchObject({ code: 'ledger_damaged' });
+    await expect(l.reserve(...live(req('k')))).rejects.toMatchObject({ code: 'ledger_damaged' });
     writeFileSync(join(root, 'p1', 'log', '00000002.json'), '{"type":"torn');
     await expect(l.status('p1')).rejects.toMatchObject({ code: 'ledger_damaged' });
     // the new log: a complete last line that is not a checksummed ledger line
@@ -108,14 +124,7 @@ describe('the seed: no replenishment, no re-execution', () => {
     const l = createFsLedger(root, { now: () => T0 });
     await l.register({ problem_id: c.problem_id, profile: PROFILE, contract_revision: 1 });
     const ask = (ledger: Ledger, key: string, digest: string, by: string) =>
-      ledger.reserve({
-        problem_id: c.problem_id,
-        idempotency_key: key,
-        candidate: { commit: null, tree_digest: digest },
-        kind: 'continuation',
-        directive_id: null,
-        requested_by: by,
-      });
+      ledger.reserve(...live(req(key, digest, { problem_id: c.problem_id, requested_by: by })));
     // ordinary repair and the gate continuation are both used
     for (const [key, d] of [
       ['k-repair', '1'],

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { usePgLedgers } from '../helpers/pg-ledger-fixture.js';
 import { usePostgres } from '../setup/postgres.js';
-import { directive, PROFILE, req, T0, tempDir } from './fixtures.js';
+import { directive, live, PROFILE, req, T0, tempDir } from './fixtures.js';
 import { ledgerRuleTests } from './ledger-rules.js';
 import { childLines, driveRounds, expectOneGrantPerRound, spawnChild } from './race.js';
 
@@ -29,31 +29,39 @@ describe('ledger (postgres)', () => {
   it('uses the ordinary repair first, then the gate continuation, then nothing; a new session sees the same', async () => {
     const l = pgl.ledger();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const g1 = await l.reserve(req('k1', '1'.repeat(64)));
+    const g1 = await l.reserve(...live(req('k1', '1'.repeat(64))));
     if (g1.outcome === 'refused') throw new Error('unreachable');
     expect(g1).toMatchObject({ outcome: 'granted', grant: { slot: 'ordinary-repair' } });
-    expect(await l.reserve(req('k2', '2'.repeat(64)))).toMatchObject({ reason: 'grant_outstanding' });
+    expect(await l.reserve(...live(req('k2', '2'.repeat(64))))).toMatchObject({
+      reason: 'grant_outstanding',
+    });
     await l.start('p1', g1.grant.grant_id);
     await l.consume('p1', g1.grant.grant_id);
     expect((await l.consume('p1', g1.grant.grant_id)).state).toBe('consumed');
-    expect(await l.reserve(req('k3', '1'.repeat(64)))).toMatchObject({ reason: 'candidate_already_granted' });
-    const g2 = await l.reserve(req('k2', '2'.repeat(64)));
+    expect(await l.reserve(...live(req('k3', '1'.repeat(64))))).toMatchObject({
+      reason: 'candidate_already_granted',
+    });
+    const g2 = await l.reserve(...live(req('k2', '2'.repeat(64))));
     if (g2.outcome === 'refused') throw new Error('unreachable');
     expect(g2.grant.slot).toBe('gate-continuation');
     await l.consume('p1', g2.grant.grant_id);
     // another session (a new ledger object, its own pool) on the same database
     const restarted = pgl.ledger(l.log.schema);
-    expect(await restarted.reserve(req('k1', '1'.repeat(64)))).toMatchObject({
+    expect(await restarted.reserve(...live(req('k1', '1'.repeat(64))))).toMatchObject({
       outcome: 'replayed',
       grant: { grant_id: g1.grant.grant_id },
     });
-    expect(await restarted.reserve(req('k1', '9'.repeat(64)))).toMatchObject({ reason: 'key_conflict' });
-    expect(await restarted.reserve(req('k4', '4'.repeat(64), { requested_by: 'renamed' }))).toMatchObject({
+    expect(await restarted.reserve(...live(req('k1', '9'.repeat(64))))).toMatchObject({
+      reason: 'key_conflict',
+    });
+    expect(
+      await restarted.reserve(...live(req('k4', '4'.repeat(64), { requested_by: 'renamed' }))),
+    ).toMatchObject({
       reason: 'exhausted',
     });
     await restarted.addDirective(directive('d1'));
     await restarted.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 2 });
-    expect(await l.reserve(req('k5', '5'.repeat(64)))).toMatchObject({ reason: 'exhausted' });
+    expect(await l.reserve(...live(req('k5', '5'.repeat(64))))).toMatchObject({ reason: 'exhausted' });
     expect((await l.status('p1'))?.used).toEqual({
       'ordinary-repair': 1,
       'gate-continuation': 1,
@@ -66,7 +74,7 @@ describe('what the database enforces', () => {
   it('append-only, dense seqs, one reservation per idempotency key; a damaged log fails closed', async () => {
     const l = pgl.ledger();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
-    const g = await l.reserve(req('k1'));
+    const g = await l.reserve(...live(req('k1')));
     if (g.outcome === 'refused') throw new Error('unreachable');
     const c = await pgl.sql();
     const t = `"${l.log.schema}".ledger_events`;
@@ -89,7 +97,7 @@ describe('what the database enforces', () => {
     await c.query(`ALTER TABLE ${t} DISABLE TRIGGER USER`);
     await c.query(`INSERT INTO ${t} (problem_id, seq, type, event) VALUES ('p1', 4, 'started', '{}')`);
     await c.query(`ALTER TABLE ${t} ENABLE TRIGGER USER`);
-    await expect(l.reserve(req('k2'))).rejects.toMatchObject({ code: 'ledger_damaged' });
+    await expect(l.reserve(...live(req('k2')))).rejects.toMatchObject({ code: 'ledger_damaged' });
   });
 });
 
@@ -112,12 +120,12 @@ describe('what the log refuses before the INSERT', () => {
     expect(await l.status('p1')).toBeNull();
     await l.register({ problem_id: 'p1', profile: PROFILE, contract_revision: 1 });
     // a reservation under an empty idempotency key builds a grant its reader refuses
-    await expect(l.reserve(req(''))).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(l.reserve(...live(req('')))).rejects.toMatchObject({ code: 'invalid_input' });
     const c = await pgl.sql();
     expect((await c.query(`SELECT count(*)::int AS n FROM "${l.log.schema}".ledger_events`)).rows[0].n).toBe(
       1,
     );
-    expect(await l.reserve(req('k1'))).toMatchObject({ outcome: 'granted' });
+    expect(await l.reserve(...live(req('k1')))).toMatchObject({ outcome: 'granted' });
     expect((await l.status('p1'))?.seq).toBe(2);
   });
 });

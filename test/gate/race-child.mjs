@@ -5,7 +5,7 @@
 // Modes: `race` (default) and `crash-after-start` (reserve, start, then die before consume).
 // The round loop is shared with pg-race-child.mjs (race-rounds.mjs).
 import { fsLedgerLog } from '../../dist/src/gate/fs-ledger.js';
-import { candidate, countingLedger, raceRounds } from './race-rounds.mjs';
+import { basis, candidate, countingLedger, raceRounds } from './race-rounds.mjs';
 
 const [ledgerRoot, syncDir, procArg, roundsArg, mode = 'race'] = process.argv.slice(2);
 // The fs log, counting lost compare-and-set appends (another process took the sequence number).
@@ -13,14 +13,18 @@ const counted = countingLedger(fsLedgerLog(ledgerRoot));
 
 if (mode === 'crash-after-start') {
   const { ledger } = counted;
-  const r = await ledger.reserve({
-    problem_id: 'crash-1',
-    idempotency_key: 'continuation:crash-1:pkt',
-    candidate,
-    kind: 'continuation',
-    directive_id: null,
-    requested_by: 'crashing-job',
-  });
+  const r = await ledger.reserve(
+    {
+      problem_id: 'crash-1',
+      idempotency_key: 'continuation:crash-1:pkt',
+      candidate,
+      kind: 'continuation',
+      directive_id: null,
+      requested_by: 'crashing-job',
+      ...basis,
+    },
+    { live: candidate },
+  );
   await ledger.start('crash-1', r.grant.grant_id);
   process.stdout.write(`${JSON.stringify({ grant_id: r.grant.grant_id })}\n`);
   process.kill(process.pid, 'SIGKILL');

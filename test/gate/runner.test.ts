@@ -20,11 +20,12 @@ import {
   type Ledger,
   ownerAuthority,
   type RunGateOptions,
+  reservationBasis,
   runGate,
   subprocessEvaluator,
   type TaskContract,
 } from '../../src/gate/index.js';
-import { exampleContract, gitRepo, rm, T0, tempDir, write } from './fixtures.js';
+import { exampleContract, gitRepo, rm, routeOf, T0, tempDir, write } from './fixtures.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/gate/', import.meta.url));
 const dirs: string[] = [];
@@ -83,14 +84,18 @@ async function crashedGrant(w: World, candidate: TaskContract['candidate']) {
     profile: w.contract.profile,
     contract_revision: 1,
   });
-  const g = await w.ledger.reserve({
-    problem_id: 'example-greet',
-    idempotency_key: 'continuation:example-greet:pkt_crashed',
-    candidate,
-    kind: 'continuation',
-    directive_id: null,
-    requested_by: 'crashed-job',
-  });
+  const g = await w.ledger.reserve(
+    {
+      problem_id: 'example-greet',
+      idempotency_key: 'continuation:example-greet:pkt_crashed',
+      candidate,
+      kind: 'continuation',
+      directive_id: null,
+      requested_by: 'crashed-job',
+      ...reservationBasis(routeOf(), candidate, 1),
+    },
+    { live: candidate },
+  );
   if (g.outcome === 'refused') throw new Error('unreachable');
   return g;
 }
