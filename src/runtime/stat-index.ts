@@ -13,16 +13,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  readSync,
-} from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { needsHash, RACY_MARGIN_NS, type StatStamp } from './racy-entry.js';
 
@@ -150,31 +141,33 @@ function hashFile(
     return null;
   }
   try {
-    const st = fstatSync(fd, { bigint: true });
-    if (!st.isFile() || st.ino !== stamp.ino) return null;
-    const size = Number(st.size);
-    const whole = size <= Math.max(policy.keepUpTo, CHUNK) || policy.special !== undefined;
+    // no fstat: the path was just lstat'ed as a regular file; a FIFO or folder swapped in since
+    // fails the read (EAGAIN, EISDIR) and the file is `unreadable`; a swapped file has another
+    // inode, so the next snapshot hashes it again
+    const size = Number(stamp.size);
     const sha = createHash('sha256');
-    const sha1 = policy.gitOid === undefined ? null : createHash('sha1').update(`blob ${size}\0`);
-    if (whole) {
-      const buf = Buffer.allocUnsafe(size);
+    if (size <= Math.max(policy.keepUpTo, CHUNK) || policy.special !== undefined) {
+      let buf = Buffer.allocUnsafe(size + 1);
       let n = 0;
-      while (n < size) {
-        const r = readSync(fd, buf, n, size - n, null);
+      for (;;) {
+        if (n === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
+        const r = readSync(fd, buf, n, buf.length - n, null);
         if (r === 0) break;
         n += r;
       }
-      const bytes = n === size ? buf : buf.subarray(0, n);
+      const bytes = buf.subarray(0, n);
       sha.update(bytes);
-      sha1?.update(bytes);
-      const special = policy.special?.(bytes) ?? null;
       return {
         sha256: sha.digest('hex'),
         bytes: n <= policy.keepUpTo ? bytes : null,
-        gitOid: n === size ? (sha1?.digest('hex') ?? null) : null,
-        special,
+        gitOid:
+          policy.gitOid === undefined
+            ? null
+            : createHash('sha1').update(`blob ${n}\0`).update(bytes).digest('hex'),
+        special: policy.special?.(bytes) ?? null,
       };
     }
+    const sha1 = policy.gitOid === undefined ? null : createHash('sha1').update(`blob ${size}\0`);
     const buf = Buffer.allocUnsafe(CHUNK);
     let total = 0;
     for (;;) {

@@ -93,6 +93,15 @@ describe('a refused worker’s writes outside its owned files are undone', () =>
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('untracked notes\n');
   });
 
+  it('a planted FIFO is seen without being opened, and removed', async () => {
+    const r = await dispatch(() => {
+      execFileSync('mkfifo', [join(dir, 'trap.fifo')]);
+    });
+    expect(r.violation).toBe('the worker wrote outside its owned files: trap.fifo');
+    expect(r.notes).toEqual(['restored outside the owned files: trap.fifo']);
+    await expect(stat(join(dir, 'trap.fifo'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('a file too large to keep is named, never silently skipped', async () => {
     const r = await dispatch(() => writeFile(join(dir, 'big.bin'), 'shrunk\n'));
     expect(r.kept.get('project:big.bin')?.kind).toBe('large');
