@@ -83,7 +83,10 @@ const proc = (stdout: string): ContainedResult => ({
 });
 
 function failedWith(kind: 'valid' | 'malformed', discarded: SandboxDiscards) {
-  const handoff = kind === 'valid' ? handoffFor(dispatch) : protocolErrorHandoff('this is not a dispatch\n', 'stdin is not JSON');
+  const handoff =
+    kind === 'valid'
+      ? handoffFor(dispatch)
+      : protocolErrorHandoff('this is not a dispatch\n', 'stdin is not JSON');
   return evaluateCase({
     case_id: 'case-1',
     kind,
