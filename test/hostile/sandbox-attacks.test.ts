@@ -23,11 +23,15 @@ const PROVED = 'theorem t (n : Nat) : n + 0 = n := by\n  rfl\n';
 const PROJECT = { 'T.lean': THEOREM, 'notes.txt': 'unrelated\n' };
 
 let outside: string;
+/** A host folder outside /tmp: read-only in the sandbox. */
+let hostDir: string;
 let server: Server;
 let port = 0;
 let connections = 0;
 beforeAll(async () => {
   outside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-sandbox-outside-')));
+  await mkdir(join(process.cwd(), 'test-results'), { recursive: true });
+  hostDir = await mkdtemp(join(process.cwd(), 'test-results', 'sandbox-host-'));
   await mkdir(join(outside, 'home'));
   await writeFile(join(outside, 'home', '.bashrc'), '# mine\n');
   server = createServer((s) => {
@@ -40,10 +44,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => server.close(r));
   await rm(outside, { recursive: true, force: true });
+  await rm(hostDir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const worker = (attack: string) => `node ${WORKER} ${attack} ${outside} ${port}`;
+const worker = (attack: string) => `node ${WORKER} ${attack} ${outside} ${port} ${hostDir}`;
 const run = (dir: string, attack: string) =>
   cliMain(runArgs(dir, worker(attack), '--json', '--sandbox', 'on'), dir);
 const head = (dir: string, rel: string) =>
@@ -94,13 +99,13 @@ describe('handoff run --sandbox on: what a worker writes outside its owned files
     );
   });
 
-  it('a path outside the project and /etc: nothing lands (private /tmp, read-only root)', async () => {
+  it('a path outside the project: nothing lands (private /tmp, read-only everywhere else)', async () => {
     await withGitProject(PROJECT, async (p) => {
       const r = await run(p.dir, 'outside');
       expect(r.code, r.err).toBe(0);
       expect(handoffOf(r.out).status).toBe('solved');
       expect(existsSync(join(outside, 'pwned'))).toBe(false);
-      expect(existsSync('/etc/handoff-pwned')).toBe(false);
+      expect(existsSync(join(hostDir, 'pwned'))).toBe(false);
       expect(head(p.dir, 'T.lean')).toBe(PROVED);
     });
   });
@@ -189,7 +194,7 @@ describe('delegate + commandWorker (sandbox on)', () => {
         });
         const r = await delegate(
           again,
-          commandWorker(['node', WORKER, attack, outside, String(port)], { sandbox: 'on' }),
+          commandWorker(['node', WORKER, attack, outside, String(port), hostDir], { sandbox: 'on' }),
           {
             projectRoot: p.dir,
           },
@@ -199,6 +204,7 @@ describe('delegate + commandWorker (sandbox on)', () => {
       }
       expect(connections).toBe(before);
       expect(existsSync(join(outside, 'pwned'))).toBe(false);
+      expect(existsSync(join(hostDir, 'pwned'))).toBe(false);
     });
   });
 });

@@ -12,6 +12,8 @@ let dir: string;
 let project: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sandbox-run-'));
+  // a host folder outside /tmp that exists: read-only inside the sandbox
+  await mkdir(join(process.cwd(), 'test-results'), { recursive: true });
   project = join(dir, 'p');
   await mkdir(join(project, 'd'), { recursive: true });
   await mkdir(join(project, '.git'));
@@ -53,7 +55,7 @@ describe('runSandboxed', () => {
       'ln -s /etc/passwd l',
       'echo h > "$HOME/.bashrc"',
       `echo o > ${join(dir, 'outside')}`,
-      'echo e > /etc/handoff-sandbox-test 2>/dev/null || echo refused',
+      `echo e > ${join(process.cwd(), 'test-results', 'sandbox-host-probe')} 2>/dev/null || echo refused`,
     ].join('; ');
     const r = await runSandboxed(['sh', '-c', script], '{}', {
       projectRoot: project,
@@ -64,6 +66,7 @@ describe('runSandboxed', () => {
     expect(r.stdout).toBe('refused\n');
     expect(await tree(project)).toEqual(before);
     await expect(lstat(join(dir, 'outside'))).rejects.toThrow();
+    await expect(lstat(join(process.cwd(), 'test-results', 'sandbox-host-probe'))).rejects.toThrow();
     expect(r.changes.written).toEqual(['A.lean', 'B.lean', 'd/n', '.git/config'].sort());
     expect(r.changes.opaqueDirs).toEqual(['d']);
     expect(r.changes.specials).toEqual([
