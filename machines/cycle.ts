@@ -114,6 +114,7 @@ import {
   workStop,
 } from '../src/cycle/index.js';
 import { nothingOpen } from '../src/cycle/nothing-open.js';
+import { absorbEditRestore, editRestoreDue, editRestoreInput } from '../src/cycle/restore-edits.js';
 import type {
   CheckpointInput,
   CheckpointOutput,
@@ -121,6 +122,8 @@ import type {
   CycleInput,
   DiagnosticsInput,
   DiagnosticsOutput,
+  EditRestoreInput,
+  EditRestoreOutput,
   HumanInput,
   HumanOutput,
   PatchInput,
@@ -180,11 +183,14 @@ export const cycleSetup = setup({
     snapshotter: declared<SnapshotOutput, SnapshotInput>('snapshotter'),
     restorer: declared<RestoreOutput, RestoreInput>('restorer'),
     patcher: declared<PatchOutput, PatchInput>('patcher'),
+    editRestorer: declared<EditRestoreOutput, EditRestoreInput>('editRestorer'),
   },
   guards: {
     // solved needs no open target and no diagnostics error (src/cycle/nothing-open.ts)
     noOpenTargets: (_, out: DiagnosticsOutput) => nothingOpen(out),
     noTargetPicked: ({ context }) => context.current === null,
+    // a failed edit goes back to its pre-dispatch bytes before the checkpoint (src/cycle/restore-edits.ts)
+    editRestoreDue: ({ context }) => editRestoreDue(context),
     skipPlanning: ({ context }) => planningSkipped(context),
     needsPlanApproval: ({ context }) =>
       context.options.mode === 'prove' && context.options.planning === 'ask',
@@ -249,6 +255,7 @@ export const cycleSetup = setup({
     assessStuck: assign(({ context }) => assessStuck(context)),
     absorbVerify: assign(({ context }, out: DiagnosticsOutput) => absorbVerify(context, out)),
     absorbGate: assign(({ context }, out: DiagnosticsOutput) => absorbGate(context, out)),
+    absorbEditRestore: assign(({ context }, out: EditRestoreOutput) => absorbEditRestore(context, out)),
     noteSkipCheckpoint: assign(({ context }) => noteSkipCheckpoint(context)),
     absorbCheckpoint: assign(({ context }, out: CheckpointOutput) => absorbCheckpoint(context, out)),
     absorbReview: assign(({ context }, out: ReviewOutput) => absorbReview(context, out)),
@@ -781,8 +788,25 @@ export const cycleMachine = cycleSetup.createMachine({
       },
     },
     checkpoint: {
-      initial: 'gate',
+      initial: 'restoreRoute',
       states: {
+        restoreRoute: {
+          always: [{ guard: 'editRestoreDue', target: 'restore' }, { target: 'gate' }],
+        },
+        restore: {
+          description:
+            "Puts back each edit whose 'solved' claim did not hold to its pre-dispatch bytes, and the custody baseline with it, before the project gate (a batch's siblings that held keep theirs).",
+          invoke: {
+            id: 'editRestorer',
+            src: 'editRestorer',
+            input: ({ context }) => editRestoreInput(context),
+            onDone: {
+              target: 'gate',
+              actions: { type: 'absorbEditRestore', params: ({ event }) => event.output },
+            },
+            onError: stopOnError('edit restore'),
+          },
+        },
         gate: {
           invoke: {
             id: 'gate',

@@ -70,7 +70,12 @@ export function initialCycleContext(input: CycleInput): CycleContext {
     pendingStop: null,
     nextActionOverride: null,
     continuation: null,
-    available: { deep: input.available?.deep ?? false, repair: input.available?.repair ?? false },
+    available: {
+      deep: input.available?.deep ?? false,
+      repair: input.available?.repair ?? false,
+      restore: input.available?.restore ?? false,
+    },
+    restoredEdits: [],
     rolledBack: [],
     deep: null,
     repairLedger: { perSignature: {}, total: 0, noImprovement: {} },

@@ -179,7 +179,9 @@ export function errorsBlocker(
 /**
  * The run's final handoff (run-contract/v1) for the run's own (target, scope, mode): custody of
  * the whole owned set with the latest accepted baseline, accumulated evidence, and blocker fields
- * exactly when the stop is blocker-driven (taken from the parent-wrapped stuck handoff).
+ * exactly when the stop is blocker-driven (taken from the parent-wrapped stuck handoff). A failed
+ * edit the cycle put back is a failed avenue in words (`restored A.lean: the claim 'solved' did not
+ * hold — …`).
  *
  * @example
  * ```ts
@@ -188,7 +190,7 @@ export function errorsBlocker(
  */
 export function finalHandoff(
   ctx: Pick<CycleContext, 'options' | 'handoffs' | 'filesOwned' | 'filesChanged' | 'baseline'> &
-    Partial<Pick<CycleContext, 'discoveryErrors'>>,
+    Partial<Pick<CycleContext, 'discoveryErrors' | 'restoredEdits'>>,
   kind: FinalKind,
 ): Handoff {
   const hs = ctx.handoffs;
@@ -211,7 +213,12 @@ export function finalHandoff(
     blocker_signature: driven ? (s?.blocker_signature ?? `${ctx.options.target}:0:stuck`) : null,
     attempted_tools: uniq(hs.flatMap((h) => h.attempted_tools)),
     best_candidates: uniq(hs.flatMap((h) => h.best_candidates)),
-    failed_avenues: uniq([...hs.flatMap((h) => h.failed_avenues), ...(s?.failed_avenues ?? [])]),
+    // a failed edit put back is said in words: which, and why (`restored A.lean: the claim …`)
+    failed_avenues: uniq([
+      ...hs.flatMap((h) => h.failed_avenues),
+      ...(s?.failed_avenues ?? []),
+      ...(ctx.restoredEdits ?? []),
+    ]),
     evidence: mergedEvidence(hs),
     files_owned: [...ctx.filesOwned],
     files_changed: uniq(ctx.filesChanged),

@@ -287,6 +287,33 @@ export interface RestoreOutput {
   readonly detail: string | null;
 }
 /**
+ * One edit the cycle puts back (src/cycle/restore-edits.ts): the files a dispatch's handoff
+ * returned whose `solved` claim did not hold, still as the worker returned them.
+ */
+export interface EditToRestore {
+  /** The target of the dispatch (`file:line`). */
+  readonly target: string;
+  /** The files to put back to their pre-dispatch bytes, spelled as the custody baseline spells them. */
+  readonly files: readonly string[];
+  /** Why, in words (`the claim 'solved' did not hold — …`). */
+  readonly reason: string;
+}
+/** Input of the edit restorer actor: the failed edits of this cycle, put back before the checkpoint. */
+export interface EditRestoreInput {
+  readonly cycle: number;
+  readonly edits: readonly EditToRestore[];
+}
+/**
+ * Output of the edit restorer actor: the files that hold their pre-dispatch bytes again (spelled
+ * as in the input) and the ones that could not be put back, with the reason (null: none failed).
+ */
+export interface EditRestoreOutput {
+  readonly now: number;
+  readonly restored: readonly string[];
+  readonly failed: readonly string[];
+  readonly detail: string | null;
+}
+/**
  * Input of the patcher actor: apply a repair worker's unified diff under custody. The runtime
  * checks the baseline immediately before applying, refuses fuzzy or out-of-scope hunks and
  * advances the baseline of the applied files.
@@ -490,7 +517,7 @@ export interface CycleInput {
    * repair mode a patcher. Absent = none (deep and repair are skipped, with a startup warning
    * when the options ask for them).
    */
-  readonly available?: { readonly deep: boolean; readonly repair: boolean };
+  readonly available?: { readonly deep: boolean; readonly repair: boolean; readonly restore?: boolean };
 }
 
 /** Context of the cycle machine. */
@@ -554,8 +581,16 @@ export interface CycleContext {
    * without an outer loop; null = the blocker's own requirement.
    */
   readonly continuation: string | null;
-  /** Which optional actors are provided (deep: snapshotter + restorer; repair: patcher). */
-  readonly available: { readonly deep: boolean; readonly repair: boolean };
+  /**
+   * Which optional actors are provided (deep: snapshotter + restorer; repair: patcher; restore:
+   * the edit restorer, which puts a failed edit back to its pre-dispatch bytes).
+   */
+  readonly available: { readonly deep: boolean; readonly repair: boolean; readonly restore?: boolean };
+  /**
+   * The failed edits put back this run, in words (`restored A.lean: the claim 'solved' did not
+   * hold — …`, or why one could not be): the final record's failed avenues carry them.
+   */
+  readonly restoredEdits: readonly string[];
   /** Files rolled back by deep mode this cycle: never staged. */
   readonly rolledBack: readonly string[];
   /** The deep invocation in progress (null outside `work.deep`). */

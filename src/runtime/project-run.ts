@@ -26,6 +26,7 @@ import { commandDiagnostics, commandReviewer } from './command-ports.js';
 import { type CycleFlags, resolveCycleOptions, resolveSandboxFlags } from './cycle-options.js';
 import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
+import { createEditRestorer } from './edit-restorer.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import { ownedSizeViolation } from './owned-files.js';
@@ -487,6 +488,8 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     priorEvidence: o.evidence ?? [],
     clock,
     projectRoot: root,
+    // an edit whose `solved` claim did not hold goes back to its pre-dispatch bytes (issue 27 §1)
+    editRestorer: createEditRestorer({ projectRoot: root, custody }),
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
     ...(inspect === undefined ? {} : { inspect }),
   });

@@ -24,6 +24,7 @@ import { nextTier } from '../cycle/verification-ladder.js';
 import { initTracker } from '../tracker/counters.js';
 import { runBatch } from './batch-worker.js';
 import type { DelegatingWorkerPort } from './delegating-worker.js';
+import type { EditRestorer } from './edit-restorer.js';
 import type { Clock, CyclePorts, DiagnosticsPort, Unstamped, WorkerPort } from './ports.js';
 
 /** One progress report: the phase, counters and any new log lines. */
@@ -56,6 +57,12 @@ export interface CycleRunInput {
    * it sees every event, snapshot and invoked port actor of the run.
    */
   readonly inspect?: MachineInspector;
+  /**
+   * Puts a failed edit back (src/runtime/edit-restorer.ts): it captures each dispatch's owned
+   * files before the worker runs, and the cycle restores an edit whose `solved` claim did not
+   * hold before its checkpoint. Absent: such an edit is not committed but stays in the tree.
+   */
+  readonly editRestorer?: EditRestorer;
 }
 
 /** What a run produced. */
@@ -194,21 +201,24 @@ export function rootOf(input: Pick<WorkerInput, 'target' | 'baseline'>): string 
 }
 
 /**
- * Provides the cycle machine's actors from `ports`, stamping outputs with `clock`.
+ * Provides the cycle machine's actors from `ports`, stamping outputs with `clock`. With `edits`, the
+ * worker actor captures each dispatch's owned files before it runs and the edit restorer puts a
+ * failed edit back; without it the edit restorer answers that nothing was restored.
  *
  * @example
  * ```ts
  * const machine = provideCycle(ports, Date.now, '/repo'); // '/repo': where a batch's owned files resolve
  * ```
  */
-export function provideCycle(ports: CyclePorts, clock: Clock, projectRoot?: string) {
+export function provideCycle(ports: CyclePorts, clock: Clock, projectRoot?: string, edits?: EditRestorer) {
   const stamp = <T extends object>(v: T) => ({ ...v, now: clock() });
   return cycleMachine.provide({
     actors: {
       planner: fromPromise(async ({ input }) => stamp(await ports.planner.plan(input))),
-      worker: fromPromise(async ({ input, signal }) =>
-        stamp(await workDispatch(ports.worker, input, signal, clock, projectRoot)),
-      ),
+      worker: fromPromise(async ({ input, signal }) => {
+        await edits?.capture(input);
+        return stamp(await workDispatch(ports.worker, input, signal, clock, projectRoot));
+      }),
       diagnostics: fromPromise(async ({ input }) => stamp(await diagnoseOnLadder(ports.diagnostics, input))),
       reviewer: fromPromise(async ({ input }) => stamp(await ports.reviewer.review(input))),
       checkpointer: fromPromise(async ({ input }) => stamp(await ports.checkpointer.checkpoint(input))),
@@ -222,6 +232,13 @@ export function provideCycle(ports: CyclePorts, clock: Clock, projectRoot?: stri
         if (ports.snapshots === undefined)
           throw new Error('deep mode needs a snapshot port (ports.snapshots)');
         return stamp(await ports.snapshots.restore(input));
+      }),
+      editRestorer: fromPromise(async ({ input }) => {
+        if (edits === undefined) {
+          const files = input.edits.flatMap((e) => e.files);
+          return stamp({ restored: [], failed: files, detail: 'no edit restorer was provided' });
+        }
+        return stamp(await edits.restore(input));
       }),
       patcher: fromPromise(async ({ input }) => {
         if (ports.patcher === undefined) throw new Error('repair mode needs a patcher port (ports.patcher)');
@@ -278,11 +295,11 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
   );
   if (!tr.ok) throw new Error(tr.error);
   const modes = optionalModes(i.ports, i.options);
-  const actor = createActor(provideCycle(i.ports, clock, i.projectRoot), {
+  const actor = createActor(provideCycle(i.ports, clock, i.projectRoot, i.editRestorer), {
     input: {
       options: i.options,
       warnings: [...(i.warnings ?? []), ...modes.warnings],
-      available: modes.available,
+      available: { ...modes.available, restore: i.editRestorer !== undefined },
       tracker: tr.state,
       startedAt,
       filesOwned: i.filesOwned,

@@ -3,7 +3,8 @@
  * real git, the same path as the CLI): a worker that moves the sorry by a blank line is not solved
  * and nothing is committed; a leftover process that swaps the owned file between a proof and the
  * returned bytes never gets unverified bytes committed as solved; a diagnostics error on the
- * edited line is never solved.
+ * edited line is never solved. A failed edit (the moved sorry, the diagnostics error) is put back
+ * to its pre-dispatch bytes, and the final record says which and why.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,6 +40,18 @@ describe('solved means verified (real runs)', () => {
       expect(gitLog(p.dir)).toEqual(['init']);
       expect(r.context.log.join('\n')).toMatch(/T\.lean:2 not confirmed — .*still in theorem t \(line 3\)/);
       expect(r.context.log.join('\n')).not.toMatch(/confirmed$/m);
+      // the failed edit is put back: the bytes before the dispatch, and the record says which and why
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      expect(r.handoff.failed_avenues).toContainEqual(
+        expect.stringMatching(
+          /^restored T\.lean: the claim 'solved' did not hold — T\.lean:2 still open .*still in theorem t \(line 3\)/,
+        ),
+      );
+      // the next dispatches are not refused for drift (the baseline went back with the bytes): each
+      // of the three cycles dispatches, and each failed edit is put back
+      expect(r.handoff.stop_reason).toBe('max-cycles');
+      expect(r.context.log.filter((l) => l.startsWith('checkpoint: restored T.lean: '))).toHaveLength(3);
+      expect(r.context.log.join('\n')).not.toMatch(/drift/);
     });
   }, 60_000);
 
@@ -95,7 +108,7 @@ describe('solved means verified (real runs)', () => {
     });
   }, 60_000);
 
-  it('a --diagnostics error on the edited line: not solved, not committed', async () => {
+  it('a --diagnostics error on the edited line: not solved, not committed, put back', async () => {
     await withGitProject(PROJECT, async (p) => {
       // the checker: the target while the sorry is there, then a type error on its line
       const check = [
@@ -108,7 +121,7 @@ describe('solved means verified (real runs)', () => {
       try {
         const r = await runProject({
           projectRoot: p.dir,
-          flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 2, maxStuck: 1 },
+          flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 1, maxStuck: 1 },
           worker: { argv: [process.execPath, CHEAT, 'honest'] },
           diagnosticsArgv: [process.execPath, join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`)],
           workerTimeoutMs: 30_000,
@@ -116,7 +129,11 @@ describe('solved means verified (real runs)', () => {
         expect(r.handoff.status).not.toBe('solved');
         expect(gitLog(p.dir)).toEqual(['init']);
         expect(r.context.log.join('\n')).toMatch(/T\.lean:2 not confirmed — T\.lean:2:type mismatch/);
-        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).not.toBe('');
+        // the failing edit is put back too (the same path): the sorry is there again
+        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+        expect(r.handoff.failed_avenues).toContainEqual(
+          "restored T.lean: the claim 'solved' did not hold — T.lean:2:type mismatch",
+        );
       } finally {
         await rm(join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`), { force: true });
       }
