@@ -18,6 +18,7 @@ import { handoffOf, runArgs, withGitProject } from '../e2e/helpers.js';
 import { cliMain } from '../helpers/cli-main.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/sandbox-attack.mjs', import.meta.url));
+const HOSTILE = fileURLToPath(new URL('./fixtures/hostile.mjs', import.meta.url));
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
 const PROVED = 'theorem t (n : Nat) : n + 0 = n := by\n  rfl\n';
 const PROJECT = { 'T.lean': THEOREM, 'notes.txt': 'unrelated\n' };
@@ -116,6 +117,30 @@ describe('handoff run --sandbox on: what a worker writes outside its owned files
       const r = await run(p.dir, 'network');
       expect(r.code, r.err).toBe(0);
       expect(connections).toBe(before);
+    });
+  });
+
+  it('--sandbox-network allow: the same connect reaches the listener', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const before = connections;
+      const r = await cliMain(
+        runArgs(p.dir, worker('network'), '--json', '--sandbox', 'on', '--sandbox-network', 'allow'),
+        p.dir,
+      );
+      expect(r.code, r.err).toBe(0);
+      expect(connections).toBe(before + 1);
+    });
+  });
+
+  it('the statement fence still judges the owned bytes taken from the layer (a weakened theorem)', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await cliMain(runArgs(p.dir, `node ${HOSTILE} weaken`, '--json', '--sandbox', 'on'), p.dir);
+      expect(r.code, r.err).toBe(3);
+      const h = handoffOf(r.out);
+      expect(h.status).toBe('stuck');
+      expect(h.next_action).toBe('redraft');
+      expect(h.failed_avenues.join('\n')).toMatch(/header fence: T\.lean: theorem t: statement changed/);
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
     });
   });
 
