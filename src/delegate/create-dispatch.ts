@@ -26,8 +26,12 @@ import { canonicalOwnedPaths } from './owned-paths.js';
  * });
  * dispatch.owned_files; // ['/home/me/app/src/greeting.ts']
  * ```
- * @throws HandoffError `usage` (no owned files, an empty path, the same file twice), `invalid_input`
- * (a missing folder, an owned path that is a link or directory), `invalid_record` (the task does
+ * An owned file that does not exist is refused unless `createFiles` lists it (a file the worker
+ * creates): its baseline entry then says `exists: false`.
+ *
+ * @throws HandoffError `usage` (no owned files, an empty path, the same file twice, a `createFiles`
+ * path that is not owned), `invalid_input` (a missing folder, a missing owned file not in
+ * `createFiles`, an owned path that is a link or directory), `invalid_record` (the task does
  * not make a valid dispatch: an empty target, an unknown scope or mode, parameters that do not fit
  * the worker kind…; `details.issues` lists them), `io_error` (an owned file cannot be read).
  */
@@ -35,8 +39,18 @@ export async function createDispatch(input: CreateDispatchInput): Promise<Dispat
   if (typeof input !== 'object' || input === null) {
     throw new HandoffError('usage', 'createDispatch needs { target, scope, mode, ownedFiles }');
   }
-  const owned = await canonicalOwnedPaths(input.ownedFiles, input.cwd ?? process.cwd());
+  const cwd = input.cwd ?? process.cwd();
+  const owned = await canonicalOwnedPaths(input.ownedFiles, cwd);
+  const toCreate = await filesToCreate(input.createFiles, owned, cwd);
   const baseline = await recordBaseline(owned);
+  const absent = baseline.files.filter((f) => !f.exists && !toCreate.includes(f.path)).map((f) => f.path);
+  if (absent.length > 0) {
+    throw new HandoffError(
+      'invalid_input',
+      `owned file ${absent.join(', ')} does not exist; if the worker is to create it, list it in createFiles`,
+      { details: { missing: absent } },
+    );
+  }
   const v = validateDispatch(dispatchRecord(input, owned, baseline, tmpdir()));
   if (!v.ok) {
     const first = v.issues
@@ -48,4 +62,22 @@ export async function createDispatch(input: CreateDispatchInput): Promise<Dispat
     });
   }
   return deepFreeze(v.value);
+}
+
+/** The canonical paths of `createFiles`, each of which must be an owned file. */
+async function filesToCreate(
+  createFiles: readonly string[] | undefined,
+  owned: readonly string[],
+  cwd: string,
+): Promise<readonly string[]> {
+  if (createFiles === undefined || createFiles.length === 0) return [];
+  if (!Array.isArray(createFiles)) throw new HandoffError('usage', 'createFiles must be an array of paths');
+  const paths = await canonicalOwnedPaths(createFiles, cwd);
+  const stray = paths.filter((p) => !owned.includes(p));
+  if (stray.length > 0)
+    throw new HandoffError(
+      'usage',
+      `createFiles names a file that is not in ownedFiles: ${stray.join(', ')}`,
+    );
+  return paths;
 }

@@ -23,7 +23,8 @@ export interface CreateDispatchInput {
   readonly mode: Mode;
   /**
    * The files the worker may change (relative paths resolve against `cwd`). Each must be a regular
-   * file or absent, in a folder that exists; they are recorded in the dispatch's file baseline.
+   * file, or absent and listed in `createFiles`, in a folder that exists; they are recorded in the
+   * dispatch's file baseline.
    */
   readonly ownedFiles: readonly string[];
   /** The worker kind (default `null`: an inline pass, whose `parameters` are `{}`). */
@@ -42,6 +43,12 @@ export interface CreateDispatchInput {
   readonly evidenceDelta?: readonly string[];
   /** Directory relative owned paths resolve against (default `process.cwd()`). */
   readonly cwd?: string;
+  /**
+   * Owned files the worker is to create (each also in `ownedFiles`). Any other owned file that does
+   * not exist is refused: a typo would otherwise surface later as the worker's ENOENT. Not part of
+   * the record: the baseline records such a file as absent (`exists: false`).
+   */
+  readonly createFiles?: readonly string[];
 }
 
 /**

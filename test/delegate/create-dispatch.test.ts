@@ -87,8 +87,13 @@ describe('createDispatch', () => {
     expect(d.evidence_delta).toEqual(['a translation table was added']);
   });
 
-  it('an absent owned file in an existing folder is custody too (a file the worker creates)', async () => {
-    const d = await createDispatch({ ...task, ownedFiles: ['src/new.ts'], cwd: p.dir });
+  it('an absent owned file listed in createFiles is custody too (a file the worker creates)', async () => {
+    const d = await createDispatch({
+      ...task,
+      ownedFiles: ['src/new.ts'],
+      createFiles: ['src/new.ts'],
+      cwd: p.dir,
+    });
     expect(d.file_baseline.files[0]).toMatchObject({
       path: join(p.dir, 'src', 'new.ts'),
       exists: false,
@@ -106,6 +111,18 @@ describe('createDispatch', () => {
     ['no owned file', { ownedFiles: [] }, 'usage', /at least one path/],
     ['an empty path', { ownedFiles: [''] }, 'usage', /not an owned path/],
     ['a missing folder', { ownedFiles: ['nowhere/x.ts'] }, 'invalid_input', /does not exist/],
+    [
+      'a missing owned file not in createFiles (a typo)',
+      { ownedFiles: ['src/greting.ts'] },
+      'invalid_input',
+      /owned file .*src\/greting\.ts does not exist; if the worker is to create it, list it in createFiles/,
+    ],
+    [
+      'a createFiles path that is not owned',
+      { createFiles: ['src/other.ts'] },
+      'usage',
+      /createFiles names a file that is not in ownedFiles: .*src\/other\.ts/,
+    ],
     ['a directory', { ownedFiles: ['src'] }, 'invalid_input', /is a directory/],
     [
       'the same file twice',
