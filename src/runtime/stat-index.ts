@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { needsHash, RACY_MARGIN_NS, type StatStamp } from './racy-entry.js';
+import { isRacy, RACY_MARGIN_NS, type StatStamp, stampChanged } from './racy-entry.js';
 
 /** What a restore needs of one path as it was when its entry was taken. */
 export type KeptState =
@@ -33,6 +33,8 @@ export interface IndexedEntry {
   readonly stamp: StatStamp;
   /** Wall-clock ns when the entry was taken (the racy rule's reference). */
   readonly takenNs: bigint;
+  /** Whether the entry was racy when taken (fixed for its life: hashed again at every snapshot until replaced). */
+  readonly racy: boolean;
   /** The watch's fingerprint (`file:<mode>:<sha256>`, `link:<to>`, `special:<mode>`, …). */
   readonly fp: string;
   readonly kept: KeptState;
@@ -61,7 +63,16 @@ export interface StatIndex {
   keptBytes: number;
   /** Files hashed since creation. */
   hashes: number;
+  /** The generation of the snapshot being taken (one per snapshot). */
+  gen: number;
+  /** Entries replaced, with the generation that replaced them: what an earlier snapshot saw. */
+  readonly undo: { readonly gen: number; readonly abs: string; readonly entry: IndexedEntry }[];
+  /** Generations below this may have lost undo records (the log is bounded). */
+  undoFloor: number;
 }
+
+/** Most undo records kept (each is one path changed between two snapshots of a run). */
+const UNDO_MAX = 8192;
 
 /**
  * Creates an empty stat index.
@@ -81,6 +92,9 @@ export function createStatIndex(o: StatIndexOptions = {}): StatIndex {
     onHash: o.onHash,
     keptBytes: 0,
     hashes: 0,
+    gen: 0,
+    undo: [],
+    undoFloor: 0,
   };
 }
 
@@ -211,7 +225,8 @@ export function indexedEntry(
   gitOid?: string,
 ): IndexedEntry {
   const old = index.entries.get(abs);
-  if (old !== undefined && !needsHash(old, st, index.racyMarginNs)) return old;
+  // the racy rule (src/runtime/racy-entry.ts `needsHash`), its verdict computed once per entry
+  if (old !== undefined && !old.racy && !stampChanged(old.stamp, st)) return old;
   const stamp: StatStamp = {
     size: st.size,
     mtimeNs: st.mtimeNs,
@@ -254,9 +269,32 @@ export function indexedEntry(
     kept = { kind: 'special' };
   }
   if (countKept) index.keptBytes += keptSize({ kept } as IndexedEntry) - keptSize(old);
-  const entry: IndexedEntry = { stamp, takenNs, fp, kept };
+  const entry: IndexedEntry = { stamp, takenNs, racy: isRacy(stamp, takenNs, index.racyMarginNs), fp, kept };
   index.entries.set(abs, entry);
+  if (old !== undefined) {
+    index.undo.push({ gen: index.gen, abs, entry: old });
+    if (index.undo.length > UNDO_MAX) {
+      const dropped = index.undo.splice(0, index.undo.length - UNDO_MAX / 2);
+      index.undoFloor = (dropped[dropped.length - 1] as { gen: number }).gen;
+    }
+  }
   return entry;
+}
+
+/**
+ * The entry `abs` had in the snapshot of generation `gen` (the index keeps only the newest entry
+ * per path, plus the replaced ones): undefined when it had none that the index still knows, null
+ * when the bounded undo log no longer reaches back that far.
+ *
+ * @example
+ * ```ts
+ * entryAt(index, '/repo/B.lean', before.gen)?.kept; // what a restore of B.lean needs
+ * ```
+ */
+export function entryAt(index: StatIndex, abs: string, gen: number): IndexedEntry | null | undefined {
+  if (gen < index.undoFloor) return null;
+  for (const u of index.undo) if (u.gen > gen && u.abs === abs) return u.entry;
+  return index.entries.get(abs);
 }
 
 function keptSize(e: IndexedEntry | undefined): number {

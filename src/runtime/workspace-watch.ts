@@ -30,6 +30,7 @@ import { gitIndexFingerprint, parseGitIndex } from './git-index-entries.js';
 import { restoreFile, restoreTmpPath } from './owned-files.js';
 import {
   createStatIndex,
+  entryAt,
   indexedEntry,
   type KeptState,
   kindOf,
@@ -108,7 +109,9 @@ export function statIndexOf(zones: WatchZones): StatIndex {
 
 /** What one snapshot knows beyond its fingerprints: each key's restore state, the project's folders. */
 interface SnapshotState {
-  readonly kept: Map<string, KeptState>;
+  readonly index: StatIndex;
+  /** The index generation of the snapshot (what each path's entry was then: `entryAt`). */
+  readonly gen: number;
   readonly dirs: Set<string>;
   readonly zones: WatchZones;
   /** The watch's sequence number when the snapshot was taken. */
@@ -169,13 +172,7 @@ const gitIndexPolicy = {
 const gitFilePolicy = { keepUpTo: MAX_KEPT };
 
 /** Indexes one git directory's control files under `git:<abs>` keys. */
-function snapGitDir(
-  index: StatIndex,
-  g: string,
-  takenNs: bigint,
-  out: Map<string, string>,
-  kept: Map<string, KeptState>,
-): void {
+function snapGitDir(index: StatIndex, g: string, takenNs: bigint, out: Map<string, string>): void {
   walkSync(g, (rel, abs, isDir) => {
     if (rel !== 'objects' && GIT_TRANSIENT.test(isDir ? `${rel}/` : rel)) return false;
     if (isDir) return true;
@@ -186,7 +183,6 @@ function snapGitDir(
     }
     const e = indexedEntry(index, abs, st, takenNs, rel === 'index' ? gitIndexPolicy : gitFilePolicy);
     out.set(`git:${abs}`, e.fp);
-    kept.set(`git:${abs}`, e.kept);
   });
 }
 
@@ -222,8 +218,8 @@ export function snapshotWorkspaceSync(
   index: StatIndex = statIndexOf(zones),
 ): WorkspaceSnapshot {
   const takenNs = nowNs();
+  const gen = ++index.gen;
   const out = new Map<string, string>();
-  const kept = new Map<string, KeptState>();
   const dirs = new Set<string>();
   const root = zones.projectRoot;
   const ownedRel = new Set(owned.map((p) => relative(root, p).split(sep).join('/')));
@@ -237,15 +233,13 @@ export function snapshotWorkspaceSync(
       if (isDir) {
         // a nested repository (or one that appeared): its control files are git state
         out.set(`git:${abs}/`, 'dir');
-        kept.set(`git:${abs}/`, { kind: 'special' });
-        snapGitDir(index, abs, takenNs, out, kept);
+        snapGitDir(index, abs, takenNs, out);
         return false;
       }
       const st = statStamp(abs);
       if (st === null) return;
       const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
       out.set(`git:${abs}`, e.fp);
-      kept.set(`git:${abs}`, e.kept);
       return;
     }
     if (storeRel !== null && rel === storeRel) return false;
@@ -265,9 +259,8 @@ export function snapshotWorkspaceSync(
     const oid = oids.get(rel);
     const e = indexedEntry(index, abs, st, takenNs, project, true, oid);
     out.set(key, e.fp);
-    kept.set(key, e.kept);
   });
-  for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out, kept);
+  for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
   if (zones.storeRoot !== null) {
     walkSync(zones.storeRoot, (rel, abs, isDir) => {
       if (isDir) return true;
@@ -278,10 +271,9 @@ export function snapshotWorkspaceSync(
       }
       const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
       out.set(`store:${rel}`, e.fp);
-      kept.set(`store:${rel}`, e.kept);
     });
   }
-  states.set(out, { kept, dirs, zones, seq: ++watchSeq });
+  states.set(out, { index, gen, dirs, zones, seq: ++watchSeq });
   lastSnapshot.set(zones, out);
   return out;
 }
@@ -353,13 +345,70 @@ const keptFrom = new WeakMap<ZoneBytes, number>();
  * ```
  */
 export async function captureZoneBytes(zones: WatchZones, snapshot?: WorkspaceSnapshot): Promise<ZoneBytes> {
-  const snap = snapshot ?? lastSnapshot.get(zones) ?? snapshotWorkspaceSync(zones, []);
-  const state = states.get(snap) ??
-    states.get(snapshotWorkspaceSync(zones, [])) ?? { kept: new Map(), dirs: new Set() };
-  const out: ZoneBytes = new Map(state.kept);
+  let snap = snapshot ?? lastSnapshot.get(zones) ?? snapshotWorkspaceSync(zones, []);
+  let state = states.get(snap);
+  if (state === undefined) {
+    snap = snapshotWorkspaceSync(zones, []);
+    state = states.get(snap) as SnapshotState;
+  }
+  const out = new SnapshotKept(snap, state, zones);
   keptDirs.set(out, state.dirs);
-  if ('seq' in state) keptFrom.set(out, state.seq);
+  keptFrom.set(out, state.seq);
   return out;
+}
+
+/**
+ * A snapshot's restore state, read from its stat index on demand (`entryAt`): nothing is copied
+ * per snapshot, so capturing it costs nothing at 80,000 files.
+ */
+class SnapshotKept implements ReadonlyMap<string, KeptState> {
+  constructor(
+    private readonly snap: WorkspaceSnapshot,
+    private readonly state: SnapshotState,
+    private readonly zones: WatchZones,
+  ) {}
+  get size(): number {
+    return this.snap.size;
+  }
+  get(key: string): KeptState | undefined {
+    const fp = this.snap.get(key);
+    if (fp === undefined || fp === 'unlisted') return undefined;
+    if (fp === 'dir') return { kind: 'special' };
+    const colon = key.indexOf(':');
+    const zone = key.slice(0, colon);
+    const path = key.slice(colon + 1);
+    const abs =
+      zone === 'git'
+        ? path
+        : zone === 'store'
+          ? join(this.zones.storeRoot as string, path)
+          : join(this.zones.projectRoot, path);
+    const e = entryAt(this.state.index, abs, this.state.gen);
+    // null: the bounded undo log no longer reaches this snapshot — named as too large to keep
+    if (e === null) return { kind: 'large' };
+    return e === undefined || e.fp !== fp ? { kind: 'large' } : e.kept;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  forEach(fn: (value: KeptState, key: string, map: ReadonlyMap<string, KeptState>) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k, this);
+  }
+  *entries(): MapIterator<[string, KeptState]> {
+    for (const k of this.snap.keys()) {
+      const v = this.get(k);
+      if (v !== undefined) yield [k, v];
+    }
+  }
+  *keys(): MapIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+  *values(): MapIterator<KeptState> {
+    for (const [, v] of this.entries()) yield v;
+  }
+  [Symbol.iterator](): MapIterator<[string, KeptState]> {
+    return this.entries();
+  }
 }
 
 /** What {@link restoreWorkspace} did, as keys of {@link workspaceChanges} per zone prefix (`project:B.lean`). */
