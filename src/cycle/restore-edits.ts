@@ -36,7 +36,8 @@ function returnedHandoffs(c: Pick<CycleContext, 'lastWork' | 'current'>): [strin
   // a refused primary brings no verification: its siblings' claims were never checked, only
   // downgraded — they are not refuted edits (the primary is restored by its own refusal)
   if (w.kind !== 'handoff') return out;
-  for (const sib of w.batch ?? []) if (sib.kind === 'handoff') out.push([sib.dispatch.target, sib]);
+  for (const sib of w.batch ?? [])
+    if (sib.kind === 'handoff' && sib.dispatch !== null) out.push([sib.dispatch.target, sib]);
   return out;
 }
 
@@ -62,6 +63,11 @@ export function refutedWhy(log: readonly string[], target: string): string {
 
 const entryOf = (files: readonly BaselineEntry[], path: string) => files.find((e) => e.path === path);
 
+/** The baseline a dispatch carried (the parent's before it ran); none when the record lacks one. */
+const preDispatch = (o: Returned | undefined): readonly BaselineEntry[] =>
+  (o?.dispatch as { file_baseline?: { files?: readonly BaselineEntry[] } } | null | undefined)?.file_baseline
+    ?.files ?? [];
+
 /**
  * The edits to put back before this cycle's checkpoint (pure): for each handoff of the last work
  * outcome that claimed `solved` (a falsify pass's `solved` claims no target) and whose target's
@@ -81,7 +87,7 @@ export function editsToRestore(c: RestoreView): readonly EditToRestore[] {
     if (o.handoff.status !== 'solved' || isFalsifyPass(o)) continue;
     const last = (c.attempts[id] ?? []).filter((a) => a.cycle === cycle).at(-1);
     if (last === undefined || last.solved) continue;
-    const before = o.dispatch.file_baseline.files;
+    const before = preDispatch(o);
     const files = [...new Set(o.accepted.map((f) => baselinePathOf(f, c.baseline)))].filter((p) => {
       const now = entryOf(c.baseline.files, p);
       const returned = entryOf(o.baseline.files, p);
@@ -153,7 +159,7 @@ export function absorbEditRestore(
   const lines: string[] = [];
   const dispatchOf = new Map(returnedHandoffs(c));
   for (const e of edits) {
-    const before = dispatchOf.get(e.target)?.dispatch.file_baseline.files ?? [];
+    const before = preDispatch(dispatchOf.get(e.target));
     const done = e.files.filter((f) => out.restored.includes(f));
     for (const f of done) {
       const entry = entryOf(before, f);

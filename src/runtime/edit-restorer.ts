@@ -83,7 +83,7 @@ export function createEditRestorer(o: EditRestorerOptions): EditRestorer {
           got !== undefined &&
           (want.bytes === null
             ? got.bytes === null
-            : got.bytes !== null && got.bytes.equals(want.bytes) && got.mode === want.mode);
+            : got.bytes?.equals(want.bytes) === true && got.mode === want.mode);
         const name = spelled.get(p) ?? p;
         if (same) {
           restored.push(name);

@@ -31,6 +31,7 @@ import { getShortestPaths } from 'xstate/graph';
 import { cycleMachine } from '../../machines/cycle.js';
 import { type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
 import { relaunchVerdict } from '../../src/cycle/relaunch.js';
+import { editsToRestore } from '../../src/cycle/restore-edits.js';
 import type {
   CycleInput,
   DiagnosticsOutput,
@@ -62,7 +63,8 @@ const plan = {
   evidence: {},
   summary: 'p',
 };
-const dispatchStub = null;
+// the pre-dispatch baseline a failed edit's restore goes back to (src/cycle/restore-edits.ts)
+const dispatchStub = { target: T1.id, file_baseline: BASELINE };
 const outcome = (kind: WorkOutcome['kind']): WorkOutcome =>
   kind === 'handoff'
     ? ({
@@ -282,6 +284,12 @@ function allEventsFor(s: Snap): AnyEventObject[] {
       return ['salvage', 'negate', 'skip', 'stop']
         .map((a) => done('askFalsification', human(a)))
         .concat(fail('askFalsification'));
+    case 'checkpoint.restore':
+      return [
+        done('editRestorer', { now: 0, restored: [FILE], failed: [], detail: null }),
+        done('editRestorer', { now: 0, restored: [], failed: [FILE], detail: 'EACCES' }),
+        fail('editRestorer'),
+      ];
     case 'checkpoint.gate':
       return [
         done('gate', { ...diag([]), tier: 'project' }),
@@ -364,7 +372,7 @@ const INPUTS: Record<string, CycleInput> = {
   engine2: cycles(
     {
       ...outerLoop(inputFor({ planning: 'off', maxCycles: 1, deep: 'always' })),
-      available: { deep: true, repair: true },
+      available: { deep: true, repair: true, restore: true },
     },
     1,
   ),
@@ -479,6 +487,8 @@ const INVARIANTS: Record<string, Invariant> = {
     (s.context.lastWork !== null &&
       (s.context.stuck?.condition === 'fence-violation' || s.context.stuck?.condition === 'deep-rollback')),
   'checkpoint.route': neverStable,
+  'checkpoint.restoreRoute': neverStable,
+  'checkpoint.restore': (s) => s.context.available.restore === true && editsToRestore(s.context).length > 0,
   'checkpoint.confirm': (s) => s.context.options.commit === 'ask' && s.context.accepted.length > 0,
   'checkpoint.commit': (s) => s.context.accepted.length > 0 && s.context.options.commit !== 'never',
   'checkpoint.skip': neverStable,
@@ -639,6 +649,7 @@ const liveMachine = cycleMachine.provide({
     snapshotter: pending(),
     restorer: pending(),
     patcher: pending(),
+    editRestorer: pending(),
   },
 });
 
