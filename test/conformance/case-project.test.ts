@@ -121,6 +121,7 @@ describe('the case watch', () => {
     expect(r.containment.headersAfter.get(first)).toEqual({
       ok: true,
       headers: [expect.objectContaining({ name: 'cheat', kind: 'axiom' })],
+      commands: [],
     });
     expect(rest.every((p) => r.containment.headersAfter.has(p))).toBe(true);
 
