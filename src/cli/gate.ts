@@ -21,10 +21,13 @@ import {
   DEFAULT_THRESHOLDS,
   DirectiveSchema,
   decideRoute,
+  type EvaluatorPort,
   EvidencePacketSchema,
   ExecutionInputSchema,
   exactChecks,
   fsAssessmentStore,
+  httpEvaluator,
+  isHttpEvaluator,
   type Ledger,
   ownerAuthority,
   type ReserveRequest,
@@ -68,8 +71,9 @@ verbs:
   bind      --repo DIR                                  current candidate binding {commit, tree_digest}
   collect   --repo DIR --contract FILE [--artifact REF]… [--executions FILE] [--claims FILE]
             [--operation OP]… [--now ISO]                evidence packet (gate-evidence/v1)
-  evaluate  --contract FILE --packet FILE --evaluator CMD [--deadline MS] [--blocked FILE]
-            [--store DIR]                                assessment (gate-assessment/v1), one request per packet
+  evaluate  --contract FILE --packet FILE --evaluator CMD|URL [--evaluator-token-env NAME]
+            [--deadline MS] [--blocked FILE] [--store DIR]
+                                                         assessment (gate-assessment/v1), one request per packet
   route     --contract FILE --packet FILE [--assessment FILE] [--authority FILE] [--blocked FILE]
             [--ledger DIR] [--satisfied P] [--violated P] [--after-continuation] [--now ISO]
                                                          route decision (gate-route/v1); recomputable
@@ -80,7 +84,8 @@ verbs:
             --repo (default: the working directory's repository)
   start|consume|release|reconcile --ledger DIR --problem ID --grant ID [--reason TEXT]
   status    --ledger DIR --problem ID                    slots used/remaining, grants
-  run       --repo DIR --contract FILE [--evaluator CMD] [--deadline MS] [--check CMD] [--check-op OP]…
+  run       --repo DIR --contract FILE [--evaluator CMD|URL] [--evaluator-token-env NAME] [--deadline MS]
+            [--check CMD] [--check-op OP]…
             [--authority FILE] [--register] [--directive ID] [--ledger DIR] [--satisfied P] [--violated P]
             [--sandbox auto|on|off] [--sandbox-network deny|allow]
             -- WORKER ARGV…                              the whole lifecycle; prints the lead packet
@@ -93,6 +98,9 @@ run --sandbox (default auto): the worker and the check command run in the sandbo
   on refuses (exit 2); off: contained only. --sandbox-network allow gives worker and check the network.
 
 CMD is one executable path, or a JSON array of strings (e.g. '["node","eval.mjs"]'); never a shell string.
+URL (http:// or https://): the HTTP evaluator — one POST of the gate-evaluator-request/v1 JSON, one
+  deadline, no retries, no redirects; --evaluator-token-env NAME sends the value of the variable NAME as
+  a bearer token (unset or empty: no-key, no request); the token is never printed or recorded.
 --ledger defaults to <repo>/.handoff/gate/ledger where --repo is given.
 --ledger-pg URL (or $HANDOFF_LEDGER_PG_URL when neither --ledger nor --repo is given) keeps the ledger in
   PostgreSQL instead (schema handoff_gate), for processes on many machines; wherever --ledger DIR is accepted.
@@ -120,6 +128,7 @@ const OPTIONS = {
   claims: { type: 'string' },
   operation: { type: 'string', multiple: true },
   evaluator: { type: 'string' },
+  'evaluator-token-env': { type: 'string' },
   deadline: { type: 'string' },
   store: { type: 'string' },
   ledger: { type: 'string' },
@@ -245,6 +254,35 @@ function deadlineOf(values: ParsedArgs['values'], contract: TaskContract): numbe
   return Math.min(n, contract.evaluator_policy.deadline_ms);
 }
 
+/**
+ * The evaluator port `--evaluator` names: an http(s) URL is the HTTP evaluator (one POST under the
+ * deadline, the bearer token read from the variable `--evaluator-token-env` names), anything else
+ * the command of a subprocess evaluator.
+ */
+function evaluatorOf(
+  io: CliIo,
+  values: ParsedArgs['values'],
+  ev: string,
+  deadlineMs: number,
+  sandbox: { network: 'allow' } | null,
+): EvaluatorPort {
+  const tokenEnv = optionalString(values, 'evaluator-token-env');
+  if (isHttpEvaluator(ev)) {
+    try {
+      return httpEvaluator(ev, { timeoutMs: deadlineMs, tokenEnv, env: io.env });
+    } catch (e) {
+      throw new HandoffError('usage', `--evaluator: ${(e as Error).message}`);
+    }
+  }
+  if (tokenEnv !== undefined)
+    throw new HandoffError('usage', '--evaluator-token-env needs an http(s) --evaluator URL');
+  return subprocessEvaluator(commandOf(ev, 'evaluator'), {
+    cwd: io.cwd,
+    env: io.env,
+    ...(sandbox === null ? {} : { sandbox }),
+  });
+}
+
 type Verb = (values: ParsedArgs['values'], positionals: string[], io: CliIo) => Promise<number>;
 
 /** A ledger verb on one grant (`--problem`, `--grant`) that prints the grant's new state. */
@@ -287,13 +325,11 @@ const VERBS: Record<string, Verb> = {
     const blocked =
       bf === undefined ? undefined : await readRecord(io, bf, BlockedReportSchema, 'blocked report');
     const storeDir = optionalString(values, 'store');
+    const deadlineMs = deadlineOf(values, contract);
     const a = await runEvaluator({
-      port: subprocessEvaluator(commandOf(requireString(values, 'evaluator'), 'evaluator'), {
-        cwd: io.cwd,
-        env: io.env,
-      }),
+      port: evaluatorOf(io, values, requireString(values, 'evaluator'), deadlineMs, null),
       request: buildEvaluatorRequest(contract, packet, blocked),
-      deadlineMs: deadlineOf(values, contract),
+      deadlineMs,
       now: clock(values),
       ...(storeDir === undefined ? {} : { store: fsAssessmentStore(abs(io, storeDir)) }),
     });
@@ -377,9 +413,9 @@ const VERBS: Record<string, Verb> = {
     );
     // the enforcer checks the request's candidate against the live tree: the project at --repo
     // (default: the working directory's repository); none found fails closed (stale_candidate)
-    const live = await currentCandidate(await repoRoot(abs(io, optionalString(values, 'repo') ?? '.'))).catch(
-      () => null,
-    );
+    const live = await repoRoot(abs(io, optionalString(values, 'repo') ?? '.'))
+      .then(currentCandidate)
+      .catch(() => null);
     const r = await (await ledgerOf(io, values, clock(values))).reserve(req, { live });
     printJson(io, r);
     return r.outcome === 'refused' ? EXIT_REFUSED : 0;
@@ -434,7 +470,7 @@ const VERBS: Record<string, Verb> = {
     // allows it; otherwise contained, said in one line (never a refusal: --sandbox on is about
     // the worker and the check)
     let evSandbox: { network: 'allow' } | null = null;
-    if (ev !== undefined && sandbox !== null) {
+    if (ev !== undefined && !isHttpEvaluator(ev) && sandbox !== null) {
       const p = await probeSandbox(await realpath(io.cwd));
       if (p.available) evSandbox = { network: 'allow' };
       else note(escapeLine(`sandbox unavailable for the evaluator: ${p.reason}; it runs contained`));
@@ -443,14 +479,7 @@ const VERBS: Record<string, Verb> = {
       repo,
       contract: { ...contract, evaluator_policy: { ...contract.evaluator_policy, deadline_ms: deadline } },
       ledger: await ledgerOf(io, { ...values, repo }, now),
-      evaluator:
-        ev === undefined
-          ? null
-          : subprocessEvaluator(commandOf(ev, 'evaluator'), {
-              cwd: io.cwd,
-              env: io.env,
-              ...(evSandbox === null ? {} : { sandbox: evSandbox }),
-            }),
+      evaluator: ev === undefined ? null : evaluatorOf(io, values, ev, deadline, evSandbox),
       worker,
       sandbox,
       check: check === undefined ? undefined : commandOf(check, 'check'),

@@ -74,6 +74,7 @@ export {
   failedAssessment,
   GATE_EVALUATOR_REQUEST_SCHEMA,
 } from './evaluator-protocol.js';
+export { type EvaluatorReply, evaluatorVerdict } from './evaluator-reply.js';
 export {
   type Artifact,
   ArtifactSchema,
@@ -119,6 +120,7 @@ export {
   type Slot,
   SlotSchema,
 } from './grant-schema.js';
+export { type HttpEvaluatorOptions, httpEvaluator, isHttpEvaluator } from './http-evaluator.js';
 export {
   buildLeadPacket,
   type LeadPacketInput,

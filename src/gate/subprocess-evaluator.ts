@@ -13,6 +13,7 @@ import { realpath } from 'node:fs/promises';
 import { runContained } from '../process/index.js';
 import { runSandboxed, type SandboxNetwork } from '../sandbox/index.js';
 import { EvaluatorFailure, type EvaluatorPort } from './evaluator.js';
+import { evaluatorVerdict } from './evaluator-reply.js';
 
 /** Options of {@link subprocessEvaluator}. */
 export interface SubprocessEvaluatorOptions {
@@ -87,31 +88,18 @@ export function subprocessEvaluator(
   };
 }
 
-/** Reads a finished evaluator process: the parsed response, or the {@link EvaluatorFailure}. */
+/** Reads a finished evaluator process through the one mapping ({@link evaluatorVerdict}). */
 function verdictOf(r: Awaited<ReturnType<typeof runContained>>, limit: number): unknown {
-  if (r.spawnError !== null)
-    throw new EvaluatorFailure('unavailable', `cannot start evaluator: ${r.spawnError}`);
-  if (r.truncated) throw new EvaluatorFailure('invalid-data', `evaluator output exceeds ${limit} bytes`);
-  let parsed: unknown;
-  let parseError: string | null = null;
-  try {
-    parsed = JSON.parse(r.stdout.trim());
-  } catch (e) {
-    parseError = (e as Error).message;
-  }
-  const err = (parsed as { error?: { kind?: unknown; detail?: unknown } } | undefined)?.error;
-  if (err !== undefined && typeof err === 'object' && err !== null) {
-    const kind = err.kind === 'no-key' ? 'no-key' : 'unavailable';
-    throw new EvaluatorFailure(kind, String(err.detail ?? 'evaluator reported an error'));
-  }
-  if (r.code !== 0) {
-    const stderr = r.stderr.trim();
-    throw new EvaluatorFailure(
-      'unavailable',
-      `evaluator exited with ${r.signal ?? r.code}${stderr ? `: ${stderr.slice(0, 500)}` : ''}`,
-    );
-  }
-  if (parseError !== null)
-    throw new EvaluatorFailure('invalid-data', `evaluator stdout is not JSON: ${parseError}`);
-  return parsed;
+  const stderr = r.stderr.trim();
+  return evaluatorVerdict({
+    unreachable: r.spawnError === null ? null : `cannot start evaluator: ${r.spawnError}`,
+    truncated: r.truncated,
+    limit,
+    source: 'stdout',
+    body: r.stdout,
+    failed:
+      r.code === 0
+        ? null
+        : `evaluator exited with ${r.signal ?? r.code}${stderr ? `: ${stderr.slice(0, 500)}` : ''}`,
+  });
 }

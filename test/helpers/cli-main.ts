@@ -14,7 +14,7 @@ export interface CliMainRun {
 }
 
 /**
- * Runs `handoff ...args` in this process with working directory `cwd`.
+ * Runs `handoff ...args` in this process with working directory `cwd` (and environment `env`, default empty).
  *
  * @example
  * ```ts
@@ -23,7 +23,11 @@ export interface CliMainRun {
  * JSON.parse(r.out).ok; // true
  * ```
  */
-export async function cliMain(args: readonly string[], cwd: string): Promise<CliMainRun> {
+export async function cliMain(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliMainRun> {
   let out = '';
   let err = '';
   const code = await main([...args], {
@@ -34,7 +38,7 @@ export async function cliMain(args: readonly string[], cwd: string): Promise<Cli
       err += t;
     },
     readStdin: async () => Buffer.alloc(0),
-    env: {},
+    env: { ...env },
     cwd,
     isTTY: false,
   });
