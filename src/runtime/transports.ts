@@ -75,7 +75,15 @@ export function subprocessTransport(argv: readonly string[], o: SubprocessTransp
       });
       if (r.layerError !== null) return { kind: 'operational-error', detail: r.layerError };
       const out = transportResult(r, o);
-      // only a worker that answered gets its owned files' changes onto the host
+      // only a worker that answered, in a dispatch nobody gave up on, gets its owned files' changes
+      // onto the host (after an abort the caller may already be restoring them)
+      if (out.kind === 'output' && signal.aborted) {
+        return {
+          kind: 'operational-error',
+          detail: 'the dispatch was aborted before its owned files were applied',
+          discarded: r.violation,
+        };
+      }
       if (out.kind === 'output') {
         const failed = await applyLayerFiles(r.files);
         if (failed.length > 0)
