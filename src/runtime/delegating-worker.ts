@@ -232,7 +232,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       // (the transport's `discarded`), not from walking the project
       const sandboxed = transport.sandboxed === true;
       const before = sandboxed ? null : await snapshotWorkspace(keeper.zones, unwatched);
-      const kept: ZoneBytes = sandboxed ? new Map() : await captureZoneBytes(keeper.zones, before ?? undefined);
+      const kept: ZoneBytes = sandboxed
+        ? new Map()
+        : await captureZoneBytes(keeper.zones, before ?? undefined);
       // progress calls run one at a time; the first failure is kept (never left unhandled while
       // the worker still runs) and later lines of this dispatch are not submitted
       let progressChain: Promise<void> = Promise.resolve();
@@ -250,7 +252,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       await progressChain;
       const after = before === null ? null : await snapshotWorkspace(keeper.zones, unwatched);
       const changes: WorkspaceChanges =
-        before === null || after === null ? { project: [], git: [], store: [] } : workspaceChanges(before, after);
+        before === null || after === null
+          ? { project: [], git: [], store: [] }
+          : workspaceChanges(before, after);
       // every refusal puts the owned files back to their pre-dispatch bytes, and git's control
       // files and the run store back to theirs, and says so
       const restoreAll = () => restoreAfterRefusal(captured, keeper.zones, kept, changes);
