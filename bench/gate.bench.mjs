@@ -25,7 +25,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFsLedger, fsLedgerLog } from '../dist/src/gate/index.js';
+import { contentId } from '../dist/src/gate/ids.js';
+import { createFsLedger, fsLedgerLog, reservationBasis } from '../dist/src/gate/index.js';
 import { interleavedMeans } from './lib.mjs';
 
 const { O_APPEND, O_CREAT, O_EXCL, O_RDWR, O_RDONLY, O_DIRECTORY } = constants;
@@ -54,6 +55,19 @@ export default async () => {
     const at = '2026-11-30T12:00:00.000Z';
     const profile = { ordinary_repairs: 1, gate_continuations: 1, lead_directed_attempts: 3 };
     const candidate = { commit: null, tree_digest: 'c'.repeat(64) };
+    // a continuation rests on its route decision (issue 29): the enforcer re-checks the digest
+    const routeBody = {
+      schema: 'gate-route/v1',
+      packet_id: `pkt_${'0'.repeat(32)}`,
+      assessment_ref: null,
+      route: 'CONTINUATION_ELIGIBLE',
+      reasons: [],
+      criteria: [],
+      obligations: [],
+      thresholds: { satisfied: 0.8, violated: 0.5 },
+      slots: { ordinary_repair: 1, gate_continuation: 1 },
+    };
+    const basis = reservationBasis({ ...routeBody, route_id: contentId('rte', routeBody) }, candidate, 1);
     const request = (problem_id) => ({
       problem_id,
       idempotency_key: 'k',
@@ -61,12 +75,14 @@ export default async () => {
       kind: 'continuation',
       directive_id: null,
       requested_by: 'b',
+      ...basis,
     });
+    const live = { live: candidate };
     // the bytes the ledger writes for a new problem (registered + reserved), for the raw loops
     const sampleRoot = join(dir, 'sample');
     const sample = createFsLedger(sampleRoot, { now: () => at });
     await sample.register({ problem_id: 'p0', profile, contract_revision: 1 });
-    await sample.reserve(request('p0'));
+    await sample.reserve(request('p0'), live);
     const [regLine, resLine] = linesOf(join(sampleRoot, 'p0', 'log.jsonl'));
 
     // a new problem's first two entries, raw: the ledger's system calls without the ledger
@@ -98,8 +114,8 @@ export default async () => {
         async () => {
           const problem_id = `p${p++}`;
           await ledger.register({ problem_id, profile, contract_revision: 1 });
-          await ledger.reserve(request(problem_id));
-          await ledger.reserve(request(problem_id));
+          await ledger.reserve(request(problem_id), live);
+          await ledger.reserve(request(problem_id), live);
         },
         rawDurable,
         rawNoDir,

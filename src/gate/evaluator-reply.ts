@@ -9,7 +9,15 @@
  */
 import { EvaluatorFailure } from './evaluator.js';
 
-/** One evaluator answer, as a transport received it. */
+/**
+ * One evaluator answer, as a transport received it.
+ *
+ * @example
+ * ```ts
+ * const reply: EvaluatorReply = { unreachable: null, truncated: false, limit: 1024, source: 'stdout',
+ *   body: '{"claims": []}', failed: null };
+ * ```
+ */
 export interface EvaluatorReply {
   /** Why no answer was received at all (cannot start, cannot connect): the failure's detail; else null. */
   readonly unreachable: string | null;

@@ -13,7 +13,14 @@
 import { EvaluatorFailure, type EvaluatorPort } from './evaluator.js';
 import { evaluatorVerdict } from './evaluator-reply.js';
 
-/** Options of {@link httpEvaluator}. */
+/**
+ * Options of {@link httpEvaluator}.
+ *
+ * @example
+ * ```ts
+ * const options: HttpEvaluatorOptions = { timeoutMs: 10_000, tokenEnv: 'EVAL_TOKEN' };
+ * ```
+ */
 export interface HttpEvaluatorOptions {
   /** The request's own deadline in ms (`AbortSignal.timeout`), besides the runner's; default: the runner's only. */
   readonly timeoutMs?: number | undefined;

@@ -12,17 +12,38 @@ import type { CandidateBinding } from './contract-schema.js';
 import { contentId } from './ids.js';
 import type { RouteDecision } from './route-schema.js';
 
-/** The route that may rest a continuation reservation. */
+/**
+ * The route that may rest a continuation reservation.
+ *
+ * @example
+ * ```ts
+ * if (decision.route === CONTINUATION_ROUTE) await ledger.reserve(request, { live });
+ * ```
+ */
 export const CONTINUATION_ROUTE = 'CONTINUATION_ELIGIBLE';
 
-/** Why the enforcer refuses a reservation's basis (the other refusals are the ledger's slot rules). */
+/**
+ * Why the enforcer refuses a reservation's basis (the other refusals are the ledger's slot rules).
+ *
+ * @example
+ * ```ts
+ * const reason: BasisRefusal = 'stale_candidate';
+ * ```
+ */
 export type BasisRefusal =
   | 'no_route_decision'
   | 'route_digest_mismatch'
   | 'route_not_eligible'
   | 'stale_candidate';
 
-/** What a continuation reservation carries besides its key and candidate. */
+/**
+ * What a continuation reservation carries besides its key and candidate.
+ *
+ * @example
+ * ```ts
+ * const basis: ReservationBasis = reservationBasis(decision, packet.candidate, contract.revision);
+ * ```
+ */
 export interface ReservationBasis {
   readonly route_decision: RouteDecision;
   readonly route_digest: string;
