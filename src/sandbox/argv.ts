@@ -2,7 +2,8 @@
  * The sandbox's command line (layer 1, pure): util-linux `unshare` makes a user and mount
  * namespace and mounts the writable layer (overlayfs: the project read-only below, a private upper
  * directory on top), then bubblewrap runs nested inside it with the rest of the isolation (a
- * read-only root, private `/tmp` and `$HOME`, PID/network/IPC/UTS namespaces, a new session).
+ * read-only root, a private writable view of `/tmp` and a private `$HOME`, PID/network/IPC/UTS
+ * namespaces, a new session).
  * Bubblewrap 0.8 (Debian 12) has no `--overlay`, hence the two steps (docs/sandbox.md).
  *
  * The shell script is a fixed constant: every path and the worker's argv are positional
@@ -16,7 +17,10 @@ import { isAbsolute, normalize } from 'node:path';
  *
  * @example
  * ```ts
- * const l: SandboxLayout = { project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home' };
+ * const l: SandboxLayout = {
+ *   project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home',
+ *   root: '/tmp/s', tmpUpper: '/tmp/s/tmp-upper', tmpWork: '/tmp/s/tmp-work', tmpMerged: '/tmp/s/tmp-merged',
+ * };
  * ```
  */
 export interface SandboxLayout {
@@ -30,6 +34,17 @@ export interface SandboxLayout {
   readonly merged: string;
   /** A host directory bound writable at {@link SANDBOX_HOME}: the worker's private `$HOME`, listed after. */
   readonly home: string;
+  /**
+   * The folder holding every sandboxed run's layer directories (this run's among them): hidden
+   * from the worker by an empty tmpfs, so it can read no layer through `/tmp`.
+   */
+  readonly root: string;
+  /** The upper directory of `/tmp`'s overlay: the worker's `/tmp` writes land here and are dropped. */
+  readonly tmpUpper: string;
+  /** The work directory of `/tmp`'s overlay (same file system as `tmpUpper`). */
+  readonly tmpWork: string;
+  /** The mount point of `/tmp`'s merged view (bound over `/tmp` inside the sandbox). */
+  readonly tmpMerged: string;
 }
 
 /**
@@ -63,8 +78,11 @@ export interface SandboxArgvOptions {
 export const SANDBOX_HOME = '/tmp/.handoff-home';
 
 /**
- * The script `sh` runs inside the new namespaces: mount the overlay, then become bubblewrap.
- * `$1..$4` are lowerdir, upperdir, workdir and the mount point; the rest is bubblewrap's argv.
+ * The script `sh` runs inside the new namespaces: mount the project's overlay and `/tmp`'s, then
+ * become bubblewrap. `$1..$4` are the project's lowerdir, upperdir, workdir and mount point,
+ * `$5..$7` `/tmp`'s upperdir, workdir and mount point; the rest is bubblewrap's argv. `/tmp` is an
+ * overlay rather than an empty tmpfs so a worker, drafter or evaluator script kept under the
+ * host's `/tmp` (or a checkout there) still runs, while nothing it writes there reaches the host.
  *
  * @example
  * ```ts
@@ -72,7 +90,9 @@ export const SANDBOX_HOME = '/tmp/.handoff-home';
  * ```
  */
 export const MOUNT_SCRIPT =
-  'mount -t overlay overlay -o userxattr,lowerdir="$1",upperdir="$2",workdir="$3" "$4" && shift 4 && exec bwrap "$@"';
+  'mount -t overlay overlay -o userxattr,lowerdir="$1",upperdir="$2",workdir="$3" "$4" && ' +
+  'mount -t overlay overlay -o userxattr,lowerdir=/tmp,upperdir="$5",workdir="$6" "$7" && ' +
+  'shift 7 && exec bwrap "$@"';
 
 /**
  * Why a path cannot be an overlay layer (the mount options are split on `,` and `:` and take `\`
@@ -111,13 +131,14 @@ export function privateDirsFor(project: string, dirs: readonly string[]): string
 }
 
 /**
- * The full argv of one sandboxed worker (pure). `--tmpfs /tmp` comes before the project's bind so
- * a project under `/tmp` stays visible.
+ * The full argv of one sandboxed worker (pure). `/tmp`'s overlay is bound, and the run's own temp
+ * layers' folder hidden, before the project's bind, so a project under `/tmp` stays visible.
  *
  * @example
  * ```ts
  * const argv = sandboxArgv(
- *   { project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home' },
+ *   { project: '/repo', upper: '/tmp/s/upper', work: '/tmp/s/work', merged: '/tmp/s/merged', home: '/tmp/s/home',
+ *     root: '/tmp/s', tmpUpper: '/tmp/s/tmp-upper', tmpWork: '/tmp/s/tmp-work', tmpMerged: '/tmp/s/tmp-merged' },
  *   ['python3', 'worker.py'],
  *   { network: 'deny' },
  * );
@@ -147,6 +168,9 @@ export function sandboxArgv(
     layout.upper,
     layout.work,
     layout.merged,
+    layout.tmpUpper,
+    layout.tmpWork,
+    layout.tmpMerged,
     '--ro-bind',
     '/',
     '/',
@@ -154,8 +178,11 @@ export function sandboxArgv(
     '/dev',
     '--proc',
     '/proc',
-    '--tmpfs',
+    '--bind',
+    layout.tmpMerged,
     '/tmp',
+    '--tmpfs',
+    layout.root,
     ...privateDirsFor(layout.project, o.privateDirs ?? []).flatMap((d) => ['--tmpfs', d]),
     '--bind',
     layout.merged,

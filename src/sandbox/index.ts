@@ -39,4 +39,5 @@ export {
   runSandboxed,
   type SandboxRunOptions,
   type SandboxRunResult,
+  sandboxesDir,
 } from './run-sandboxed.js';

@@ -116,16 +116,33 @@ export async function runSandboxed(
       layerError: null,
     };
   }
-  const dir = await mkdtemp(join(tmpdir(), 'handoff-sandbox-'));
+  // every run's layers live below one per-user folder that each sandbox hides whole (an empty
+  // tmpfs): a worker sees neither its own layer nor a concurrent run's through /tmp
+  const base = sandboxesDir();
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  const dir = await mkdtemp(join(base, 'run-'));
   const layout: SandboxLayout = {
     project: root,
     upper: join(dir, 'upper'),
     work: join(dir, 'work'),
     merged: join(dir, 'merged'),
     home: join(dir, 'home'),
+    root: base,
+    tmpUpper: join(dir, 'tmp-upper'),
+    tmpWork: join(dir, 'tmp-work'),
+    tmpMerged: join(dir, 'tmp-merged'),
   };
   try {
-    for (const d of [layout.upper, layout.work, layout.merged, layout.home]) await mkdir(d, { mode: 0o700 });
+    for (const d of [
+      layout.upper,
+      layout.work,
+      layout.merged,
+      layout.home,
+      layout.tmpUpper,
+      layout.tmpWork,
+      layout.tmpMerged,
+    ])
+      await mkdir(d, { mode: 0o700 });
     const {
       projectRoot: _r,
       owned: _o,
@@ -185,6 +202,18 @@ export async function runSandboxed(
   } finally {
     await removeLayerDir(dir);
   }
+}
+
+/**
+ * The per-user folder below the host's temp directory that holds every sandboxed run's layers.
+ *
+ * @example
+ * ```ts
+ * sandboxesDir(); // '/tmp/handoff-sandboxes-1000'
+ * ```
+ */
+export function sandboxesDir(): string {
+  return join(tmpdir(), `handoff-sandboxes-${process.getuid?.() ?? 'user'}`);
 }
 
 /** The owned set: the listed paths, and any path the predicate accepts. */

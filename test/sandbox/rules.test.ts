@@ -25,6 +25,10 @@ const LAYOUT = {
   work: '/tmp/s/work',
   merged: '/tmp/s/merged',
   home: '/tmp/s/home',
+  root: '/tmp/s',
+  tmpUpper: '/tmp/s/tmp-upper',
+  tmpWork: '/tmp/s/tmp-work',
+  tmpMerged: '/tmp/s/tmp-merged',
 };
 
 describe('sandboxArgv', () => {
@@ -43,17 +47,28 @@ describe('sandboxArgv', () => {
       MOUNT_SCRIPT,
       'sh',
     ]);
-    expect(argv.slice(11, 15)).toEqual([LAYOUT.project, LAYOUT.upper, LAYOUT.work, LAYOUT.merged]);
+    expect(argv.slice(11, 18)).toEqual([
+      LAYOUT.project,
+      LAYOUT.upper,
+      LAYOUT.work,
+      LAYOUT.merged,
+      LAYOUT.tmpUpper,
+      LAYOUT.tmpWork,
+      LAYOUT.tmpMerged,
+    ]);
     expect(MOUNT_SCRIPT).not.toContain(LAYOUT.project);
     expect(argv.slice(-4)).toEqual(['--', 'python3', 'w.py', '--flag']);
   });
 
-  it('makes /tmp private before binding the layer over the project (a project under /tmp stays seen)', () => {
-    const tmpfs = argv.indexOf('/tmp');
-    const bind = argv.indexOf(LAYOUT.merged, 15);
-    expect(argv[tmpfs - 1]).toBe('--tmpfs');
+  it("binds /tmp's overlay and hides the run's own directory before binding the layer over the project (a project under /tmp stays seen)", () => {
+    const tmp = argv.indexOf(LAYOUT.tmpMerged, 18);
+    const hidden = argv.indexOf(LAYOUT.root, 18);
+    const bind = argv.indexOf(LAYOUT.merged, 18);
+    expect(argv.slice(tmp - 1, tmp + 2)).toEqual(['--bind', LAYOUT.tmpMerged, '/tmp']);
+    expect(argv[hidden - 1]).toBe('--tmpfs');
     expect(argv.slice(bind - 1, bind + 2)).toEqual(['--bind', LAYOUT.merged, LAYOUT.project]);
-    expect(tmpfs).toBeLessThan(bind);
+    expect(tmp).toBeLessThan(hidden);
+    expect(hidden).toBeLessThan(bind);
     expect(argv.slice(argv.indexOf(LAYOUT.home) - 1, argv.indexOf(LAYOUT.home) + 2)).toEqual([
       '--bind',
       LAYOUT.home,

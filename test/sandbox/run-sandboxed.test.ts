@@ -6,7 +6,13 @@ import { chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyLayerFiles, ownershipDefect, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
+import {
+  applyLayerFiles,
+  ownershipDefect,
+  probeSandbox,
+  runSandboxed,
+  sandboxesDir,
+} from '../../src/sandbox/index.js';
 
 let dir: string;
 let project: string;
@@ -41,6 +47,26 @@ describe('runSandboxed', () => {
   it('probes available on this machine and over the test project', async () => {
     expect(await probeSandbox()).toEqual({ available: true });
     expect(await probeSandbox(project)).toEqual({ available: true });
+  });
+
+  it("runs a script kept under the host's /tmp; its /tmp writes stay private", async () => {
+    const script = join(dir, 'worker.sh');
+    await writeFile(
+      script,
+      `cat ${join(dir, 'host-note')}; echo w > ${join(dir, 'host-note')}; echo t > ${join(dir, 'new')}; ls -A ${sandboxesDir()} | wc -l\n`,
+    );
+    await writeFile(join(dir, 'host-note'), 'seen\n');
+    const r = await runSandboxed(['sh', script], '', {
+      projectRoot: project,
+      owned: [],
+      timeoutMs: 10_000,
+    });
+    expect(r.code).toBe(0);
+    // the host's /tmp is readable; the folder of every run's layers is hidden (an empty tmpfs)
+    expect(r.stdout).toBe('seen\n0\n');
+    expect(await readFile(join(dir, 'host-note'), 'utf8')).toBe('seen\n');
+    await expect(lstat(join(dir, 'new'))).rejects.toThrow();
+    expect(r.violation).toBeNull();
   });
 
   it('keeps the host byte-identical, takes the owned file and names everything else', async () => {
