@@ -4,6 +4,7 @@
  * one handoff the host receives.
  */
 import { type Handoff, OPERATIONAL_STOP_REASONS } from '../contract/index.js';
+import { withFixHint } from './fix-hints.js';
 import {
   type DispatchEcho,
   fenceStuckHandoff,
@@ -127,10 +128,10 @@ export function isAccepted(f: Findings): boolean {
  * ```
  */
 export function settleHandoff(dispatch: DispatchEcho, f: Findings, notes: readonly string[]): CheckResult {
-  const violations = [...f.violations];
+  const violations = f.violations.map(withFixHint);
   const join = (parts: readonly string[]) => parts.filter((p) => p !== '').join('; ');
-  if (f.violations.length > 0) {
-    const details = f.violations.map((v) => v.detail);
+  if (violations.length > 0) {
+    const details = violations.map((v) => v.detail);
     if (f.failure === null && f.violations.every((v) => v.check === 'statement_fence')) {
       return {
         outcome: 'refused',

@@ -6,6 +6,7 @@
 import { type Dispatch, type Handoff, sameTask, validateHandoff } from '../contract/index.js';
 import { describeWorkspaceChanges, type WorkspaceChanges } from '../runtime/workspace-watch.js';
 import { detachAnswer } from './detach.js';
+import { notARecordDetail } from './fix-hints.js';
 
 /**
  * Every check a delegation applies, in the order it applies them:
@@ -116,6 +117,9 @@ export type ReadHandoff =
  * ```
  */
 export function readHandoff(answer: unknown): ReadHandoff {
+  const plain = notARecordDetail(answer);
+  if (plain !== null)
+    return { ok: false, violation: { check: 'schema', detail: `invalid handoff record: ${plain}` } };
   const detached = detachAnswer(answer);
   if (!detached.ok) {
     return {

@@ -79,7 +79,7 @@ describe('custody: a worker that claims solved while cheating on its files', () 
     const r = await delegate(dispatch, (d) => edited(d, { files_changed: [] }));
     await expectContained(r, p.owned);
     expect(r.violations[0]?.detail).toBe(
-      `the returned baseline advances ${p.owned}, which files_changed does not report`,
+      `the returned baseline advances ${p.owned}, which files_changed does not report; fix: list every file you changed in files_changed`,
     );
   });
 
@@ -125,7 +125,7 @@ describe('custody: a worker that claims solved while cheating on its files', () 
       return h;
     });
     await expectContained(r, p.owned);
-    expect(r.violations[0]?.detail).toMatch(/\(missing\)$/);
+    expect(r.violations[0]?.detail).toMatch(/\(missing\); fix: after editing, advance the baseline/);
   });
 
   it('tries to widen the dispatch it was given: the dispatch is frozen, the attempt fails', async () => {
