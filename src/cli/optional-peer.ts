@@ -40,7 +40,9 @@ async function loadPeer<T>(pkg: string, feature: string, load: () => Promise<T>)
   try {
     return await load();
   } catch (e) {
-    if (!isMissingPackage(e, pkg)) throw e;
+    // the library entry point's own guard (src/pg/peer.ts) names the package too
+    const guarded = e instanceof HandoffError && e.details.package === pkg;
+    if (!isMissingPackage(e, pkg) && !guarded) throw e;
     throw new HandoffError(
       'usage',
       `${feature} needs the optional peer dependency '${pkg}', which is not installed (npm install ${pkg})`,

@@ -17,9 +17,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import pg from 'pg';
 import { canonicalJson } from '../canonical/index.js';
 import { HandoffError } from '../errors/index.js';
+import pg from '../pg/peer.js';
 import { createLogLedger, type Ledger, type LedgerLog } from './ledger.js';
 import {
   assertProblemId,

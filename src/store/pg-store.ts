@@ -28,9 +28,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
-import pg from 'pg';
 import { canonicalJsonUtf8 } from '../canonical/index.js';
 import type { IdSource } from '../ids/index.js';
+import pg from '../pg/peer.js';
 import { prepareAppend } from './append-rules.js';
 import { isCanonicalLine } from './canonical-fast.js';
 import { buildChainManifest, type ChainTail, startTail } from './chain-rules.js';
