@@ -23,7 +23,7 @@ export function notARecordDetail(answer: unknown): string | null {
   if (answer === undefined || answer === null)
     return `the worker returned nothing (${String(answer)}); fix: ${RETURN_A_HANDOFF}`;
   if (typeof answer === 'string') {
-    const head = answer.trim().slice(0, 60);
+    const head = answer.trim().slice(0, 400);
     const quoted = JSON.stringify(head.length < answer.trim().length ? `${head}…` : head);
     return `the worker returned a string (${quoted}), not a handoff record; fix: ${RETURN_A_HANDOFF} — a framework's text answer is the agent's words, not the record`;
   }

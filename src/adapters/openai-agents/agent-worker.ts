@@ -13,6 +13,7 @@ import type { DelegateFn } from '../../delegate/run-worker.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, readAgentOutput } from './agent-output.js';
 import { withDispatch } from './current-dispatch.js';
 import { dispatchPrompt } from './dispatch-prompt.js';
+import { lastDraftRefusal } from './handoff-draft-tool.js';
 
 /**
  * How a sub-agent is run as a worker.
@@ -59,9 +60,10 @@ async function protocolStop(d: Dispatch, detail: string): Promise<Handoff> {
  * `handoffDraftTool` act on its owned files), the worker's signal aborts the run, and the final
  * output is read as the answer — an object from a structured `outputType`, or a text holding one
  * JSON object. A final output that is none of these (prose, malformed or truncated JSON, longer
- * than `maxOutputChars`, none at all because a tool asked for approval) makes the answer a
- * `protocol-error` stop naming the defect; a run that throws (turn limit, model error) is an
- * operational error. Either way the owned files are put back.
+ * than `maxOutputChars`) is refused (a `schema` finding whose detail names the defect and, when
+ * `handoff_draft` refused the sub-agent's call, its reason); none at all because a tool asked for
+ * approval makes the answer a `protocol-error` stop; a run that throws (turn limit, model error)
+ * is an operational error. Either way the owned files are put back.
  *
  * @example
  * ```ts
@@ -90,7 +92,13 @@ export function agentWorker<TContext, TOutput extends AgentOutputType>(
       );
     }
     const read = readAgentOutput(result.finalOutput, maxChars);
-    if (!read.ok) return protocolStop(d, `the sub-agent's final output ${read.detail}`);
+    if (!read.ok) {
+      // not a record: the answer is refused (a schema finding, like the other adapters' prose),
+      // with why — and why handoff_draft refused, when it did
+      const refusal = lastDraftRefusal(d);
+      const why = `the sub-agent's final output ${read.detail}`;
+      return refusal === undefined ? why : `${why}; handoff_draft answered: ${refusal}`;
+    }
     return read.value;
   };
 }

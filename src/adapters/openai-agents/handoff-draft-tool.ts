@@ -7,26 +7,47 @@
 import { type FunctionTool, tool } from '@openai/agents';
 import { z } from 'zod';
 import { advanceBaseline } from '../../baseline/index.js';
-import { handoffFor } from '../../contract/index.js';
+import { type Dispatch, handoffFor } from '../../contract/index.js';
 import { describeThrown } from '../../delegate/describe-thrown.js';
 import { currentDispatch } from './current-dispatch.js';
 import { matchOwned } from './owned-match.js';
 
+/** The last refusal `handoff_draft` answered in a checked run, by its dispatch. */
+const refusals = new WeakMap<Dispatch, string>();
+
+/**
+ * What `handoff_draft` last refused in the checked run of `d` (a sub-agent that then answers in
+ * prose gets this reason in its refusal), or undefined.
+ *
+ * @example
+ * ```ts
+ * lastDraftRefusal(dispatch); // 'refused: README.md is not an owned file; files_changed may name only /repo/src/a.ts'
+ * ```
+ */
+export function lastDraftRefusal(d: Dispatch): string | undefined {
+  return refusals.get(d);
+}
+
 async function draft(filesChanged: readonly string[]): Promise<string> {
   const d = currentDispatch();
   if (d === undefined) return 'refused: no checked sub-agent run is current';
+  const refuse = (why: string) => {
+    refusals.set(d, why);
+    return why;
+  };
   const changed: string[] = [];
   for (const f of filesChanged) {
     const m = matchOwned(d.owned_files, f);
-    if (!m.ok) return `refused: ${m.detail}; files_changed may name only ${d.owned_files.join(', ')}`;
+    if (!m.ok) return refuse(`refused: ${m.detail}; files_changed may name only ${d.owned_files.join(', ')}`);
     if (!changed.includes(m.path)) changed.push(m.path);
   }
   try {
     const file_baseline =
       changed.length === 0 ? d.file_baseline : await advanceBaseline(d.file_baseline, changed);
+    refusals.delete(d);
     return JSON.stringify(handoffFor(d, { files_changed: changed, file_baseline }));
   } catch (e) {
-    return `could not advance the baseline: ${describeThrown(e)}`;
+    return refuse(`could not advance the baseline: ${describeThrown(e)}`);
   }
 }
 

@@ -217,20 +217,35 @@ describe('checkedAgentTool', () => {
     ],
     ['a JSON list', '[1, 2]', "the sub-agent's final output is JSON but not a handoff object"],
     ['an empty answer', '   ', "the sub-agent's final output is empty"],
-  ])('%s as the final output is a protocol error, the owned file put back', async (_name, text, detail) => {
+  ])('%s as the final output is refused (schema), the owned file put back', async (_name, text, detail) => {
     const agent = subAgent([write('src/greeting.ts', SOLVED, 'm1'), () => [say(text)]]);
     const r = await callSubAgent(agent);
-    expect(r.outcome).toBe('failed');
+    expect(r.outcome).toBe('refused');
+    expect(r.violations.map((v) => v.check)).toEqual(['schema']);
     expect(r.handoff).toMatchObject({ status: 'stopped', stop_reason: 'protocol-error' });
-    expect(r.handoff.stop_detail).toContain(`the worker stopped: ${detail}`);
+    expect(r.handoff.stop_detail).toContain(detail);
     expect(r.handoff.stop_detail).toContain('owned files restored');
+    expect(await readFile(p.owned, 'utf8')).toBe(GREETING);
+  });
+
+  it('a prose answer after handoff_draft refused passes the refusal through', async () => {
+    const agent = subAgent([
+      write('src/greeting.ts', SOLVED, 'w1'),
+      draft(['README.md']),
+      () => [say('refused: I could not get a handoff.')],
+    ]);
+    const r = await callSubAgent(agent);
+    expect(r.outcome).toBe('refused');
+    expect(r.handoff.stop_detail).toMatch(
+      /the sub-agent's final output is not JSON: .*; handoff_draft answered: refused: .*README\.md.*files_changed may name only/,
+    );
     expect(await readFile(p.owned, 'utf8')).toBe(GREETING);
   });
 
   it('a huge final output is refused unread', async () => {
     const agent = subAgent([() => [say(`{"pad": "${'x'.repeat(5000)}"}`)]]);
     const r = await callSubAgent(agent, { maxOutputChars: 4096 });
-    expect(r.outcome).toBe('failed');
+    expect(r.outcome).toBe('refused');
     expect(r.handoff.stop_detail).toContain(
       "the sub-agent's final output is 5011 characters long; the limit is 4096",
     );
