@@ -215,8 +215,9 @@ export function preflightFor(
 }
 
 /**
- * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file; none
- * when the target's `solved` claim did not hold and no batch sibling worked) and a one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`,
+ * The checkpointer's input: the files accepted this cycle (never a rolled-back deep file; never a
+ * failed edit the cycle put back before the gate, src/cycle/restore-edits.ts; none when the
+ * target's `solved` claim did not hold and no batch sibling worked) and a one-line summary: the target's verified outcome (`solved`, `not verified`, `repaired`,
  * `falsification artifacts`, or the handoff's status), then each other target worked this cycle (a batch sibling) as `solved` or
  * `open` by its verified attempt.
  *

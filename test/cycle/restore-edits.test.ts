@@ -170,6 +170,6 @@ describe('absorbEditRestore', () => {
     const cp = checkpointInput({ ...c, ...u });
     expect(cp.files).toEqual([FILE_B]);
     expect(cp.summary).toBe('cycle 1: A.lean:2 not verified, B.lean:4 solved');
-    expect(u.baseline?.files.map((e) => e.sha256[0])).toEqual(['b', 'd']);
+    expect(u.baseline?.files.map((e) => e.sha256?.[0])).toEqual(['b', 'd']);
   });
 });
