@@ -2,7 +2,7 @@
  * docs/integrations/claude-agent-sdk.md runs as written: in a fresh folder, its shell blocks in
  * order (the install line names this package and the SDK; other lines run in `sh`), then its
  * TypeScript blocks as one module — the package's entry points mapped to their sources, the
- * SDK's `query` mapped to the scripted stand-in doc-query.ts (no binary, no key), `console.log`
+ * SDK's `query` mapped to the shipped offline stand-in examples/claude-offline-query.ts (no binary, no key), `console.log`
  * collected. What the page says each block prints is what it prints, and the module type-checks
  * (strict).
  */
@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = join(ROOT, 'docs', 'integrations', 'claude-agent-sdk.md');
 
 const IMPORTS: readonly (readonly [string, string])[] = [
-  ['@anthropic-ai/claude-agent-sdk', join(ROOT, 'test', 'adapters', 'claude-agent-sdk', 'doc-query.ts')],
+  ['@anthropic-ai/claude-agent-sdk', join(ROOT, 'examples', 'claude-offline-query.ts')],
   ['handoff-runtime/claude-agent-sdk', join(ROOT, 'src', 'adapters', 'claude-agent-sdk', 'index.ts')],
   ['handoff-runtime/chain', join(ROOT, 'src', 'chain', 'index.ts')],
   ['handoff-runtime/delegate', join(ROOT, 'src', 'delegate', 'index.ts')],
