@@ -27,7 +27,7 @@ const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
  * (`npx handoff …` or `handoff …`, a trailing `# comment` dropped), then its inline
  * `` `npx handoff …` `` spans.
  */
-export function handoffCommands(markdown: string): string[] {
+function handoffCommands(markdown: string): string[] {
   const out: string[] = [];
   for (const b of docBlocks(markdown)) {
     if (!SHELL.has(b.lang)) continue;
