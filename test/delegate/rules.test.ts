@@ -148,7 +148,9 @@ describe('readHandoff', () => {
       ok: false,
       violation: {
         check: 'schema',
-        detail: expect.stringMatching(/^invalid handoff record: the worker returned nothing \(null\); fix: return handoffFor\(/),
+        detail: expect.stringMatching(
+          /^invalid handoff record: the worker returned nothing \(null\); fix: return handoffFor\(/,
+        ),
       },
     });
   });
