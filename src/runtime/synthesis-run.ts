@@ -11,7 +11,7 @@
  */
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { MachineInspector } from '../../machines/inspector.js';
 import { synthesisMachine } from '../../machines/synthesis.js';
@@ -415,16 +415,28 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
   let beforeAssembly: string | null = null;
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-synthesis-'));
   let drafts = 0;
-  const marker = createMarkerDiagnostics({
+  // the same judgement of `solved` as a proving run (the profile's escape hatches, token by token,
+  // over its source files); a target the profile's scan never reads keeps the line scan
+  const scanned = profile.sourceExtensions.includes(extname(rel).toLowerCase());
+  const markerOptions = {
     projectRoot: root,
     target: rel,
-    scope: 'file',
+    scope: 'file' as const,
     markers: profile.markers,
     errorComment: profile.errorComment,
+    ...(scanned ? { hatches: profile.escapeHatches, sourceExtensions: profile.sourceExtensions } : {}),
     ...(profile.diagnosticsCommand === null
       ? {}
       : { check: { argv: profile.diagnosticsCommand, timeoutMs: timeout } }),
-  });
+  };
+  const marker = createMarkerDiagnostics(markerOptions);
+  // the golf pass counts the open targets before and after its edit with a scan that remembers
+  // none: a golfed proof shifts the lines below it, which the session's scan (rightly, for a
+  // proving worker) would keep open as a moved escape hatch; the golf role's own check already
+  // refuses any change outside the golfed proof and any sorry in it
+  const golfScan: DiagnosticsPort = {
+    diagnose: (input) => createMarkerDiagnostics(markerOptions).diagnose(input),
+  };
   const stamp = <T extends object>(v: T) => ({ ...v, now: clock() });
 
   const innerRun = async (
@@ -661,7 +673,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           abs,
           declarations: (input as GolfInput).declarations,
           worker: o.worker,
-          diagnostics: marker,
+          diagnostics: golfScan,
           scratch,
           commit: (input as GolfInput).commit,
           ...(repo === null ? {} : { repo }),

@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runProject } from '../../src/runtime/project-run.js';
+import { runSynthesis } from '../../src/runtime/synthesis-run.js';
+import { inProcessDrafter } from '../../src/synthesis/drafter-port.js';
 import { gitLog, withGitProject } from '../e2e/helpers.js';
+import { GOLF_PAPER } from '../helpers/golf-session.js';
 
 const CHEAT = fileURLToPath(new URL('./fixtures/solved-cheat.mjs', import.meta.url));
 const THEOREM = 'theorem t (n : Nat) : n + 0 = n := by\n  sorry\n';
@@ -137,6 +140,41 @@ describe('solved means verified (real runs)', () => {
       } finally {
         await rm(join(p.dir, '..', `${p.dir.split('/').pop()}-check.cjs`), { force: true });
       }
+    });
+  }, 60_000);
+
+  it('a synthesis session judges solved the same way: an `admit` left in the draft is an open target', async () => {
+    await withGitProject({ 'Paper.lean': '-- the paper\n' }, async (p) => {
+      const draft =
+        'theorem two_eq : 1 + 1 = 2 := by\n  decide\n\ntheorem two_eq_hard : 2 + 2 = 5 := by\n  admit\n';
+      let t = Date.UTC(2026, 11, 2);
+      const r = await runSynthesis({
+        projectRoot: p.dir,
+        mode: 'auto',
+        source: GOLF_PAPER,
+        claimSelect: '2',
+        target: 'Paper.lean',
+        drafter: {
+          port: inProcessDrafter(async (req) => {
+            await writeFile(req.temp_path, draft);
+            const response = {
+              schema: 'draft-response/v1' as const,
+              status: 'drafted' as const,
+              declarations: ['two_eq', 'two_eq_hard'],
+              detail: null,
+            };
+            return { response, text: draft };
+          }),
+        },
+        // the worker cannot touch an `admit` (it replaces `sorry`) yet claims solved
+        worker: { argv: [process.execPath, CHEAT, 'honest'] },
+        maxCycles: 1,
+        maxStuck: 1,
+        clock: () => (t += 1000),
+      });
+      // the line scan of `sorry` saw no target here and called the claim proved
+      expect(r.output.reports[0]?.status).not.toBe('proved');
+      expect(await readFile(join(p.dir, 'Paper.lean'), 'utf8')).toContain('  admit\n');
     });
   }, 60_000);
 });
