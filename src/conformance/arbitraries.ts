@@ -4,7 +4,7 @@
  * and validators. Every arbitrary is a factory (`arbDispatch()`, `arbHandoff({ statuses: ['stuck'] })`):
  * call it for a fresh `fc.Arbitrary`; the defaults generate the same streams for a seed.
  */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
 import type { FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff, Status, StopReason } from '../contract/index.js';
 import {
@@ -16,6 +16,7 @@ import {
   ScopeSchema,
 } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import fc from './peer.js';
 
 const text = fc.string({ maxLength: 24 });
 const texts = fc.array(text, { maxLength: 3 });
@@ -32,7 +33,7 @@ const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
  * fc.sample(arbAbsolutePaths(3), 1);
  * ```
  */
-export function arbAbsolutePaths(max = 3): fc.Arbitrary<string[]> {
+export function arbAbsolutePaths(max = 3): Arbitrary<string[]> {
   return fc.uniqueArray(
     fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `/${s.join('/')}`),
     { minLength: 1, maxLength: max },
@@ -47,7 +48,7 @@ export function arbAbsolutePaths(max = 3): fc.Arbitrary<string[]> {
  * fc.assert(fc.property(arbAbsolutePaths().chain(arbBaselineFor), (b) => validateBaseline(b).ok));
  * ```
  */
-export function arbBaselineFor(paths: readonly string[]): fc.Arbitrary<FileBaseline> {
+export function arbBaselineFor(paths: readonly string[]): Arbitrary<FileBaseline> {
   return fc
     .tuple(...paths.map(() => fc.option(fc.tuple(hex64, fc.nat({ max: 1 << 20 })), { nil: null })))
     .map((entries) => ({
@@ -83,7 +84,7 @@ export interface ArbFileBaselineOptions {
  * fc.sample(arbFileBaseline({ maxFiles: 6 }), 3);
  * ```
  */
-export function arbFileBaseline(options: ArbFileBaselineOptions = {}): fc.Arbitrary<FileBaseline> {
+export function arbFileBaseline(options: ArbFileBaselineOptions = {}): Arbitrary<FileBaseline> {
   return arbAbsolutePaths(options.maxFiles ?? 3).chain(arbBaselineFor);
 }
 
@@ -152,7 +153,7 @@ export interface ArbDispatchOptions {
  * fc.sample(arbDispatch({ maxOwnedFiles: 1 }), 5);
  * ```
  */
-export function arbDispatch(options: ArbDispatchOptions = {}): fc.Arbitrary<Dispatch> {
+export function arbDispatch(options: ArbDispatchOptions = {}): Arbitrary<Dispatch> {
   const extra = [...(options.capabilities ?? [])];
   return fc
     .record({
@@ -244,7 +245,7 @@ export interface ArbHandoffOptions {
  * ```
  * @throws HandoffError `usage` when `statuses` is empty.
  */
-export function arbHandoff(options: ArbHandoffOptions = {}): fc.Arbitrary<Handoff> {
+export function arbHandoff(options: ArbHandoffOptions = {}): Arbitrary<Handoff> {
   const statuses = options.statuses;
   if (statuses !== undefined && statuses.length === 0) {
     throw new HandoffError('usage', 'arbHandoff: statuses must name at least one status');

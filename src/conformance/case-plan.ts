@@ -3,10 +3,11 @@
  * each a dispatch template from {@link arbDispatch}, the owned files' layout and contents inside a
  * fresh project, the target line, and (for malformed cases) the defect to inject.
  */
-import fc from 'fast-check';
+
 import type { Dispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import { arbDispatch } from './arbitraries.js';
+import fc from './peer.js';
 import { CONFORMANCE_ROLES, type ConformanceRole, DEFECTS, type Defect } from './report-schema.js';
 
 /**
