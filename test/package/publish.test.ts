@@ -28,7 +28,7 @@ const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
 const specifierOf = (sub: string) => (sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`);
 const PEER_ENTRIES: Record<string, string> = { './pg': 'pg', './conformance': 'fast-check' };
 /** The entry points whose missing peer is named in one line (src/errors/missing-peer.ts). */
-const GUARDED = ['./pg', './conformance'];
+const GUARDED = ['./pg', './conformance', './langgraph', './openai-agents'];
 /**
  * The framework adapters and the peer each one loads when imported (null: the Claude Agent SDK is
  * imported on first use only). Their declarations import their framework's types, so they are

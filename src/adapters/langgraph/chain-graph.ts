@@ -4,13 +4,14 @@
  * the durable baton commit; a failed node loops back to itself for a retry from its checkpoint when
  * the retry policy allows.
  */
-import { END, START, StateGraph } from '@langchain/langgraph';
+import type { StateGraph } from '@langchain/langgraph';
 import type { HandoffChain } from '../../chain/chain.js';
 import { createMemoryChainJournal } from '../../chain/journal.js';
 import { HandoffError } from '../../errors/index.js';
 import { ADMIT_NODE, admitNode } from './admit-node.js';
 import type { ChainGraphOptions, ChainWiring } from './chain-graph-options.js';
 import { CHAIN_STATE_KEYS, ChainGraphAnnotation } from './chain-state.js';
+import { END, langgraph, START } from './peer.js';
 import { seamNode } from './seam-node.js';
 import { routeAfterSeam } from './seam-route.js';
 
@@ -60,7 +61,7 @@ export function chainGraph(chain: HandoffChain, options: ChainGraphOptions = {})
       `a chain graph cannot name a stage ${clash.map((n) => `'${n}'`).join(', ')}`,
     );
   const wiring: ChainWiring = { ...options, chain, journal: options.journal ?? createMemoryChainJournal() };
-  const graph = new StateGraph(ChainGraphAnnotation) as unknown as ChainStateGraph;
+  const graph = new langgraph.StateGraph(ChainGraphAnnotation) as unknown as ChainStateGraph;
   graph.addNode(ADMIT_NODE, admitNode(wiring));
   for (const spec of chain.specs) graph.addNode(spec.name, seamNode(wiring, spec.name));
   graph.addEdge(START, ADMIT_NODE);

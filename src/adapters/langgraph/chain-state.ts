@@ -2,10 +2,11 @@
  * The LangGraph state of a chain graph: the committed baton, the last seam failure, the attempt
  * count on the current stage, the acceptance receipt, and the commits made durable so far.
  */
-import { Annotation } from '@langchain/langgraph';
+
 import type { AcceptanceReceipt } from '../../chain/acceptance-receipt.js';
 import type { Baton } from '../../chain/baton.js';
 import type { SeamCode } from '../../chain/seam-error.js';
+import { Annotation } from './peer.js';
 
 /**
  * Why a chain node committed nothing:

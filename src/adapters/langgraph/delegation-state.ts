@@ -2,8 +2,9 @@
  * The LangGraph state channel a delegation node writes: `delegation`, the last
  * {@link DelegationRecord} (null before the first delegation).
  */
-import { Annotation } from '@langchain/langgraph';
+
 import type { DelegationRecord } from './delegation-record.js';
+import { Annotation } from './peer.js';
 
 /**
  * The state of a graph with delegation nodes: one channel, `delegation`, holding the last

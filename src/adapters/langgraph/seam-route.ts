@@ -3,9 +3,10 @@
  * to the same stage for a retry from its checkpoint (same `stage_run_id`) when the retry policy and
  * the contract's attempt budget allow it, else to the end.
  */
-import { END } from '@langchain/langgraph';
+
 import type { ChainWiring } from './chain-graph-options.js';
 import type { ChainNodeCode, ChainNodeFailure } from './chain-state.js';
+import { END } from './peer.js';
 
 const NEVER_RETRIED: readonly ChainNodeCode[] = ['invalid_checkpoint', 'baton_not_committed', 'wrong_stage'];
 

@@ -4,7 +4,7 @@
  * own tools, and its final output must be a run-contract/v1 handoff, which `delegate` then checks
  * like any worker's.
  */
-import { type Agent, type AgentInputItem, type AgentOutputType, Runner } from '@openai/agents';
+import type { Agent, AgentInputItem, AgentOutputType, Runner } from '@openai/agents';
 import { advanceBaseline } from '../../baseline/index.js';
 import { canonicalJson } from '../../canonical/index.js';
 import type { Dispatch, Handoff } from '../../contract/index.js';
@@ -14,6 +14,7 @@ import { DEFAULT_MAX_OUTPUT_CHARS, readAgentOutput } from './agent-output.js';
 import { withDispatch } from './current-dispatch.js';
 import { dispatchPrompt } from './dispatch-prompt.js';
 import { lastDraftRefusal } from './handoff-draft-tool.js';
+import { openaiAgents } from './sdk.js';
 
 /**
  * How a sub-agent is run as a worker.
@@ -77,7 +78,7 @@ export function agentWorker<TContext, TOutput extends AgentOutputType>(
 ): DelegateFn {
   const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   return async (d, { signal }) => {
-    const runner = options.runner ?? new Runner();
+    const runner = options.runner ?? new openaiAgents.Runner();
     const input = options.input === undefined ? dispatchPrompt(d) : options.input(d);
     const result = await withDispatch(d, () =>
       runner.run(agent, input, {

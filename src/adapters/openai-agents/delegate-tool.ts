@@ -5,7 +5,7 @@
  * is the checked handoff — also when the call is refused or the worker fails.
  */
 import { resolve } from 'node:path';
-import { type FunctionTool, tool } from '@openai/agents';
+import type { FunctionTool } from '@openai/agents';
 import type { z } from 'zod';
 import type { Dispatch } from '../../contract/index.js';
 import { protocolErrorHandoff } from '../../contract/protocol-error.js';
@@ -22,6 +22,7 @@ import type { Store } from '../../store/index.js';
 import { containOwnedFiles } from './owned-scope.js';
 import { createRelaunchMemory } from './relaunch-memory.js';
 import { issueResult } from './run-results.js';
+import { openaiAgents } from './sdk.js';
 import type { CheckedToolResult } from './tool-result.js';
 
 /**
@@ -277,7 +278,7 @@ export function delegateTool<P extends ToolParameters>(
   checkOptions(options as unknown as DelegateToolOptions<ToolParameters>);
   const projectRoot = resolve(options.projectRoot ?? process.cwd());
   const memory = createRelaunchMemory();
-  const sdkTool = tool({
+  const sdkTool = openaiAgents.tool({
     name: options.name,
     description: options.description,
     parameters: options.parameters as ToolParameters,

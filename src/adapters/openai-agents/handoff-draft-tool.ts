@@ -4,13 +4,14 @@
  * says it changed — their baseline advanced from the bytes on disk. The checks after the run still
  * verify every claim: a changed file left out, or one changed elsewhere, is refused.
  */
-import { type FunctionTool, tool } from '@openai/agents';
+import type { FunctionTool } from '@openai/agents';
 import { z } from 'zod';
 import { advanceBaseline } from '../../baseline/index.js';
 import { type Dispatch, handoffFor } from '../../contract/index.js';
 import { describeThrown } from '../../delegate/describe-thrown.js';
 import { currentDispatch } from './current-dispatch.js';
 import { matchOwned } from './owned-match.js';
+import { openaiAgents } from './sdk.js';
 
 /** The last refusal `handoff_draft` answered in a checked run, by its dispatch. */
 const refusals = new WeakMap<Dispatch, string>();
@@ -64,7 +65,7 @@ async function draft(filesChanged: readonly string[]): Promise<string> {
  * ```
  */
 export function handoffDraftTool(): FunctionTool<unknown, z.ZodObject> {
-  return tool({
+  return openaiAgents.tool({
     name: 'handoff_draft',
     description:
       'Get the handoff JSON for your task, given the files you changed. Answer with it as your final output.',

@@ -7,11 +7,12 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type FunctionTool, tool } from '@openai/agents';
+import type { FunctionTool } from '@openai/agents';
 import { z } from 'zod';
 import { describeThrown } from '../../delegate/describe-thrown.js';
 import { currentDispatch } from './current-dispatch.js';
 import { matchOwned } from './owned-match.js';
+import { openaiAgents } from './sdk.js';
 
 /**
  * The longest owned file `read_owned_file` returns, in bytes (256 KiB).
@@ -89,13 +90,13 @@ async function writeOwned(path: string, content: string): Promise<string> {
  * ```
  */
 export function ownedFileTools(): [FunctionTool<unknown, z.ZodObject>, FunctionTool<unknown, z.ZodObject>] {
-  const read = tool({
+  const read = openaiAgents.tool({
     name: 'read_owned_file',
     description: 'Read one of the files you own (path: as listed in your task).',
     parameters: z.object({ path: z.string() }),
     execute: ({ path }) => readOwned(path),
   });
-  const write = tool({
+  const write = openaiAgents.tool({
     name: 'write_owned_file',
     description: 'Replace the whole content of one of the files you own.',
     parameters: z.object({ path: z.string(), content: z.string() }),
