@@ -70,7 +70,7 @@ async function signalledRun(
   const worker = `${process.execPath} ${WORKER} ${state} ${TS_WORKER}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    [CLI_BIN, ...runArgs(dir, worker, '--persist', '--json')],
+    [CLI_BIN, ...runArgs(dir, worker, '--persist', '--json', '--sandbox', 'off')],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HANDOFF_RUN_STORE: undefined } },
   );
   let stderr = '';
