@@ -1,7 +1,7 @@
 /**
  * The worker half: one delegation per subagent, the subagent adapted with `claudeWorker`. The
  * honest editor's handoff is accepted and journaled in the project's run store; the overreaching
- * one, which also rewrites README.md, is refused and its edit of the owned file put back.
+ * one, which also rewrites README.md, is refused; its edit of the owned file and its README.md are put back.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

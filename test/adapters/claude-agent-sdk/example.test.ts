@@ -55,11 +55,13 @@ it('runs the Claude Agent SDK example end to end', async () => {
     status: 'stopped',
     violations: ['outside_owned'],
     detail:
-      'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes',
+      'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes; restored outside the owned files: README.md',
   });
-  // the overreaching subagent's edit of its owned file was put back; README.md is named, not restored
+  // the overreaching subagent's edit of its owned file was put back, and README.md with it
   expect(report.overreach.text).toBe("export const farewell = 'TODO(agent)';\n");
-  expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('Rewritten by the agent.\n');
+  expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe(
+    'A demo project for handoff-runtime/claude-agent-sdk.\n',
+  );
 
   expect(lines).toEqual([
     "chain, first run: stopped at 'route' [fact_semantic_violation] 'depart_by': departure 21:00 is after the policy's latest departure",

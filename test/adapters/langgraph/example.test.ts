@@ -34,7 +34,7 @@ it('runs the LangGraph example end to end', async () => {
     violations: ['outside_owned'],
   });
   expect(report.overreach.detail).toBe(
-    'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes',
+    'the worker wrote outside its owned files: README.md; owned files restored to their pre-dispatch bytes; restored outside the owned files: README.md',
   );
   expect(await readFile(join(dir, 'src', 'farewell.ts'), 'utf8')).toBe(
     "export const farewell = 'TODO(agent)';\n",
