@@ -351,7 +351,9 @@ async function chainScene(say: Say, detail: (l: string) => void, fail: (w: strin
     return;
   }
   say(`  a payroll stage handed on net_total from the obligations, not from the ledger of what is owed`);
-  say(`  STOPPED  at the seam before '${e.stage}': ${e.detail.split(' (')[0] ?? e.detail}`);
+  say(
+    `  STOPPED  the seam after stage '${e.stage}' refused its baton: ${e.detail.split(' (')[0] ?? e.detail}`,
+  );
   say(`           paid: ${r.paid_lines === 0 ? 'nothing' : `${r.paid_lines} lines`}`);
   detail(
     `seam error ${e.code}; checkpoint ${e.checkpoint.snapshot_id} (trace ${e.checkpoint.trace.join(' → ')})`,

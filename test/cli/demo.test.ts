@@ -38,7 +38,8 @@ describe('handoff demo (npm start)', () => {
     expect(r.out).toMatch(/see it: npx handoff inspect \S+#1 --project \S+/);
     expect(r.out).toContain('SENT BACK once');
     expect(r.out).toContain('READY FOR REVIEW');
-    expect(r.out).toContain("STOPPED  at the seam before 'settle'");
+    expect(r.out).toContain("STOPPED  the seam after stage 'settle' refused its baton: 'net_total'");
+    expect(r.out).toContain('paid: nothing');
     // every suggested command is an npx command (a clone has no `handoff` on its PATH)
     for (const m of r.out.matchAll(/(\S+) handoff (?:demo|chain|inspect)\b/g)) expect(m[1]).toBe('npx');
   }, 120_000);
