@@ -95,6 +95,33 @@ export const MOUNT_SCRIPT =
   'shift 7 && exec bwrap "$@"';
 
 /**
+ * The start of every command that mounts something in the sandbox (pure): util-linux `unshare`
+ * makes a user namespace (the runner mapped to root) and a private mount namespace, and `sh` runs
+ * `script` (a constant: its data follow as positional arguments, `$0` being `sh`).
+ *
+ * @example
+ * ```ts
+ * namespaceShell('mount …')[0]; // 'unshare'
+ * namespaceShell('mount …').at(-1); // 'sh'
+ * ```
+ */
+export function namespaceShell(script: string): string[] {
+  return [
+    'unshare',
+    '--user',
+    '--map-root-user',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    'sh',
+    '-c',
+    script,
+    'sh',
+  ];
+}
+
+/**
  * Why a path cannot be an overlay layer (the mount options are split on `,` and `:` and take `\`
  * as an escape), or null when it can (pure).
  *
@@ -153,17 +180,7 @@ export function sandboxArgv(
 ): string[] {
   const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
-    'unshare',
-    '--user',
-    '--map-root-user',
-    '--mount',
-    '--propagation',
-    'private',
-    '--',
-    'sh',
-    '-c',
-    MOUNT_SCRIPT,
-    'sh',
+    ...namespaceShell(MOUNT_SCRIPT),
     layout.project,
     layout.upper,
     layout.work,

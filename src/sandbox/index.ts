@@ -8,6 +8,7 @@ export { applyLayerFiles } from './apply-layer.js';
 export { discardedViolation, type LayerPlan, type PlanLayerOptions, planLayer } from './apply-rule.js';
 export {
   MOUNT_SCRIPT,
+  namespaceShell,
   overlayPathDefect,
   privateDirsFor,
   SANDBOX_HOME,

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { runContained } from '../process/index.js';
+import { namespaceShell } from './argv.js';
 import type { OpaqueCandidate } from './layer-reader.js';
 
 /**
@@ -32,23 +33,7 @@ export async function opaqueDirectories(
 ): Promise<ReadonlySet<string>> {
   const paths = candidates.map((c) => join(at.mountPoint, c.dir, c.witness));
   const r = await runContained(
-    [
-      'unshare',
-      '--user',
-      '--map-root-user',
-      '--mount',
-      '--propagation',
-      'private',
-      '--',
-      'sh',
-      '-c',
-      CHECK_SCRIPT,
-      'sh',
-      at.upper,
-      at.project,
-      at.mountPoint,
-      ...paths,
-    ],
+    [...namespaceShell(CHECK_SCRIPT), at.upper, at.project, at.mountPoint, ...paths],
     '',
     { cwd: '/', timeoutMs: 30_000, inheritEnv: false, env: { PATH: process.env.PATH } },
   );
