@@ -791,6 +791,8 @@ export const cycleMachine = cycleSetup.createMachine({
       initial: 'restoreRoute',
       states: {
         restoreRoute: {
+          description:
+            "Decides, without waiting, whether an edit of this cycle claimed 'solved' and was refuted: then it is restored first, else the checkpoint goes straight to the project gate.",
           always: [{ guard: 'editRestoreDue', target: 'restore' }, { target: 'gate' }],
         },
         restore: {
