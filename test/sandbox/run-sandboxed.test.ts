@@ -16,10 +16,15 @@ import {
 
 let dir: string;
 let project: string;
+/**
+ * A host folder outside /tmp (read-only inside the sandbox; /tmp itself is a private overlay): the
+ * repository's test-results, or /var/tmp when the checkout itself lives under /tmp.
+ */
+const hostBase = process.cwd().startsWith(`${tmpdir()}/`) ? '/var/tmp' : join(process.cwd(), 'test-results');
+const hostProbe = join(hostBase, `sandbox-host-probe-${process.pid}`);
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sandbox-run-'));
-  // a host folder outside /tmp that exists: read-only inside the sandbox
-  await mkdir(join(process.cwd(), 'test-results'), { recursive: true });
+  await mkdir(hostBase, { recursive: true });
   project = join(dir, 'p');
   await mkdir(join(project, 'd'), { recursive: true });
   await mkdir(join(project, '.git'));
@@ -81,7 +86,7 @@ describe('runSandboxed', () => {
       'ln -s /etc/passwd l',
       'echo h > "$HOME/.bashrc"',
       `echo o > ${join(dir, 'outside')}`,
-      `echo e > ${join(process.cwd(), 'test-results', 'sandbox-host-probe')} 2>/dev/null || echo refused`,
+      `echo e > ${hostProbe} 2>/dev/null || echo refused`,
     ].join('; ');
     const r = await runSandboxed(['sh', '-c', script], '{}', {
       projectRoot: project,
@@ -92,7 +97,7 @@ describe('runSandboxed', () => {
     expect(r.stdout).toBe('refused\n');
     expect(await tree(project)).toEqual(before);
     await expect(lstat(join(dir, 'outside'))).rejects.toThrow();
-    await expect(lstat(join(process.cwd(), 'test-results', 'sandbox-host-probe'))).rejects.toThrow();
+    await expect(lstat(hostProbe)).rejects.toThrow();
     expect(r.changes.written).toEqual(['A.lean', 'B.lean', 'd/n', '.git/config'].sort());
     expect(r.changes.opaqueDirs).toEqual(['d']);
     expect(r.changes.specials).toEqual([
