@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { noTargetMessage, type PathKind, type TargetFacts, targetVerdict } from '../cycle/target-exists.js';
 import { HandoffError } from '../errors/index.js';
+import { splitTarget } from '../runtime/marker-diagnostics.js';
 import { scanMarkers } from '../runtime/marker-scan.js';
 
 /** What {@link checkRunTarget} needs to know about the run. */
@@ -19,6 +20,11 @@ export interface RunTargetCheck {
   readonly errorComment: string | null;
   /** False when a `--diagnostics` command defines the targets: only existence is checked. */
   readonly checkMarkers: boolean;
+  /**
+   * The run's `--scope`: only `sorry` reads a `file:line` target as one line (the runtime's own
+   * rule, `splitTarget` in src/runtime/marker-diagnostics.ts); any other scope takes it as a path.
+   */
+  readonly scope: string;
   /** The profile's name and the extensions its built-in scan reads (with `checkMarkers`). */
   readonly profile?: { readonly name: string; readonly sourceExtensions: readonly string[] };
 }
@@ -39,20 +45,20 @@ const MAX_SCAN = 1 << 20;
  * @example
  * ```ts
  * await runTargetFacts({ projectRoot: '/repo', target: 'A.lean:4', markers: ['sorry'],
- *   errorComment: '--', checkMarkers: true });
+ *   errorComment: '--', checkMarkers: true, scope: 'sorry' });
  * // { target: 'A.lean:4', whole: 'missing', split: { file: 'A.lean', line: 4, kind: 'file', … } }
  * ```
  */
 export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
   const whole = await kindOf(resolve(c.projectRoot, c.target));
-  const m = /^(.*):(\d+)$/.exec(c.target);
+  const { file, line } = splitTarget(c.target);
   const scan =
     c.checkMarkers && c.profile !== undefined
       ? { scan: { profile: c.profile.name, sourceExtensions: c.profile.sourceExtensions } }
       : {};
-  if (whole !== 'missing' || m === null) return { target: c.target, whole, markers: c.markers, ...scan };
-  const file = m[1] as string;
-  const line = Number(m[2]);
+  if (whole !== 'missing' || line === null) return { target: c.target, whole, markers: c.markers, ...scan };
+  if (c.scope !== 'sorry')
+    return { target: c.target, whole, markers: c.markers, ...scan, lineOutsideSorry: true };
   const abs = resolve(c.projectRoot, file);
   const kind = await kindOf(abs);
   let lineCount = 0;
@@ -86,7 +92,7 @@ export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
  * @example
  * ```ts
  * await checkRunTarget({ projectRoot: '/repo', target: 'nosuch', markers: ['sorry'],
- *   errorComment: '--', checkMarkers: true }); // throws HandoffError usage
+ *   errorComment: '--', checkMarkers: true, scope: 'file' }); // throws HandoffError usage
  * ```
  * @throws HandoffError `usage` when the target names no file, directory or marked line.
  */

@@ -470,6 +470,7 @@ export async function runCommand(
       markers: profile.markers,
       errorComment: profile.errorComment,
       checkMarkers: diagnostics === undefined,
+      scope: flags.scope,
       profile: { name: profile.name, sourceExtensions: profile.sourceExtensions },
     });
   }

@@ -26,6 +26,11 @@ export interface TargetFacts {
     readonly lineCount: number;
     readonly markerLines: readonly number[] | null;
   };
+  /**
+   * The target reads as `file:line` but the run's scope is not `sorry`, where the runtime takes it
+   * as a path (and finds nothing).
+   */
+  readonly lineOutsideSorry?: boolean;
   /** The profile's markers, for the message (`sorry`, `TODO(agent)`). */
   readonly markers: readonly string[];
   /**
@@ -76,6 +81,8 @@ export function targetVerdict(facts: TargetFacts): TargetVerdict {
     return outside === null ? { ok: true } : { ok: false, reason: outside };
   }
   const s = facts.split;
+  if (s === undefined && facts.lineOutsideSorry === true)
+    return { ok: false, reason: 'no such file or directory (a FILE:LINE target needs --scope sorry)' };
   if (s === undefined) return { ok: false, reason: 'no such file or directory' };
   if (s.kind === 'missing') return { ok: false, reason: `no such file: ${s.file}` };
   if (s.kind === 'directory')

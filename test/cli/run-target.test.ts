@@ -62,6 +62,14 @@ describe('handoff run: a target that names nothing is a usage error', () => {
     expect(past.err).toContain('A.lean has 5 lines, no line 40');
   });
 
+  it('a marked file:line under another scope is a usage error (the runtime reads it as a path), not an empty run', async () => {
+    const r = await run('--target', 'A.lean:2', '--scope', 'file');
+    expect(r.code).toBe(RUN_EXIT.usage);
+    expect(r.err).toContain(
+      `no target "A.lean:2" in ${dir}: no such file or directory (a FILE:LINE target needs --scope sorry)`,
+    );
+  });
+
   it('a TypeScript file or directory under the lean profile names the profile and --profile code', async () => {
     const file = await run('--target', 'ts/index.ts');
     expect(file.code).toBe(2);
