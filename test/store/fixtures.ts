@@ -94,6 +94,15 @@ export function replan(cites: string[] = [], cycle = 1): Record<string, unknown>
   };
 }
 
+/**
+ * A deterministic run-id suffix source: `a0000001`, `a0000002`, … (each has a letter, so an
+ * upper-cased id is never a valid one by accident, as an all-digit random suffix once made it).
+ */
+export function sequentialSuffix(): () => string {
+  let n = 0;
+  return () => `a${(++n).toString(16).padStart(7, '0')}`;
+}
+
 /** A fixed clock. */
 export function fixedClock(iso = '2026-11-30T10:00:00Z'): () => Date {
   return () => new Date(iso);

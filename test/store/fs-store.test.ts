@@ -20,6 +20,7 @@ import {
   dispatch,
   fixedClock,
   note,
+  sequentialSuffix,
   replan,
   reviewOfDepth,
   solvedHandoff,
@@ -29,7 +30,12 @@ import { tempDir } from './tmp.js';
 
 async function newRun(eventSchema: 'v1' | 'v2' = 'v2') {
   const project = tempDir();
-  const store = createFsStore({ projectRoot: project, env: {}, now: fixedClock() });
+  const store = createFsStore({
+    projectRoot: project,
+    env: {},
+    now: fixedClock(),
+    runIdSuffix: sequentialSuffix(),
+  });
   const c = await store.createRun({ dispatch: dispatch(), trackerSessionId: 'sid-1', eventSchema });
   expect(c.outcome).toBe('committed');
   return { project, store, id: c.run_id as string, dir: c.run_directory as string };
