@@ -13,13 +13,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Handoff, validateHandoff } from '../contract/index.js';
-import { emptyRunHandoff, isEmptyRun, NO_TARGETS_FOUND } from '../cycle/target-exists.js';
+import { NO_TARGETS_FOUND } from '../cycle/target-exists.js';
 import { HandoffError } from '../errors/index.js';
 import { commandHeaderExtractor, type ExtractorTable, type HeaderExtractor } from '../fence/index.js';
 import { profileByName } from '../profile/index.js';
 import { lineHuman, scriptedHuman } from '../runtime/builtin-ports.js';
 import { splitCommand } from '../runtime/command-line.js';
 import { type CycleFlags, resolveCycleOptions, resolveSandboxFlags } from '../runtime/cycle-options.js';
+
+export { emptyWhy } from '../runtime/empty-run.js';
+
 import { createPersistRecorder, openRunStore } from '../runtime/persist-recorder.js';
 import type { PriorRunReuse } from '../runtime/prior-run.js';
 import { type ProjectRunResult, runProject } from '../runtime/project-run.js';
@@ -511,10 +514,10 @@ export async function runCommand(
     human = { ask: (input) => asker.ask({ ...input, summary: escapeLine(input.summary) }) };
   }
   const json = values.json === true;
+  const allowEmpty = values['allow-empty'] === true;
   // on a TTY the status line needs its own control sequence: the raw writer, text escaped inside
   const show = json ? undefined : progressPrinter(io, io.isTTY ? (io.raw?.err ?? io.err) : io.out);
   const note = (t: string) => (json || io.isTTY ? io.err : io.out)(`${escapeLine(t)}\n`);
-  const allowEmpty = values['allow-empty'] === true;
   const evidence = (values.evidence as string[] | undefined) ?? [];
   const headerExtractors = extractorTable(
     (values['header-extractor'] as string[] | undefined) ?? [],
@@ -539,6 +542,7 @@ export async function runCommand(
       headerExtractors,
       priorHandoff,
       evidence,
+      allowEmpty,
       env: io.env,
       sandbox: sandboxFlags.sandbox,
       sandboxNetwork: sandboxFlags.network,
@@ -600,11 +604,11 @@ export async function runCommand(
     closeRl?.();
     await recorder?.dispose?.();
   }
-  // a run that found no target did nothing: said in words, and not solved's exit unless asked
-  // (an empty run dispatched nothing, so nothing of it is in the run store to disagree with)
-  const empty = isEmptyRun(result.handoff, result.context) && result.finalCite === null;
-  const why = emptyWhy(flags.target, profile.name, profile.markers, diagnostics !== undefined);
-  const h = empty && !allowEmpty ? emptyRunHandoff(result.handoff, why) : result.handoff;
+  // a run that found no target did nothing: runProject says so (`empty`, and unless --allow-empty
+  // a stopped/queue-empty record), the CLI says it in words and exits 5 unless asked
+  const empty = result.empty;
+  const why = result.emptyWhy ?? '';
+  const h = result.handoff;
   if (empty && allowEmpty) note(`${NO_TARGETS_FOUND}: ${why} (--allow-empty: the run counts as solved)`);
   if (json) {
     printJson(io, h);
@@ -630,27 +634,6 @@ export async function runCommand(
     printJson(io, h);
   }
   return empty && !allowEmpty ? RUN_EXIT.empty : exitCodeFor(h);
-}
-
-/**
- * Why a run found no target, and what to do about it (the empty run's words).
- *
- * @example
- * ```ts
- * emptyWhy('.', 'lean', ['sorry'], false);
- * // 'the lean profile found no sorry marker under . (--allow-empty accepts an empty run)'
- * ```
- */
-export function emptyWhy(
-  target: string,
-  profileName: string,
-  markers: readonly string[],
-  customDiagnostics: boolean,
-): string {
-  const found = customDiagnostics
-    ? `the --diagnostics command reported no target under ${target}`
-    : `the ${profileName} profile found no ${markers.join('/')} marker under ${target}`;
-  return `${found} (--allow-empty accepts an empty run)`;
 }
 
 /** The summary line of a run that left nothing in the run store (no `--persist`, or nothing recorded). */

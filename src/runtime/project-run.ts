@@ -27,6 +27,7 @@ import { type CycleFlags, resolveCycleOptions, resolveSandboxFlags } from './cyc
 import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createEditRestorer } from './edit-restorer.js';
+import { emptyRunVerdict, emptyWhy } from './empty-run.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import { ownedSizeViolation } from './owned-files.js';
@@ -129,6 +130,13 @@ export interface ProjectRunOptions {
    * falls back (the CLI prints it on stderr). Default: it is added to the result's `warnings`.
    */
   readonly onSandboxNote?: (line: string) => void;
+  /**
+   * Accept an empty run (no target found, no worker dispatched) as `solved` (the CLI's
+   * `--allow-empty`). Default false: such a run did nothing and ends `stopped`/`queue-empty`
+   * with "no targets found: <why>" as its first failed avenue. `empty` in the result says it
+   * either way.
+   */
+  readonly allowEmpty?: boolean;
 }
 
 /** What {@link runProject} returns. */
@@ -141,6 +149,13 @@ export interface ProjectRunResult {
   readonly humanQuestions: readonly HumanInput[];
   /** The prior run this run reused (`--prior-run`), else null. */
   readonly priorRun: string | null;
+  /**
+   * True when the run found no target and dispatched no worker (src/runtime/empty-run.ts): its
+   * handoff is then `stopped`/`queue-empty`, or `solved` with `allowEmpty`. The CLI exits 5.
+   */
+  readonly empty: boolean;
+  /** Why an empty run found nothing (the words of its first failed avenue), else null. */
+  readonly emptyWhy: string | null;
 }
 
 /**
@@ -496,9 +511,18 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   const stopped = recorder.stopHandoff ?? null;
   const handoff = stopped ?? r.handoff;
   const fin = stopped ? { cite: null } : await recorder.finish(handoff);
+  const why = emptyWhy(
+    options.target,
+    profile.name,
+    o.marker === undefined ? profile.markers : [o.marker],
+    o.diagnostics !== undefined || o.diagnosticsArgv !== undefined,
+  );
+  const verdict = emptyRunVerdict(handoff, r.context, fin.cite, { allowEmpty: o.allowEmpty === true, why });
   return {
     runId: recorder.runId ?? r.runId,
-    handoff,
+    handoff: verdict.handoff,
+    empty: verdict.empty,
+    emptyWhy: verdict.empty ? why : null,
     context: r.context,
     warnings: s.warnings,
     finalCite: fin.cite,
