@@ -3,6 +3,7 @@
  * request is one JSON object on stdin, the response one JSON object on stdout, validated with zod.
  * Argument arrays only; never a shell.
  */
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { NextActionSchema } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
@@ -10,6 +11,7 @@ import { runContained } from '../process/index.js';
 import type { SandboxNetwork } from '../sandbox/index.js';
 import type { DiagnosticsPort, ReviewerPort } from './ports.js';
 import { runReadOnly } from './read-only-run.js';
+import { type CheckSandbox, checkSandboxNow, runOnSnapshot } from './snapshot-check.js';
 
 const TargetSchema = z.object({ id: z.string(), file: z.string(), line: z.number().int(), goal: z.string() });
 const DiagnosticsResponseSchema = z.object({
@@ -72,29 +74,85 @@ async function callJsonReadOnly(
 }
 
 /**
+ * Options of {@link commandDiagnostics}.
+ *
+ * @example
+ * ```ts
+ * const o: CommandDiagnosticsOptions = {
+ *   sandbox: () => held.sandbox ?? null,
+ *   bytesOf: (abs) => held.custody?.verified(abs),
+ *   snapshotFiles: () => owned,
+ * };
+ * ```
+ */
+export interface CommandDiagnosticsOptions {
+  /**
+   * Run the checker in the sandbox (the run's decision and network policy; a getter is read at
+   * each question; `cwd` a realpath): the project read-only, every write discarded. Default null:
+   * contained only.
+   */
+  readonly sandbox?: CheckSandbox;
+  /**
+   * The runtime's snapshot of a file (absolute path): the verified bytes it accepted (null: the
+   * worker deleted it), or undefined when it holds none. The checker must judge these bytes:
+   * sandboxed they are placed in its layer; contained, a live file that differs from them around
+   * the check is an error on that file (`ok: false`), named.
+   */
+  readonly bytesOf?: (abs: string) => { readonly bytes: Buffer | null } | undefined;
+  /** Files (absolute) judged from the snapshot besides the request's `files` (e.g. the owned files). */
+  readonly snapshotFiles?: () => readonly string[];
+}
+
+/**
  * A diagnostics port that runs `argv` once per question with
  * `{ question, tier, maxTier, files, project_root }` on stdin (`question`: discover | edit |
  * checkpoint; `tier`: file-fast | file-deps | module | project, the ladder's choice) and expects
  * `{ targets: [{id, file, line, goal}], errors: [...], ok?, inconclusive? }` on stdout;
- * `inconclusive: true` makes the runtime ask the next heavier tier (up to `maxTier`).
+ * `inconclusive: true` makes the runtime ask the next heavier tier (up to `maxTier`). With
+ * `options` the checker judges the runtime's snapshot (see {@link CommandDiagnosticsOptions}).
  *
  * @example
  * ```ts
- * const d = commandDiagnostics(['lake-check'], '/repo', 600_000);
+ * const d = commandDiagnostics(['lake-check'], '/repo', 600_000, { sandbox: { network: 'deny' } });
  * ```
  */
-export function commandDiagnostics(argv: readonly string[], cwd: string, timeoutMs: number): DiagnosticsPort {
+export function commandDiagnostics(
+  argv: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  options: CommandDiagnosticsOptions = {},
+): DiagnosticsPort {
   return {
     async diagnose(input) {
-      const raw = await callJson(argv, cwd, { ...input, project_root: cwd }, timeoutMs);
+      const snapshot = new Map<string, Buffer | null>();
+      for (const abs of [...input.files.map((f) => resolve(cwd, f)), ...(options.snapshotFiles?.() ?? [])]) {
+        const held = options.bytesOf?.(abs);
+        if (held !== undefined) snapshot.set(abs, held.bytes);
+      }
+      const { result, drift } = await runOnSnapshot(
+        argv,
+        `${JSON.stringify({ ...input, project_root: cwd })}\n`,
+        {
+          cwd,
+          timeoutMs,
+          sandbox: checkSandboxNow(options.sandbox),
+          snapshot,
+        },
+      );
+      const raw = parsedAnswer(argv, result);
       const r = DiagnosticsResponseSchema.safeParse(raw);
       if (!r.success)
         throw new HandoffError('protocol_error', `diagnostics response: ${r.error.issues[0]?.message}`);
+      // a checker that may have read other bytes than the accepted ones judged nothing
+      const errors = [
+        ...r.data.errors,
+        ...drift.map((f) => `${f}:0:the check did not judge the accepted bytes: changed on disk around it`),
+      ];
       return {
         tier: input.tier,
         targets: r.data.targets,
-        errors: r.data.errors,
-        ok: r.data.ok ?? r.data.errors.length === 0,
+        errors,
+        ok: drift.length === 0 && (r.data.ok ?? r.data.errors.length === 0),
         ...(r.data.inconclusive === undefined ? {} : { inconclusive: r.data.inconclusive }),
       };
     },

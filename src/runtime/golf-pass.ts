@@ -18,6 +18,7 @@ import type { Dispatch, Handoff } from '../contract/index.js';
 import { EMPTY_LEDGER } from '../cycle/search-budget.js';
 import type { TargetInfo, WorkerInput } from '../cycle/types.js';
 import type { PinnedRepository } from '../git/index.js';
+import type { SandboxNetwork } from '../sandbox/index.js';
 import { declarationLines } from '../synthesis/declarations.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { GOLFABLE_PATTERNS, type GolfSearchMode } from './dispatch-builder.js';
@@ -60,6 +61,13 @@ export interface GolfPassOptions {
   /** The proof-golfer's `search_mode` (the session's `--golf-search`; default `off`). */
   readonly searchMode?: GolfSearchMode;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Run a command golf worker in the sandbox (src/sandbox; the session's decision and network
+   * policy, as for its inner runs' worker): its writes land in a private layer, only the target
+   * file's bytes are taken, everything else is discarded and refuses the golf (named). Null or
+   * absent: contained, under the workspace watch. An in-process worker is never sandboxed.
+   */
+  readonly sandbox?: { readonly network: SandboxNetwork } | null;
   /** Observes the golf dispatch exactly as sent (journal, tests). */
   readonly onDispatch?: (d: Dispatch) => void | Promise<void>;
   /** Observes the golf worker's validated handoff (journal), before the diagnostics judge it. */
@@ -179,6 +187,7 @@ export async function runGolfPass(o: GolfPassOptions): Promise<GolfPassResult> {
           cwd: o.projectRoot,
           timeoutMs: o.timeoutMs,
           ...(o.env === undefined ? {} : { env: o.env }),
+          sandbox: o.sandbox ?? null,
         })
       : inProcessTransport(o.worker.inProcess);
   const worker = createDelegatingWorker({

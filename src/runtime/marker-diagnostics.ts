@@ -8,19 +8,22 @@
  * cannot read as text is an `unverifiable` error, never skipped. The files the runtime accepted
  * are read from its snapshot (`bytesOf`: the verified bytes a checkpoint commits), never from a
  * working tree a leftover process may still write to. With a check command (the profile's
- * diagnostics command, e.g. a test command) its exit status judges the files too; a checker
- * speaking the JSON protocol plugs in through `commandDiagnostics`.
+ * diagnostics command, e.g. a test command) its exit status judges the files too — run, like the
+ * worker, in the sandbox when the run is sandboxed (the project read-only, the snapshot's bytes in
+ * its layer: it judges exactly what gets committed, and nothing it writes reaches the host), else
+ * contained with the snapshot's files compared with the live tree around it (`runOnSnapshot`); a
+ * checker speaking the JSON protocol plugs in through `commandDiagnostics`.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Scope } from '../contract/index.js';
 import type { DiagnosticsOutput, TargetInfo } from '../cycle/types.js';
 import { runGit } from '../git/index.js';
-import { runContained } from '../process/index.js';
 import { MAX_CHECKED_BYTES } from '../profile/checked-text.js';
 import { openInDeclaration } from '../profile/target-solved.js';
 import { type MarkerScan, scanSource } from './marker-scan.js';
 import type { DiagnosticsPort, Unstamped } from './ports.js';
+import { type CheckSandbox, checkSandboxNow, runOnSnapshot } from './snapshot-check.js';
 
 /** Options of {@link createMarkerDiagnostics}. */
 export interface MarkerDiagnosticsOptions {
@@ -52,6 +55,13 @@ export interface MarkerDiagnosticsOptions {
    * worker deleted it), or undefined to read the disk. Default: always the disk.
    */
   readonly bytesOf?: (abs: string) => { readonly bytes: Buffer | null } | undefined;
+  /**
+   * Where the {@link check} command runs: in the sandbox (the run's own decision and network
+   * policy; a getter is read at each check), or contained only (null, the default). Either way the
+   * files {@link bytesOf} holds are what it must judge: sandboxed they are placed in its layer;
+   * contained, a live file that differs from them around the check fails the check, named.
+   */
+  readonly sandbox?: CheckSandbox;
 }
 
 function lastLine(text: string): string {
@@ -242,14 +252,27 @@ export function createMarkerDiagnostics(o: MarkerDiagnosticsOptions): Diagnostic
       }
       if (o.check !== undefined) {
         for (const t of targets) known.set(t.id, t);
-        const r = await runContained(o.check.argv, '', { cwd: o.projectRoot, timeoutMs: o.check.timeoutMs });
-        if (r.spawnError !== null || r.timedOut || r.code !== 0) {
+        const snapshot = new Map<string, Buffer | null>();
+        for (const f of files) {
+          const abs = resolve(o.projectRoot, f);
+          const held = o.bytesOf?.(abs);
+          if (held !== undefined) snapshot.set(abs, held.bytes);
+        }
+        const { result: r, drift } = await runOnSnapshot(o.check.argv, '', {
+          cwd: o.projectRoot,
+          timeoutMs: o.check.timeoutMs,
+          sandbox: checkSandboxNow(o.sandbox),
+          snapshot,
+        });
+        if (r.spawnError !== null || r.timedOut || r.code !== 0 || drift.length > 0) {
           const why =
             r.spawnError !== null
               ? `cannot start ${o.check.argv[0]}: ${r.spawnError}`
               : r.timedOut
                 ? `${o.check.argv[0]} timed out`
-                : `check failed (exit ${r.code}): ${lastLine(`${r.stdout}\n${r.stderr}`)}`;
+                : r.code !== 0
+                  ? `check failed (exit ${r.code}): ${lastLine(`${r.stdout}\n${r.stderr}`)}`
+                  : `the check did not judge the accepted bytes: ${drift.join(', ')} changed on disk around it`;
           const open = new Set(targets.map((t) => t.id));
           const checked = new Set(files);
           for (const t of known.values()) {

@@ -428,6 +428,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
     ...(profile.diagnosticsCommand === null
       ? {}
       : { check: { argv: profile.diagnosticsCommand, timeoutMs: timeout } }),
+    ...(decided.sandbox ? { sandbox: { network: sandboxNetwork } } : {}),
   };
   const marker = createMarkerDiagnostics(markerOptions);
   // the golf pass counts the open targets before and after its edit with a scan that remembers
@@ -682,6 +683,7 @@ export async function runSynthesis(o: SynthesisRunOptions): Promise<SynthesisRun
           timeoutMs: timeout,
           searchMode: settings.golfSearch,
           ...(o.env === undefined ? {} : { env: o.env }),
+          ...(decided.sandbox ? { sandbox: { network: sandboxNetwork } } : {}),
           // under --persist the golf dispatch and its handoff are events of the session run,
           // like the inner cycle's; the golf note cites them
           onDispatch: async (d) => {

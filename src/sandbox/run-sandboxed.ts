@@ -6,9 +6,9 @@
  * directory is removed — on every path, errors included. Nothing is applied to the host here:
  * {@link applyLayerFiles} does that with the owned files' bytes this returns.
  */
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { type ContainedOptions, type ContainedResult, runContained } from '../process/index.js';
 import { discardedViolation, type LayerPlan, planLayer } from './apply-rule.js';
 import { overlayPathDefect, type SandboxLayout, sandboxArgv } from './argv.js';
@@ -42,6 +42,13 @@ export interface SandboxRunOptions extends Omit<ContainedOptions, 'cwd'> {
   readonly privateDirs?: readonly string[];
   /** Build-output folder names whose writes are discarded without a violation ({@link planLayer}). */
   readonly buildDirs?: readonly string[];
+  /**
+   * Bytes the worker sees instead of the host's (absolute paths under the project → bytes): placed
+   * in the writable layer before it starts, so it reads exactly them whatever the host's tree holds
+   * meanwhile (a check command judging the snapshot the runtime will commit). A seeded path is
+   * read back from the layer like an owned file (list it in {@link owned} to get its bytes back).
+   */
+  readonly seed?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -143,6 +150,7 @@ export async function runSandboxed(
       layout.tmpMerged,
     ])
       await mkdir(d, { mode: 0o700 });
+    await seedLayer(layout.upper, root, o.seed);
     const {
       projectRoot: _r,
       owned: _o,
@@ -151,6 +159,7 @@ export async function runSandboxed(
       allowDelete: _a,
       privateDirs,
       buildDirs,
+      seed: _s,
       ...contained
     } = o;
     const r = await runContained(
@@ -225,6 +234,21 @@ class MatchingSet extends Set<string> {
   }
   override has(rel: string): boolean {
     return super.has(rel) || this.#match(rel);
+  }
+}
+
+/**
+ * Writes the seeded files into the overlay's upper directory (before the mount: the kernel then
+ * shows them above the project's bytes). A path outside the project is ignored.
+ */
+async function seedLayer(upper: string, root: string, seed: ReadonlyMap<string, Buffer> | undefined) {
+  for (const [abs, bytes] of seed ?? []) {
+    const rel = relative(root, abs);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
+    const to = join(upper, rel);
+    await mkdir(dirname(to), { recursive: true });
+    const mode = ((await lstat(abs).catch(() => null))?.mode ?? 0o644) & 0o777;
+    await writeFile(to, bytes, { mode });
   }
 }
 
