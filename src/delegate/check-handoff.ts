@@ -20,6 +20,7 @@ import { describeThrown } from './describe-thrown.js';
 import { checkDispatchRecord } from './dispatch-check.js';
 import { searchGrantOf } from './search-grant.js';
 import { type Attempt, type CheckResult, type Findings, isAccepted, settleHandoff } from './settle-rules.js';
+import { unchangedClaimViolation } from './unchanged-claims.js';
 import { type DelegateViolation, echoViolations, readHandoff, tamperViolations } from './violations.js';
 
 /**
@@ -55,6 +56,10 @@ export async function settleAttempt(b: HeldBefore, attempt: Attempt): Promise<Ch
           const accepted = await captureOwned(b.owned);
           const custody = postReturnViolation(worker, b.dispatch.file_baseline, b.owned, accepted);
           if (custody !== null) violations.push({ check: 'baseline', detail: custody });
+          else {
+            const empty = unchangedClaimViolation(worker.files_changed, b.captured, accepted);
+            if (empty !== null) violations.push(empty);
+          }
           const breach = await fenceVerdict(
             b.zones.projectRoot,
             b.headers,

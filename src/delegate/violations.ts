@@ -23,6 +23,8 @@ import { notARecordDetail } from './fix-hints.js';
  * - `owned_echo` — its `files_owned` is the dispatch's owned set;
  * - `baseline` — `files_changed` ⊆ owned, the returned baseline covers every owned file at its own
  *   path, advances only what `files_changed` reports and matches the bytes on disk;
+ * - `unchanged_claim` — every file `files_changed` names holds other bytes than before the worker
+ *   (no claim of a change nothing backs; `delegate` has no verifier to notice one);
  * - `statement_fence` — no declaration header of an owned file changed (files with a header
  *   extractor: `.lean` by default);
  * - `search_budget` — no more searches than the dispatch's `search-budget:N` grant, and no script
@@ -44,6 +46,7 @@ export const DELEGATE_CHECKS = [
   'task_echo',
   'owned_echo',
   'baseline',
+  'unchanged_claim',
   'statement_fence',
   'search_budget',
 ] as const;
