@@ -13,7 +13,6 @@ import {
   getInitialSnapshot,
   getNextSnapshot,
 } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
 import { type ChainMachineContext, type ChainMachineInput, chainMachine } from '../../machines/chain.js';
 import {
   type Baton,
@@ -24,6 +23,7 @@ import {
   stageRunId,
 } from '../../src/chain/index.js';
 import { tripBaton, tripChain } from '../chain/trip-fixture.js';
+import { boundedShortestPaths } from './bounded-paths.js';
 
 const chain = tripChain();
 const b0 = tripBaton(chain);
@@ -204,12 +204,15 @@ function declaredEdges(): Set<string> {
   return out;
 }
 
+/** Far above what the bounded inputs reach (86 states, 13 deep); a broken machine fails with a named path. */
+const CHAIN_BOUND = { maxStates: 400, maxDepth: 40 } as const;
+
 const pathsFrom = (input: ChainMachineInput) =>
-  getShortestPaths(chainMachine, {
-    input,
-    events: (s) => eventsFor(s as AnyMachineSnapshot) as never,
-    serializeState: (s) => serialize(s as AnyMachineSnapshot),
-  });
+  boundedShortestPaths(
+    chainMachine,
+    { input, events: (s) => eventsFor(s), serializeState: (s) => serialize(s) },
+    CHAIN_BOUND,
+  );
 
 // biome-ignore lint/suspicious/noExplicitAny: one pending actor stands in for all three
 const neverResolves = fromPromise<any, any>(() => new Promise(() => {}));

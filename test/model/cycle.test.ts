@@ -27,7 +27,6 @@ import {
   type SnapshotFrom,
   transition,
 } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
 import { cycleMachine } from '../../machines/cycle.js';
 import { type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
 import { relaunchVerdict } from '../../src/cycle/relaunch.js';
@@ -41,6 +40,7 @@ import type {
 } from '../../src/cycle/types.js';
 import { canDeep } from '../../src/tracker/counters.js';
 import { BASELINE, cycleInput, FILE, T1, workerHandoff } from '../cycle/fixture.js';
+import { boundedShortestPaths } from './bounded-paths.js';
 
 type Snap = SnapshotFrom<typeof cycleMachine>;
 
@@ -718,6 +718,9 @@ function exercise(cov: Coverage, prev: Snap, next: Snap, after: PathFacts): void
 
 const replays = new Map<string, Coverage>();
 
+/** Far above what the bounded inputs reach (at most 5,922 states, 28 deep); a broken machine fails with a named path. */
+const CYCLE_BOUND = { maxStates: 20_000, maxDepth: 80 } as const;
+
 /**
  * Replays the shortest-path tree of one input on live actors (memoized): invariants at every
  * state, the path properties along every path, the live state equal to the graph's at every tree
@@ -727,7 +730,11 @@ function replay(name: string): Coverage {
   const done = replays.get(name);
   if (done) return done;
   const input = INPUTS[name] as CycleInput;
-  const paths = getShortestPaths(cycleMachine, { input, events: eventsFor, serializeState: serialize });
+  const paths = boundedShortestPaths(
+    cycleMachine,
+    { input, events: (s) => eventsFor(s as Snap), serializeState: (s) => serialize(s as Snap) },
+    CYCLE_BOUND,
+  );
   expect(paths.length).toBeGreaterThan(10);
   const children = new Map<string, Snap[]>();
   let root: Snap | undefined;

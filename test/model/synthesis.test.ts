@@ -20,12 +20,12 @@ import {
   type SnapshotFrom,
   transition,
 } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
 import { synthesisMachine } from '../../machines/synthesis.js';
 import type { Handoff } from '../../src/contract/index.js';
 import type { LoopClaim, SynthesisInput } from '../../src/synthesis/loop/types.js';
 import { initTracker } from '../../src/tracker/counters.js';
 import { workerHandoff } from '../cycle/fixture.js';
+import { boundedShortestPaths } from './bounded-paths.js';
 
 type Snap = SnapshotFrom<typeof synthesisMachine>;
 
@@ -317,15 +317,18 @@ interface Coverage {
 
 const replays = new Map<string, Coverage>();
 
+/** Far above what the bounded inputs reach (at most 200 states, 18 deep); a broken machine fails with a named path. */
+const SYNTHESIS_BOUND = { maxStates: 2_000, maxDepth: 60 } as const;
+
 function replay(name: string): Coverage {
   const memo = replays.get(name);
   if (memo) return memo;
   const inp = INPUTS[name] as SynthesisInput;
-  const paths = getShortestPaths(synthesisMachine, {
-    input: inp,
-    events: eventsFor,
-    serializeState: serialize,
-  });
+  const paths = boundedShortestPaths(
+    synthesisMachine,
+    { input: inp, events: (s) => eventsFor(s as Snap), serializeState: (s) => serialize(s as Snap) },
+    SYNTHESIS_BOUND,
+  );
   const children = new Map<string, Snap[]>();
   for (const path of paths) {
     const n = path.steps.length;
