@@ -23,6 +23,7 @@ import {
 import type { BlockerClassTable } from '../profile/blocker-classes.js';
 import { createFsStore, type FsStore, resolveStoreRoot, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
+import type { JournaledHandoff } from './final-cites.js';
 import type { RunRecorder } from './run-recorder.js';
 
 /** Options of {@link createPersistRecorder}. */
@@ -150,12 +151,15 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     return r;
   };
   /** Writes the waiting review/replan events with `last` (if any) in one journal write. */
-  const flush = async (last?: { verb: 'dispatch' | 'handoff'; payload: unknown }): Promise<void> => {
+  const flush = async (last?: { verb: 'dispatch' | 'handoff'; payload: unknown }): Promise<string | null> => {
     const group = [...pending, ...(last === undefined ? [] : [last])];
     pending.length = 0;
-    if (group.length === 0) return;
-    obey(await controller.group(group));
+    if (group.length === 0) return null;
+    const r = obey(await controller.group(group));
+    const all = Array.isArray(r.cites) ? (r.cites as string[]) : typeof r.cite === 'string' ? [r.cite] : [];
+    return all.at(-1) ?? null;
   };
+  const journaledHandoffs: JournaledHandoff[] = [];
   return {
     get runId() {
       return runId;
@@ -163,6 +167,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     storageRoot: root,
     storeDir: o.store === undefined ? root : null,
     cites,
+    journaledHandoffs,
     statePath,
     status: () => controller.status(),
     ...(collector === null ? {} : { inspect: collector.inspect }),
@@ -209,7 +214,8 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       await flush({ verb: 'dispatch', payload: d });
     },
     async handoff(h: Handoff) {
-      await flush({ verb: 'handoff', payload: h });
+      const cite = await flush({ verb: 'handoff', payload: h });
+      if (cite !== null) journaledHandoffs.push({ cite, handoff: h });
     },
     async review(out: Omit<ReviewOutput, 'now'>, input: ReviewInput) {
       const stuck = out.mode === 'stuck' ? (input.stuck ?? null) : null;

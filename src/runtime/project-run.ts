@@ -28,6 +28,7 @@ import { createDeepSnapshots } from './deep-snapshots.js';
 import { createDelegatingWorker } from './delegating-worker.js';
 import { createEditRestorer } from './edit-restorer.js';
 import { emptyRunVerdict, emptyWhy } from './empty-run.js';
+import { citeFinalHandoff, finalCites } from './final-cites.js';
 import { createGitCheckpointer, isGitRepo } from './git-checkpointer.js';
 import { createMarkerDiagnostics, splitTarget } from './marker-diagnostics.js';
 import { ownedSizeViolation } from './owned-files.js';
@@ -509,7 +510,13 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     ...(inspect === undefined ? {} : { inspect }),
   });
   const stopped = recorder.stopHandoff ?? null;
-  const handoff = stopped ?? r.handoff;
+  // a persisted run's final record cites the journal events it rests on (<run_id>#<seq>)
+  const journaled = recorder.journaledHandoffs ?? [];
+  const handoff =
+    stopped ??
+    (journaled.length === 0
+      ? r.handoff
+      : citeFinalHandoff(r.handoff, finalCites(journaled, r.context.attempts)));
   const fin = stopped ? { cite: null } : await recorder.finish(handoff);
   const why = emptyWhy(
     options.target,

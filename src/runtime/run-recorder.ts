@@ -8,6 +8,7 @@ import type { MachineInspector } from '../../machines/inspector.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import type { PreparedPriorRun } from '../persist/index.js';
+import type { JournaledHandoff } from './final-cites.js';
 
 /** Receives a run's boundaries in order. */
 export interface RunRecorder {
@@ -37,6 +38,11 @@ export interface RunRecorder {
   review(r: Omit<ReviewOutput, 'now'>, input: ReviewInput): Promise<void>;
   /** Every replan (before the cycle-boundary tick). */
   replan(p: Omit<PlannerOutput, 'now'>, cycle: number): Promise<void>;
+  /**
+   * Every worker handoff the store confirmed, with its `<run_id>#<seq>` (in journal order): the
+   * final handoff's citations rest on these (src/runtime/final-cites.ts). Absent: nothing cited.
+   */
+  readonly journaledHandoffs?: readonly JournaledHandoff[];
   /** The record the failure policy stopped the run with, if it did. */
   readonly stopHandoff?: Handoff | null;
   /** The final handoff; resolves to its citation when stored. */
