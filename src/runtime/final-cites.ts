@@ -52,7 +52,7 @@ export function finalCites(
   const verdict = new Map<JournaledHandoff, AttemptRecord | undefined>();
   for (const [t, hs] of byTarget) {
     const as = attempts[t] ?? [];
-    if (as.length === hs.length) hs.forEach((h, i) => verdict.set(h, as[i]));
+    if (as.length === hs.length) for (const [i, h] of hs.entries()) verdict.set(h, as[i]);
     else {
       const lastSolved = [...hs].reverse().find((h) => h.handoff.status === 'solved');
       if (lastSolved !== undefined) verdict.set(lastSolved, as.at(-1));
