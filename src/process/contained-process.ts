@@ -58,6 +58,24 @@ export interface ContainedResult {
   readonly elapsedMs: number;
 }
 
+let starts = 0;
+
+/**
+ * How many processes {@link runContained} has started in this process so far. The workspace watch
+ * carries a snapshot over to the next dispatch only while this has not moved (a process the
+ * runtime started may have written anywhere; src/runtime/workspace-watch.ts `snapshotForDispatch`).
+ *
+ * @example
+ * ```ts
+ * const n = containedStarts();
+ * await runContained(['true'], '', { cwd });
+ * containedStarts() === n + 1; // true
+ * ```
+ */
+export function containedStarts(): number {
+  return starts;
+}
+
 /**
  * Spawns `argv[0]` with `argv.slice(1)` in a fresh process group, writes `stdin`, and resolves
  * (never rejects) once the child and everything it started are gone or killed.
@@ -101,6 +119,7 @@ export function runContained(
       [SESSION_ENV]: token,
     };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    starts++;
     const child = spawn(cmd, args, {
       cwd: o.cwd,
       env: env as NodeJS.ProcessEnv,

@@ -37,6 +37,7 @@ import {
   captureZoneBytes,
   describeWorkspaceChanges,
   gitDirsOf,
+  snapshotForDispatch,
   snapshotWorkspace,
   type WorkspaceChanges,
   workspaceChanges,
@@ -231,7 +232,9 @@ export function createDelegatingWorker(o: DelegatingWorkerOptions): DelegatingWo
       // a sandboxed worker writes only to its own layer: what it changed is read from the layer
       // (the transport's `discarded`), not from walking the project
       const sandboxed = transport.sandboxed === true;
-      const before = sandboxed ? null : await snapshotWorkspace(keeper.zones, unwatched);
+      // (one project walk per dispatch: the baseline is carried over from the last look when only
+      // the runtime's own writes can lie between, `snapshotForDispatch`)
+      const before = sandboxed ? null : snapshotForDispatch(keeper.zones, unwatched);
       const kept: ZoneBytes = sandboxed
         ? new Map()
         : await captureZoneBytes(keeper.zones, before ?? undefined);

@@ -26,6 +26,7 @@ import { lstat, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { sha256Hex } from '../canonical/index.js';
 import { runGit } from '../git/index.js';
+import { containedStarts } from '../process/index.js';
 import { gitIndexFingerprint, parseGitIndex } from './git-index-entries.js';
 import { restoreFile, restoreTmpPath } from './owned-files.js';
 import {
@@ -116,6 +117,10 @@ interface SnapshotState {
   readonly zones: WatchZones;
   /** The watch's sequence number when the snapshot was taken. */
   readonly seq: number;
+  /** Project paths (relative) the snapshot left out: the dispatch's owned files and its siblings'. */
+  readonly excluded: ReadonlySet<string>;
+  /** {@link containedStarts} when the snapshot was taken. */
+  readonly starts: number;
 }
 /** Orders snapshots and restores of one process (a restore between two snapshots is part of their change). */
 let watchSeq = 0;
@@ -129,6 +134,17 @@ const restoreLog = new WeakMap<
 >();
 const states = new WeakMap<WorkspaceSnapshot, SnapshotState>();
 const lastSnapshot = new WeakMap<WatchZones, WorkspaceSnapshot>();
+/** Per zones: every project path some snapshot left out (the only project files the runtime writes). */
+const everExcluded = new WeakMap<WatchZones, Set<string>>();
+
+function noteExcluded(zones: WatchZones, rels: ReadonlySet<string>): void {
+  let all = everExcluded.get(zones);
+  if (all === undefined) {
+    all = new Set();
+    everExcluded.set(zones, all);
+  }
+  for (const r of rels) all.add(r);
+}
 
 /** Largest git-control or store file whose bytes are kept (the git index: {@link MAX_KEPT_INDEX}). */
 const MAX_KEPT = 4 * 1024 * 1024;
@@ -261,19 +277,122 @@ export function snapshotWorkspaceSync(
     out.set(key, e.fp);
   });
   for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
-  if (zones.storeRoot !== null) {
-    walkSync(zones.storeRoot, (rel, abs, isDir) => {
-      if (isDir) return true;
-      const st = statStamp(abs);
-      if (st === null) {
-        out.set(`store:${rel}`, 'unlisted');
-        return;
-      }
-      const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
-      out.set(`store:${rel}`, e.fp);
-    });
+  snapStore(index, zones, takenNs, out);
+  noteExcluded(zones, ownedRel);
+  states.set(out, {
+    index,
+    gen,
+    dirs,
+    zones,
+    seq: ++watchSeq,
+    excluded: ownedRel,
+    starts: containedStarts(),
+  });
+  lastSnapshot.set(zones, out);
+  return out;
+}
+
+/** Indexes the run store's files under `store:<rel>` keys. */
+function snapStore(index: StatIndex, zones: WatchZones, takenNs: bigint, out: Map<string, string>): void {
+  if (zones.storeRoot === null) return;
+  walkSync(zones.storeRoot, (rel, abs, isDir) => {
+    if (isDir) return true;
+    const st = statStamp(abs);
+    if (st === null) {
+      out.set(`store:${rel}`, 'unlisted');
+      return;
+    }
+    const e = indexedEntry(index, abs, st, takenNs, gitFilePolicy);
+    out.set(`store:${rel}`, e.fp);
+  });
+}
+
+/**
+ * The snapshot a dispatch starts from: the last snapshot of `zones` carried over when nothing but
+ * the runtime's own writes can have changed the project since — no process started through
+ * src/process since it was taken (a check command, a planner, another worker: any of them may have
+ * written anywhere) and no restore ran — else a fresh {@link snapshotWorkspaceSync}. Carrying
+ * costs O(files the runtime wrote): the project zone is the last snapshot's, with every path a
+ * snapshot of `zones` ever left out (owned files: the only project files the runtime writes
+ * between dispatches) stat'ed again; git's control files and the run store are walked again
+ * (small, and the runtime writes them at every checkpoint and journal write).
+ *
+ * Sound for detection: the baseline never postdates the dispatch's start, so every write in the
+ * dispatch's window still differs from it; a write between the last look and the dispatch (a
+ * late writer left by an earlier worker) is charged to this dispatch and undone with its changes
+ * instead of being taken into the baseline unseen. One project walk per dispatch instead of two.
+ *
+ * @example
+ * ```ts
+ * const before = snapshotForDispatch(zones, owned); // O(owned) after the previous dispatch's after-walk
+ * ```
+ */
+export function snapshotForDispatch(
+  zones: WatchZones,
+  owned: readonly string[],
+  index: StatIndex = statIndexOf(zones),
+): WorkspaceSnapshot {
+  const last = lastSnapshot.get(zones);
+  const ls = last === undefined ? undefined : states.get(last);
+  const restoredSince = (restoreLog.get(zones) ?? []).some((e) => ls !== undefined && e.seq > ls.seq);
+  if (
+    last === undefined ||
+    ls === undefined ||
+    ls.index !== index ||
+    ls.starts !== containedStarts() ||
+    restoredSince ||
+    ls.gen < index.undoFloor
+  )
+    return snapshotWorkspaceSync(zones, owned, index);
+  const takenNs = nowNs();
+  const gen = ++index.gen;
+  const root = zones.projectRoot;
+  const out = new Map<string, string>();
+  const nested: string[] = [];
+  for (const [k, v] of last) {
+    if (k.startsWith('project:')) out.set(k, v);
+    else if (k.startsWith('git:') && k.endsWith('/.git/')) nested.push(k.slice(4, -1));
+    else if (k.startsWith('git:') && basename(k) === '.git') nested.push(k.slice(4));
   }
-  states.set(out, { index, gen, dirs, zones, seq: ++watchSeq });
+  const dirs = new Set(ls.dirs);
+  const ownedRel = new Set(owned.map((p) => relative(root, p).split(sep).join('/')));
+  const oids = indexOids(index, zones, takenNs);
+  const project = { keepUpTo: index.keepEach };
+  for (const rel of new Set([...(everExcluded.get(zones) ?? []), ...ownedRel])) {
+    const key = `project:${rel}`;
+    if (ownedRel.has(rel)) {
+      out.delete(key);
+      continue;
+    }
+    const abs = join(root, rel);
+    const st = statStamp(abs);
+    if (st === null) {
+      out.delete(key);
+      continue;
+    }
+    out.set(key, indexedEntry(index, abs, st, takenNs, project, true, oids.get(rel)).fp);
+    for (let d = dirname(rel); d !== '.' && d !== ''; d = dirname(d)) dirs.add(d);
+  }
+  for (const abs of nested) {
+    const st = statStamp(abs);
+    if (st === null) continue;
+    if (kindOf(st) === 0o040000) {
+      out.set(`git:${abs}/`, 'dir');
+      snapGitDir(index, abs, takenNs, out);
+    } else out.set(`git:${abs}`, indexedEntry(index, abs, st, takenNs, gitFilePolicy).fp);
+  }
+  for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
+  snapStore(index, zones, takenNs, out);
+  noteExcluded(zones, ownedRel);
+  states.set(out, {
+    index,
+    gen,
+    dirs,
+    zones,
+    seq: ++watchSeq,
+    excluded: ownedRel,
+    starts: containedStarts(),
+  });
   lastSnapshot.set(zones, out);
   return out;
 }
