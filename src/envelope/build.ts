@@ -255,7 +255,8 @@ export function buildHandoffEnvelope(
       },
     );
   }
-  const nextAction = requireString(bundle.nextAction, 'resolverOutput.nextAction');
+  // trimmed, as the reference trims it (and as selectedStrategy and executionMode are)
+  const nextAction = requireString(bundle.nextAction, 'resolverOutput.nextAction').trim();
 
   const repoInput = options.repoSlug ?? bundle.repoSlug ?? bundle.repo;
   const repo = normalizeRepoSlug(repoInput);

@@ -112,7 +112,8 @@ export const OverridesSchema = z.strictObject({
   mergeAuthorized: z.boolean().optional(),
   preferLocal: z.boolean().optional(),
   scopeConstraint: z.string().optional(),
-  customStopAt: z.string().optional(),
+  // a stop point or a list of them (the reference carries either; issue 34)
+  customStopAt: z.union([z.string(), z.array(z.string())]).optional(),
 });
 /** Inferred type of {@link OverridesSchema}. */
 export type Overrides = z.infer<typeof OverridesSchema>;
@@ -316,7 +317,8 @@ export type GateSettings = z.infer<typeof GateSettingsSchema>;
 export const DevLoopsSettingsSchema = z.looseObject({
   refinement: z.looseObject({ maxCopilotRounds: z.number().int().min(0).optional() }).optional(),
   autonomy: z
-    .looseObject({ stopAt: z.array(nonBlank).optional(), humanMergeOnly: z.boolean().optional() })
+    // `stopAt: null` is "not configured" (the strategy default), as in the reference (issue 34)
+    .looseObject({ stopAt: z.array(nonBlank).nullable().optional(), humanMergeOnly: z.boolean().optional() })
     .optional(),
   workflow: z
     .looseObject({

@@ -410,9 +410,11 @@ describe('target and requiredReads', () => {
     expect(build(wrapped(bundle))).toEqual(build(bundle));
   });
 
-  it('nextAction is copied verbatim', () => {
-    const action = '  Do the thing — exactly as written.  ';
-    expect(build(bareBundle('wait_watch', { nextAction: action })).nextAction).toBe(action);
+  it('nextAction is trimmed at its ends, its text otherwise kept (as the reference trims it)', () => {
+    const action = '  Do the thing —  exactly as written.  ';
+    expect(build(bareBundle('wait_watch', { nextAction: action })).nextAction).toBe(
+      'Do the thing —  exactly as written.',
+    );
   });
 });
 

@@ -130,23 +130,25 @@ describe('classifyCommand', () => {
     ['gh pr merge 12 --squash', 'orchestrator-owned'],
     ['  GH   PR merge 12', 'orchestrator-owned'],
     ['node scripts/github/merge-pr.mjs', 'unlisted'],
-    ['scripts/github/merge-pr.mjs --pr 12', 'orchestrator-owned'],
+    ['scripts/github/merge-pr.mjs --pr 12', 'unlisted'],
+    ['gh issue view 7 --json body', 'forbidden'],
     ['gh pr view 12 --json body', 'forbidden'],
     ['node -e "console.log(1)"', 'forbidden'],
     ['python3 -c "print(1)"', 'forbidden'],
     ['ci-status', 'sanctioned'],
-    ['scripts/github/ci-status.mjs --pr 12', 'sanctioned'],
+    ['scripts/github/probe-ci-status.mjs --pr 12', 'sanctioned'],
+    ['scripts/github/ci-status.mjs --pr 12', 'unlisted'],
     ['make build', 'unlisted'],
   ])('%j → %s', (cmd, kind) => {
     expect(classifyCommand(e, cmd).kind).toBe(kind);
   });
 
   it('names the group, operation and wrapper of a sanctioned command', () => {
-    expect(classifyCommand(e, 'scripts/github/pr-create.mjs --draft')).toEqual({
+    expect(classifyCommand(e, 'scripts/github/create-pr.mjs --draft')).toEqual({
       kind: 'sanctioned',
       group: 'lifecycle',
       operation: 'pr-create',
-      wrapper: 'scripts/github/pr-create.mjs',
+      wrapper: 'scripts/github/create-pr.mjs',
     });
   });
 
@@ -159,7 +161,8 @@ describe('classifyCommand', () => {
     expect(paths).toHaveLength(
       Object.keys(MAP.reads).length + Object.keys(MAP.edits).length + Object.keys(MAP.lifecycle).length,
     );
-    expect(paths).toContain('scripts/loop/gate-coordination.mjs');
+    expect(paths).toContain('scripts/loop/detect-pr-gate-coordination-state.mjs');
+    expect(paths).toHaveLength(19);
     expect(MAP.forbidden.length).toBeGreaterThan(0);
     expect(MAP.orchestratorOwned.length).toBeGreaterThan(0);
   });

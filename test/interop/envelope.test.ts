@@ -14,7 +14,9 @@ import {
   loadDevLoopsSettings,
   normalizeSeverity,
   parseSettingsText,
+  sanctionedWrapperPaths,
 } from '../../src/envelope/index.js';
+import { DEFAULT_SANCTIONED_COMMANDS } from '../../src/envelope/sanctioned-default.js';
 import { isHandoffError } from '../../src/errors/index.js';
 import { bareBundle } from '../envelope/helpers.js';
 import { fixtureText } from './reference-readers.js';
@@ -104,5 +106,72 @@ describe('real dev-loops settings', () => {
     };
     const env = buildHandoffEnvelope(bareBundle('wait_watch'), {}, {}, { ...NOW, sanctionedCommands: map });
     expect(JSON.stringify(env.sanctionedCommands)).toBe(JSON.stringify(map));
+  });
+});
+
+/**
+ * Issue 34 items 7 and 8, against the reference's builder (`packages/core/src/loop/handoff-envelope.mjs`
+ * in mfittko/dev-loops @09fa4f4: `requireString` trims, `deriveStopRules` falls back to the
+ * strategy default unless `stopAt` is an array, `overrides` carried as given) and its map
+ * (`scripts/loop/sanctioned-commands.mjs` @10e4503, transcribed in
+ * `fixtures/devloops-sanctioned-commands.json`).
+ */
+describe('issue 34: the builder as the reference builds', () => {
+  it('nextAction is trimmed (reference: requireString trims), like selectedStrategy and executionMode', () => {
+    const env = buildHandoffEnvelope(
+      bareBundle('wait_watch', { nextAction: '  Run wait_watch.\n' }),
+      {},
+      {},
+      NOW,
+    );
+    expect(env.nextAction).toBe('Run wait_watch.');
+  });
+
+  it('autonomy.stopAt: null is "not configured": the strategy default (reference: the same), never a throw', () => {
+    const env = buildHandoffEnvelope(
+      bareBundle('copilot_pr_followup'),
+      { autonomy: { stopAt: null } },
+      {},
+      NOW,
+    );
+    expect(env.stopRules).toEqual(['draft-pr', 'merge']);
+    const forced = buildHandoffEnvelope(
+      bareBundle('local_implementation'),
+      { autonomy: { stopAt: null, humanMergeOnly: true } },
+      {},
+      NOW,
+    );
+    expect(forced.stopRules).toEqual(['merge']);
+  });
+
+  it('overrides.customStopAt may be a list of stop points (reference: carried as given); a number is still refused', () => {
+    const env = buildHandoffEnvelope(
+      bareBundle('wait_watch'),
+      {},
+      {},
+      {
+        ...NOW,
+        overrides: { customStopAt: ['draft-pr', 'merge'] },
+      },
+    );
+    expect(env.overrides).toEqual({ customStopAt: ['draft-pr', 'merge'] });
+    let code = '';
+    try {
+      buildHandoffEnvelope(bareBundle('wait_watch'), {}, {}, { ...NOW, overrides: { customStopAt: 3 } });
+    } catch (e) {
+      if (isHandoffError(e)) code = e.code;
+    }
+    expect(code).toBe('envelope_invalid_option');
+  });
+
+  it('the CLI default sanctioned map is the reference repository’s map: its 19 wrapper paths, in order', () => {
+    const reference = JSON.parse(fixtureText('devloops-sanctioned-commands.json'));
+    expect(JSON.stringify(DEFAULT_SANCTIONED_COMMANDS)).toBe(JSON.stringify(reference));
+    const paths = sanctionedWrapperPaths(DEFAULT_SANCTIONED_COMMANDS);
+    expect(paths).toHaveLength(19);
+    expect(DEFAULT_SANCTIONED_COMMANDS.reads['pr-facts']).toBe('scripts/github/view-pr.mjs');
+    expect(DEFAULT_SANCTIONED_COMMANDS.reads['issue-facts']).toBe('scripts/github/view-issue.mjs');
+    expect(DEFAULT_SANCTIONED_COMMANDS.edits['issue-create']).toBe('scripts/github/create-issue.mjs');
+    expect(DEFAULT_SANCTIONED_COMMANDS.forbidden).toContain('gh issue view');
   });
 });
