@@ -4,18 +4,30 @@
  * check the cycle runtime applies to a returned handoff, put back what a refused worker touched,
  * journal the one handoff the host receives.
  */
+
+import { fromPromise } from 'xstate';
+import { delegationMachine } from '../../machines/delegation.js';
+import { createTraceCollector } from '../audit/trace-collector.js';
 import { deepFreeze } from '../canonical/index.js';
 import type { Dispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
 import type { StoreResult } from '../store/index.js';
-import { prepareDelegation, type WatchOptions, watchedStoreRoot } from './before.js';
+import { type HeldBefore, prepareDelegation, type WatchOptions, watchedStoreRoot } from './before.js';
 import { settleAttempt } from './check-handoff.js';
+import type {
+  CheckInput,
+  JournalDispatchOutput,
+  JournalHandoffInput,
+  JournalHandoffOutput,
+  PrepareOutput,
+  RunWorkerInput,
+} from './delegation-reducers.js';
+import { runToEnd } from './delegation-run.js';
 import { checkDispatchRecord } from './dispatch-check.js';
-import { journalDispatch, journalHandoff, storeRefusal } from './journal.js';
+import { journalDispatch, journalHandoff } from './journal.js';
 import { resolveProjectRoot } from './project-root.js';
-import { operationalErrorHandoff } from './refusal-handoff.js';
 import { type DelegateWorker, runWorker } from './run-worker.js';
-import type { CheckResult } from './settle-rules.js';
+import type { Attempt, CheckResult } from './settle-rules.js';
 import { withTurns } from './turns.js';
 
 /**
@@ -117,7 +129,7 @@ export async function delegate(
   return withTurns(places, () => delegateInTurn(d, worker, options, projectRoot));
 }
 
-/** {@link delegate} once the project and store are this delegation's alone. */
+/** {@link delegate} once the project and store are this delegation's alone: the delegation machine, run. */
 async function delegateInTurn(
   d: Dispatch,
   worker: DelegateWorker,
@@ -125,26 +137,37 @@ async function delegateInTurn(
   projectRoot: string,
 ): Promise<DelegateResult> {
   const store = options.store;
-  let runId: string | null = null;
-  if (store !== undefined) {
-    const j = await journalDispatch(store, d);
-    if (!j.ok) {
-      const handoff = operationalErrorHandoff(
-        d,
-        `the run store did not record the dispatch: ${storeRefusal(j.result)}`,
-      );
-      return deepFreeze({ outcome: 'failed', handoff, violations: [], journal: j.result });
-    }
-    runId = j.runId;
-  }
-  const p = await prepareDelegation(d, { ...options, projectRoot });
-  let result: CheckResult;
-  if (!p.ok) result = p.result;
-  else {
-    const attempt = await runWorker(worker, p.held.dispatch, options);
-    result = await settleAttempt(p.held, attempt);
-  }
-  if (store === undefined || runId === null) return deepFreeze({ ...result });
-  const j = await journalHandoff(store, runId, result.handoff);
-  return deepFreeze({ ...result, ...(j.cite === undefined ? {} : { cite: j.cite }), journal: j.result });
+  // the machine's transitions go with the handoff's journal write (handoff audit replays them)
+  const trace = store === undefined ? null : createTraceCollector({ machines: [delegationMachine.id] });
+  const machine = delegationMachine.provide({
+    actors: {
+      journalDispatch: fromPromise<JournalDispatchOutput, { dispatch: Dispatch }>(async ({ input }) => {
+        if (store === undefined) return { ok: true, runId: null, result: null };
+        const j = await journalDispatch(store, input.dispatch);
+        return j.ok ? { ok: true, runId: j.runId, result: j.result } : { ok: false, result: j.result };
+      }),
+      prepare: fromPromise<PrepareOutput, { dispatch: Dispatch }>(async ({ input }) => {
+        const p = await prepareDelegation(input.dispatch, { ...options, projectRoot });
+        return p.ok ? { ok: true, held: p.held } : { ok: false, result: p.result };
+      }),
+      runWorker: fromPromise<Attempt, RunWorkerInput>(async ({ input }) =>
+        runWorker(worker, (input.held as HeldBefore).dispatch, options),
+      ),
+      check: fromPromise<CheckResult, CheckInput>(async ({ input }) =>
+        settleAttempt(input.held as HeldBefore, input.attempt),
+      ),
+      journalHandoff: fromPromise<JournalHandoffOutput, JournalHandoffInput>(async ({ input }) => {
+        if (store === undefined || input.runId === null) return { result: null };
+        const j = await journalHandoff(store, input.runId, input.handoff, trace?.take() ?? []);
+        return j.cite === undefined ? { result: j.result } : { result: j.result, cite: j.cite };
+      }),
+    },
+  });
+  const out = await runToEnd(machine, { dispatch: d }, trace?.inspect);
+  const { result, journal, cite } = out;
+  return deepFreeze({
+    ...result,
+    ...(cite === null ? {} : { cite }),
+    ...(journal === null ? {} : { journal }),
+  });
 }

@@ -5,7 +5,14 @@
  * anyway is answered as an `indeterminate` result.
  */
 import type { Dispatch, Handoff } from '../contract/index.js';
-import { formatCite, type Store, type StoreResult, storeResult } from '../store/index.js';
+import {
+  formatCite,
+  isBatchStore,
+  type Store,
+  type StoreResult,
+  storeResult,
+  type TraceStep,
+} from '../store/index.js';
 import { describeThrown } from './describe-thrown.js';
 
 /**
@@ -57,22 +64,28 @@ export async function journalDispatch(store: Store, dispatch: Dispatch): Promise
 }
 
 /**
- * Appends the delegation's handoff to its run (`setHandoff`); the cite is set when the event is in
- * the journal (`committed`, or `journal_only` when only the disposable cache failed).
+ * Appends the delegation's handoff to its run — with the delegation machine's transitions as its
+ * batch trace (`appendBatch`) when there are any and the store keeps batches, else `setHandoff`;
+ * the cite is set when the event is in the journal (`committed`, or `journal_only` when only the
+ * disposable cache failed).
  *
  * @example
  * ```ts
- * (await journalHandoff(store, runId, handoff)).cite; // '20261130T100000Z-0a1b2c3d#1'
+ * (await journalHandoff(store, runId, handoff, trace.take())).cite; // '20261130T100000Z-0a1b2c3d#1'
  * ```
  */
 export async function journalHandoff(
   store: Store,
   runId: string,
   handoff: Handoff,
+  trace: readonly TraceStep[] = [],
 ): Promise<JournaledHandoff> {
   let r: StoreResult;
   try {
-    r = await store.setHandoff(runId, handoff);
+    r =
+      trace.length > 0 && isBatchStore(store)
+        ? await store.appendBatch(runId, [{ kind: 'handoff', payload: handoff }], { trace })
+        : await store.setHandoff(runId, handoff);
   } catch (e) {
     return {
       result: storeResult('indeterminate', runId, { detail: `the store threw: ${describeThrown(e)}` }),
@@ -82,14 +95,4 @@ export async function journalHandoff(
   return stored ? { result: r, cite: formatCite(runId, r.seq as number) } : { result: r };
 }
 
-/**
- * One line naming a store's refusal, for a stop detail.
- *
- * @example
- * ```ts
- * storeRefusal({ outcome: 'nothing_written', code: 'busy', detail: 'run is locked' }); // 'nothing_written (busy): run is locked'
- * ```
- */
-export function storeRefusal(r: Pick<StoreResult, 'outcome' | 'code' | 'detail'>): string {
-  return `${r.outcome}${r.code === undefined ? '' : ` (${r.code})`}${r.detail === undefined ? '' : `: ${r.detail}`}`;
-}
+export { storeRefusal } from './store-refusal.js';
