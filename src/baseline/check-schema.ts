@@ -4,6 +4,7 @@
  * an overall result (`match`, `drift` or `error`).
  */
 import { z } from 'zod';
+import { lazySchema } from '../validation/lazy-schema.js';
 
 /** Schema id of a baseline check result. */
 export const BASELINE_CHECK_SCHEMA = 'file-baseline-check/v1';
@@ -25,39 +26,43 @@ export const BASELINE_ENTRY_STATUSES = [
 export const BASELINE_CHECK_RESULTS = ['match', 'drift', 'error'] as const;
 
 /** Status of one checked entry. */
-export const BaselineEntryStatusSchema = z.enum(BASELINE_ENTRY_STATUSES);
+export const BaselineEntryStatusSchema = lazySchema(() => z.enum(BASELINE_ENTRY_STATUSES));
 
 /** One checked entry: the stored path, its status and, for `error` and `retargeted`, a detail. */
-export const BaselineCheckEntrySchema = z.strictObject({
-  path: z.string().min(1),
-  status: BaselineEntryStatusSchema,
-  detail: z.string().optional(),
-});
+export const BaselineCheckEntrySchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1),
+    status: BaselineEntryStatusSchema,
+    detail: z.string().optional(),
+  }),
+);
 
 /** The file-baseline-check/v1 record; `result` must agree with the entries' statuses. */
-export const BaselineCheckSchema = z
-  .strictObject({
-    schema: z.literal(BASELINE_CHECK_SCHEMA),
-    result: z.enum(BASELINE_CHECK_RESULTS),
-    entries: z.array(BaselineCheckEntrySchema),
-    unchecked: z.array(z.string().min(1)),
-  })
-  .superRefine((c, ctx) => {
-    const statuses = new Set(c.entries.map((e) => e.status));
-    const expected = statuses.has('error')
-      ? 'error'
-      : [...statuses].some((s) => s !== 'unchanged')
-        ? 'drift'
-        : 'match';
-    if (c.result !== expected) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['result'],
-        message: `result ${c.result} disagrees with the entries (expected ${expected})`,
-        params: { code: 'result_mismatch' },
-      });
-    }
-  });
+export const BaselineCheckSchema = lazySchema(() =>
+  z
+    .strictObject({
+      schema: z.literal(BASELINE_CHECK_SCHEMA),
+      result: z.enum(BASELINE_CHECK_RESULTS),
+      entries: z.array(BaselineCheckEntrySchema),
+      unchecked: z.array(z.string().min(1)),
+    })
+    .superRefine((c, ctx) => {
+      const statuses = new Set(c.entries.map((e) => e.status));
+      const expected = statuses.has('error')
+        ? 'error'
+        : [...statuses].some((s) => s !== 'unchanged')
+          ? 'drift'
+          : 'match';
+      if (c.result !== expected) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['result'],
+          message: `result ${c.result} disagrees with the entries (expected ${expected})`,
+          params: { code: 'result_mismatch' },
+        });
+      }
+    }),
+);
 
 /** Status of one checked entry. */
 export type BaselineEntryStatus = z.infer<typeof BaselineEntryStatusSchema>;

@@ -4,6 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../validation/lazy-schema.js';
 
 /** Schema id of a file baseline record. */
 export const FILE_BASELINE_SCHEMA = 'file-baseline/v1';
@@ -30,79 +31,84 @@ export function isSerializedAbsolute(p: string): boolean {
   return SERIALIZED_ABSOLUTE_PATH.test(p);
 }
 
-const absolutePath = z
-  .string()
-  .min(1)
-  .refine(isSerializedAbsolute, {
-    message: 'must be an absolute path (POSIX /…, Windows C:\\… or UNC \\\\server\\…)',
-    params: { code: 'not_absolute' },
-  });
+const absolutePath = () =>
+  z
+    .string()
+    .min(1)
+    .refine(isSerializedAbsolute, {
+      message: 'must be an absolute path (POSIX /…, Windows C:\\… or UNC \\\\server\\…)',
+      params: { code: 'not_absolute' },
+    });
 
 /**
  * One file entry of a baseline. Existing ⇒ sha256 and size set; absent ⇒ both null. Unknown keys
  * are accepted and kept (the reference checks only the keys it knows).
  */
-export const BaselineEntrySchema = z
-  .looseObject({
-    path: absolutePath,
-    realpath: absolutePath,
-    exists: z.boolean(),
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex characters')
-      .nullable(),
-    size: z.number().int().min(0).nullable(),
-  })
-  .superRefine((e, ctx) => {
-    if (e.exists && (e.sha256 === null || e.size === null)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'an existing file needs sha256 and size',
-        params: { code: 'missing_hash' },
-      });
-    }
-    if (!e.exists && (e.sha256 !== null || e.size !== null)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'an absent file has null sha256 and size',
-        params: { code: 'absent_with_hash' },
-      });
-    }
-  });
+export const BaselineEntrySchema = lazySchema(() =>
+  z
+    .looseObject({
+      path: absolutePath(),
+      realpath: absolutePath(),
+      exists: z.boolean(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex characters')
+        .nullable(),
+      size: z.number().int().min(0).nullable(),
+    })
+    .superRefine((e, ctx) => {
+      if (e.exists && (e.sha256 === null || e.size === null)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'an existing file needs sha256 and size',
+          params: { code: 'missing_hash' },
+        });
+      }
+      if (!e.exists && (e.sha256 !== null || e.size !== null)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'an absent file has null sha256 and size',
+          params: { code: 'absent_with_hash' },
+        });
+      }
+    }),
+);
 
 /**
  * The file-baseline/v1 record: non-empty, no duplicate path, no duplicate realpath. Unknown keys
  * are accepted and kept, at the root and in entries.
  */
-export const FileBaselineSchema = z
-  .looseObject({
-    schema: z.literal(FILE_BASELINE_SCHEMA),
-    files: z.array(BaselineEntrySchema).min(1, 'a baseline covers at least one file'),
-  })
-  .superRefine((b, ctx) => {
-    const paths = new Set<string>();
-    const reals = new Set<string>();
-    b.files.forEach((f, i) => {
-      if (paths.has(f.path)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['files', i, 'path'],
-          message: `duplicate path ${f.path}`,
-          params: { code: 'duplicate_path' },
-        });
-      }
-      if (reals.has(f.realpath)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['files', i, 'realpath'],
-          message: `duplicate realpath ${f.realpath}`,
-          params: { code: 'duplicate_realpath' },
-        });
-      }
-      paths.add(f.path);
-      reals.add(f.realpath);
-    });
-  });
+export const FileBaselineSchema = lazySchema(() =>
+  z
+    .looseObject({
+      schema: z.literal(FILE_BASELINE_SCHEMA),
+      files: z.array(BaselineEntrySchema).min(1, 'a baseline covers at least one file'),
+    })
+    .superRefine((b, ctx) => {
+      const paths = new Set<string>();
+      const reals = new Set<string>();
+      b.files.forEach((f, i) => {
+        if (paths.has(f.path)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['files', i, 'path'],
+            message: `duplicate path ${f.path}`,
+            params: { code: 'duplicate_path' },
+          });
+        }
+        if (reals.has(f.realpath)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['files', i, 'realpath'],
+            message: `duplicate realpath ${f.realpath}`,
+            params: { code: 'duplicate_realpath' },
+          });
+        }
+        paths.add(f.path);
+        reals.add(f.realpath);
+      });
+    }),
+);
 
 /** A file-baseline/v1 entry. */
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;

@@ -7,38 +7,47 @@
  */
 import { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
+import { lazySchema } from '../validation/lazy-schema.js';
 import { ModeSchema, RUN_CONTRACT_SCHEMA, ScopeSchema, WorkerSchema } from './enums.js';
 
-const str = z.string();
-const strArray = z.array(z.string());
+const str = () => z.string();
+const strArray = () => z.array(z.string());
 
 /** Parameters of a `sorry-filler-deep` worker. */
-export const SorryFillerDeepParamsSchema = z.strictObject({
-  fast_pass_error: str,
-  permission_level: str,
-  deep_budget: z.strictObject({ scope: str, max_files: z.number().int(), max_lines: z.number().int() }),
-});
-/** Parameters of a `proof-repair` worker. */
-export const ProofRepairParamsSchema = z.strictObject({
-  error: z.strictObject({
-    errorType: str,
-    message: str,
-    file: str,
-    line: z.number().int(),
-    goal: str,
-    localContext: strArray,
+export const SorryFillerDeepParamsSchema = lazySchema(() =>
+  z.strictObject({
+    fast_pass_error: str(),
+    permission_level: str(),
+    deep_budget: z.strictObject({ scope: str(), max_files: z.number().int(), max_lines: z.number().int() }),
   }),
-});
+);
+/** Parameters of a `proof-repair` worker. */
+export const ProofRepairParamsSchema = lazySchema(() =>
+  z.strictObject({
+    error: z.strictObject({
+      errorType: str(),
+      message: str(),
+      file: str(),
+      line: z.number().int(),
+      goal: str(),
+      localContext: strArray(),
+    }),
+  }),
+);
 /** Parameters of a `proof-golfer` worker. */
-export const ProofGolferParamsSchema = z.strictObject({
-  search_mode: z.enum(['off', 'quick', 'full']),
-  golfable_patterns: strArray,
-  candidate_targets: strArray,
-});
+export const ProofGolferParamsSchema = lazySchema(() =>
+  z.strictObject({
+    search_mode: z.enum(['off', 'quick', 'full']),
+    golfable_patterns: strArray(),
+    candidate_targets: strArray(),
+  }),
+);
 /** Parameters of an `axiom-eliminator` worker. */
-export const AxiomEliminatorParamsSchema = z.strictObject({ axioms: strArray, permission_level: str });
+export const AxiomEliminatorParamsSchema = lazySchema(() =>
+  z.strictObject({ axioms: strArray(), permission_level: str() }),
+);
 /** Parameters of an inline pass (`worker: null`): exactly `{}`. */
-export const InlineParamsSchema = z.strictObject({});
+export const InlineParamsSchema = lazySchema(() => z.strictObject({}));
 
 /** The parameter schema for each worker kind; `inline` is the `null` worker. */
 export const WORKER_PARAMETER_SCHEMAS = {
@@ -50,83 +59,89 @@ export const WORKER_PARAMETER_SCHEMAS = {
 } as const;
 
 /** Run budget: null members mean unbounded; runtime is a duration like `120m`. */
-export const BudgetSchema = z.strictObject({
-  max_cycles: z.number().int().min(1).nullable(),
-  max_stuck_cycles: z.number().int().min(1).nullable(),
-  runtime: z
-    .string()
-    .regex(/^[0-9]+[smhSMH]?$/, 'a duration: digits with an optional s/m/h suffix (bare = minutes)')
-    .nullable(),
-});
+export const BudgetSchema = lazySchema(() =>
+  z.strictObject({
+    max_cycles: z.number().int().min(1).nullable(),
+    max_stuck_cycles: z.number().int().min(1).nullable(),
+    runtime: z
+      .string()
+      .regex(/^[0-9]+[smhSMH]?$/, 'a duration: digits with an optional s/m/h suffix (bare = minutes)')
+      .nullable(),
+  }),
+);
 
 /**
  * The pre-flight context: all seven members required; empty is null or [], never omitted. Unknown
  * members are accepted and kept.
  */
-export const DispatchContextSchema = z.looseObject({
-  prior_failure: str.nullable(),
-  goal_state: str.nullable(),
-  diagnostics: strArray,
-  search_results: z.array(z.strictObject({ tool: str, query: str, top: strArray })),
-  candidates_tested: z.array(z.strictObject({ snippet: str, result: str })),
-  code_actions: strArray,
-  scratch_location: str.min(1),
-});
+export const DispatchContextSchema = lazySchema(() =>
+  z.looseObject({
+    prior_failure: str().nullable(),
+    goal_state: str().nullable(),
+    diagnostics: strArray(),
+    search_results: z.array(z.strictObject({ tool: str(), query: str(), top: strArray() })),
+    candidates_tested: z.array(z.strictObject({ snippet: str(), result: str() })),
+    code_actions: strArray(),
+    scratch_location: str().min(1),
+  }),
+);
 
-const ParametersSchema = z.record(z.string(), z.unknown());
+const ParametersSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** The dispatch record (unknown root keys accepted and kept). */
-export const DispatchSchema = z
-  .looseObject({
-    schema: z.literal(RUN_CONTRACT_SCHEMA),
-    record: z.literal('dispatch'),
-    target: str.min(1),
-    scope: ScopeSchema,
-    mode: ModeSchema,
-    worker: WorkerSchema.nullable(),
-    parameters: ParametersSchema,
-    capabilities: strArray,
-    owned_files: strArray,
-    file_baseline: FileBaselineSchema,
-    prior_blocker: str.nullable(),
-    evidence_delta: strArray,
-    budget: BudgetSchema,
-    context: DispatchContextSchema,
-  })
-  .superRefine((d, ctx) => {
-    const schema = WORKER_PARAMETER_SCHEMAS[d.worker ?? 'inline'];
-    const r = schema.safeParse(d.parameters);
-    if (!r.success) {
-      for (const i of r.error.issues) {
+export const DispatchSchema = lazySchema(() =>
+  z
+    .looseObject({
+      schema: z.literal(RUN_CONTRACT_SCHEMA),
+      record: z.literal('dispatch'),
+      target: str().min(1),
+      scope: ScopeSchema,
+      mode: ModeSchema,
+      worker: WorkerSchema.nullable(),
+      parameters: ParametersSchema,
+      capabilities: strArray(),
+      owned_files: strArray(),
+      file_baseline: FileBaselineSchema,
+      prior_blocker: str().nullable(),
+      evidence_delta: strArray(),
+      budget: BudgetSchema,
+      context: DispatchContextSchema,
+    })
+    .superRefine((d, ctx) => {
+      const schema = WORKER_PARAMETER_SCHEMAS[d.worker ?? 'inline'];
+      const r = schema.safeParse(d.parameters);
+      if (!r.success) {
+        for (const i of r.error.issues) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['parameters', ...i.path],
+            message: `${d.worker === null ? 'inline pass takes {} exactly' : `parameters of ${d.worker}`}: ${i.message}`,
+            params: { code: 'bad_parameters' },
+          });
+        }
+      }
+      for (const p of uncoveredPaths(d.file_baseline, d.owned_files)) {
         ctx.addIssue({
           code: 'custom',
-          path: ['parameters', ...i.path],
-          message: `${d.worker === null ? 'inline pass takes {} exactly' : `parameters of ${d.worker}`}: ${i.message}`,
-          params: { code: 'bad_parameters' },
+          path: ['file_baseline', 'files'],
+          message: `file_baseline does not cover owned file ${p}`,
+          params: { code: 'baseline_not_covering' },
         });
       }
-    }
-    for (const p of uncoveredPaths(d.file_baseline, d.owned_files)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['file_baseline', 'files'],
-        message: `file_baseline does not cover owned file ${p}`,
-        params: { code: 'baseline_not_covering' },
+      const seen = new Set<string>();
+      d.owned_files.forEach((p, i) => {
+        if (seen.has(p)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['owned_files', i],
+            message: `duplicate owned file ${p}`,
+            params: { code: 'duplicate_path' },
+          });
+        }
+        seen.add(p);
       });
-    }
-    const seen = new Set<string>();
-    d.owned_files.forEach((p, i) => {
-      if (seen.has(p)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['owned_files', i],
-          message: `duplicate owned file ${p}`,
-          params: { code: 'duplicate_path' },
-        });
-      }
-      seen.add(p);
-    });
-  });
+    }),
+);
 
 /** A run-contract/v1 dispatch record. */
 export type Dispatch = z.infer<typeof DispatchSchema>;

@@ -2,49 +2,53 @@
  * Enumerations of run-contract/v1 (seed 000 and the reference validator).
  */
 import { z } from 'zod';
+import { lazySchema } from '../validation/lazy-schema.js';
 
 /** Schema id of both run-contract records. */
 export const RUN_CONTRACT_SCHEMA = 'run-contract/v1';
 
 /** Task scope. */
-export const ScopeSchema = z.enum(['sorry', 'deps', 'file', 'changed', 'project']);
+export const ScopeSchema = lazySchema(() => z.enum(['sorry', 'deps', 'file', 'changed', 'project']));
 /** Proving mode. */
-export const ModeSchema = z.enum(['prove', 'autoprove', 'golf']);
+export const ModeSchema = lazySchema(() => z.enum(['prove', 'autoprove', 'golf']));
 /** Worker kind; `null` in a dispatch means an inline main-thread pass. */
-export const WorkerSchema = z.enum(['sorry-filler-deep', 'proof-repair', 'proof-golfer', 'axiom-eliminator']);
+export const WorkerSchema = lazySchema(() =>
+  z.enum(['sorry-filler-deep', 'proof-repair', 'proof-golfer', 'axiom-eliminator']),
+);
 /** Handoff status. */
-export const StatusSchema = z.enum(['solved', 'stuck', 'stopped']);
+export const StatusSchema = lazySchema(() => z.enum(['solved', 'stuck', 'stopped']));
 /** Why a run stopped (non-null iff status is `stopped`). */
-export const StopReasonSchema = z.enum([
-  'max-stuck',
-  'max-cycles',
-  'max-runtime',
-  'user-stop',
-  'queue-empty',
-  'protocol-error',
-  'operational-error',
-]);
+export const StopReasonSchema = lazySchema(() =>
+  z.enum([
+    'max-stuck',
+    'max-cycles',
+    'max-runtime',
+    'user-stop',
+    'queue-empty',
+    'protocol-error',
+    'operational-error',
+  ]),
+);
 /** Kind of blocker behind a blocker-driven stop. */
-export const BlockerKindSchema = z.enum([
-  'proof',
-  'false-statement',
-  'safety-guard',
-  'capability',
-  'protocol',
-  'operational',
-]);
+export const BlockerKindSchema = lazySchema(() =>
+  z.enum(['proof', 'false-statement', 'safety-guard', 'capability', 'protocol', 'operational']),
+);
 /** The seven proof-triage classes (only with blocker_kind `proof`). */
-export const BlockerClassSchema = z.enum([
-  'definitional-equality',
-  'missing-intro-constructor-cases',
-  'missing-rewrite',
-  'arithmetic',
-  'missing-library-lemma',
-  'typeclass-coercion-elaboration',
-  'needs-helper-lemma',
-]);
+export const BlockerClassSchema = lazySchema(() =>
+  z.enum([
+    'definitional-equality',
+    'missing-intro-constructor-cases',
+    'missing-rewrite',
+    'arithmetic',
+    'missing-library-lemma',
+    'typeclass-coercion-elaboration',
+    'needs-helper-lemma',
+  ]),
+);
 /** The review router's next action. */
-export const NextActionSchema = z.enum(['continue', 'deep', 'repair', 'redraft', 'golf', 'stop']);
+export const NextActionSchema = lazySchema(() =>
+  z.enum(['continue', 'deep', 'repair', 'redraft', 'golf', 'stop']),
+);
 
 /** Task scope. */
 export type Scope = z.infer<typeof ScopeSchema>;

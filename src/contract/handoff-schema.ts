@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
+import { lazySchema } from '../validation/lazy-schema.js';
 import {
   BlockerClassSchema,
   BlockerKindSchema,
@@ -20,22 +21,24 @@ import {
   StopReasonSchema,
 } from './enums.js';
 
-const str = z.string();
-const strArray = z.array(z.string());
+const str = () => z.string();
+const strArray = () => z.array(z.string());
 
 /** The evidence block of a handoff (unknown members accepted and kept, as in the reference). */
-export const HandoffEvidenceSchema = z.looseObject({
-  queries: strArray,
-  top_candidates: strArray,
-  attempts: z.array(z.strictObject({ snippet: str, result: str })),
-  goal_delta: str.nullable(),
-  diagnostic_delta: str.nullable(),
-});
+export const HandoffEvidenceSchema = lazySchema(() =>
+  z.looseObject({
+    queries: strArray(),
+    top_candidates: strArray(),
+    attempts: z.array(z.strictObject({ snippet: str(), result: str() })),
+    goal_delta: str().nullable(),
+    diagnostic_delta: str().nullable(),
+  }),
+);
 
 /** A best candidate entry. */
-export const CandidateSchema = z.strictObject({ candidate: str, outcome: str });
+export const CandidateSchema = lazySchema(() => z.strictObject({ candidate: str(), outcome: str() }));
 /** An artifact entry (`unified-diff` for patch-only workers). */
-export const ArtifactSchema = z.strictObject({ kind: str, content: str });
+export const ArtifactSchema = lazySchema(() => z.strictObject({ kind: str(), content: str() }));
 
 /**
  * True when the stop was blocker-driven: `stuck`, or `stopped` with `max-stuck`.
@@ -57,88 +60,90 @@ function rule(ctx: z.RefinementCtx, path: string, code: string, message: string)
  * The handoff record. Unknown root keys are accepted and kept (the reference checks only for
  * missing keys); `validateHandoff` reports them as warnings. No unknown key takes part in any rule.
  */
-export const HandoffSchema = z
-  .looseObject({
-    schema: z.literal(RUN_CONTRACT_SCHEMA),
-    record: z.literal('handoff'),
-    target: str.min(1).nullable(),
-    scope: ScopeSchema.nullable(),
-    mode: ModeSchema.nullable(),
-    status: StatusSchema,
-    stop_reason: StopReasonSchema.nullable(),
-    stop_detail: str.nullable(),
-    blocker_kind: BlockerKindSchema.nullable(),
-    blocker_class: BlockerClassSchema.nullable(),
-    blocker_signature: str.nullable(),
-    attempted_tools: strArray,
-    best_candidates: z.array(CandidateSchema),
-    failed_avenues: strArray,
-    evidence: HandoffEvidenceSchema,
-    files_owned: strArray,
-    files_changed: strArray,
-    file_baseline: FileBaselineSchema.nullable(),
-    artifacts: z.array(ArtifactSchema),
-    next_action: NextActionSchema,
-    new_evidence_required_for_rerun: str.nullable(),
-  })
-  .superRefine((h, ctx) => {
-    if (h.status === 'stopped' && h.stop_reason === null)
-      rule(ctx, 'stop_reason', 'stop_reason_required', 'a stopped handoff names its stop_reason');
-    if (h.status !== 'stopped' && h.stop_reason !== null)
-      rule(
-        ctx,
-        'stop_reason',
-        'stop_reason_forbidden',
-        `stop_reason must be null when status is ${h.status}`,
-      );
-    const operational = h.stop_reason !== null && OPERATIONAL_STOP_REASONS.includes(h.stop_reason);
-    if (operational && (h.stop_detail === null || h.stop_detail.trim() === '')) {
-      rule(
-        ctx,
-        'stop_detail',
-        'stop_detail_required',
-        `stop_reason ${h.stop_reason} needs a non-empty stop_detail`,
-      );
-    }
-    if (!operational && h.stop_detail !== null)
-      rule(
-        ctx,
-        'stop_detail',
-        'stop_detail_forbidden',
-        'stop_detail is only for protocol-error and operational-error stops',
-      );
-
-    const driven = isBlockerDriven(h);
-    for (const f of ['blocker_kind', 'blocker_signature', 'new_evidence_required_for_rerun'] as const) {
-      const v = h[f];
-      if (driven && (v === null || v.trim() === ''))
-        rule(ctx, f, 'blocker_field_required', `${f} is required for a blocker-driven stop`);
-      if (!driven && v !== null)
-        rule(ctx, f, 'blocker_field_forbidden', `${f} must be null unless the stop is blocker-driven`);
-    }
-    const proof = driven && h.blocker_kind === 'proof';
-    if (proof && h.blocker_class === null)
-      rule(ctx, 'blocker_class', 'blocker_class_required', 'a proof blocker names its blocker_class');
-    if (!proof && h.blocker_class !== null)
-      rule(
-        ctx,
-        'blocker_class',
-        'blocker_class_forbidden',
-        'blocker_class is only for blocker-driven proof blockers',
-      );
-
-    if (h.stop_reason !== 'protocol-error') {
-      for (const f of ['target', 'scope', 'mode', 'file_baseline'] as const) {
-        if (h[f] === null)
-          rule(ctx, f, 'identity_required', `${f} may be null only for a protocol-error stop`);
+export const HandoffSchema = lazySchema(() =>
+  z
+    .looseObject({
+      schema: z.literal(RUN_CONTRACT_SCHEMA),
+      record: z.literal('handoff'),
+      target: str().min(1).nullable(),
+      scope: ScopeSchema.nullable(),
+      mode: ModeSchema.nullable(),
+      status: StatusSchema,
+      stop_reason: StopReasonSchema.nullable(),
+      stop_detail: str().nullable(),
+      blocker_kind: BlockerKindSchema.nullable(),
+      blocker_class: BlockerClassSchema.nullable(),
+      blocker_signature: str().nullable(),
+      attempted_tools: strArray(),
+      best_candidates: z.array(CandidateSchema),
+      failed_avenues: strArray(),
+      evidence: HandoffEvidenceSchema,
+      files_owned: strArray(),
+      files_changed: strArray(),
+      file_baseline: FileBaselineSchema.nullable(),
+      artifacts: z.array(ArtifactSchema),
+      next_action: NextActionSchema,
+      new_evidence_required_for_rerun: str().nullable(),
+    })
+    .superRefine((h, ctx) => {
+      if (h.status === 'stopped' && h.stop_reason === null)
+        rule(ctx, 'stop_reason', 'stop_reason_required', 'a stopped handoff names its stop_reason');
+      if (h.status !== 'stopped' && h.stop_reason !== null)
+        rule(
+          ctx,
+          'stop_reason',
+          'stop_reason_forbidden',
+          `stop_reason must be null when status is ${h.status}`,
+        );
+      const operational = h.stop_reason !== null && OPERATIONAL_STOP_REASONS.includes(h.stop_reason);
+      if (operational && (h.stop_detail === null || h.stop_detail.trim() === '')) {
+        rule(
+          ctx,
+          'stop_detail',
+          'stop_detail_required',
+          `stop_reason ${h.stop_reason} needs a non-empty stop_detail`,
+        );
       }
-    }
-    if (h.file_baseline !== null) {
-      for (const p of uncoveredPaths(h.file_baseline, h.files_owned)) {
-        rule(ctx, 'file_baseline', 'baseline_not_covering', `file_baseline does not cover owned file ${p}`);
+      if (!operational && h.stop_detail !== null)
+        rule(
+          ctx,
+          'stop_detail',
+          'stop_detail_forbidden',
+          'stop_detail is only for protocol-error and operational-error stops',
+        );
+
+      const driven = isBlockerDriven(h);
+      for (const f of ['blocker_kind', 'blocker_signature', 'new_evidence_required_for_rerun'] as const) {
+        const v = h[f];
+        if (driven && (v === null || v.trim() === ''))
+          rule(ctx, f, 'blocker_field_required', `${f} is required for a blocker-driven stop`);
+        if (!driven && v !== null)
+          rule(ctx, f, 'blocker_field_forbidden', `${f} must be null unless the stop is blocker-driven`);
       }
-    }
-  });
+      const proof = driven && h.blocker_kind === 'proof';
+      if (proof && h.blocker_class === null)
+        rule(ctx, 'blocker_class', 'blocker_class_required', 'a proof blocker names its blocker_class');
+      if (!proof && h.blocker_class !== null)
+        rule(
+          ctx,
+          'blocker_class',
+          'blocker_class_forbidden',
+          'blocker_class is only for blocker-driven proof blockers',
+        );
+
+      if (h.stop_reason !== 'protocol-error') {
+        for (const f of ['target', 'scope', 'mode', 'file_baseline'] as const) {
+          if (h[f] === null)
+            rule(ctx, f, 'identity_required', `${f} may be null only for a protocol-error stop`);
+        }
+      }
+      if (h.file_baseline !== null) {
+        for (const p of uncoveredPaths(h.file_baseline, h.files_owned)) {
+          rule(ctx, 'file_baseline', 'baseline_not_covering', `file_baseline does not cover owned file ${p}`);
+        }
+      }
+    }),
+);
 
 /** A run-contract/v1 handoff record. */
 export type Handoff = z.infer<typeof HandoffSchema>;

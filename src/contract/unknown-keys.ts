@@ -34,13 +34,30 @@ export interface KeyScan {
   readonly errors: readonly ValidationIssue[];
 }
 
+/** The known keys of each scanned shape, read from the schemas on the first scan (they are lazy). */
+interface KnownKeys {
+  readonly dispatch: ReadonlySet<string>;
+  readonly context: ReadonlySet<string>;
+  readonly handoff: ReadonlySet<string>;
+  readonly evidence: ReadonlySet<string>;
+  readonly baseline: ReadonlySet<string>;
+  readonly entry: ReadonlySet<string>;
+}
+let known: KnownKeys | undefined;
 const keysOf = (shape: object): ReadonlySet<string> => new Set(Object.keys(shape));
-const DISPATCH_KEYS = keysOf(DispatchSchema.shape);
-const CONTEXT_KEYS = keysOf(DispatchContextSchema.shape);
-const HANDOFF_KEYS = keysOf(HandoffSchema.shape);
-const EVIDENCE_KEYS = keysOf(HandoffEvidenceSchema.shape);
-const BASELINE_KEYS = keysOf(FileBaselineSchema.shape);
-const ENTRY_KEYS = keysOf(BaselineEntrySchema.shape);
+function knownKeys(): KnownKeys {
+  if (known === undefined) {
+    known = {
+      dispatch: keysOf(DispatchSchema.shape),
+      context: keysOf(DispatchContextSchema.shape),
+      handoff: keysOf(HandoffSchema.shape),
+      evidence: keysOf(HandoffEvidenceSchema.shape),
+      baseline: keysOf(FileBaselineSchema.shape),
+      entry: keysOf(BaselineEntrySchema.shape),
+    };
+  }
+  return known;
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,11 +102,11 @@ function scanBaseline(
   errors: ValidationIssue[],
 ): void {
   if (!isPlainObject(value)) return;
-  scanObject(value, BASELINE_KEYS, prefix, 'file-baseline/v1', warnings, errors);
+  scanObject(value, knownKeys().baseline, prefix, 'file-baseline/v1', warnings, errors);
   const files = value.files;
   if (!Array.isArray(files)) return;
   files.forEach((f, i) => {
-    scanObject(f, ENTRY_KEYS, join(prefix, `files.${i}`), 'file-baseline/v1', warnings, errors);
+    scanObject(f, knownKeys().entry, join(prefix, `files.${i}`), 'file-baseline/v1', warnings, errors);
   });
 }
 
@@ -112,12 +129,12 @@ export function scanUnknownKeys(kind: KeyScanKind, input: unknown): KeyScan {
   if (kind === 'baseline') {
     scanBaseline(input, '', warnings, errors);
   } else if (kind === 'dispatch') {
-    scanObject(input, DISPATCH_KEYS, '', 'run-contract/v1 dispatch', warnings, errors);
-    scanObject(input.context, CONTEXT_KEYS, 'context', 'run-contract/v1 dispatch', warnings, errors);
+    scanObject(input, knownKeys().dispatch, '', 'run-contract/v1 dispatch', warnings, errors);
+    scanObject(input.context, knownKeys().context, 'context', 'run-contract/v1 dispatch', warnings, errors);
     scanBaseline(input.file_baseline, 'file_baseline', warnings, errors);
   } else {
-    scanObject(input, HANDOFF_KEYS, '', 'run-contract/v1 handoff', warnings, errors);
-    scanObject(input.evidence, EVIDENCE_KEYS, 'evidence', 'run-contract/v1 handoff', warnings, errors);
+    scanObject(input, knownKeys().handoff, '', 'run-contract/v1 handoff', warnings, errors);
+    scanObject(input.evidence, knownKeys().evidence, 'evidence', 'run-contract/v1 handoff', warnings, errors);
     scanBaseline(input.file_baseline, 'file_baseline', warnings, errors);
   }
   return { warnings, errors };
