@@ -86,6 +86,7 @@ export function nextCycle(): CycleUpdate {
     committedThisCycle: false,
     review: null,
     lastWork: null,
+    refutedEdits: [],
     rolledBack: [],
     deep: null,
     repair: null,

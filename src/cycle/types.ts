@@ -3,7 +3,7 @@
  * targets, actor inputs and outputs, and the machine context. Types only (layer 0).
  */
 
-import type { FileBaseline } from '../baseline/schema.js';
+import type { BaselineEntry, FileBaseline } from '../baseline/schema.js';
 import type { Dispatch, Handoff, Scope, StopReason } from '../contract/index.js';
 import type { BlockerClassTable } from '../profile/blocker-classes.js';
 import type { TrackerViolation } from '../tracker/counters.js';
@@ -297,6 +297,30 @@ export interface EditToRestore {
   readonly files: readonly string[];
   /** Why, in words (`the claim 'solved' did not hold — …`). */
   readonly reason: string;
+  /**
+   * The pre-dispatch state each file goes back to, by file: its sha256, or null for a file that did
+   * not exist. The restorer puts back the capture holding exactly that state (a deep or repair pass
+   * after the refuted dispatch captured the file again); absent: the latest capture.
+   */
+  readonly to?: Readonly<Record<string, string | null>>;
+}
+/**
+ * A refuted edit of this cycle not yet put back (src/cycle/restore-edits.ts): recorded when
+ * verification refutes a `solved` claim (or a batch's primary is refused, so its siblings' claims
+ * cannot be verified), consumed by the checkpoint's restore or, when the run stops before the
+ * checkpoint, by the restore on the way to `stopped`.
+ */
+export interface RefutedEdit {
+  /** The target of the dispatch (`file:line`). */
+  readonly target: string;
+  /** The files it returned, spelled as the custody baseline spells them. */
+  readonly files: readonly string[];
+  /** Why, in words (`the claim 'solved' did not hold — …`). */
+  readonly reason: string;
+  /** The pre-dispatch baseline entries of `files` (what they go back to). */
+  readonly before: readonly BaselineEntry[];
+  /** The entries the handoff returned for `files` (still held: no later pass changed them). */
+  readonly returned: readonly BaselineEntry[];
 }
 /** Input of the edit restorer actor: the failed edits of this cycle, put back before the checkpoint. */
 export interface EditRestoreInput {
@@ -591,6 +615,12 @@ export interface CycleContext {
    * hold — …`, or why one could not be): the final record's failed avenues carry them.
    */
   readonly restoredEdits: readonly string[];
+  /**
+   * The refuted edits of this cycle not yet put back: the checkpoint restores them (or drops them
+   * when a later verified pass changed their files), and a run that stops before the checkpoint
+   * restores them on its way to `stopped`. Absent = none.
+   */
+  readonly refutedEdits?: readonly RefutedEdit[];
   /** Files rolled back by deep mode this cycle: never staged. */
   readonly rolledBack: readonly string[];
   /** The deep invocation in progress (null outside `work.deep`). */

@@ -10,6 +10,7 @@ import { type CycleUpdate, currentCycle } from './context.js';
 import { mergeBaseline } from './custody.js';
 import { isFalsifyPass } from './falsification.js';
 import { relaunchVerdict } from './relaunch.js';
+import { refusedBatchEdits } from './restore-edits.js';
 import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
 import type { CycleContext, DiagnosticsOutput, TargetInfo, WorkOutcome } from './types.js';
@@ -68,7 +69,8 @@ export function switchToInline(c: Pick<CycleContext, 'log'>): CycleUpdate {
  * that is not a handoff (a violation reaches the machine as the outcome itself, see
  * src/runtime/run-cycle.ts) is logged. A primary refused without ending the run
  * (`fence-violation`, `permission-denied`) still brings its siblings: their accepted files and
- * baselines are absorbed (they are in custody), their `solved` claims recorded as not verified.
+ * baselines are absorbed (they are in custody), their `solved` claims recorded as not verified and
+ * counted as refuted: their edits wait in `refutedEdits` to be put back (src/cycle/restore-edits.ts).
  *
  * @example
  * ```ts
@@ -93,8 +95,12 @@ export function absorbWork(c: CycleContext, out: WorkOutcome): CycleUpdate {
       next = { ...next, log: [...next.log, `work (batch): ${sib.kind} — ${sib.detail}`] };
     }
   }
+  // a refused primary: its siblings' `solved` claims cannot be verified — counted as refuted, their
+  // edits wait to be put back (src/cycle/restore-edits.ts)
+  const refuted = primary ? [] : refusedBatchEdits(next, out);
   return {
     lastWork: out,
+    ...(refuted.length > 0 ? { refutedEdits: [...(c.refutedEdits ?? []), ...refuted] } : {}),
     now: next.now,
     tracker: next.tracker,
     attempts: next.attempts,

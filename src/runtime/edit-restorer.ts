@@ -6,8 +6,12 @@
  * `restoreOwned` (a temp beside each file renamed over it, never a write through the path),
  * re-reads them, and hands the run's verified custody the restored bytes (`revert`), so the
  * late-write re-check and the built-in scan see them and no checkpoint stages them. A file it
- * cannot put back is a result (`failed` with the reason), never a throw.
+ * cannot put back is a result (`failed` with the reason), never a throw. An edit names the
+ * pre-dispatch state each file goes back to (`to`: its sha256): the restorer keeps the last few
+ * distinct states of each file, so a stop after a later deep or repair pass still puts back the
+ * refuted dispatch's pre-dispatch bytes.
  */
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { EditRestoreInput, EditRestoreOutput, WorkerInput } from '../cycle/types.js';
 import { captureOwned, type OwnedCapture, restoreOwned } from './owned-files.js';
@@ -30,6 +34,16 @@ export interface EditRestorer {
   restore(input: EditRestoreInput): Promise<Unstamped<EditRestoreOutput>>;
 }
 
+/** One captured pre-dispatch state of a file: its bytes (null: absent), mode and sha256 (null: absent). */
+interface Held {
+  readonly bytes: Buffer | null;
+  readonly mode: number;
+  readonly state: string | null;
+}
+
+/** How many distinct pre-dispatch states of one file the restorer keeps (a cycle's fill, deep and repair dispatches). */
+const KEPT_STATES = 4;
+
 const ownedOf = (i: Pick<WorkerInput, 'target' | 'ownedFiles'>): readonly string[] =>
   i.ownedFiles ?? [i.target.file];
 
@@ -47,28 +61,37 @@ const ownedOf = (i: Pick<WorkerInput, 'target' | 'ownedFiles'>): readonly string
  * ```
  */
 export function createEditRestorer(o: EditRestorerOptions): EditRestorer {
-  const held = new Map<string, { bytes: Buffer | null; mode: number }>();
+  // per file, its last few distinct pre-dispatch states (newest last): a deep or repair pass after a
+  // refuted dispatch captures the file again, and a stop puts back the earlier dispatch's bytes
+  const held = new Map<string, Held[]>();
   const abs = (f: string) => resolve(o.projectRoot, f);
   return {
     async capture(input) {
       const files = [input, ...(input.batch ?? [])].flatMap((i) => ownedOf(i).map(abs));
       const got = await captureOwned([...new Set(files)]).catch(() => null);
-      for (const [p, v] of got ?? []) held.set(p, v);
+      for (const [p, v] of got ?? []) {
+        const state = v.bytes === null ? null : createHash('sha256').update(v.bytes).digest('hex');
+        const kept = (held.get(p) ?? []).filter((h) => h.state !== state);
+        held.set(p, [...kept, { ...v, state }].slice(-KEPT_STATES));
+      }
     },
     async restore(input) {
-      const wanted = [...new Set(input.edits.flatMap((e) => e.files))];
+      const wanted = new Map<string, string | null | undefined>();
+      for (const e of input.edits)
+        for (const f of e.files) if (!wanted.has(f)) wanted.set(f, e.to === undefined ? undefined : e.to[f]);
       const failed: string[] = [];
       const problems: string[] = [];
       const capture = new Map<string, { bytes: Buffer | null; mode: number }>();
       const spelled = new Map<string, string>();
-      for (const f of wanted) {
-        const v = held.get(abs(f));
+      for (const [f, state] of wanted) {
+        const states = held.get(abs(f)) ?? [];
+        const v = state === undefined ? states.at(-1) : states.find((h) => h.state === state);
         if (v === undefined) {
           failed.push(f);
-          problems.push(`${f}: no pre-dispatch capture`);
+          problems.push(`${f}: no pre-dispatch capture${states.length > 0 ? ' of those bytes' : ''}`);
           continue;
         }
-        capture.set(abs(f), v);
+        capture.set(abs(f), { bytes: v.bytes, mode: v.mode });
         spelled.set(abs(f), f);
       }
       const r = await restoreOwned(capture);

@@ -7,15 +7,24 @@
 import { describe, expect, it } from 'vitest';
 import type { FileBaseline } from '../../src/baseline/schema.js';
 import { checkpointInput } from '../../src/cycle/actor-inputs.js';
+import { nextCycle } from '../../src/cycle/boundary-reducers.js';
 import { finalHandoff } from '../../src/cycle/final-handoff.js';
 import {
   absorbEditRestore,
+  absorbStopRestore,
+  dropRefutedEdits,
   editRestoreDue,
   editRestoreInput,
   editsToRestore,
+  noteRefutedEdits,
   refutedWhy,
+  stopEditsToRestore,
+  stopRestoreDue,
+  stopRestoreFailed,
+  stopRestoreInput,
 } from '../../src/cycle/restore-edits.js';
 import type { AttemptRecord, CycleContext, TargetInfo, WorkOutcome } from '../../src/cycle/types.js';
+import { absorbWork } from '../../src/cycle/work-reducers.js';
 import { cycleContext, FILE, handoffOutcome, T1, workerHandoff } from './fixture.js';
 
 const FILE_B = '/p/B.lean';
@@ -71,11 +80,9 @@ const REASON = "the claim 'solved' did not hold — A.lean:2 still open (`sorry`
 
 describe('editsToRestore', () => {
   it('a refuted solved claim: its returned files go back, with the verify line as the reason', () => {
-    expect(editsToRestore(ctx())).toEqual([{ target: T1.id, files: [FILE], reason: REASON }]);
-    expect(editRestoreInput(ctx())).toEqual({
-      cycle: 1,
-      edits: [{ target: T1.id, files: [FILE], reason: REASON }],
-    });
+    const edit = { target: T1.id, files: [FILE], reason: REASON, to: { [FILE]: 'b'.repeat(64) } };
+    expect(editsToRestore(ctx())).toEqual([edit]);
+    expect(editRestoreInput(ctx())).toEqual({ cycle: 1, edits: [edit] });
   });
 
   it('a claim that held, a stuck answer, a falsify pass or an earlier cycle’s failure: nothing goes back', () => {
@@ -104,7 +111,7 @@ describe('editsToRestore', () => {
     const batch = ctx({ lastWork: solvedA({ batch: [solvedB] }), accepted: [FILE, FILE_B] });
     // B held: only A
     expect(editsToRestore({ ...batch, attempts: { ...batch.attempts, [T2.id]: [attempt(true)] } })).toEqual([
-      { target: T1.id, files: [FILE], reason: REASON },
+      { target: T1.id, files: [FILE], reason: REASON, to: { [FILE]: 'b'.repeat(64) } },
     ]);
     // A held, B did not: only B
     const onlyB = editsToRestore({
@@ -171,5 +178,142 @@ describe('absorbEditRestore', () => {
     expect(cp.files).toEqual([FILE_B]);
     expect(cp.summary).toBe('cycle 1: A.lean:2 not verified, B.lean:4 solved');
     expect(u.baseline?.files.map((e) => e.sha256?.[0])).toEqual(['b', 'd']);
+  });
+});
+
+describe('a refuted edit waits until the checkpoint or the stop (issue 27 §1: every stop path restores)', () => {
+  /** After verification refuted A's claim: the edit is recorded as waiting. */
+  const refuted = () => {
+    const c = ctx();
+    return { ...c, ...noteRefutedEdits(c) };
+  };
+
+  it('verification records the refuted edit with its pre-dispatch and returned entries', () => {
+    const c = refuted();
+    expect(c.refutedEdits).toEqual([
+      {
+        target: T1.id,
+        files: [FILE],
+        reason: REASON,
+        before: [entry(FILE, 'b')],
+        returned: [entry(FILE, 'a')],
+      },
+    ]);
+    // a claim that held records nothing
+    expect(noteRefutedEdits(ctx({ attempts: { [T1.id]: [attempt(true)] } }))).toEqual({});
+  });
+
+  it('a stop after a later pass wrote over the edit (a repair patch) still puts back the pre-dispatch bytes', () => {
+    const patched = {
+      ...refuted(),
+      lastWork: null,
+      baseline: baseline(entry(FILE, 'e'), entry(FILE_B, 'd')),
+    };
+    // the checkpoint leaves a file a later pass changed (that pass is judged on its own) …
+    expect(editsToRestore(patched)).toEqual([]);
+    // … a stop does not: nothing of this cycle was verified
+    expect(stopEditsToRestore(patched)).toEqual([
+      { target: T1.id, files: [FILE], reason: REASON, to: { [FILE]: 'b'.repeat(64) } },
+    ]);
+    expect(stopRestoreDue(patched)).toBe(true);
+    expect(stopRestoreDue({ ...patched, available: { deep: false, repair: false } })).toBe(false);
+    expect(stopRestoreInput(patched).edits.map((e) => e.files)).toEqual([[FILE]]);
+    const u = absorbStopRestore(patched, { now: 9, restored: [FILE], failed: [], detail: null });
+    expect(u.baseline?.files.find((e) => e.path === FILE)?.sha256).toBe('b'.repeat(64));
+    expect(u.refutedEdits).toEqual([]);
+    expect(u.log?.at(-1)).toBe(`stop: restored A.lean: ${REASON}`);
+    const final = finalHandoff({ ...patched, ...u }, { status: 'stopped', stopReason: 'protocol-error' });
+    expect(final.failed_avenues).toContain(`restored A.lean: ${REASON}`);
+    expect(final.file_baseline.files.find((e) => e.path === FILE)?.sha256).toBe('b'.repeat(64));
+  });
+
+  it('a stop whose restore fails names the edit it could not put back', () => {
+    const u = stopRestoreFailed(refuted(), new Error('EIO'));
+    expect(u.restoredEdits).toEqual([
+      `could not restore A.lean (${REASON}): the edit restorer failed: Error: EIO`,
+    ]);
+    expect(u.baseline?.files.find((e) => e.path === FILE)?.sha256).toBe('a'.repeat(64));
+  });
+
+  it('nothing waits after the checkpoint restored or dropped it, nor in the next cycle', () => {
+    const c = refuted();
+    const afterRestore = {
+      ...c,
+      ...absorbEditRestore(c, { now: 5, restored: [FILE], failed: [], detail: null }),
+    };
+    expect(stopEditsToRestore(afterRestore)).toEqual([]);
+    expect(stopEditsToRestore({ ...c, ...dropRefutedEdits() })).toEqual([]);
+    expect(stopEditsToRestore({ ...c, ...nextCycle() })).toEqual([]);
+    // a file already back to its pre-dispatch bytes is not restored twice
+    expect(stopEditsToRestore({ ...c, baseline: PRE })).toEqual([]);
+  });
+
+  it('the checkpoint puts back a waiting edit even when the last outcome is a later pass (a deep rollback)', () => {
+    const c = {
+      ...refuted(),
+      lastWork: { kind: 'custody-violation', now: 0, detail: 'x', dispatch: null } as WorkOutcome,
+    };
+    expect(editsToRestore(c).map((e) => e.files)).toEqual([[FILE]]);
+    // and once per file: the waiting edit and the last outcome's are the same edit
+    expect(editsToRestore(refuted())).toHaveLength(1);
+  });
+});
+
+describe('batch siblings under a refused primary are counted as refuted (issue 27)', () => {
+  const fence = (batch: WorkOutcome[]): WorkOutcome => ({
+    kind: 'fence-violation',
+    now: 1,
+    detail: 'header fence: A.lean: theorem t: statement changed',
+    dispatch: null,
+    batch,
+  });
+  const stuckB = handoffOutcome(workerHandoff('stuck', { target: T2.id, files_changed: [FILE_B] }), {
+    dispatch: dispatch(T2.id),
+    accepted: [FILE_B],
+    baseline: baseline(entry(FILE_B, 'd')),
+  });
+  const start = () => ctx({ lastWork: null, accepted: [], baseline: PRE, attempts: {}, log: [] });
+  const WHY = `the claim 'solved' was not verified — the batch's primary ${T1.id} was refused (fence-violation)`;
+
+  it('a solved sibling: its claim is not verified, its edit waits and the checkpoint puts it back', () => {
+    const c = start();
+    const u = absorbWork(c, fence([solvedB]));
+    expect(u.attempts?.[T2.id]?.at(-1)?.solved).toBe(false);
+    expect(u.refutedEdits).toEqual([
+      {
+        target: T2.id,
+        files: [FILE_B],
+        reason: WHY,
+        before: [entry(FILE_B, 'c')],
+        returned: [entry(FILE_B, 'd')],
+      },
+    ]);
+    const next = { ...c, ...u };
+    expect(editRestoreDue(next)).toBe(true);
+    expect(editsToRestore(next)).toEqual([
+      { target: T2.id, files: [FILE_B], reason: WHY, to: { [FILE_B]: 'c'.repeat(64) } },
+    ]);
+    const r = absorbEditRestore(next, { now: 5, restored: [FILE_B], failed: [], detail: null });
+    expect(r.accepted).toEqual([]);
+    expect(r.restoredEdits).toEqual([`restored B.lean: ${WHY}`]);
+    expect(checkpointInput({ ...next, ...r }).files).toEqual([]);
+  });
+
+  it('a stuck sibling claims nothing: its edit stays in custody and is not put back', () => {
+    const u = absorbWork(start(), fence([stuckB]));
+    expect(u.refutedEdits).toBeUndefined();
+    expect(u.accepted).toEqual([FILE_B]);
+  });
+
+  it('a permission denial with an inline retry: the sibling still waits (the last outcome no longer names it)', () => {
+    const c = start();
+    const denied = { ...c, ...absorbWork(c, { ...fence([solvedB]), kind: 'permission-denied' }) };
+    expect(denied.refutedEdits?.[0]?.reason).toContain('(permission-denied)');
+    const inline = {
+      ...denied,
+      ...absorbWork(denied, handoffOutcome(workerHandoff('stuck'), { dispatch: dispatch(T1.id) })),
+    };
+    expect(stopEditsToRestore(inline).map((e) => e.target)).toEqual([T2.id]);
+    expect(editsToRestore(inline).map((e) => e.target)).toEqual([T2.id]);
   });
 });
