@@ -6,7 +6,6 @@
  * here and provided by the shell (src/gate/gate-runner.ts); guards call pure rules in src/gate.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Slot } from '../src/gate/grant-schema.js';
 import {
   type GateLifecycleContext,
   type GateLifecycleInput,
@@ -14,77 +13,54 @@ import {
   initialLifecycleContext,
   mayReserve,
 } from '../src/gate/lifecycle.js';
-import type { Route } from '../src/gate/route-schema.js';
+import type {
+  AssessOutput,
+  CheckOutput,
+  CollectOutput,
+  ContinueOutput,
+  GateActorInput,
+  GateMachineOutput,
+  ReserveOutput,
+  RouteOutput,
+  ValidateOutput,
+} from '../src/gate/lifecycle-actors.js';
+import {
+  afterOrdinaryRepair,
+  exactFailed,
+  exactStop,
+  gateOutput,
+  handOver,
+  markBlocked,
+  nextRound,
+  recordAssessment,
+  recordAssessmentFailure,
+  recordExact,
+  recordFailure,
+  recordGrant,
+  recordHardStop,
+  recordPacket,
+  recordRefusal,
+  recordRoute,
+  routeStops,
+} from '../src/gate/lifecycle-reducers.js';
 
-/** Output of the `collect` actor. */
-export interface CollectOutput {
-  readonly packet_id: string;
-}
-/** Output of the `check` actor. */
-export interface CheckOutput {
-  readonly ok: boolean;
-  readonly stop: boolean;
-  readonly codes: readonly string[];
-}
-/** Output of the `evaluate` and `assessBlocked` actors. */
-export interface AssessOutput {
-  readonly assessment_id: string;
-  readonly status: 'EVALUATED' | 'NOT_EVALUATED' | 'INVALID';
-}
-/** Output of the `route` actor. */
-export interface RouteOutput {
-  readonly route_id: string;
-  readonly route: Route;
-}
-/** Output of the `reserve` actor. */
-export interface ReserveOutput {
-  readonly outcome: 'granted' | 'replayed' | 'refused';
-  readonly grant_id: string | null;
-  readonly slot: Slot | null;
-  readonly reason: string | null;
-}
-/** Output of the `continue` actor (the worker ran again under the grant). */
-export interface ContinueOutput {
-  readonly worker_status: 'provisional' | 'blocked';
-}
-/** Output of the `validate` actor (grant consumed, result validated). */
-export interface ValidateOutput {
-  readonly consumed: boolean;
-}
-
-/** Inputs the actors receive (ids from the context; records are resolved by the shell). */
-export interface GateActorInput {
-  readonly context: GateLifecycleContext;
-}
+export type {
+  AssessOutput,
+  CheckOutput,
+  CollectOutput,
+  ContinueOutput,
+  GateActorInput,
+  GateMachineOutput,
+  ReserveOutput,
+  RouteOutput,
+  ValidateOutput,
+} from '../src/gate/lifecycle-actors.js';
+export { gateOutput } from '../src/gate/lifecycle-reducers.js';
 
 /** The gate machine's input (the problem, its continuation profile and the slots already used). */
 export type GateMachineInput = GateLifecycleInput;
 /** The gate machine's context. */
 export type GateMachineContext = GateLifecycleContext;
-
-/**
- * What the gate machine ends with (its `output`, the value `toPromise(actor)` resolves to): which
- * final state handed over to the lead, and the notes recorded on the way (actor failures, refused
- * reservations, a hard stop). The records themselves (packets, assessments, routes, grants) are
- * the shell's: the machine only holds their ids.
- */
-export interface GateMachineOutput {
-  /** `lead-review` (leadReview) or `stopped` (stopped). */
-  readonly outcome: 'lead-review' | 'stopped';
-  readonly notes: readonly string[];
-}
-
-/**
- * The gate machine's output from a final context.
- *
- * @example
- * ```ts
- * gateOutput(actor.getSnapshot().context).outcome; // 'lead-review'
- * ```
- */
-export function gateOutput(context: GateLifecycleContext): GateMachineOutput {
-  return { outcome: context.outcome ?? 'lead-review', notes: context.notes };
-}
 
 /** Events the gate machine accepts from outside (besides actor completions). */
 export type GateEvent =
@@ -128,71 +104,28 @@ export const gateMachine = setup({
     validate: fromPromise<ValidateOutput, GateActorInput>(notProvided('validate')),
   },
   guards: {
-    exactStop: (_, out: CheckOutput) => out.stop,
-    exactFailed: (_, out: CheckOutput) => !out.ok,
+    exactStop: (_, out: CheckOutput) => exactStop(out),
+    exactFailed: (_, out: CheckOutput) => exactFailed(out),
     blockedMode: ({ context }) => context.mode === 'blocked',
-    routeStop: ({ context }, out: RouteOutput) => out.route === 'STOP' || context.hard_stop !== null,
+    routeStop: ({ context }, out: RouteOutput) => routeStops(context, out),
     mayReserve: ({ context }, out: RouteOutput) => mayReserve({ ...context, route: out.route }),
     grantAcceptable: ({ context }, out: ReserveOutput) => grantAcceptable(context, out),
-    afterOrdinaryRepair: ({ context }) => context.grant?.slot === 'ordinary-repair',
+    afterOrdinaryRepair: ({ context }) => afterOrdinaryRepair(context),
   },
   actions: {
-    markBlocked: assign({ mode: 'blocked' as const }),
-    recordPacket: assign({ packet_id: (_, out: CollectOutput) => out.packet_id }),
-    recordExact: assign({
-      exact: (_, out: CheckOutput) => ({ ok: out.ok, stop: out.stop, codes: [...out.codes] }),
-    }),
-    recordAssessment: assign({
-      assessment: (_, out: AssessOutput) => ({ assessment_id: out.assessment_id, status: out.status }),
-    }),
-    recordAssessmentFailure: assign({
-      assessment: () => ({ assessment_id: 'none', status: 'NOT_EVALUATED' }),
-      notes: ({ context }) => [...context.notes, 'assessment actor failed: recorded as NOT_EVALUATED'],
-    }),
-    recordRoute: assign({ route: (_, out: RouteOutput) => out.route }),
-    recordGrant: assign(({ context }, out: ReserveOutput) => {
-      // taken only after grantAcceptable, which requires both; nothing is recorded otherwise
-      if (out.grant_id === null || out.slot === null) return {};
-      const grant: { grant_id: string; slot: Slot } = { grant_id: out.grant_id, slot: out.slot };
-      return {
-        grant,
-        grants: [...context.grants, grant],
-        ordinary_repairs_used: context.ordinary_repairs_used + (grant.slot === 'ordinary-repair' ? 1 : 0),
-        gate_continuations_used:
-          context.gate_continuations_used + (grant.slot === 'gate-continuation' ? 1 : 0),
-      };
-    }),
-    recordRefusal: assign({
-      notes: ({ context }, out: ReserveOutput) => [
-        ...context.notes,
-        out.outcome === 'refused'
-          ? `reservation refused: ${out.reason ?? 'no reason given'}`
-          : `reservation ${out.outcome} grant ${out.grant_id ?? '?'} (${out.slot ?? '?'}): not acted on again, beyond the profile`,
-      ],
-    }),
-    nextRound: assign(({ context }, out: ContinueOutput) => ({
-      mode: out.worker_status,
-      round: context.round + 1,
-      packet_id: null,
-      exact: null,
-      assessment: null,
-      route: null,
-    })),
-    recordFailure: assign({
-      notes: ({ context }, note: string) => [...context.notes, note],
-    }),
-    recordHardStop: assign({
-      hard_stop: (_, reason: string) => reason,
-      notes: ({ context }, reason: string) => [...context.notes, `hard stop: ${reason}`],
-    }),
-    handToLead: assign({
-      lead_handoffs: ({ context }) => context.lead_handoffs + 1,
-      outcome: 'lead-review' as const,
-    }),
-    handStopToLead: assign({
-      lead_handoffs: ({ context }) => context.lead_handoffs + 1,
-      outcome: 'stopped' as const,
-    }),
+    markBlocked: assign(() => markBlocked()),
+    recordPacket: assign((_, out: CollectOutput) => recordPacket(out)),
+    recordExact: assign((_, out: CheckOutput) => recordExact(out)),
+    recordAssessment: assign((_, out: AssessOutput) => recordAssessment(out)),
+    recordAssessmentFailure: assign(({ context }) => recordAssessmentFailure(context)),
+    recordRoute: assign((_, out: RouteOutput) => recordRoute(out)),
+    recordGrant: assign(({ context }, out: ReserveOutput) => recordGrant(context, out)),
+    recordRefusal: assign(({ context }, out: ReserveOutput) => recordRefusal(context, out)),
+    nextRound: assign(({ context }, out: ContinueOutput) => nextRound(context, out)),
+    recordFailure: assign(({ context }, note: string) => recordFailure(context, note)),
+    recordHardStop: assign(({ context }, reason: string) => recordHardStop(context, reason)),
+    handToLead: assign(({ context }) => handOver(context, 'lead-review')),
+    handStopToLead: assign(({ context }) => handOver(context, 'stopped')),
   },
 }).createMachine({
   id: 'gate',
@@ -207,16 +140,20 @@ export const gateMachine = setup({
   },
   states: {
     provisional: {
+      description:
+        'The worker has reported: WORKER.PROVISIONAL assesses its result, WORKER.BLOCKED its BLOCKED report (HARD_STOP from any state ends at stopped).',
       on: {
         'WORKER.PROVISIONAL': { target: 'collecting' },
         'WORKER.BLOCKED': { target: 'blocked' },
       },
     },
     blocked: {
+      description: 'Marks the round as a BLOCKED report, then collects its evidence.',
       entry: 'markBlocked',
       always: { target: 'collecting' },
     },
     collecting: {
+      description: 'The evidence collector stores the packet of the round; a failure hands over to the lead.',
       invoke: {
         id: 'collect',
         src: 'collect',
@@ -232,6 +169,8 @@ export const gateMachine = setup({
       },
     },
     checking: {
+      description:
+        'The exact checks run: a stop code stops, a failure routes without the evaluator, a BLOCKED round is assessed, else evaluated.',
       invoke: {
         id: 'check',
         src: 'check',
@@ -261,6 +200,8 @@ export const gateMachine = setup({
       },
     },
     evaluating: {
+      description:
+        'The evaluator assesses the provisional result; a failure counts as NOT_EVALUATED (never reserves) and routes.',
       invoke: {
         id: 'evaluate',
         src: 'evaluate',
@@ -273,6 +214,8 @@ export const gateMachine = setup({
       },
     },
     assessingBlocked: {
+      description:
+        'The evaluator assesses the BLOCKED report; a failure counts as NOT_EVALUATED (never reserves) and routes.',
       invoke: {
         id: 'assessBlocked',
         src: 'assessBlocked',
@@ -285,6 +228,8 @@ export const gateMachine = setup({
       },
     },
     routing: {
+      description:
+        'The route is chosen: STOP or a hard stop stops, a continuation-eligible route within the profile reserves, anything else goes to the lead.',
       invoke: {
         id: 'route',
         src: 'route',
@@ -306,6 +251,8 @@ export const gateMachine = setup({
       },
     },
     reserving: {
+      description:
+        'The ledger is asked for the next slot; an acceptable grant continues, a refusal or a grant beyond the profile goes to the lead.',
       invoke: {
         id: 'reserve',
         src: 'reserve',
@@ -325,6 +272,8 @@ export const gateMachine = setup({
       },
     },
     continuing: {
+      description:
+        'The worker runs again under the grant; an uncertain outcome goes to the lead (reconciled, never replayed).',
       invoke: {
         id: 'continueWork',
         src: 'continueWork',
@@ -340,6 +289,8 @@ export const gateMachine = setup({
       },
     },
     validating: {
+      description:
+        'The grant is consumed and the result validated: after the ordinary repair the gate collects again, after the gate continuation the lead reviews.',
       invoke: {
         id: 'validate',
         src: 'validate',
@@ -348,8 +299,16 @@ export const gateMachine = setup({
         onError: { target: 'leadReview', actions: { type: 'recordFailure', params: 'validation failed' } },
       },
     },
-    leadReview: { type: 'final', entry: 'handToLead' },
-    stopped: { type: 'final', entry: 'handStopToLead' },
+    leadReview: {
+      type: 'final',
+      description: 'Handed over to the lead for review: every path ends here or at stopped.',
+      entry: 'handToLead',
+    },
+    stopped: {
+      type: 'final',
+      description: 'Stopped by a STOP route, an exact stop code or a hard stop; handed over to the lead.',
+      entry: 'handStopToLead',
+    },
   },
 });
 

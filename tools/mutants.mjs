@@ -117,11 +117,11 @@ const MUTANTS = [
   },
   {
     id: 'M09',
-    what: 'gate machine: a hard stop no longer stops routing (routeStop ignores hard_stop)',
-    file: 'machines/gate.ts',
-    find: "out.route === 'STOP' || context.hard_stop !== null",
+    what: 'gate: a hard stop no longer stops routing (routeStops ignores hard_stop)',
+    file: 'src/gate/lifecycle-reducers.ts',
+    find: "out.route === 'STOP' || c.hard_stop !== null",
     replace: "out.route === 'STOP'",
-    tests: ['test/model/gate.test.ts', 'test/gate/runner.test.ts'],
+    tests: ['test/gate/lifecycle-reducers.test.ts', 'test/model/gate.test.ts', 'test/gate/runner.test.ts'],
   },
   {
     id: 'M10',
