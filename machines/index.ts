@@ -39,6 +39,21 @@ export {
   type WorkOutcome,
 } from './cycle.js';
 export {
+  type DelegationCheckInput,
+  type DelegationMachine,
+  type DelegationMachineContext,
+  type DelegationMachineInput,
+  type DelegationMachineOutput,
+  type DelegationPrepareInput,
+  type DelegationPrepareOutput,
+  type DelegationWorkerInput,
+  delegationMachine,
+  initialDelegationContext,
+  type JournalDispatchOutput,
+  type JournalHandoffInput,
+  type JournalHandoffOutput,
+} from './delegation.js';
+export {
   type AssessOutput as GateAssessOutput,
   type CheckOutput as GateCheckOutput,
   type CollectOutput as GateCollectOutput,

@@ -3,7 +3,8 @@
  * [--out FILE]` — loads a run from the run store, summarises it (manifest, events with seqs and
  * cites, the effective handoff, damage and warnings) and draws the run's path over its machine,
  * picked from the manifest schema: the cycle machine for run-contract runs
- * (`run-store-manifest/v1|v2`), the chain machine for handoff-chain runs
+ * (`run-store-manifest/v1|v2`) — the delegation machine when the run's recorded trace names it
+ * (a `delegate` or adapter run) —, the chain machine for handoff-chain runs
  * (`run-store-manifest/chain-v1`). Journal damage is reported, never fatal. Exit 0 ok, 2 usage,
  * 3 a malformed run id or one the store does not hold (as in `store load` and `run --prior-run`),
  * 4 the run cannot be read.
@@ -15,6 +16,7 @@ import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
 import { namedMachine } from '../viz/machines.js';
 import type { RecordedStep } from '../viz/recorded-path.js';
+import { DELEGATION_SETTLE_LIMIT, type RunMachine, runMachine } from '../viz/run-machine.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
@@ -29,10 +31,13 @@ const HELP = [
   'Loads a stored run (run-store/v1) and shows its manifest, events (seq, cite), effective handoff,',
   'journal damage and warnings, and the path the run took through its machine, derived from the',
   'journal: the transitions the run recorded with its journal writes (persisted cycle runs, chain',
-  'runs on the run store), else derived from the journal. The machine follows the manifest schema:',
+  'runs on the run store, delegate runs), else derived from the journal. The machine follows the',
+  'manifest schema, and for run-contract runs the machine their recorded trace names:',
   '  run-contract runs (run-store-manifest/v1|v2) → the cycle machine: dispatch → work, worker',
   '    handoff → checkpoint, review → review, replan → replan, final handoff → solved/stuck/stopped;',
   '    steps in between are inferred and drawn as such.',
+  '  delegate and adapter runs (a run-contract run whose trace names the delegation machine) → the',
+  '    delegation machine: dispatch → prepare → work → check → journal, as recorded with the handoff.',
   '  handoff-chain runs (run-store-manifest/chain-v1) → the chain machine: the steps each',
   '    baton-commit carried (failures and retries before it included); without them manifest',
   '    (start baton) → ready, each baton-commit → running → validating → committed; a complete',
@@ -62,21 +67,29 @@ function subtitleTail(report: {
 }
 
 /**
- * The recorded transitions of `machine` (`cycle` or `chain`) in a run: its complete batch records'
- * traces, each step with the cite of its journal write. Empty when the run recorded none or they
- * cannot be read: the path is then derived from the journal, as for any run written without a
- * trace. Steps of other machines are left out (`handoff audit` flags a foreign machine).
+ * The machine a run is drawn over and its recorded transitions: complete batch records' traces,
+ * each step with the cite of its journal write (`runMachine` picks `chain` by the manifest, else
+ * the machine the trace names — `delegation` for a `delegate` run — else `cycle`). No steps when
+ * the run recorded none or they cannot be read: the path is then derived from the journal, as for
+ * any run written without a trace. Steps of other machines are left out (`handoff audit` flags a
+ * foreign machine).
  */
-async function recordedSteps(store: FsStore, runId: string, machine: string): Promise<RecordedStep[]> {
+async function recordedSteps(
+  store: FsStore,
+  runId: string,
+  chainRun: boolean,
+): Promise<{ machine: RunMachine; steps: RecordedStep[] }> {
   const b = await store.readBatches(runId);
-  if (!b.ok) return [];
-  return b.value.batches
+  if (!b.ok) return { machine: chainRun ? 'chain' : 'cycle', steps: [] };
+  const machine = runMachine(chainRun, b.value.batches);
+  const steps = b.value.batches
     .filter((x) => x.status === 'complete')
     .flatMap((x) =>
       x.trace
         .filter((step) => step.machine === machine)
         .map((step) => ({ step, cite: formatCite(runId, x.first_seq), lastSeq: x.last_seq })),
     );
+  return { machine, steps };
 }
 
 /**
@@ -131,10 +144,14 @@ export const command: CliCommand = {
     const store = runStoreOf(values, io);
     let loaded: AnyLoadResult;
     let recorded: RecordedStep[] = [];
+    let drawnOver: RunMachine = 'cycle';
     try {
       loaded = await store.loadRun(runId);
-      if (loaded.ok)
-        recorded = await recordedSteps(store, runId, isChainRunLoad(loaded.value) ? 'chain' : 'cycle');
+      if (loaded.ok) {
+        const r = await recordedSteps(store, runId, isChainRunLoad(loaded.value));
+        recorded = r.steps;
+        drawnOver = r.machine;
+      }
     } finally {
       await (store as { close?: () => unknown }).close?.();
     }
@@ -157,9 +174,9 @@ export const command: CliCommand = {
       else io.err(`handoff inspect: ${escapeControls(line)}\n`);
     }
     if (isChainRunLoad(loaded.value)) {
-      const named = namedMachine('chain');
-      if (named === undefined) throw new HandoffError('internal', 'the chain machine is not registered');
-      const graph = machineGraph(named.machine);
+      const chain = namedMachine('chain');
+      if (chain === undefined) throw new HandoffError('internal', 'the chain machine is not registered');
+      const graph = machineGraph(chain.machine);
       const report = chainInspectReport(loaded.value, graph, recorded);
       if (report.damaged !== null) {
         io.err(
@@ -181,10 +198,15 @@ export const command: CliCommand = {
       await emit(io, text, optionalString(values, 'out'));
       return 0;
     }
-    const cycle = namedMachine('cycle');
-    if (cycle === undefined) throw new HandoffError('internal', 'the cycle machine is not registered');
-    const graph = machineGraph(cycle.machine);
-    const report = inspectReport(loaded.value, graph, recorded);
+    // a run-contract run: the cycle machine, or the delegation machine its trace names
+    const named = namedMachine(drawnOver);
+    if (named === undefined) throw new HandoffError('internal', `the ${drawnOver} machine is not registered`);
+    const graph = machineGraph(named.machine);
+    const drawn = inspectReport(loaded.value, graph, recorded);
+    const report =
+      drawnOver === 'delegation'
+        ? { ...drawn, path: { ...drawn.path, limits: [...drawn.path.limits, DELEGATION_SETTLE_LIMIT] } }
+        : drawn;
     const damage = loaded.value.damage;
     if (damage !== null) {
       io.err(

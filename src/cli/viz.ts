@@ -1,5 +1,5 @@
 /**
- * `handoff viz <cycle|chain|gate|synthesis> [--format mermaid|dot|json|html] [--path FILE|-] [--out FILE]`
+ * `handoff viz <cycle|chain|gate|synthesis|delegation> [--format mermaid|dot|json|html] [--path FILE|-] [--out FILE]`
  * draws a protocol machine; `handoff viz --docs [--check] [--dir DIR]` writes (or checks) the
  * generated docs/machines/*.md. Exit 0 ok, 2 usage (unknown machine or format), 3 docs drift
  * (`--check`), 4 a file could not be read or written.
@@ -153,7 +153,7 @@ async function docs(io: CliIo, values: Record<string, unknown>): Promise<number>
 
 /** The `handoff viz` verb group. */
 export const command: CliCommand = {
-  verbs: ['cycle', 'chain', 'gate', 'synthesis'],
+  verbs: ['cycle', 'chain', 'gate', 'synthesis', 'delegation'],
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {

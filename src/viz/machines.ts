@@ -3,7 +3,13 @@
  * each is defined in (for generated docs).
  */
 import type { AnyStateMachine } from 'xstate';
-import { chainMachine, cycleMachine, gateMachine, synthesisMachine } from '../../machines/index.js';
+import {
+  chainMachine,
+  cycleMachine,
+  delegationMachine,
+  gateMachine,
+  synthesisMachine,
+} from '../../machines/index.js';
 
 /** A named machine. */
 export interface NamedMachine {
@@ -16,7 +22,7 @@ export interface NamedMachine {
 }
 
 /** Names accepted by `handoff viz`, in a fixed order. */
-export const MACHINE_NAMES = ['cycle', 'chain', 'gate', 'synthesis'] as const;
+export const MACHINE_NAMES = ['cycle', 'chain', 'gate', 'synthesis', 'delegation'] as const;
 
 /** A machine name. */
 export type MachineName = (typeof MACHINE_NAMES)[number];
@@ -62,6 +68,14 @@ export function namedMachine(name: string): NamedMachine | undefined {
         source: 'machines/synthesis.ts',
         summary:
           'The synthesis outer loop (seed 002): claims extracted once, then per claim skip-if-present → draft → (guided approval) → assemble → validate → draft: commit → the inner cycle → on stuck the review router (again, redraft under provenance and statement policy, golf, stop), ending done, halted or failed.',
+      };
+    case 'delegation':
+      return {
+        name,
+        machine: delegationMachine as unknown as AnyStateMachine,
+        source: 'machines/delegation.ts',
+        summary:
+          'One checked handoff (`delegate` and the framework adapters): dispatch (journaled first) → prepare → work → check (custody, fence, record; a refusal puts back what the worker touched) → journal the handoff (write-ahead) → settled, refused or failed.',
       };
     default:
       return undefined;

@@ -123,7 +123,7 @@ const EXPECTED_VERBS: Readonly<Record<string, readonly string[]>> = {
     'run',
   ],
   envelope: ['build', 'validate', 'prefix'],
-  viz: ['cycle', 'chain', 'gate', 'synthesis'],
+  viz: ['cycle', 'chain', 'gate', 'synthesis', 'delegation'],
   inspect: [],
   audit: [],
   conformance: ['worker'],

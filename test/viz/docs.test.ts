@@ -38,16 +38,23 @@ describe('docs/machines', () => {
         'missing',
         'missing',
         'missing',
+        'missing',
       ]);
       const files = await writeMachineDocs(dir);
-      expect(files).toHaveLength(4);
+      expect(files).toHaveLength(5);
       expect(await checkMachineDocs(dir)).toEqual([]);
       const chainFile = join(dir, 'chain.md');
       await writeFile(chainFile, `${await readFile(chainFile, 'utf8')}\nedited by hand\n`);
       expect(await checkMachineDocs(dir)).toEqual([
         { machine: 'chain', file: chainFile, state: 'different' },
       ]);
-      expect(generatedDocs(dir).map((d) => d.machine)).toEqual(['cycle', 'chain', 'gate', 'synthesis']);
+      expect(generatedDocs(dir).map((d) => d.machine)).toEqual([
+        'cycle',
+        'chain',
+        'gate',
+        'synthesis',
+        'delegation',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
