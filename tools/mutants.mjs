@@ -105,7 +105,7 @@ const MUTANTS = [
     file: 'src/gate/lifecycle.ts',
     find: 'ctx.gate_continuations_used < ctx.profile.gate_continuations &&\n',
     replace: 'ctx.gate_continuations_used <= ctx.profile.gate_continuations &&\n',
-    tests: ['test/model/gate.test.ts', 'test/gate/runner.test.ts'],
+    tests: ['test/gate/lifecycle.test.ts', 'test/model/gate.test.ts', 'test/gate/runner.test.ts'],
   },
   {
     id: 'M08',
@@ -113,7 +113,7 @@ const MUTANTS = [
     file: 'src/gate/lifecycle.ts',
     find: "if ((out.outcome !== 'granted' && out.outcome !== 'replayed') || out.grant_id === null) return false;",
     replace: 'if (out.grant_id === null) return false;',
-    tests: ['test/model/gate.test.ts', 'test/gate/runner.test.ts'],
+    tests: ['test/gate/lifecycle.test.ts', 'test/model/gate.test.ts', 'test/gate/runner.test.ts'],
   },
   {
     id: 'M09',
