@@ -630,6 +630,7 @@ export async function runCommand(
       w(`committed ${c.commit?.slice(0, 8) ?? ''} ${escapeLine(c.message)}`);
     if (result.priorRun !== null) w(`reused prior run ${escapeLine(result.priorRun)}`);
     if (result.finalCite) w(`final handoff stored as ${escapeLine(result.finalCite)}`);
+    if (result.summaryPath !== null) w(`stop summary: ${escapeLine(result.summaryPath)}`);
     if (!stored) w(NOT_PERSISTED);
     printJson(io, h);
   }

@@ -12,6 +12,7 @@ import { createTraceCollector } from '../audit/trace-collector.js';
 import type { Dispatch, Handoff } from '../contract/index.js';
 import { stuckBlocker, stuckClass } from '../cycle/final-handoff.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
+import { nodeFsLayer, publishFile } from '../durable/index.js';
 import { HandoffError } from '../errors/index.js';
 import {
   memoryStateStore,
@@ -21,10 +22,11 @@ import {
   type StateFs,
 } from '../persist/index.js';
 import type { BlockerClassTable } from '../profile/blocker-classes.js';
-import { createFsStore, type FsStore, resolveStoreRoot, type Store } from '../store/index.js';
+import { createFsStore, type FsStore, resolveStoreRoot, runPaths, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import type { JournaledHandoff } from './final-cites.js';
 import type { RunRecorder } from './run-recorder.js';
+import { STOP_SUMMARY_FILE } from './stop-summary.js';
 
 /** Options of {@link createPersistRecorder}. */
 export interface PersistRecorderOptions {
@@ -168,6 +170,13 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     storeDir: o.store === undefined ? root : null,
     cites,
     journaledHandoffs,
+    async writeSummary(markdown: string) {
+      // only the fs store this recorder opened has a run directory here
+      if (owned === null || runId === null) return null;
+      const target = join(runPaths(root, runId).dir, STOP_SUMMARY_FILE);
+      publishFile(nodeFsLayer(), target, new TextEncoder().encode(markdown), { label: 'summary' });
+      return target;
+    },
     statePath,
     status: () => controller.status(),
     ...(collector === null ? {} : { inspect: collector.inspect }),

@@ -46,6 +46,7 @@ import { type PriorRunReuse, reuseStartup } from './prior-run.js';
 import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import type { FenceResolver } from './statement-fence.js';
+import { renderStopSummary } from './stop-summary.js';
 import { type InProcessWorker, inProcessTransport, subprocessTransport } from './transports.js';
 import { createVerifiedCustody, type VerifiedCustody } from './verified-custody.js';
 import { gitDirsOf } from './workspace-watch.js';
@@ -157,6 +158,12 @@ export interface ProjectRunResult {
   readonly empty: boolean;
   /** Why an empty run found nothing (the words of its first failed avenue), else null. */
   readonly emptyWhy: string | null;
+  /**
+   * The persisted run's Markdown stop summary (`<store>/runs/<run_id>/summary.md`, beside the
+   * final handoff: what was solved, what is stuck and why, what to do next, with cites), or null
+   * (not persisted, or a store without a run directory here).
+   */
+  readonly summaryPath: string | null;
 }
 
 /**
@@ -512,12 +519,26 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   const stopped = recorder.stopHandoff ?? null;
   // a persisted run's final record cites the journal events it rests on (<run_id>#<seq>)
   const journaled = recorder.journaledHandoffs ?? [];
-  const handoff =
-    stopped ??
-    (journaled.length === 0
-      ? r.handoff
-      : citeFinalHandoff(r.handoff, finalCites(journaled, r.context.attempts)));
+  const cited = finalCites(journaled, r.context.attempts);
+  const handoff = stopped ?? (journaled.length === 0 ? r.handoff : citeFinalHandoff(r.handoff, cited));
   const fin = stopped ? { cite: null } : await recorder.finish(handoff);
+  // the Markdown stop summary beside the stored final handoff (a failed write is a warning)
+  let summaryPath: string | null = null;
+  const warnings = [...s.warnings];
+  if (recorder.writeSummary !== undefined && recorder.runId !== null) {
+    const markdown = renderStopSummary({
+      runId: recorder.runId,
+      handoff,
+      finalCite: fin.cite,
+      cited,
+      checkpoints: r.context.checkpoints,
+    });
+    try {
+      summaryPath = await recorder.writeSummary(markdown);
+    } catch (e) {
+      warnings.push(`the stop summary could not be written: ${(e as Error).message}`);
+    }
+  }
   const why = emptyWhy(
     options.target,
     profile.name,
@@ -531,8 +552,9 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     empty: verdict.empty,
     emptyWhy: verdict.empty ? why : null,
     context: r.context,
-    warnings: s.warnings,
+    warnings,
     finalCite: fin.cite,
+    summaryPath,
     humanQuestions: asked,
     priorRun: o.priorRun?.priorRun ?? null,
   };

@@ -47,6 +47,12 @@ export interface RunRecorder {
   readonly stopHandoff?: Handoff | null;
   /** The final handoff; resolves to its citation when stored. */
   finish(final: Handoff): Promise<{ cite: string | null }>;
+  /**
+   * Publishes the run's Markdown stop summary beside its final handoff (durably: temp, fsync,
+   * rename, directory fsync) and resolves to its path; null when this store has no run directory
+   * on this machine or nothing was stored. Absent: no summary.
+   */
+  writeSummary?(markdown: string): Promise<string | null>;
   /** Releases invocation resources (state files) once the run's result was reported. */
   dispose?(): Promise<void>;
   /**

@@ -96,6 +96,12 @@ describe('the final handoff of a persisted run cites its events', () => {
     }
     const refutedPayload = payloadOf((refuted[0]?.match(CITE_IN) ?? [])[0] as string);
     expect(refutedPayload).toMatchObject({ target: 'B.lean:2', status: 'solved', files_changed: [] });
+    // the Markdown stop summary beside the final handoff names the same cites
+    expect(r.summaryPath).toBe(join(recorder.storageRoot, 'runs', r.runId, 'summary.md'));
+    const md = await readFile(r.summaryPath as string, 'utf8');
+    expect(md).toMatch(new RegExp(`^# Run ${r.runId}: solved\n`));
+    for (const c of cites) expect(md).toContain(c);
+    expect(md).toContain(`Final handoff: ${r.finalCite}.`);
     // every cite anywhere in the record resolves to an event of this run
     for (const c of JSON.stringify(r.handoff).match(CITE_IN) ?? [])
       expect(resolveCite(load.value, c).ok).toBe(true);
@@ -109,6 +115,7 @@ describe('the final handoff of a persisted run cites its events', () => {
       worker: { inProcess: worker() },
     });
     expect(JSON.stringify(r.handoff)).not.toMatch(CITE_IN);
+    expect(r.summaryPath).toBeNull();
   });
 });
 
@@ -131,11 +138,11 @@ describe('finalCites (pure)', () => {
     const stuck = handoffFor(d, {
       status: 'stuck',
       blocker_kind: 'proof',
-      blocker_class: 'no-candidate',
+      blocker_class: 'missing-library-lemma',
       blocker_signature: 'A.lean:2:no lemma',
-      next_action: 'review',
+      next_action: 'redraft',
       new_evidence_required_for_rerun: 'x',
-    } as Partial<Handoff>);
+    });
     const out = finalCites(
       [
         { cite: 'R#2', handoff: handoffFor(d) },
