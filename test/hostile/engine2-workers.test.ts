@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkerInput, WorkOutcome } from '../../src/cycle/types.js';
 import { createDeepSnapshots } from '../../src/runtime/deep-snapshots.js';
+import { createDelegatingWorker } from '../../src/runtime/delegating-worker.js';
 import { createPatcher } from '../../src/runtime/patcher-port.js';
+import { subprocessTransport } from '../../src/runtime/transports.js';
 import { createVerifiedCustody, type VerifiedCustody } from '../../src/runtime/verified-custody.js';
 import { gitDirsOf } from '../../src/runtime/workspace-watch.js';
+import { probeSandbox } from '../../src/sandbox/index.js';
 import {
   createRoleProject,
   distUrl,
@@ -227,5 +230,65 @@ describe('hostile falsify worker', () => {
     );
     expect(await readFile(T(), 'utf8')).toBe(THEOREM);
     expect(project.git('status', '--porcelain')).toBe('');
+  });
+});
+
+describe('hostile deep workers with the sandbox on (prevented, not restored)', () => {
+  // the custody attacks above whose outcome depends on the mode: a write outside the declared set
+  // and a sabotaged folder never reach the host at all. The repair, patcher and falsify cases stay
+  // unsandboxed only: the runtime itself applies the diff, and the fence judges the owned bytes,
+  // which are the same in both modes.
+  const DEEP = {
+    role: 'deep' as const,
+    ownedFiles: ['src/T.lean'],
+    parameters: {
+      fast_pass_error: 'omega failed',
+      deep_budget: { scope: 'target', max_files: 1, max_lines: 120 },
+    },
+  };
+  const sandboxed = async (behaviour: string, i: WorkerInput, ...more: string[]): Promise<WorkOutcome> => {
+    expect(await probeSandbox(dir)).toEqual({ available: true });
+    // the scratch folder is a private tmpfs in the sandbox: not the folder holding worker.mjs
+    const worker = createDelegatingWorker({
+      projectRoot: dir,
+      scratch: join(project.aside, 'scratch'),
+      custody,
+      transport: subprocessTransport(['node', project.worker, behaviour, ...more], {
+        cwd: dir,
+        timeoutMs: 30_000,
+        sandbox: { network: 'deny' },
+      }),
+    });
+    return (await worker.work(i, new AbortController().signal)) as WorkOutcome;
+  };
+
+  it('writing outside the declared set: discarded and named; the owned file is put back', async () => {
+    const out = await sandboxed('deep-outside', await input(DEEP));
+    expect(out.kind, JSON.stringify(out)).toBe('custody-violation');
+    expect((out as { detail: string }).detail).toMatch(
+      /files outside the owned set were written and discarded: src\/Undeclared\.lean/,
+    );
+    expect(await lstat(join(dir, 'src', 'Undeclared.lean')).catch(() => null)).toBeNull();
+    expect(await readFile(T(), 'utf8')).toBe(THEOREM);
+    expect(project.git('status', '--porcelain')).toBe('');
+  });
+
+  it('swapping its folder for a link: refused by the layer (EXDEV); the host folder is never swapped, nothing written through a link', async () => {
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'handoff-engine2-outside-')));
+    try {
+      await writeFile(join(outside, 'T.lean'), 'outside\n');
+      const out = await sandboxed('deep-sabotage', await input(DEEP), outside);
+      // the overlay cannot rename a folder the project has (EXDEV, no redirect_dir without
+      // privileges): the worker's rename throws, it ends without a handoff
+      expect(out.kind).toBe('operational-error');
+      expect((out as { detail: string }).detail).toMatch(/exited with 1 and no handoff/);
+      expect((await lstat(join(dir, 'src'))).isDirectory()).toBe(true);
+      expect(await lstat(join(dir, 'src.moved')).catch(() => null)).toBeNull();
+      expect(await readFile(T(), 'utf8')).toBe(THEOREM);
+      expect(await readFile(join(outside, 'T.lean'), 'utf8')).toBe('outside\n');
+      expect(project.git('status', '--porcelain')).toBe('');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
