@@ -7,6 +7,7 @@
  * to its pre-dispatch bytes, and the final record says which and why.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -97,6 +98,30 @@ describe('solved means verified (real runs)', () => {
     }
   }, 90_000);
 
+  it('the same leftover swapper with the sandbox on: it dies with the worker, nothing unverified is solved or committed', async () => {
+    // one round: the PID namespace ends the swapper with the worker (it cannot even reach the
+    // host's file), so the outcome does not depend on the race
+    await withGitProject(PROJECT, async (p) => {
+      const base = `${p.dir}-race`;
+      try {
+        const r = await runProject({
+          projectRoot: p.dir,
+          flags: { target: '.', scope: 'project', mode: 'autoprove', maxCycles: 1, maxStuck: 1 },
+          worker: { argv: [process.execPath, CHEAT, 'race', base] },
+          workerTimeoutMs: 30_000,
+          sandbox: 'on',
+        });
+        expect(r.handoff.status).not.toBe('solved');
+        expect(checkpointCommits(p.dir)).toEqual([]);
+        // its pid file (in the sandbox's private /tmp) never reached the host
+        expect(existsSync(`${base}.pid`)).toBe(false);
+        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      } finally {
+        for (const f of ['.stop', '.pid', '.swap', '.ready']) await rm(`${base}${f}`, { force: true });
+      }
+    });
+  }, 60_000);
+
   it('a NUL byte in a comment: unverifiable, never skipped — not solved, the record says so', async () => {
     await withGitProject({ 'T.lean': `-- \0\n${THEOREM}` }, async (p) => {
       const r = await runProject({
@@ -175,6 +200,37 @@ describe('solved means verified (real runs)', () => {
       // the line scan of `sorry` saw no target here and called the claim proved
       expect(r.output.reports[0]?.status).not.toBe('proved');
       expect(await readFile(join(p.dir, 'Paper.lean'), 'utf8')).toContain('  admit\n');
+    });
+  }, 60_000);
+});
+
+describe('a refuted edit is restored when the run stops mid-cycle (issue 27 §1)', () => {
+  const STOPPER = fileURLToPath(new URL('./fixtures/refuted-then-garbage.mjs', import.meta.url));
+
+  it('refuted claim, then a protocol error before the checkpoint: the tree holds the pre-dispatch bytes', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await runProject({
+        projectRoot: p.dir,
+        // deep always: after the refuted fill the same cycle dispatches deep mode, whose worker breaks the protocol
+        flags: { target: 'T.lean', scope: 'file', mode: 'autoprove', maxCycles: 2, deep: 'always' },
+        worker: { argv: [process.execPath, STOPPER] },
+        workerTimeoutMs: 30_000,
+      });
+      expect(r.handoff.status).toBe('stopped');
+      expect(r.handoff.stop_reason).toBe('protocol-error');
+      expect(r.context.log.join('\n')).toMatch(/T\.lean:2 not confirmed — .*still in theorem t \(line 3\)/);
+      // the fill's refuted edit (the moved sorry) is gone from the tree, and nothing was committed
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(THEOREM);
+      expect(gitLog(p.dir)).toEqual(['init']);
+      expect(r.context.log).toContainEqual(
+        expect.stringMatching(/^stop: restored T\.lean: the claim 'solved' did not hold/),
+      );
+      expect(r.handoff.failed_avenues).toContainEqual(
+        expect.stringMatching(/^restored T\.lean: the claim 'solved' did not hold — T\.lean:2 still open/),
+      );
+      // the final record's custody is the restored bytes
+      const entry = r.handoff.file_baseline.files.find((f) => f.path.endsWith('/T.lean'));
+      expect(entry?.sha256).toBe(createHash('sha256').update(THEOREM).digest('hex'));
     });
   }, 60_000);
 });
