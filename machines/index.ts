@@ -96,3 +96,4 @@ export {
   type ValidateInput as DraftValidateInput,
   type ValidateOutput as DraftValidateOutput,
 } from './synthesis.js';
+export * from './transfer.js';

@@ -44,6 +44,12 @@ import {
 } from './store/index.js';
 import { DraftRequestSchema, DraftResponseSchema } from './synthesis/draft-schema.js';
 import { TrackerStateSchema } from './tracker/schema.js';
+import {
+  RoutePolicySchema,
+  TransferDecisionSchema,
+  TransferJournalLineSchema,
+  TransferRequestSchema,
+} from './transfer/records.js';
 
 /** File name (without `.json`) → zod schema of every published record. */
 export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
@@ -89,6 +95,10 @@ export const PUBLISHED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'gate-authority.v1': AuthoritySchema,
   'draft-request.v1': DraftRequestSchema,
   'draft-response.v1': DraftResponseSchema,
+  'handoff-routes.v1': RoutePolicySchema,
+  'handoff-transfer.v1': TransferRequestSchema,
+  'handoff-transfer-decision.v1': TransferDecisionSchema,
+  'handoff-transfer-journal.v1': TransferJournalLineSchema,
 };
 
 /**
