@@ -199,37 +199,57 @@ describe('delegate + commandWorker (sandbox on)', () => {
     });
   }
 
-  it('an owned file written by rename is accepted; a TCP connect and an outside write get nowhere', async () => {
+  /** One delegate of `attack` over `dir`'s T.lean, sandboxed. */
+  const delegateAttack = async (dir: string, attack: string) => {
+    const d = await createDispatch({
+      target: 'T.lean:2',
+      scope: 'file',
+      mode: 'autoprove',
+      ownedFiles: [join(dir, 'T.lean')],
+    });
+    return delegate(
+      d,
+      commandWorker(['node', WORKER, attack, outside, String(port), hostDir], { sandbox: 'on' }),
+      {
+        projectRoot: dir,
+      },
+    );
+  };
+
+  it('an owned file written by temp file + rename is accepted', async () => {
     await withGitProject(PROJECT, async (p) => {
-      const d = await createDispatch({
-        target: 'T.lean:2',
-        scope: 'file',
-        mode: 'autoprove',
-        ownedFiles: [join(p.dir, 'T.lean')],
-      });
+      const r = await delegateAttack(p.dir, 'rename');
+      expect(r.outcome, JSON.stringify(r.violations)).toBe('accepted');
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(PROVED);
+      expect(existsSync(join(p.dir, 'T.lean.tmp'))).toBe(false);
+    });
+  });
+
+  it('a TCP connect to a listener on 127.0.0.1: the listener sees nothing', async () => {
+    await withGitProject(PROJECT, async (p) => {
       const before = connections;
-      for (const attack of ['rename', 'network', 'outside']) {
-        await writeFile(join(p.dir, 'T.lean'), THEOREM);
-        const again = await createDispatch({
-          ...d,
-          target: 'T.lean:2',
-          scope: 'file',
-          mode: 'autoprove',
-          ownedFiles: [join(p.dir, 'T.lean')],
-        });
-        const r = await delegate(
-          again,
-          commandWorker(['node', WORKER, attack, outside, String(port), hostDir], { sandbox: 'on' }),
-          {
-            projectRoot: p.dir,
-          },
-        );
-        expect(r.outcome, JSON.stringify(r.violations)).toBe('accepted');
-        expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(PROVED);
-      }
+      const r = await delegateAttack(p.dir, 'network');
+      expect(r.outcome, JSON.stringify(r.violations)).toBe('accepted');
       expect(connections).toBe(before);
+    });
+  });
+
+  it('a path outside the project: nothing lands', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await delegateAttack(p.dir, 'outside');
+      expect(r.outcome, JSON.stringify(r.violations)).toBe('accepted');
       expect(existsSync(join(outside, 'pwned'))).toBe(false);
       expect(existsSync(join(hostDir, 'pwned'))).toBe(false);
+    });
+  });
+
+  it('a setsid env -i descendant writing 2 s after the worker exited dies with the sandbox', async () => {
+    await withGitProject(PROJECT, async (p) => {
+      const r = await delegateAttack(p.dir, 'late-writer');
+      expect(r.outcome, JSON.stringify(r.violations)).toBe('accepted');
+      await sleep(2500);
+      expect(await readFile(join(p.dir, 'T.lean'), 'utf8')).toBe(PROVED);
+      expect(existsSync(join(outside, 'late'))).toBe(false);
     });
   });
 });
