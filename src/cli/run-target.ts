@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { noTargetMessage, type PathKind, type TargetFacts, targetVerdict } from '../cycle/target-exists.js';
 import { HandoffError } from '../errors/index.js';
+import { MAX_CHECKED_BYTES } from '../profile/index.js';
 import { splitTarget } from '../runtime/marker-diagnostics.js';
 import { scanMarkers } from '../runtime/marker-scan.js';
 
@@ -35,9 +36,6 @@ async function kindOf(path: string): Promise<PathKind> {
   return st.isDirectory() ? 'directory' : 'file';
 }
 
-/** Files larger than this are not scanned for the marker of a `file:line` target (as in the scan). */
-const MAX_SCAN = 1 << 20;
-
 /**
  * Gathers the {@link TargetFacts} of a target: what it names, and for a `file:line` whose whole
  * text names nothing, the file's line count and marked lines.
@@ -65,7 +63,7 @@ export async function runTargetFacts(c: RunTargetCheck): Promise<TargetFacts> {
   let markerLines: number[] | null = null;
   if (kind === 'file') {
     const st = await stat(abs);
-    const text = st.size > MAX_SCAN ? null : await readFile(abs, 'utf8').catch(() => null);
+    const text = st.size > MAX_CHECKED_BYTES ? null : await readFile(abs, 'utf8').catch(() => null);
     if (text !== null) {
       lineCount = text.split(/\r?\n/).length;
       markerLines = c.checkMarkers

@@ -62,6 +62,15 @@ describe('handoff run: a target that names nothing is a usage error', () => {
     expect(past.err).toContain('A.lean has 5 lines, no line 40');
   });
 
+  it('a file:line in a file over 1 MiB is checked too, up to the size the scan reads', async () => {
+    const big = `theorem a : 1 = 1 := by\n  sorry\n${'-- padding line\n'.repeat(100_000)}`;
+    expect(big.length).toBeGreaterThan(1 << 20);
+    await writeFile(join(dir, 'Big.lean'), big);
+    const r = await run('--target', 'Big.lean:5', '--scope', 'sorry');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('line 5 of Big.lean carries no sorry marker (marked lines: 2)');
+  });
+
   it('a marked file:line under another scope is a usage error (the runtime reads it as a path), not an empty run', async () => {
     const r = await run('--target', 'A.lean:2', '--scope', 'file');
     expect(r.code).toBe(RUN_EXIT.usage);
