@@ -270,8 +270,13 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
         let kind = 'handoff';
         if (verb === 'append') {
           kind = requireString(values, 'kind');
+          // an unknown kind is a usage error, exit 2, as in the reference (its argparse choices);
+          // a known kind the run does not support (a v2 kind in a v1 run) stays `kind_unsupported`
           if (kind !== BATON_COMMIT_KIND && !EventKindSchema.safeParse(kind).success) {
-            return emit(io, refused(runId, 'kind_unsupported', `unknown event kind '${kind}'`));
+            throw new HandoffError(
+              'usage',
+              `unknown --kind ${kind} (${[...EventKindSchema.options, BATON_COMMIT_KIND].join(', ')})`,
+            );
           }
         }
         const payload = await readPayload(io, requireString(values, 'payload'), runId, 'invalid_payload');

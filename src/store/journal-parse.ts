@@ -3,10 +3,14 @@
  * canonical under the reference's raw UTF-8 rule or the older all-ASCII rule), exact envelope
  * keys, the run's event schema, dense seqs from 1, each payload valid for its kind. The valid
  * prefix is returned with the first defect: an unterminated last line is `truncated_tail`; any
- * other defect is `corrupt` with its 1-based line number — a line that is not valid UTF-8, and a
- * payload nested deeper than `MAX_RECORD_DEPTH` (`too_deep`, the same rule as on append), included.
+ * other defect is `corrupt` with its 1-based line number — a line that is not valid UTF-8, a
+ * payload nested deeper than `MAX_RECORD_DEPTH` (`too_deep`, the same rule as on append), and an
+ * integer field written as a float (`"seq":1.0`, refused by the reference too) included. Lines are
+ * read as the reference reads them where it is more lenient than our appends and wrote the line
+ * itself: a replan cite with one final newline (`reference-cite.ts`).
  */
 import { isAscii, isUtf8 } from 'node:buffer';
+import { type IntegralFloat, integerFieldFloat, mayHoldIntegralFloat } from '../validation/index.js';
 import { isCanonicalLine } from './canonical-fast.js';
 import { quoteValue } from './quote-value.js';
 import {
@@ -78,10 +82,34 @@ export function checkEventLine(
   const defect = envelopeDefect(v, eventSchema, expectedSeq);
   if (defect !== null) return { ok: false, detail: defect };
   const event = v as StoreEvent;
-  const check = validateEventPayload(event.kind, event.payload, { runId, eventSchema, nextSeq: expectedSeq });
+  const ctx = { runId, eventSchema, nextSeq: expectedSeq, reading: true };
+  const check = validateEventPayload(event.kind, event.payload, ctx);
   if (!check.ok) return { ok: false, detail: check.detail };
   if (!isCanonicalLine(text, v)) return { ok: false, detail: NOT_CANONICAL };
+  if (mayHoldIntegralFloat(text)) {
+    const f = integerFieldFloat(
+      text,
+      v,
+      (x) =>
+        envelopeDefect(x, eventSchema, expectedSeq) === null &&
+        validateEventPayload((x as StoreEvent).kind, (x as StoreEvent).payload, ctx).ok,
+    );
+    if (f !== null) return { ok: false, detail: integralFloatDetail(f) };
+  }
   return { ok: true, event };
+}
+
+/**
+ * The defect text of an integral float in an integer field (`seq: 1.0`): the reference refuses
+ * it (Python's `int` check), so it is `corrupt` here too.
+ *
+ * @example
+ * ```ts
+ * integralFloatDetail({ path: ['seq'], token: '1.0' }); // 'seq: an integer field written as a float (1.0)'
+ * ```
+ */
+export function integralFloatDetail(f: IntegralFloat): string {
+  return `${f.path.length === 0 ? '(root)' : f.path.join('.')}: an integer field written as a float (${f.token})`;
 }
 
 /**

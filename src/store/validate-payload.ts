@@ -25,6 +25,7 @@ import {
 } from './chain-schema.js';
 import { parseCite } from './cite.js';
 import { quoteValue } from './quote-value.js';
+import { replanAsReferenceReads } from './reference-cite.js';
 import {
   EVENT_KINDS_V1,
   EVENT_V1_SCHEMA,
@@ -116,6 +117,12 @@ export interface AppendContext {
   readonly runId: string;
   readonly eventSchema: EventSchemaId;
   readonly nextSeq: number;
+  /**
+   * Reading a stored line (load, or bytes another writer appended) rather than appending: a
+   * replan's cites are read as the reference reads them (`"<run-id>#1\n"` passes, see
+   * `reference-cite.ts`). Appends leave it unset and keep the exact rule.
+   */
+  readonly reading?: boolean;
 }
 
 /** The issues of `payload` as the record of event kind `kind` (its depth already checked). */
@@ -138,7 +145,10 @@ function kindIssues(kind: EventKind, payload: unknown, ctx: AppendContext): read
       return r.ok ? [] : r.issues;
     }
     case 'replan': {
-      const r = safeValidate(ReplanSummarySchema, payload);
+      const r = safeValidate(
+        ReplanSummarySchema,
+        ctx.reading === true ? replanAsReferenceReads(payload) : payload,
+      );
       return r.ok ? checkReplanCites(r.value.cites, ctx.runId, ctx.nextSeq) : r.issues;
     }
   }

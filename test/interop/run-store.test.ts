@@ -459,3 +459,130 @@ describe('run-store-load/v1 has the reference shape (issue 17 item 2)', () => {
     },
   );
 });
+
+/**
+ * Issue 34 items 1–4. The reference's verdicts come from `run_store.py` (lean4-skills @b9ad328:
+ * `validate_event` — `_is_int(seq)`, `_is_str(ts)`, `CITE_RE.match` with `$`) through the
+ * transcribed reader `fixtures/reference_store.py read-journal`, run in python3, and lines are
+ * written by python3's `json.dumps` as the reference writes them.
+ */
+describe.skipIf(!hasPython)('issue 34: integral floats, timestamps, unknown kinds and cites', () => {
+  /** Appends to the run's journal the reference serialization of `texts` (python3). */
+  function appendAsReference(dir: string, texts: readonly string[]): void {
+    const lines = pythonDumps(texts);
+    writeFileSync(join(dir, 'events.jsonl'), Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])), {
+      flag: 'a',
+    });
+  }
+  const noteLine = (seq: string, extra = '') =>
+    `{"kind":"note","payload":{"kind":"candidate","lean":null,"text":"t"},"schema":"run-store-event/v1","seq":${seq},"ts":"2026-09-09T12:00:09Z"${extra}}`;
+
+  it('item 1: "seq":4.0 is corrupt for both (the reference: not an int); ours refuses appends after it', async () => {
+    const { root, dir } = fixtureStore();
+    appendAsReference(dir, [noteLine('4.0')]);
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toContain('"seq":4.0,');
+    expect(referenceReader(dir)).toMatchObject({
+      events: 3,
+      damaged: true,
+      warnings: [{ code: 'corrupt', line: 4 }],
+    });
+    const l = await loaded(root);
+    expect(l.events).toHaveLength(3);
+    expect(l.damage).toEqual({
+      code: 'corrupt',
+      line: 4,
+      detail: 'line 4: seq: an integer field written as a float (4.0)',
+    });
+    const a = await storeAt(root, { t: '2026-09-09T13:00:00Z' }).append(RUN, 'note', note('after'));
+    expect(a).toMatchObject({ outcome: 'nothing_written', code: 'journal_damaged' });
+  });
+
+  it('item 1: an integral float in an integer field of the payload (a dispatch budget) is corrupt; in an extra key it is not', async () => {
+    const { root, dir } = fixtureStore();
+    const dispatchLine = readFileSync(fixtureFile('events.jsonl'), 'utf8').split('\n')[1] as string;
+    const asSeq4 = dispatchLine.replace('"seq":2,', '"seq":4,');
+    const floatBudget = asSeq4.replace('"max_cycles":20,', '"max_cycles":20.0,');
+    expect(floatBudget).not.toBe(asSeq4);
+    appendAsReference(dir, [floatBudget]);
+    expect((await loaded(root)).damage?.detail).toBe(
+      'line 4: payload.budget.max_cycles: an integer field written as a float (20.0)',
+    );
+    // an extra key of a newer reference holding 2.0: kept and read, nothing damaged
+    const fresh = fixtureStore();
+    appendAsReference(fresh.dir, [asSeq4.replace('"payload":{', '"payload":{"weight":2.0,')]);
+    const ok = await loaded(fresh.root);
+    expect([ok.damaged, ok.events.length]).toEqual([false, 4]);
+    expect(referenceReader(fresh.dir)).toMatchObject({ events: 4, damaged: false });
+  });
+
+  it('item 2 (a documented deviation): ts "yesterday" — the reference loads it, ours marks the line corrupt', async () => {
+    const { root, dir } = fixtureStore();
+    appendAsReference(dir, [noteLine('4').replace('"2026-09-09T12:00:09Z"', '"yesterday"')]);
+    expect(referenceReader(dir)).toMatchObject({ events: 4, damaged: false });
+    expect((await loaded(root)).damage).toEqual({
+      code: 'corrupt',
+      line: 4,
+      detail: 'line 4: ts is not a timestamp',
+    });
+  });
+
+  it.skipIf(!existsSync(CLI_BIN))(
+    'item 3: `store append --kind finish` is a usage error, exit 2, nothing written (the reference: argparse choices)',
+    async () => {
+      const { root, dir } = fixtureStore();
+      const before = readFileSync(join(dir, 'events.jsonl'));
+      const r = await runCli(
+        ['store', 'append', '--root', root, '--run-id', RUN, '--kind', 'finish', '--payload', '-'],
+        {
+          input: '{}',
+        },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('unknown --kind finish');
+      expect(readFileSync(join(dir, 'events.jsonl')).equals(before)).toBe(true);
+    },
+  );
+
+  it('item 4: a replan the reference committed with the cite "<rid>#1\\n" loads undamaged and takes our appends; ours refuses that cite', async () => {
+    const root = join(tmp(), 'store');
+    const clock = { t: '2026-09-09T12:00:00Z' };
+    const store = storeAt(root, clock, { runIdSuffix: () => '7484bfa8' });
+    const c = await store.createRun({
+      dispatch: manifestDispatch(),
+      now: '2026-09-09T12:00:00Z',
+      eventSchema: 'v2',
+    });
+    expect(c.outcome).toBe('committed');
+    expect((await store.append(RUN, 'note', note('first'))).outcome).toBe('committed');
+    const cite = `${RUN}#1\n`;
+    const line = JSON.stringify({
+      kind: 'replan',
+      payload: replan([cite]),
+      schema: 'run-store-event/v2',
+      seq: 2,
+      ts: '2026-09-09T12:00:05Z',
+    });
+    const dir = join(root, 'runs', RUN);
+    appendAsReference(dir, [line]);
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toContain(`#1\\n"]`);
+    expect(referenceReader(dir)).toMatchObject({ events: 2, damaged: false });
+    const fresh = storeAt(root, clock);
+    const l = await fresh.load(RUN);
+    expect(l.ok && [l.value.damaged, l.value.events.length]).toEqual([false, 2]);
+    if (l.ok) expect((l.value.events[1]?.payload as { cites: string[] }).cites).toEqual([cite]); // kept as written
+    expect((await fresh.append(RUN, 'note', note('after'))).outcome).toBe('committed');
+    // our own append of the same cite: refused before writing
+    const again = await fresh.append(RUN, 'replan', replan([cite]));
+    expect(again).toMatchObject({ outcome: 'nothing_written', code: 'invalid_payload' });
+    // two final newlines: no match in Python either — corrupt for both
+    appendAsReference(dir, [line.replace('"seq":2', '"seq":4').replace('#1\\n"', '#1\\n\\n"')]);
+    expect(referenceReader(dir)).toMatchObject({ events: 3, damaged: true });
+    const l2 = await storeAt(root, clock).load(RUN);
+    expect(l2.ok && l2.value.damage).toMatchObject({ code: 'corrupt', line: 4 });
+  });
+});
+
+/** The fixture run's dispatch (a valid run-contract dispatch with the reference's extra keys). */
+function manifestDispatch(): unknown {
+  return JSON.parse(readFileSync(fixtureFile('manifest.json'), 'utf8')).dispatch;
+}

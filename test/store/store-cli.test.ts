@@ -141,11 +141,15 @@ describe('handoff store CLI', () => {
       'kind_unsupported',
       JSON.stringify(batchReview()),
     );
-    await refusal(
-      ['append', ...root, '--run-id', id, '--kind', 'finish', '--payload', '-'],
-      'kind_unsupported',
-      '{}',
+    // an unknown kind is a usage error (exit 2), as in the reference
+    const finish = await runCli(
+      ['store', 'append', ...root, '--run-id', id, '--kind', 'finish', '--payload', '-'],
+      {
+        ...opts,
+        input: '{}',
+      },
     );
+    expect(finish.code).toBe(2);
     await refusal(
       ['append', ...root, '--run-id', '../../etc', '--kind', 'note', '--payload', '-'],
       'bad_run_id',
