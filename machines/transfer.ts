@@ -82,8 +82,18 @@ const ON_JOURNAL_ERROR = {
   },
 } as const;
 
-/** Where a done journal write leads: the session ends as the written lines say, or stays active. */
-const AFTER_WRITE = [
+/** How a written decision of a refusal leads on: an expired lease ends the session. */
+const AFTER_REFUSAL = [
+  {
+    guard: { type: 'pendingEndsAs', params: { status: 'expired' } },
+    target: 'expired',
+    actions: 'commitPending',
+  },
+  { target: 'active', actions: 'commitPending' },
+] as const;
+
+/** How a written end leads on: to the final state the written lines name. */
+const AFTER_END = [
   {
     guard: { type: 'pendingEndsAs', params: { status: 'returned' } },
     target: 'returned',
@@ -99,12 +109,7 @@ const AFTER_WRITE = [
     target: 'revoked',
     actions: 'commitPending',
   },
-  {
-    guard: { type: 'pendingEndsAs', params: { status: 'expired' } },
-    target: 'expired',
-    actions: 'commitPending',
-  },
-  { target: 'active', actions: 'commitPending' },
+  { target: 'expired', actions: 'commitPending' },
 ] as const;
 
 const journalInput = ({ context }: { context: TransferMachineContext }): AppendJournalInput => ({
@@ -205,7 +210,7 @@ export const transferMachine = setup({
         id: 'journal',
         src: 'appendJournal',
         input: journalInput,
-        onDone: [...AFTER_WRITE],
+        onDone: { target: 'active', actions: 'commitPending' },
         onError: ON_JOURNAL_ERROR,
       },
     },
@@ -216,7 +221,7 @@ export const transferMachine = setup({
         id: 'journal',
         src: 'appendJournal',
         input: journalInput,
-        onDone: [...AFTER_WRITE],
+        onDone: [...AFTER_REFUSAL],
         onError: ON_JOURNAL_ERROR,
       },
     },
@@ -252,7 +257,7 @@ export const transferMachine = setup({
         id: 'journal',
         src: 'appendJournal',
         input: journalInput,
-        onDone: [...AFTER_WRITE],
+        onDone: [...AFTER_END],
         onError: ON_JOURNAL_ERROR,
       },
     },
