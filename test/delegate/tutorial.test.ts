@@ -136,10 +136,13 @@ describe('docs/tutorial-embed.md', () => {
     expect(cliRuns.map((r) => [r.args[0], r.code, r.err])).toEqual([
       ['inspect', 0, ''],
       ['store', 0, ''],
+      ['audit', 0, ''],
     ]);
     expect(cliRuns[0]?.out).toMatch(
       /first dispatch \(.*#manifest\): src\/farewell\.ts:1 scope file mode autoprove/,
     );
+    expect(cliRuns[0]?.out).toContain('path over the delegation machine (finished)');
+    expect(cliRuns[2]?.out).toMatch(/: ok — 4 recorded transitions in 1 journal writes, every one allowed/);
     expect(JSON.parse(cliRuns[1]?.out ?? '{}')).toMatchObject({
       schema: 'run-store-load/v1',
       events: [{ seq: 1, kind: 'handoff' }],
