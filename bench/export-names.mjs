@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { resolveSelf } from './self-resolve.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -39,7 +40,7 @@ const checker = program.getTypeChecker();
 
 for (const [i, sub] of subpaths.entries()) {
   const specifier = sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`;
-  const values = Object.keys(await import(specifier)).sort();
+  const values = Object.keys(await import(resolveSelf(specifier))).sort();
   const file = program.getSourceFile(entries[i]);
   const all = checker
     .getExportsOfModule(checker.getSymbolAtLocation(file))

@@ -15,6 +15,7 @@
 // those two are not seen (the library imports neither).
 import Module, { createRequire, isBuiltin, register } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
+import { resolveSelf } from './self-resolve.mjs';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -43,7 +44,7 @@ async function measure(specifier) {
     if (isBuiltin(request)) builtins.add(request.replace(/^node:/, ''));
     return load.call(this, request, ...rest);
   };
-  for (const one of specifier.split(',')) await import(one);
+  for (const one of specifier.split(',')) await import(resolveSelf(one));
   await new Promise((r) => setTimeout(r, 100)); // the hook thread's last messages
   Module._load = load;
   const files = new Set();

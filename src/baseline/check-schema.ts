@@ -3,7 +3,7 @@
  * file-baseline/v1 record — one status per checked entry, the entries left out by a selector, and
  * an overall result (`match`, `drift` or `error`).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../validation/lazy-schema.js';
 
 /** Schema id of a baseline check result. */
@@ -26,10 +26,10 @@ export const BASELINE_ENTRY_STATUSES = [
 export const BASELINE_CHECK_RESULTS = ['match', 'drift', 'error'] as const;
 
 /** Status of one checked entry. */
-export const BaselineEntryStatusSchema = lazySchema(() => z.enum(BASELINE_ENTRY_STATUSES));
+export const BaselineEntryStatusSchema = lazySchema((z) => z.enum(BASELINE_ENTRY_STATUSES));
 
 /** One checked entry: the stored path, its status and, for `error` and `retargeted`, a detail. */
-export const BaselineCheckEntrySchema = lazySchema(() =>
+export const BaselineCheckEntrySchema = lazySchema((z) =>
   z.strictObject({
     path: z.string().min(1),
     status: BaselineEntryStatusSchema,
@@ -38,7 +38,7 @@ export const BaselineCheckEntrySchema = lazySchema(() =>
 );
 
 /** The file-baseline-check/v1 record; `result` must agree with the entries' statuses. */
-export const BaselineCheckSchema = lazySchema(() =>
+export const BaselineCheckSchema = lazySchema((z) =>
   z
     .strictObject({
       schema: z.literal(BASELINE_CHECK_SCHEMA),

@@ -3,8 +3,9 @@
  * sha256 and size). Structure only; recording and checking live beside it in this folder.
  */
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../validation/lazy-schema.js';
+import { zod } from '../validation/zod-sync.js';
 
 /** Schema id of a file baseline record. */
 export const FILE_BASELINE_SCHEMA = 'file-baseline/v1';
@@ -32,7 +33,7 @@ export function isSerializedAbsolute(p: string): boolean {
 }
 
 const absolutePath = () =>
-  z
+  zod()
     .string()
     .min(1)
     .refine(isSerializedAbsolute, {
@@ -44,7 +45,7 @@ const absolutePath = () =>
  * One file entry of a baseline. Existing ⇒ sha256 and size set; absent ⇒ both null. Unknown keys
  * are accepted and kept (the reference checks only the keys it knows).
  */
-export const BaselineEntrySchema = lazySchema(() =>
+export const BaselineEntrySchema = lazySchema((z) =>
   z
     .looseObject({
       path: absolutePath(),
@@ -78,7 +79,7 @@ export const BaselineEntrySchema = lazySchema(() =>
  * The file-baseline/v1 record: non-empty, no duplicate path, no duplicate realpath. Unknown keys
  * are accepted and kept, at the root and in entries.
  */
-export const FileBaselineSchema = lazySchema(() =>
+export const FileBaselineSchema = lazySchema((z) =>
   z
     .looseObject({
       schema: z.literal(FILE_BASELINE_SCHEMA),

@@ -5,16 +5,17 @@
  * are, reported as warnings by `validateDispatch`); the nested typed shapes (parameters, budget,
  * search results, tested candidates) keep exact keys, as in the reference.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
 import { lazySchema } from '../validation/lazy-schema.js';
+import { zod } from '../validation/zod-sync.js';
 import { ModeSchema, RUN_CONTRACT_SCHEMA, ScopeSchema, WorkerSchema } from './enums.js';
 
-const str = () => z.string();
-const strArray = () => z.array(z.string());
+const str = () => zod().string();
+const strArray = () => zod().array(zod().string());
 
 /** Parameters of a `sorry-filler-deep` worker. */
-export const SorryFillerDeepParamsSchema = lazySchema(() =>
+export const SorryFillerDeepParamsSchema = lazySchema((z) =>
   z.strictObject({
     fast_pass_error: str(),
     permission_level: str(),
@@ -22,7 +23,7 @@ export const SorryFillerDeepParamsSchema = lazySchema(() =>
   }),
 );
 /** Parameters of a `proof-repair` worker. */
-export const ProofRepairParamsSchema = lazySchema(() =>
+export const ProofRepairParamsSchema = lazySchema((z) =>
   z.strictObject({
     error: z.strictObject({
       errorType: str(),
@@ -35,7 +36,7 @@ export const ProofRepairParamsSchema = lazySchema(() =>
   }),
 );
 /** Parameters of a `proof-golfer` worker. */
-export const ProofGolferParamsSchema = lazySchema(() =>
+export const ProofGolferParamsSchema = lazySchema((z) =>
   z.strictObject({
     search_mode: z.enum(['off', 'quick', 'full']),
     golfable_patterns: strArray(),
@@ -43,11 +44,11 @@ export const ProofGolferParamsSchema = lazySchema(() =>
   }),
 );
 /** Parameters of an `axiom-eliminator` worker. */
-export const AxiomEliminatorParamsSchema = lazySchema(() =>
+export const AxiomEliminatorParamsSchema = lazySchema((z) =>
   z.strictObject({ axioms: strArray(), permission_level: str() }),
 );
 /** Parameters of an inline pass (`worker: null`): exactly `{}`. */
-export const InlineParamsSchema = lazySchema(() => z.strictObject({}));
+export const InlineParamsSchema = lazySchema((z) => z.strictObject({}));
 
 /** The parameter schema for each worker kind; `inline` is the `null` worker. */
 export const WORKER_PARAMETER_SCHEMAS = {
@@ -59,7 +60,7 @@ export const WORKER_PARAMETER_SCHEMAS = {
 } as const;
 
 /** Run budget: null members mean unbounded; runtime is a duration like `120m`. */
-export const BudgetSchema = lazySchema(() =>
+export const BudgetSchema = lazySchema((z) =>
   z.strictObject({
     max_cycles: z.number().int().min(1).nullable(),
     max_stuck_cycles: z.number().int().min(1).nullable(),
@@ -74,7 +75,7 @@ export const BudgetSchema = lazySchema(() =>
  * The pre-flight context: all seven members required; empty is null or [], never omitted. Unknown
  * members are accepted and kept.
  */
-export const DispatchContextSchema = lazySchema(() =>
+export const DispatchContextSchema = lazySchema((z) =>
   z.looseObject({
     prior_failure: str().nullable(),
     goal_state: str().nullable(),
@@ -86,10 +87,10 @@ export const DispatchContextSchema = lazySchema(() =>
   }),
 );
 
-const ParametersSchema = lazySchema(() => z.record(z.string(), z.unknown()));
+const ParametersSchema = lazySchema((z) => z.record(z.string(), z.unknown()));
 
 /** The dispatch record (unknown root keys accepted and kept). */
-export const DispatchSchema = lazySchema(() =>
+export const DispatchSchema = lazySchema((z) =>
   z
     .looseObject({
       schema: z.literal(RUN_CONTRACT_SCHEMA),

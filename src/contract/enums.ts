@@ -1,24 +1,24 @@
 /**
  * Enumerations of run-contract/v1 (seed 000 and the reference validator).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../validation/lazy-schema.js';
 
 /** Schema id of both run-contract records. */
 export const RUN_CONTRACT_SCHEMA = 'run-contract/v1';
 
 /** Task scope. */
-export const ScopeSchema = lazySchema(() => z.enum(['sorry', 'deps', 'file', 'changed', 'project']));
+export const ScopeSchema = lazySchema((z) => z.enum(['sorry', 'deps', 'file', 'changed', 'project']));
 /** Proving mode. */
-export const ModeSchema = lazySchema(() => z.enum(['prove', 'autoprove', 'golf']));
+export const ModeSchema = lazySchema((z) => z.enum(['prove', 'autoprove', 'golf']));
 /** Worker kind; `null` in a dispatch means an inline main-thread pass. */
-export const WorkerSchema = lazySchema(() =>
+export const WorkerSchema = lazySchema((z) =>
   z.enum(['sorry-filler-deep', 'proof-repair', 'proof-golfer', 'axiom-eliminator']),
 );
 /** Handoff status. */
-export const StatusSchema = lazySchema(() => z.enum(['solved', 'stuck', 'stopped']));
+export const StatusSchema = lazySchema((z) => z.enum(['solved', 'stuck', 'stopped']));
 /** Why a run stopped (non-null iff status is `stopped`). */
-export const StopReasonSchema = lazySchema(() =>
+export const StopReasonSchema = lazySchema((z) =>
   z.enum([
     'max-stuck',
     'max-cycles',
@@ -30,11 +30,11 @@ export const StopReasonSchema = lazySchema(() =>
   ]),
 );
 /** Kind of blocker behind a blocker-driven stop. */
-export const BlockerKindSchema = lazySchema(() =>
+export const BlockerKindSchema = lazySchema((z) =>
   z.enum(['proof', 'false-statement', 'safety-guard', 'capability', 'protocol', 'operational']),
 );
 /** The seven proof-triage classes (only with blocker_kind `proof`). */
-export const BlockerClassSchema = lazySchema(() =>
+export const BlockerClassSchema = lazySchema((z) =>
   z.enum([
     'definitional-equality',
     'missing-intro-constructor-cases',
@@ -46,7 +46,7 @@ export const BlockerClassSchema = lazySchema(() =>
   ]),
 );
 /** The review router's next action. */
-export const NextActionSchema = lazySchema(() =>
+export const NextActionSchema = lazySchema((z) =>
   z.enum(['continue', 'deep', 'repair', 'redraft', 'golf', 'stop']),
 );
 

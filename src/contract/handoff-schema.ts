@@ -5,9 +5,10 @@
  * protocol error, and a baseline covering files_owned. Unknown keys are accepted at the root and
  * in `evidence` (where the reference accepts them); typed items keep exact keys.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FileBaselineSchema, uncoveredPaths } from '../baseline/schema.js';
 import { lazySchema } from '../validation/lazy-schema.js';
+import { zod } from '../validation/zod-sync.js';
 import {
   BlockerClassSchema,
   BlockerKindSchema,
@@ -21,11 +22,11 @@ import {
   StopReasonSchema,
 } from './enums.js';
 
-const str = () => z.string();
-const strArray = () => z.array(z.string());
+const str = () => zod().string();
+const strArray = () => zod().array(zod().string());
 
 /** The evidence block of a handoff (unknown members accepted and kept, as in the reference). */
-export const HandoffEvidenceSchema = lazySchema(() =>
+export const HandoffEvidenceSchema = lazySchema((z) =>
   z.looseObject({
     queries: strArray(),
     top_candidates: strArray(),
@@ -36,9 +37,9 @@ export const HandoffEvidenceSchema = lazySchema(() =>
 );
 
 /** A best candidate entry. */
-export const CandidateSchema = lazySchema(() => z.strictObject({ candidate: str(), outcome: str() }));
+export const CandidateSchema = lazySchema((z) => z.strictObject({ candidate: str(), outcome: str() }));
 /** An artifact entry (`unified-diff` for patch-only workers). */
-export const ArtifactSchema = lazySchema(() => z.strictObject({ kind: str(), content: str() }));
+export const ArtifactSchema = lazySchema((z) => z.strictObject({ kind: str(), content: str() }));
 
 /**
  * True when the stop was blocker-driven: `stuck`, or `stopped` with `max-stuck`.
@@ -60,7 +61,7 @@ function rule(ctx: z.RefinementCtx, path: string, code: string, message: string)
  * The handoff record. Unknown root keys are accepted and kept (the reference checks only for
  * missing keys); `validateHandoff` reports them as warnings. No unknown key takes part in any rule.
  */
-export const HandoffSchema = lazySchema(() =>
+export const HandoffSchema = lazySchema((z) =>
   z
     .looseObject({
       schema: z.literal(RUN_CONTRACT_SCHEMA),

@@ -1,14 +1,15 @@
 /**
- * Schemas built on first use. Building a zod schema costs more than loading the module that
- * declares it, and a worker that imports `handoff-runtime/contract` only to build its handoff never
- * validates anything; so the record schemas of the worker-side entry points (`/contract`,
- * `/baseline`) are declared through {@link lazySchema}: the exported value stands for the schema
- * from the start (same type, same methods, same `instanceof`), and the zod object behind it is built
- * the first time anything reads it.
+ * Schemas built on first use. Loading zod and building schemas cost more than bare node's startup,
+ * and a worker that imports `handoff-runtime/contract` only to build its handoff never validates
+ * anything; so the record schemas of the worker-side entry points (`/contract`, `/baseline`) are
+ * declared through {@link lazySchema}: the exported value stands for the schema from the start (same
+ * type, same methods, same `instanceof`), and zod is loaded and the schema behind it built the first
+ * time anything reads it.
  */
+import { type ZodNamespace, zod } from './zod-sync.js';
 
 /**
- * A stand-in for the object `build()` returns, built on the first read of any property (or any
+ * A stand-in for the object `build(z)` returns (`z` is zod's namespace, loaded on the first build), built on the first read of any property (or any
  * `in`, `Object.keys`, prototype or descriptor query) and reused from then on. Every operation is
  * forwarded to the built object, with the built object as `this` for getters, so zod's methods,
  * getters (`.shape`, `.options`) and `instanceof` checks behave as on the schema itself. Use it only
@@ -16,16 +17,15 @@
  *
  * @example
  * ```ts
- * import { z } from 'zod';
  * import { lazySchema } from './lazy-schema.js';
- * export const PointSchema = lazySchema(() => z.strictObject({ x: z.number(), y: z.number() }));
- * PointSchema.safeParse({ x: 1, y: 2 }).success; // true — the schema is built here
+ * export const PointSchema = lazySchema((z) => z.strictObject({ x: z.number(), y: z.number() }));
+ * PointSchema.safeParse({ x: 1, y: 2 }).success; // true — zod is loaded and the schema built here
  * ```
  */
-export function lazySchema<T extends object>(build: () => T): T {
+export function lazySchema<T extends object>(build: (z: ZodNamespace) => T): T {
   let built: T | undefined;
   const real = (): T => {
-    if (built === undefined) built = build();
+    if (built === undefined) built = build(zod());
     return built;
   };
   const handler: ProxyHandler<T> = {
