@@ -32,6 +32,7 @@ describe('conformance with the sandbox on: the layer cases', () => {
   });
 
   it('a conforming worker that saves by temp file + rename still conforms', async () => {
+    expect(await probeSandbox()).toEqual({ available: true });
     const r = await runConformance({
       command: [process.execPath, RENAME, fixture('conforming')],
       runs: 2,
