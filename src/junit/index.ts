@@ -11,6 +11,14 @@ export {
   type TestCase,
 } from './junit-report.js';
 export {
+  flakyTests,
+  type Narrowing,
+  type TestTarget,
+  type TestTargets,
+  testName,
+  testTargets,
+} from './test-targets.js';
+export {
   decodeEntities,
   MAX_XML_DEPTH,
   readXml,
