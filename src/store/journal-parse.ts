@@ -10,7 +10,7 @@
  * itself: a replan cite with one final newline (`reference-cite.ts`).
  */
 import { isAscii, isUtf8 } from 'node:buffer';
-import { type IntegralFloat, integerFieldFloat, mayHoldIntegralFloat } from '../validation/index.js';
+import { type IntegralFloat, integerFieldFloat, mayHoldIntegralFloatCanonical } from '../validation/index.js';
 import { isCanonicalLine } from './canonical-fast.js';
 import { quoteValue } from './quote-value.js';
 import {
@@ -86,7 +86,7 @@ export function checkEventLine(
   const check = validateEventPayload(event.kind, event.payload, ctx);
   if (!check.ok) return { ok: false, detail: check.detail };
   if (!isCanonicalLine(text, v)) return { ok: false, detail: NOT_CANONICAL };
-  if (mayHoldIntegralFloat(text)) {
+  if (mayHoldIntegralFloatCanonical(text)) {
     const f = integerFieldFloat(
       text,
       v,

@@ -6,6 +6,7 @@ export {
   integralFloatIssue,
   integralFloats,
   mayHoldIntegralFloat,
+  mayHoldIntegralFloatCanonical,
 } from './integral-floats.js';
 export type { SafeValidateOptions, ValidationIssue, ValidationResult } from './result.js';
 export { formatPath, safeValidate } from './result.js';

@@ -38,6 +38,21 @@ export function mayHoldIntegralFloat(text: string): boolean {
   return MAYBE_FLOAT.test(text);
 }
 
+/**
+ * {@link mayHoldIntegralFloat} for a canonical line (Python's float repr, the only float form a
+ * canonical line can hold): an integral float is written `N.0` or with `e+` (`1e+16`), so two
+ * substring searches rule out almost every line before the regex runs.
+ *
+ * @example
+ * ```ts
+ * mayHoldIntegralFloatCanonical('{"seq":1,"ts":"2026-01-01T00:00:00Z"}'); // false
+ * mayHoldIntegralFloatCanonical('{"seq":1.0}'); // true
+ * ```
+ */
+export function mayHoldIntegralFloatCanonical(text: string): boolean {
+  return (text.indexOf('.0') !== -1 || text.indexOf('e+') !== -1) && MAYBE_FLOAT.test(text);
+}
+
 /** Index of the closing quote of the JSON string opening at `start`. */
 function stringEnd(text: string, start: number): number {
   let j = start + 1;
