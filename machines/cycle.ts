@@ -116,14 +116,10 @@ import {
 import { nothingOpen } from '../src/cycle/nothing-open.js';
 import {
   absorbEditRestore,
-  absorbStopRestore,
   dropRefutedEdits,
   editRestoreDue,
   editRestoreInput,
   noteRefutedEdits,
-  stopRestoreDue,
-  stopRestoreFailed,
-  stopRestoreInput,
 } from '../src/cycle/restore-edits.js';
 import type {
   CheckpointInput,
@@ -201,8 +197,6 @@ export const cycleSetup = setup({
     noTargetPicked: ({ context }) => context.current === null,
     // a failed edit goes back to its pre-dispatch bytes before the checkpoint (src/cycle/restore-edits.ts)
     editRestoreDue: ({ context }) => editRestoreDue(context),
-    // a run that stops before the checkpoint puts this cycle's refuted edits back first
-    stopRestoreDue: ({ context }) => stopRestoreDue(context),
     skipPlanning: ({ context }) => planningSkipped(context),
     needsPlanApproval: ({ context }) =>
       context.options.mode === 'prove' && context.options.planning === 'ask',
@@ -270,10 +264,6 @@ export const cycleSetup = setup({
     absorbEditRestore: assign(({ context }, out: EditRestoreOutput) => absorbEditRestore(context, out)),
     noteRefutedEdits: assign(({ context }) => noteRefutedEdits(context)),
     dropRefutedEdits: assign(() => dropRefutedEdits()),
-    absorbStopRestore: assign(({ context }, out: EditRestoreOutput) => absorbStopRestore(context, out)),
-    stopRestoreFailed: assign(({ context, event }) =>
-      stopRestoreFailed(context, 'error' in event ? event.error : undefined),
-    ),
     noteSkipCheckpoint: assign(({ context }) => noteSkipCheckpoint(context)),
     absorbCheckpoint: assign(({ context }, out: CheckpointOutput) => absorbCheckpoint(context, out)),
     absorbReview: assign(({ context }, out: ReviewOutput) => absorbReview(context, out)),
@@ -339,7 +329,7 @@ export const cycleSetup = setup({
 /** The `onError` of an actor whose failure stops the run: an operational error naming `phase`. */
 function stopOnError(phase: string) {
   return {
-    target: '#cycle.stopping',
+    target: '#cycle.stopped',
     actions: {
       type: 'setErrorStop',
       params: { phase },
@@ -356,7 +346,7 @@ const absorbWorkAction = { type: 'absorbWork', params: workOutput } as const;
 /** One `onDone` branch of a worker actor that stops the run with `reason`, its detail led by `prefix`. */
 function workerStopBranch(reason: 'protocol-error' | 'operational-error', prefix: string) {
   return {
-    target: '#cycle.stopping',
+    target: '#cycle.stopped',
     actions: [absorbWorkAction, { type: 'setWorkStop', params: { reason, prefix } }],
   } as const;
 }
@@ -396,7 +386,7 @@ const humanAnswer = {
 /** The branch every human question starts with: `stop` ends the run as a user stop. */
 const humanStop = {
   guard: { type: 'answeredStop', params: ({ event }: { event: { output: HumanOutput } }) => event.output },
-  target: '#cycle.stopping',
+  target: '#cycle.stopped',
   actions: [humanAnswer, { type: 'setStop', params: { reason: 'user-stop' } }],
 } as const;
 
@@ -692,7 +682,7 @@ export const cycleMachine = cycleSetup.createMachine({
                   },
                   {
                     guard: { type: 'isHandoff', params: ({ event }) => event.output },
-                    target: '#cycle.stopping',
+                    target: '#cycle.stopped',
                     actions: [
                       { type: 'absorbRepairWork', params: ({ event }) => event.output },
                       'repairProtocolStop',
@@ -720,7 +710,7 @@ export const cycleMachine = cycleSetup.createMachine({
                   // stale: custody moved under the patch (never re-recorded and retried); refused: protocol
                   {
                     guard: { type: 'patchNotApplied', params: ({ event }) => event.output },
-                    target: '#cycle.stopping',
+                    target: '#cycle.stopped',
                     actions: { type: 'patchStop', params: ({ event }) => event.output },
                   },
                   { target: 'verify', actions: { type: 'absorbPatch', params: ({ event }) => event.output } },
@@ -796,7 +786,7 @@ export const cycleMachine = cycleSetup.createMachine({
           always: [
             { guard: 'inlineAvailable', target: 'dispatching', actions: 'switchToInline' },
             {
-              target: '#cycle.stopping',
+              target: '#cycle.stopped',
               actions: {
                 type: 'setWorkStop',
                 params: {
@@ -1105,31 +1095,6 @@ export const cycleMachine = cycleSetup.createMachine({
             // halt and resume: the human (the control loop of prove) decides again
             { target: 'askBlocker' },
           ],
-        },
-      },
-    },
-    // every stop of the run passes here: a refuted edit of this cycle not yet put back goes back first
-    stopping: {
-      initial: 'restoreRoute',
-      states: {
-        restoreRoute: {
-          description:
-            "Decides, without waiting, whether the run stops before this cycle's checkpoint put back an edit whose 'solved' claim was refuted: then it is restored first, else the run stops at once.",
-          always: [{ guard: 'stopRestoreDue', target: 'restore' }, { target: '#cycle.stopped' }],
-        },
-        restore: {
-          description:
-            'Puts back each refuted edit of this cycle to its pre-dispatch bytes (whatever a later pass wrote over it), and the custody baseline with it, before the run stops; the final record names what was restored or could not be.',
-          invoke: {
-            id: 'stopRestorer',
-            src: 'editRestorer',
-            input: ({ context }) => stopRestoreInput(context),
-            onDone: {
-              target: '#cycle.stopped',
-              actions: { type: 'absorbStopRestore', params: ({ event }) => event.output },
-            },
-            onError: { target: '#cycle.stopped', actions: 'stopRestoreFailed' },
-          },
         },
       },
     },

@@ -13,7 +13,15 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { EditRestoreInput, EditRestoreOutput, WorkerInput } from '../cycle/types.js';
+import type { Handoff } from '../contract/index.js';
+import {
+  absorbStopRestore,
+  stopRestoreDue,
+  stopRestoreFailed,
+  stopRestoreInput,
+} from '../cycle/restore-edits.js';
+import { finalizeStopped } from '../cycle/run-end.js';
+import type { CycleContext, EditRestoreInput, EditRestoreOutput, WorkerInput } from '../cycle/types.js';
 import { captureOwned, type OwnedCapture, restoreOwned } from './owned-files.js';
 import type { Unstamped } from './ports.js';
 import type { VerifiedCustody } from './verified-custody.js';
@@ -121,4 +129,40 @@ export function createEditRestorer(o: EditRestorerOptions): EditRestorer {
       return { restored, failed, detail: problems.length === 0 ? null : problems.join('; ') };
     },
   };
+}
+
+/**
+ * The last step of a run that stopped before its cycle's checkpoint (issue 27 §1): this cycle's
+ * refuted edits still waiting (src/cycle/restore-edits.ts `stopEditsToRestore`) are put back to
+ * their pre-dispatch bytes — whatever a later repair or deep pass wrote over them — and the final
+ * record is made again from the context that results, naming each edit restored or not
+ * (`restored T.lean: the claim 'solved' did not hold — …`, `could not restore …`). A run that did
+ * not stop, or has nothing waiting, comes back unchanged. The host (src/runtime/run-cycle.ts)
+ * calls it once the machine reached `stopped`; the machine's own checkpoint restores the edits of
+ * a cycle that reaches its checkpoint.
+ *
+ * @example
+ * ```ts
+ * const end = await restoreOnStop(context, handoff, edits, Date.now);
+ * end.handoff.failed_avenues; // [..., "restored T.lean: the claim 'solved' did not hold — …"]
+ * ```
+ */
+export async function restoreOnStop(
+  context: CycleContext,
+  handoff: Handoff,
+  restorer: EditRestorer | undefined,
+  clock: () => number,
+): Promise<{ readonly context: CycleContext; readonly handoff: Handoff }> {
+  if (handoff.status !== 'stopped' || restorer === undefined || !stopRestoreDue(context))
+    return { context, handoff };
+  let update: Partial<CycleContext>;
+  try {
+    const out = await restorer.restore(stopRestoreInput(context));
+    update = absorbStopRestore(context, { ...out, now: clock() });
+  } catch (e) {
+    update = stopRestoreFailed(context, e);
+  }
+  const next: CycleContext = { ...context, ...update };
+  const final = finalizeStopped(next).final ?? handoff;
+  return { context: { ...next, final }, handoff: final };
 }

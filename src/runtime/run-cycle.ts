@@ -24,7 +24,7 @@ import { nextTier } from '../cycle/verification-ladder.js';
 import { initTracker } from '../tracker/counters.js';
 import { runBatch } from './batch-worker.js';
 import type { DelegatingWorkerPort } from './delegating-worker.js';
-import type { EditRestorer } from './edit-restorer.js';
+import { type EditRestorer, restoreOnStop } from './edit-restorer.js';
 import type { Clock, CyclePorts, DiagnosticsPort, Unstamped, WorkerPort } from './ports.js';
 
 /** One progress report: the phase, counters and any new log lines. */
@@ -60,7 +60,8 @@ export interface CycleRunInput {
   /**
    * Puts a failed edit back (src/runtime/edit-restorer.ts): it captures each dispatch's owned
    * files before the worker runs, and the cycle restores an edit whose `solved` claim did not
-   * hold before its checkpoint. Absent: such an edit is not committed but stays in the tree.
+   * hold before its checkpoint — or, when the run stops before that checkpoint, once the machine
+   * reached `stopped`. Absent: such an edit is not committed but stays in the tree.
    */
   readonly editRestorer?: EditRestorer;
 }
@@ -343,7 +344,20 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
       detail: `runtime error: ${String(e)}`,
     });
   }
-  const ctx = actor.getSnapshot().context;
+  // a run that stopped before its cycle's checkpoint puts that cycle's refuted edits back
+  const end = await restoreOnStop(actor.getSnapshot().context, out, i.editRestorer, clock);
+  out = end.handoff;
+  const ctx = end.context;
+  if (ctx.log.length > logSeen)
+    i.onProgress?.({
+      phase: 'stopped',
+      cycle: ctx.tracker.cycles,
+      maxCycles: i.options.maxCycles,
+      open: ctx.lastCount,
+      consecutiveStuck: ctx.tracker.consecutive_stuck,
+      elapsedMs: clock() - startedAt,
+      newLog: ctx.log.slice(logSeen),
+    });
   const v = validateHandoff(out);
   const handoff = v.ok
     ? v.value

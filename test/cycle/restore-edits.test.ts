@@ -224,7 +224,7 @@ describe('a refuted edit waits until the checkpoint or the stop (issue 27 §1: e
     expect(u.log?.at(-1)).toBe(`stop: restored A.lean: ${REASON}`);
     const final = finalHandoff({ ...patched, ...u }, { status: 'stopped', stopReason: 'protocol-error' });
     expect(final.failed_avenues).toContain(`restored A.lean: ${REASON}`);
-    expect(final.file_baseline.files.find((e) => e.path === FILE)?.sha256).toBe('b'.repeat(64));
+    expect(final.file_baseline?.files.find((e) => e.path === FILE)?.sha256).toBe('b'.repeat(64));
   });
 
   it('a stop whose restore fails names the edit it could not put back', () => {
@@ -260,8 +260,11 @@ describe('a refuted edit waits until the checkpoint or the stop (issue 27 §1: e
 });
 
 describe('batch siblings under a refused primary are counted as refuted (issue 27)', () => {
-  const fence = (batch: WorkOutcome[]): WorkOutcome => ({
-    kind: 'fence-violation',
+  const fence = (
+    batch: WorkOutcome[],
+    kind: 'fence-violation' | 'permission-denied' = 'fence-violation',
+  ): WorkOutcome => ({
+    kind,
     now: 1,
     detail: 'header fence: A.lean: theorem t: statement changed',
     dispatch: null,
@@ -307,7 +310,7 @@ describe('batch siblings under a refused primary are counted as refuted (issue 2
 
   it('a permission denial with an inline retry: the sibling still waits (the last outcome no longer names it)', () => {
     const c = start();
-    const denied = { ...c, ...absorbWork(c, { ...fence([solvedB]), kind: 'permission-denied' }) };
+    const denied = { ...c, ...absorbWork(c, fence([solvedB], 'permission-denied')) };
     expect(denied.refutedEdits?.[0]?.reason).toContain('(permission-denied)');
     const inline = {
       ...denied,

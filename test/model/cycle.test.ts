@@ -30,7 +30,7 @@ import {
 import { cycleMachine } from '../../machines/cycle.js';
 import { type Handoff, rerunGuard, validateHandoff } from '../../src/contract/index.js';
 import { relaunchVerdict } from '../../src/cycle/relaunch.js';
-import { editsToRestore, stopEditsToRestore } from '../../src/cycle/restore-edits.js';
+import { editsToRestore } from '../../src/cycle/restore-edits.js';
 import type {
   CycleInput,
   DiagnosticsOutput,
@@ -64,7 +64,7 @@ const plan = {
   summary: 'p',
 };
 // the pre-dispatch baseline a failed edit's restore goes back to (src/cycle/restore-edits.ts)
-// (other bytes than the returned BASELINE: a refuted edit changed the file, so a stop has one to put back)
+// (other bytes than the returned BASELINE: a refuted edit changed the file)
 const PRE_DISPATCH = { ...BASELINE, files: BASELINE.files.map((f) => ({ ...f, sha256: 'b'.repeat(64) })) };
 const dispatchStub = { target: T1.id, file_baseline: PRE_DISPATCH };
 const outcome = (kind: WorkOutcome['kind']): WorkOutcome =>
@@ -292,12 +292,6 @@ function allEventsFor(s: Snap): AnyEventObject[] {
         done('editRestorer', { now: 0, restored: [], failed: [FILE], detail: 'EACCES' }),
         fail('editRestorer'),
       ];
-    case 'stopping.restore':
-      return [
-        done('stopRestorer', { now: 0, restored: [FILE], failed: [], detail: null }),
-        done('stopRestorer', { now: 0, restored: [], failed: [FILE], detail: 'EACCES' }),
-        fail('stopRestorer'),
-      ];
     case 'checkpoint.gate':
       return [
         done('gate', { ...diag([]), tier: 'project' }),
@@ -499,12 +493,6 @@ const INVARIANTS: Record<string, Invariant> = {
   'checkpoint.route': neverStable,
   'checkpoint.restoreRoute': neverStable,
   'checkpoint.restore': (s) => s.context.available.restore === true && editsToRestore(s.context).length > 0,
-  'stopping.restoreRoute': neverStable,
-  // a run heading for `stopped` with a refuted edit of this cycle still waiting
-  'stopping.restore': (s) =>
-    s.context.available.restore === true &&
-    s.context.pendingStop !== null &&
-    stopEditsToRestore(s.context).length > 0,
   'checkpoint.confirm': (s) => s.context.options.commit === 'ask' && s.context.accepted.length > 0,
   'checkpoint.commit': (s) => s.context.accepted.length > 0 && s.context.options.commit !== 'never',
   'checkpoint.skip': neverStable,
@@ -520,11 +508,7 @@ const INVARIANTS: Record<string, Invariant> = {
   'boundary.stuckReview': (s) => s.context.options.mode === 'prove',
   solved: finalIs('solved'),
   stuck: (s) => finalIs('stuck')(s) && s.context.final?.blocker_signature !== null,
-  // and no refuted edit of the run is left waiting in the tree (put back, or named as not)
-  stopped: (s) =>
-    finalIs('stopped')(s) &&
-    s.context.final?.stop_reason !== null &&
-    (s.context.available.restore !== true || stopEditsToRestore(s.context).length === 0),
+  stopped: (s) => finalIs('stopped')(s) && s.context.final?.stop_reason !== null,
 };
 
 function checkInvariants(s: Snap): void {
