@@ -235,18 +235,25 @@ export function commandClass(keyword: string): CommandClass | null {
 
 /**
  * Whether proof work may add (or remove, or move) a command or declaration of this keyword, given
- * the dispatch's capabilities.
+ * the dispatch's capabilities. A grant is the class's grant (`fence:new-definitions`: any), or the
+ * grant scoped to one declaration (`fence:new-definitions=helper`: only a new declaration named
+ * `helper`; `fence:set-option=Foo.t`: only a command standing before the fenced declaration
+ * `Foo.t`) — `declaration` is that name (a new declaration's own, a command's anchor).
  *
  * @example
  * ```ts
  * proofWorkAllows('def', []); // false
  * proofWorkAllows('def', ['fence:new-definitions']); // true
+ * proofWorkAllows('def', ['fence:new-definitions=helper'], 'helper'); // true
+ * proofWorkAllows('def', ['fence:new-definitions=helper'], 'other'); // false
  * proofWorkAllows('axiom', ['fence:new-definitions']); // false: no grant exists
  * ```
  */
-export function proofWorkAllows(keyword: string, grants: readonly string[]): boolean {
+export function proofWorkAllows(keyword: string, grants: readonly string[], declaration?: string): boolean {
   const c = commandClass(keyword);
   if (c === null) return true;
   const grant = COMMAND_CLASS_GRANTS[c];
-  return grant !== null && grants.includes(grant);
+  if (grant === null) return false;
+  if (grants.includes(grant)) return true;
+  return declaration !== undefined && declaration !== '' && grants.includes(`${grant}=${declaration}`);
 }

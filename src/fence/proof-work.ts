@@ -65,7 +65,8 @@ export function compareProofWork(
     }
     if (PROOF_WORK_DECLARATIONS.has(h.kind)) continue;
     const cls = commandClass(h.kind);
-    if (cls === null || cls === 'axiom' || cls === 'context' || proofWorkAllows(h.kind, grants)) continue;
+    if (cls === null || cls === 'axiom' || cls === 'context' || proofWorkAllows(h.kind, grants, h.name))
+      continue;
     out.push({
       declaration: h.name,
       kind: h.kind,
@@ -84,10 +85,11 @@ export function compareProofWork(
       .filter((c) => !isResourceOption(c.text))
       .map((c) => {
         const next = anchors.find((h) => h.line >= c.line);
-        return { c, anchor: next === undefined ? '' : `${next.kind} ${next.name}` };
+        return { c, anchor: next === undefined ? '' : `${next.kind} ${next.name}`, name: next?.name ?? '' };
       });
   };
-  const key = (x: { c: LeanCommand; anchor: string }) => `${x.c.keyword}\u0000${x.c.text}\u0000${x.anchor}`;
+  const key = (x: { c: LeanCommand; anchor: string; name: string }) =>
+    `${x.c.keyword}\u0000${x.c.text}\u0000${x.anchor}`;
   const was = anchored(before);
   const now = anchored(after);
   const left = counts(was.map(key));
@@ -98,7 +100,7 @@ export function compareProofWork(
       left.set(k, n - 1);
       continue;
     }
-    if (!proofWorkAllows(x.c.keyword, grants))
+    if (!proofWorkAllows(x.c.keyword, grants, x.name))
       out.push({
         declaration: x.anchor,
         kind: x.c.keyword,
@@ -116,7 +118,7 @@ export function compareProofWork(
       right.set(k, n - 1);
       continue;
     }
-    if (!proofWorkAllows(x.c.keyword, grants))
+    if (!proofWorkAllows(x.c.keyword, grants, x.name))
       out.push({
         declaration: x.anchor,
         kind: x.c.keyword,
