@@ -9,9 +9,9 @@
 import { type ZodNamespace, zod } from './zod-sync.js';
 
 /**
- * A stand-in for the object `build(z)` returns (`z` is zod's namespace, loaded on the first build), built on the first read of any property (or any
- * `in`, `Object.keys`, prototype or descriptor query) and reused from then on. Every operation is
- * forwarded to the built object, with the built object as `this` for getters, so zod's methods,
+ * A stand-in for the object `build(z)` returns (`z` is zod's namespace, loaded on the first build),
+ * built on the first read of any property (or any `in`, `Object.keys`, prototype or descriptor
+ * query) and reused from then on. Every operation is forwarded to the built object, with the built object as `this` for getters, so zod's methods,
  * getters (`.shape`, `.options`) and `instanceof` checks behave as on the schema itself. Use it only
  * for module-level constants that are never frozen.
  *

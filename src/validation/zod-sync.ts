@@ -11,7 +11,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 
-/** The `z` namespace of zod, as `import { z } from 'zod'` gives it. */
+/**
+ * The `z` namespace of zod, as `import { z } from 'zod'` gives it.
+ *
+ * @example
+ * ```ts
+ * import type { ZodNamespace } from './zod-sync.js';
+ * const point = (z: ZodNamespace) => z.strictObject({ x: z.number() });
+ * ```
+ */
 export type ZodNamespace = typeof z;
 
 const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
