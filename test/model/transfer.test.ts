@@ -19,7 +19,7 @@ import {
   type SnapshotFrom,
   transition,
 } from 'xstate';
-import { transferMachine } from '../../machines/transfer.js';
+import { type AppendJournalInput, transferMachine } from '../../machines/transfer.js';
 import type { RoutePolicy } from '../../src/transfer/policy-schema.js';
 import type { TransferRequest } from '../../src/transfer/request-schema.js';
 import { leaseLive } from '../../src/transfer/rules/lease.js';
@@ -226,7 +226,9 @@ const paths = boundedShortestPaths(
 );
 
 const silent = () =>
-  transferMachine.provide({ actors: { appendJournal: fromPromise(() => new Promise<never>(() => {})) } });
+  transferMachine.provide({
+    actors: { appendJournal: fromPromise<void, AppendJournalInput>(() => new Promise<void>(() => {})) },
+  });
 
 describe('transfer machine (graph-generated)', () => {
   it('has a finite, non-trivial state graph', () => {
