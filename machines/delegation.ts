@@ -2,18 +2,21 @@
  * One checked handoff (`delegate` and the framework adapters) as an xstate v5 machine:
  * dispatch (journaled first) → prepare (the before-snapshot) → work (the worker) → check (custody,
  * fence, record; a refusal puts back what the worker touched) → journal (the one handoff, written
- * ahead of the settle) → settled | refused | failed.
+ * ahead of the settle) → settled | refused | failed; an accepted handoff the store refuses to record
+ * is not accepted (unrecorded: the owned files go back, and the delegation fails).
  *
  * Guards and actions are named and call the pure reducers of `src/delegate/delegation-reducers.ts`
  * (the settle rules themselves, `src/delegate/settle-rules.ts`, run inside the `check` actor);
- * actor outputs and errors reach them as typed `params`. The five actors are declared here and
+ * actor outputs and errors reach them as typed `params`. The six actors are declared here and
  * provided by the host (`src/delegate/delegate.ts`): `journalDispatch` (the run's manifest),
  * `prepare` (drift check and the before-snapshot), `runWorker` (the worker under its time budget),
  * `check` (every check of `DELEGATE_CHECKS`, the restore of a refusal, the settle rules) and
- * `journalHandoff` (the handoff event, carrying this machine's transition trace).
+ * `journalHandoff` (the handoff event, carrying this machine's transition trace) and `restoreOwned`
+ * (the owned files' pre-dispatch bytes back, for an acceptance the journal refused).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import {
+  acceptanceUnrecorded,
   type CheckInput,
   type DelegationMachineContext,
   type DelegationMachineInput,
@@ -29,6 +32,7 @@ import {
   type PrepareOutput,
   prepared,
   prepareOutcome,
+  type RestoreOwnedInput,
   type RunWorkerInput,
   recordAttempt,
   recordCheckCrash,
@@ -39,6 +43,8 @@ import {
   recordPrepared,
   recordResult,
   recordRun,
+  recordUnrecorded,
+  recordUnrecordedCrash,
   recordWorkerCrash,
   resultSettlesAs,
   settlesAs,
@@ -56,6 +62,7 @@ export {
   type JournalHandoffOutput,
   type PrepareInput as DelegationPrepareInput,
   type PrepareOutput as DelegationPrepareOutput,
+  type RestoreOwnedInput,
   type RunWorkerInput as DelegationWorkerInput,
 } from '../src/delegate/delegation-reducers.js';
 
@@ -91,6 +98,7 @@ export const delegationMachine = setup({
     runWorker: declared<Attempt, RunWorkerInput>('runWorker'),
     check: declared<CheckResult, CheckInput>('check'),
     journalHandoff: declared<JournalHandoffOutput, JournalHandoffInput>('journalHandoff'),
+    restoreOwned: declared<readonly string[], RestoreOwnedInput>('restoreOwned'),
   },
   guards: {
     dispatchJournaled: (_, out: JournalDispatchOutput) => dispatchJournaled(out),
@@ -99,6 +107,7 @@ export const delegationMachine = setup({
     acceptedResult: (_, result: CheckResult) => resultSettlesAs(result, 'accepted'),
     refusedResult: (_, result: CheckResult) => resultSettlesAs(result, 'refused'),
     accepted: ({ context }) => settlesAs(context, 'accepted'),
+    acceptanceUnrecorded: ({ context }, out: JournalHandoffOutput) => acceptanceUnrecorded(context, out),
     refused: ({ context }) => settlesAs(context, 'refused'),
   },
   actions: {
@@ -119,6 +128,12 @@ export const delegationMachine = setup({
       recordCheckCrash(context, failed.error),
     ),
     recordJournal: assign(({ context }, out: JournalHandoffOutput) => recordJournal(context, out)),
+    recordUnrecorded: assign(({ context }, p: { notes: readonly string[] }) =>
+      recordUnrecorded(context, p.notes),
+    ),
+    recordUnrecordedCrash: assign(({ context }, failed: { error: unknown }) =>
+      recordUnrecordedCrash(context, failed.error),
+    ),
     recordJournalCrash: assign(({ context }, failed: { error: unknown }) =>
       recordJournalCrash(context, failed.error),
     ),
@@ -238,6 +253,11 @@ export const delegationMachine = setup({
         input: ({ context }) => journalInput(context),
         onDone: [
           {
+            guard: { type: 'acceptanceUnrecorded', params: ({ event }) => event.output },
+            target: 'unrecorded',
+            actions: { type: 'recordJournal', params: ({ event }) => event.output },
+          },
+          {
             guard: 'accepted',
             target: 'settled',
             actions: { type: 'recordJournal', params: ({ event }) => event.output },
@@ -277,6 +297,23 @@ export const delegationMachine = setup({
         failed: {
           description:
             'Journaling the stop of a worker that gave no answer to check (threw, timed out, aborted, stopped on an error of its own) or of checks that could not complete.',
+        },
+      },
+    },
+    unrecorded: {
+      description:
+        'The store refused the accepted handoff (nothing written): it is not accepted after all — the owned files go back to their pre-dispatch bytes and the delegation fails naming the refusal.',
+      invoke: {
+        id: 'restoreOwned',
+        src: 'restoreOwned',
+        input: ({ context }) => ({ held: context.held }),
+        onDone: {
+          target: 'failed',
+          actions: { type: 'recordUnrecorded', params: ({ event }) => ({ notes: event.output }) },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'recordUnrecordedCrash', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

@@ -11,6 +11,7 @@ import { createTraceCollector } from '../audit/trace-collector.js';
 import { deepFreeze } from '../canonical/index.js';
 import type { Dispatch } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
+import { restoreOwned } from '../runtime/owned-files.js';
 import type { StoreResult } from '../store/index.js';
 import { type HeldBefore, prepareDelegation, type WatchOptions, watchedStoreRoot } from './before.js';
 import { settleAttempt } from './check-handoff.js';
@@ -20,6 +21,7 @@ import type {
   JournalHandoffInput,
   JournalHandoffOutput,
   PrepareOutput,
+  RestoreOwnedInput,
   RunWorkerInput,
 } from './delegation-reducers.js';
 import { runToEnd } from './delegation-run.js';
@@ -160,6 +162,11 @@ async function delegateInTurn(
         if (store === undefined || input.runId === null) return { result: null };
         const j = await journalHandoff(store, input.runId, input.handoff, trace?.take() ?? []);
         return j.cite === undefined ? { result: j.result } : { result: j.result, cite: j.cite };
+      }),
+      restoreOwned: fromPromise<readonly string[], RestoreOwnedInput>(async ({ input }) => {
+        const r = await restoreOwned((input.held as HeldBefore).captured);
+        if (r.failed.length > 0) return [`could not restore ${r.failed.join(', ')}`];
+        return r.restored.length > 0 ? ['owned files restored to their pre-dispatch bytes'] : [];
       }),
     },
   });

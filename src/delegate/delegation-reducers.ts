@@ -390,6 +390,83 @@ export function recordJournal(
 }
 
 /**
+ * True when the store refused the handoff event (`nothing_written`): it is not in the journal, so
+ * an accepted result cannot be reported accepted (write-ahead: journal, then accept). An
+ * `indeterminate` write may be in the journal and is not a refusal.
+ *
+ * @example
+ * ```ts
+ * handoffRefusedByStore({ result: { schema: 'run-store-result/v1', outcome: 'nothing_written', run_id: 'R', code: 'busy' } }); // true
+ * ```
+ */
+export function handoffRefusedByStore(out: JournalHandoffOutput): boolean {
+  return out.result?.outcome === 'nothing_written';
+}
+
+/**
+ * True when an accepted result's handoff was refused by the store: the delegation must not settle
+ * as accepted (write-ahead).
+ *
+ * @example
+ * ```ts
+ * acceptanceUnrecorded(acceptedCtx, { result: refusedResult }); // true
+ * ```
+ */
+export function acceptanceUnrecorded(ctx: DelegationMachineContext, out: JournalHandoffOutput): boolean {
+  return settlesAs(ctx, 'accepted') && handoffRefusedByStore(out);
+}
+
+/**
+ * Input of the `restoreOwned` actor: the held before-snapshot whose owned bytes go back.
+ *
+ * @example
+ * ```ts
+ * const i: RestoreOwnedInput = { held };
+ * ```
+ */
+export interface RestoreOwnedInput {
+  readonly held: unknown;
+}
+
+/**
+ * An accepted answer the journal did not record: not accepted after all. The owned files went back
+ * to their pre-dispatch bytes (`notes` say what was put back); the result is an operational-error
+ * stop naming the store's refusal.
+ *
+ * @example
+ * ```ts
+ * recordUnrecorded(ctx, ['owned files restored to their pre-dispatch bytes']).result?.outcome; // 'failed'
+ * ```
+ */
+export function recordUnrecorded(
+  ctx: DelegationMachineContext,
+  notes: readonly string[],
+): DelegationMachineContext {
+  const refusal = ctx.journal === null ? 'no answer' : storeRefusal(ctx.journal);
+  const detail = [`the run store did not record the handoff: ${refusal}`, ...notes].join('; ');
+  return {
+    ...ctx,
+    cite: null,
+    result: { outcome: 'failed', handoff: operationalErrorHandoff(ctx.dispatch, detail), violations: [] },
+  };
+}
+
+/**
+ * The owned files could not be put back after an unrecorded acceptance.
+ *
+ * @example
+ * ```ts
+ * recordUnrecordedCrash(ctx, new Error('EACCES')).result?.handoff.stop_detail; // '… could not restore the owned files: EACCES'
+ * ```
+ */
+export function recordUnrecordedCrash(
+  ctx: DelegationMachineContext,
+  error: unknown,
+): DelegationMachineContext {
+  return recordUnrecorded(ctx, [`could not restore the owned files: ${describeThrown(error)}`]);
+}
+
+/**
  * The host's handoff journal threw (it should answer, never throw): the write is indeterminate.
  *
  * @example

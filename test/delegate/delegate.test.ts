@@ -182,6 +182,28 @@ describe('journaling', () => {
   });
 });
 
+describe('write-ahead: an acceptance the journal refuses is no acceptance', () => {
+  it('the store refuses the handoff event: failed, naming the refusal, the owned edit put back', async () => {
+    const inner = memoryStore();
+    const store = Object.assign(Object.create(inner) as typeof inner, {
+      async createRun(input: Parameters<typeof inner.createRun>[0]) {
+        const c = await inner.createRun(input);
+        inner.scriptNext({ outcome: 'nothing_written', code: 'busy', detail: 'run is locked' });
+        return c;
+      },
+    });
+    const r = await delegate(dispatch, solve, { store });
+    expect(r.outcome).toBe('failed');
+    expect(r.handoff).toMatchObject({ status: 'stopped', stop_reason: 'operational-error' });
+    expect(r.handoff.stop_detail).toBe(
+      'the run store did not record the handoff: nothing_written (busy): run is locked; owned files restored to their pre-dispatch bytes',
+    );
+    expect(r.cite).toBeUndefined();
+    expect(r.journal?.outcome).toBe('nothing_written');
+    expect(await readFile(p.owned, 'utf8')).toBe(GREETING);
+  });
+});
+
 describe('captureBefore + checkHandoff, for a host that runs the worker itself', () => {
   it('the same checks and the same restore as delegate', async () => {
     const before = await captureBefore(dispatch);

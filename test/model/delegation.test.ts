@@ -116,9 +116,17 @@ function eventsFor(s: AnyMachineSnapshot): Ev[] {
         done('journalHandoff', {
           result: storeResult('indeterminate', c.runId, { step: 'fsync' }),
         }),
+        done('journalHandoff', {
+          result: storeResult('nothing_written', c.runId, { code: 'busy', detail: 'run is locked' }),
+        }),
         error('journalHandoff'),
       ];
     }
+    case 'unrecorded':
+      return [
+        done('restoreOwned', ['owned files restored to their pre-dispatch bytes']),
+        error('restoreOwned'),
+      ];
     default:
       return [];
   }
@@ -185,8 +193,16 @@ const INVARIANTS: Record<string, (c: DelegationMachineContext, s: AnyMachineSnap
     checkResult(c.result, 'failed');
     expect(c.cite).toBeNull();
   },
+  unrecorded: (c) => {
+    // an accepted answer the store refused to record: not settled, its files go back next
+    checkResult(c.result, 'accepted');
+    expect(c.journal?.outcome).toBe('nothing_written');
+    expect(c.cite).toBeNull();
+  },
   settled: (c, s) => {
     checkResult(c.result, 'accepted');
+    // write-ahead: nothing is accepted that the store refused to record
+    expect(c.journal?.outcome).not.toBe('nothing_written');
     checkCite(c);
     expect((s.output as DelegationMachineOutput).result).toBe(c.result);
   },
@@ -244,7 +260,7 @@ const paths = boundedShortestPaths(
   BOUND,
 );
 
-// biome-ignore lint/suspicious/noExplicitAny: one pending actor stands in for all five
+// biome-ignore lint/suspicious/noExplicitAny: one pending actor stands in for all six
 const neverResolves = fromPromise<any, any>(() => new Promise(() => {}));
 
 describe('delegation machine (graph-generated)', () => {
@@ -262,6 +278,7 @@ describe('delegation machine (graph-generated)', () => {
         runWorker: neverResolves,
         check: neverResolves,
         journalHandoff: neverResolves,
+        restoreOwned: neverResolves,
       },
     });
     for (const path of paths) {
