@@ -96,7 +96,10 @@ function checkOptions(o: DelegateOptions): void {
  * operational-error stop when the worker threw, timed out or stopped on an error of its own, a
  * `user-stop` when the host aborted (`failed`). A refused or failed worker's changes to the owned
  * files, git control files and run store are put back. With a `store`, the dispatch is the run's
- * manifest before the worker starts and the handoff its event after the checks (`cite`).
+ * manifest before the worker starts and the handoff its event after the checks (`cite`), carrying
+ * the delegation machine's transitions (`machines/delegation.ts`; `handoff inspect` and
+ * `handoff audit` read them); an accepted handoff the store refuses to record is not accepted
+ * (write-ahead): `failed`, its owned files put back.
  *
  * Delegations in this process that share a project root or a file-system store take turns (a
  * concurrent one's writes would be taken for this worker's); use separate work trees for parallel

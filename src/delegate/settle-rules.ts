@@ -22,7 +22,8 @@ import type { DelegateViolation, ReadHandoff } from './violations.js';
  *   the statement fence) and the owned files hold their pre-dispatch bytes again;
  * - `failed` — the worker gave no answer to check: it threw, timed out, was aborted, or stopped
  *   itself with a protocol or operational error (an operational-error, protocol-error or
- *   `user-stop` handoff).
+ *   `user-stop` handoff) — or the run store refused to record an accepted handoff (`delegate`'s
+ *   write-ahead: its owned files are put back).
  *
  * @example
  * ```ts
