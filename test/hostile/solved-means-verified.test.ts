@@ -229,7 +229,7 @@ describe('a refuted edit is restored when the run stops mid-cycle (issue 27 §1)
         expect.stringMatching(/^restored T\.lean: the claim 'solved' did not hold — T\.lean:2 still open/),
       );
       // the final record's custody is the restored bytes
-      const entry = r.handoff.file_baseline.files.find((f) => f.path.endsWith('/T.lean'));
+      const entry = r.handoff.file_baseline?.files.find((f) => f.path.endsWith('/T.lean'));
       expect(entry?.sha256).toBe(createHash('sha256').update(THEOREM).digest('hex'));
     });
   }, 60_000);
