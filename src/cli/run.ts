@@ -94,6 +94,10 @@ options:
                           autoprove stops on drift or an uncovered file (exit 4); prove asks the
                           human to approve the report's token (or pass --approve TOKEN)
   --approve TOKEN         approve the prior run's drift report (its approval token)
+  --resume RUN_ID         continue a persisted run that was killed, in its own journal (implies
+                          --persist; the same --target/--scope/--mode): a dead writer's lock is
+                          recovered (never a live one's), the files must be as the journal last
+                          knew them, committed targets are not repeated
   --evidence-justification TEXT   how --evidence resolves a prior operational stop
   --json                  print only the final handoff record (errors: one JSON line on stderr)
   --allow-empty           a run that finds no target ends solved (exit 0) instead of exit 5
@@ -181,6 +185,7 @@ const OPTIONS = {
   persist: { type: 'boolean' },
   'run-store': { type: 'string' },
   'prior-run': { type: 'string' },
+  resume: { type: 'string' },
   approve: { type: 'string' },
   'evidence-justification': { type: 'string' },
   json: { type: 'boolean' },
@@ -378,6 +383,8 @@ export interface RunInvocation {
     readonly enabled: boolean;
     readonly runStore: string | null;
     readonly priorRun: string | null;
+    /** `--resume RUN_ID`: the killed run to continue, or null. */
+    readonly resume: string | null;
     readonly approve: string | null;
     readonly evidenceJustification: string | null;
   };
@@ -416,9 +423,22 @@ export async function runCommand(
   const timeoutS = parseDuration(timeoutText);
   if (timeoutS === null || timeoutS === 0)
     throw new HandoffError('usage', `--worker-timeout must be a positive duration, got '${timeoutText}'`);
-  const persist = values.persist === true;
+  const resume = str(values, 'resume') ?? null;
+  const persist = values.persist === true || resume !== null;
   const runStore = str(values, 'run-store') ?? null;
   const priorRun = str(values, 'prior-run') ?? null;
+  if (resume !== null && (priorRun !== null || str(values, 'prior-handoff') !== undefined))
+    throw new HandoffError(
+      'usage',
+      `--resume and --${priorRun !== null ? 'prior-run' : 'prior-handoff'} are exclusive`,
+    );
+  if (resume !== null && !isRunId(resume)) {
+    throw new HandoffError(
+      'bad_run_id',
+      `--resume names a run id (YYYYMMDDTHHMMSSZ-<8 hex>), never "latest": ${JSON.stringify(resume)}`,
+      { details: { run_id: resume } },
+    );
+  }
   if (!persist && runStore !== null) throw new HandoffError('usage', '--run-store requires --persist');
   if (!persist && priorRun !== null) throw new HandoffError('usage', '--prior-run requires --persist');
   if (priorRun !== null && !isRunId(priorRun)) {
@@ -528,7 +548,7 @@ export async function runCommand(
     project,
     json,
     note,
-    persist: { enabled: persist, runStore, priorRun, approve, evidenceJustification: justification },
+    persist: { enabled: persist, runStore, priorRun, resume, approve, evidenceJustification: justification },
     args: {
       projectRoot: project,
       flags,
@@ -567,6 +587,12 @@ export async function runCommand(
         priorRun === null
           ? 'persisting to the run store (run id assigned at the first dispatch)'
           : `persisting to the run store, reusing prior run ${priorRun}`,
+      );
+    }
+    if (recorder?.resumed && !json) {
+      const rec = recorder.resumed.recoveredCite;
+      note(
+        `resuming run ${recorder.resumed.runId} from its journal${rec === null ? '' : ` (a dead writer's lock recovered: ${rec})`}`,
       );
     }
     if (persist && recorder === undefined) {
@@ -658,6 +684,7 @@ export async function persistRecorderFactory(inv: RunInvocation): Promise<RunRec
     runStore: inv.persist.runStore,
     env: inv.args.env ?? {},
     ...(inv.args.profile === undefined ? {} : { blockerClasses: inv.args.profile.blockerClasses }),
+    ...(inv.persist.resume === null ? {} : { resume: inv.persist.resume }),
   });
   if (inv.persist.priorRun !== null) {
     const { store } = openRunStore(inv.project, inv.persist.runStore, inv.args.env ?? {});

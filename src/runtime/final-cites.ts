@@ -32,7 +32,9 @@ export interface CitedOutcome {
  * target are matched with its attempts in order when both lists are as long (a falsify pass
  * records no attempt: then only the last solved claim is matched with the last attempt). Only a
  * target's last handoff can be its solved one: a claim after which the target was dispatched
- * again did not hold.
+ * again did not hold. `carried` (a resumed run) names the handoffs an earlier invocation of the
+ * run journaled: a carried `solved` that is its target's last handoff, for a target this
+ * invocation never dispatched again (it was not open any more), counts as solved.
  *
  * @example
  * ```ts
@@ -43,6 +45,7 @@ export interface CitedOutcome {
 export function finalCites(
   journal: readonly JournaledHandoff[],
   attempts: Readonly<Record<string, readonly AttemptRecord[]>>,
+  carried: ReadonlySet<string> = new Set(),
 ): CitedOutcome[] {
   const byTarget = new Map<string, JournaledHandoff[]>();
   for (const j of journal) {
@@ -50,7 +53,12 @@ export function finalCites(
     byTarget.set(t, [...(byTarget.get(t) ?? []), j]);
   }
   const verdict = new Map<JournaledHandoff, AttemptRecord | undefined>();
-  for (const [t, hs] of byTarget) {
+  for (const [t, all] of byTarget) {
+    // a resumed run: the handoffs an earlier invocation journaled have no attempt in this one
+    const hs = all.filter((h) => !carried.has(h.cite));
+    const last = all.at(-1);
+    if (last !== undefined && carried.has(last.cite) && attempts[t] === undefined)
+      verdict.set(last, { cycle: 0, solved: true, signature: null, snippets: [], emptySearch: false });
     const as = attempts[t] ?? [];
     if (as.length === hs.length) for (const [i, h] of hs.entries()) verdict.set(h, as[i]);
     else {

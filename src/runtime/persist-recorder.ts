@@ -25,6 +25,7 @@ import type { BlockerClassTable } from '../profile/blocker-classes.js';
 import { createFsStore, type FsStore, resolveStoreRoot, runPaths, type Store } from '../store/index.js';
 import { phraseOf } from './builtin-ports.js';
 import type { JournaledHandoff } from './final-cites.js';
+import { prepareResume, type ResumedRun } from './resume-run.js';
 import type { RunRecorder } from './run-recorder.js';
 import { STOP_SUMMARY_FILE } from './stop-summary.js';
 
@@ -54,6 +55,12 @@ export interface PersistRecorderOptions {
   readonly trace?: boolean;
   /** The domain profile's blocker phrases, to map stuck reviews (default: the proof phrases). */
   readonly blockerClasses?: BlockerClassTable;
+  /**
+   * `--resume RUN_ID`: continue this killed run in its own journal instead of starting one (see
+   * src/runtime/resume-run.ts: a dead writer's lock recovered, the run judged resumable, the
+   * controller state rebuilt from the journal). Needs the state in memory.
+   */
+  readonly resume?: string;
 }
 
 /** A recorder that also exposes the cites it obtained and any policy stop. */
@@ -110,6 +117,29 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     o.store === undefined ? openRunStore(o.projectRoot, o.runStore, o.env, { holdLocks: true }) : null;
   const { store, root } = owned ?? { store: o.store as Store, root: (o.store as Store).root };
   const inFile = (o.state ?? (o.stateFs === undefined ? 'memory' : 'file')) === 'file';
+  if (o.resume !== undefined && inFile)
+    throw new HandoffError('usage', '--resume keeps the controller state in memory');
+  let resumed: ResumedRun | null = null;
+  let resumedSeq = 0;
+  let resumedSourceNote: string | null = null;
+  const memory = memoryStateStore();
+  const carried: JournaledHandoff[] = [];
+  if (o.resume !== undefined) {
+    const prepared = await prepareResume({
+      store,
+      fsRoot: owned === null ? null : root,
+      runId: o.resume,
+      projectRoot: o.projectRoot,
+    }).catch((e: unknown) => {
+      owned?.store.close();
+      throw e;
+    });
+    await memory.create(prepared.verdict.state);
+    resumed = prepared.resumed;
+    resumedSeq = prepared.verdict.state.last_seq;
+    resumedSourceNote = prepared.verdict.state.source_note_cite;
+    carried.push(...prepared.verdict.handoffs);
+  }
   const stateDir = inFile ? await mkdtemp(join(tmpdir(), 'handoff-persist-')) : null;
   const statePath = stateDir === null ? null : join(stateDir, 'run-persist.json');
   const collector =
@@ -117,7 +147,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
       ? null
       : createTraceCollector({ machines: ['cycle'] });
   const controller = new PersistController({
-    ...(statePath === null ? { stateStore: memoryStateStore() } : { statePath }),
+    ...(statePath === null ? { stateStore: memory } : { statePath }),
     ...(collector === null ? {} : { trace: () => collector.take() }),
     openStore: () => store,
     storageRoot: root,
@@ -125,16 +155,16 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.stateFs ? { stateFs: o.stateFs } : {}),
   });
-  let runId: string | null = null;
+  let runId: string | null = resumed?.runId ?? null;
   let stopHandoff: Handoff | null = null;
   // group commit: a cycle's review and replan wait for the next journal write (the next dispatch,
   // a handoff or the finish) and go with it in one write and one sync; their cites are the seqs
   // they will have (the store refuses the group otherwise, and the run stops)
-  let lastSeq = 0;
+  let lastSeq = resumedSeq;
   const pending: { verb: 'review' | 'replan'; payload: unknown }[] = [];
   const nextCite = (): string | null => (runId === null ? null : `${runId}#${lastSeq + pending.length + 1}`);
   let lastReviewCite: string | null = null;
-  let sourceNoteCite: string | null = null;
+  let sourceNoteCite: string | null = resumedSourceNote;
   const cites: string[] = [];
   const obey = (r: PersistResult): PersistResult => {
     const all = Array.isArray(r.cites) ? (r.cites as string[]) : typeof r.cite === 'string' ? [r.cite] : [];
@@ -161,7 +191,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     const all = Array.isArray(r.cites) ? (r.cites as string[]) : typeof r.cite === 'string' ? [r.cite] : [];
     return all.at(-1) ?? null;
   };
-  const journaledHandoffs: JournaledHandoff[] = [];
+  const journaledHandoffs: JournaledHandoff[] = [...carried];
   return {
     get runId() {
       return runId;
@@ -170,6 +200,7 @@ export async function createPersistRecorder(o: PersistRecorderOptions): Promise<
     storeDir: o.store === undefined ? root : null,
     cites,
     journaledHandoffs,
+    resumed,
     async writeSummary(markdown: string) {
       // only the fs store this recorder opened has a run directory here
       if (owned === null || runId === null) return null;

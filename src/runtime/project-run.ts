@@ -43,6 +43,7 @@ import type {
   ReviewerPort,
 } from './ports.js';
 import { type PriorRunReuse, reuseStartup } from './prior-run.js';
+import { resumeCustodyCheck } from './resume-run.js';
 import { type CycleProgress, diagnoseOnLadder, runCycle } from './run-cycle.js';
 import { nullRecorder, type RunRecorder } from './run-recorder.js';
 import type { FenceResolver } from './statement-fence.js';
@@ -377,8 +378,12 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     },
   };
   let baseline: FileBaseline;
-  let priorHandoff = o.priorHandoff ?? null;
-  let started = false;
+  // a resumed run (--resume) continues its journal: started already, its last blocker carried
+  const resumed = recorder.resumed ?? null;
+  if (resumed !== null && o.priorRun !== undefined)
+    throw new HandoffError('usage', '--resume and --prior-run are exclusive');
+  let priorHandoff = o.priorHandoff ?? resumed?.priorHandoff ?? null;
+  let started = resumed !== null;
   // the recorder's writes, one at a time: a failed write rejects its caller and the next still runs
   let tail: Promise<unknown> = Promise.resolve();
   const inOrder = <T>(write: () => Promise<T>): Promise<T> => {
@@ -402,6 +407,8 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
     started = true;
   } else {
     baseline = await recordBaseline(owned);
+    // a resumed run takes custody only of files its journal vouches for
+    if (resumed !== null) resumeCustodyCheck(resumed, baseline.files);
   }
   const transport =
     'argv' in o.worker
@@ -519,7 +526,7 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   const stopped = recorder.stopHandoff ?? null;
   // a persisted run's final record cites the journal events it rests on (<run_id>#<seq>)
   const journaled = recorder.journaledHandoffs ?? [];
-  const cited = finalCites(journaled, r.context.attempts);
+  const cited = finalCites(journaled, r.context.attempts, resumed?.carried);
   const handoff = stopped ?? (journaled.length === 0 ? r.handoff : citeFinalHandoff(r.handoff, cited));
   const fin = stopped ? { cite: null } : await recorder.finish(handoff);
   // the Markdown stop summary beside the stored final handoff (a failed write is a warning)

@@ -9,6 +9,7 @@ import type { Dispatch, Handoff } from '../contract/index.js';
 import type { PlannerOutput, ReviewInput, ReviewOutput } from '../cycle/types.js';
 import type { PreparedPriorRun } from '../persist/index.js';
 import type { JournaledHandoff } from './final-cites.js';
+import type { ResumedRun } from './resume-run.js';
 
 /** Receives a run's boundaries in order. */
 export interface RunRecorder {
@@ -43,6 +44,12 @@ export interface RunRecorder {
    * final handoff's citations rest on these (src/runtime/final-cites.ts). Absent: nothing cited.
    */
   readonly journaledHandoffs?: readonly JournaledHandoff[];
+  /**
+   * The killed run this recorder continues (`--resume`): its run id is set from the start, its
+   * journaled handoffs are in {@link RunRecorder.journaledHandoffs}, the runtime checks its custody
+   * and carries its last blocker. Absent or null: a new run.
+   */
+  readonly resumed?: ResumedRun | null;
   /** The record the failure policy stopped the run with, if it did. */
   readonly stopHandoff?: Handoff | null;
   /** The final handoff; resolves to its citation when stored. */
