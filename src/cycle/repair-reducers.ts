@@ -250,8 +250,17 @@ export function repairProtocolStop(): CycleUpdate {
  * patchInput(ctx).files; // ['A.lean']
  * ```
  */
-export function patchInput(c: Pick<CycleContext, 'repair' | 'current' | 'baseline'>): PatchInput {
-  return { patch: c.repair?.patch ?? '', files: c.current ? [c.current.file] : [], baseline: c.baseline };
+export function patchInput(
+  c: Pick<CycleContext, 'repair' | 'current' | 'baseline'> & Partial<Pick<CycleContext, 'lastWork'>>,
+): PatchInput {
+  // the repair dispatch's fence grants: its patch is fenced as the worker's own edit would be
+  const caps = c.lastWork?.kind === 'handoff' ? (c.lastWork.dispatch?.capabilities ?? []) : [];
+  return {
+    patch: c.repair?.patch ?? '',
+    files: c.current ? [c.current.file] : [],
+    baseline: c.baseline,
+    grants: caps.filter((g) => g.startsWith('fence:')),
+  };
 }
 
 /**

@@ -131,7 +131,7 @@ function asEditToRestore(e: RefutedEdit): EditToRestore {
   const to: Record<string, string | null> = {};
   for (const f of e.files) {
     const b = entryOf(e.before, f);
-    if (b !== undefined) to[f] = b.exists ? b.sha256 : null;
+    if (b !== undefined) to[f] = b.exists ? (b.sha256 ?? null) : null;
   }
   return { target: e.target, files: e.files, reason: e.reason, to };
 }

@@ -347,6 +347,11 @@ export interface PatchInput {
   /** Project-relative files the patch may touch (the repair dispatch's owned files). */
   readonly files: readonly string[];
   readonly baseline: FileBaseline;
+  /**
+   * The repair dispatch's fence grants (its `fence:` capabilities, docs/fence.md § Grants): the
+   * patched text is fenced as the worker's own edit would be. Absent: none.
+   */
+  readonly grants?: readonly string[];
 }
 /** Output of the patcher actor. */
 export type PatchOutput =

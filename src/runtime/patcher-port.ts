@@ -79,7 +79,8 @@ export function createPatcher(o: PatcherOptions): PatcherPort {
             });
           }
           const view: OwnedCapture = patched;
-          return fenceVerdict(o.projectRoot, headersBefore, view, fence);
+          // with the repair dispatch's grants, as the worker's own edit would be fenced
+          return fenceVerdict(o.projectRoot, headersBefore, view, fence, input.grants ?? []);
         },
       });
       if (r.kind !== 'applied') return r;
