@@ -109,6 +109,9 @@ describe('the golf route: a real golf-mode dispatch under custody', () => {
         const r = await runSynthesis(
           golfSessionOptions(dir, tools, {
             worker: { argv: [process.execPath, join(tools, 'hostile.mjs'), kind, TS_WORKER, DIST, record] },
+            // the golf worker is sandboxed with the session's workers now, and this one records its
+            // dispatch in a host file outside the project (a sandbox's /tmp is its own)
+            sandbox: 'off',
             onLog: (l) => logs.push(l),
           }),
         );
