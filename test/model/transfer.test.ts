@@ -139,6 +139,8 @@ function everywhere(s: Snap): void {
     }
   }
   expect(st.transfers).toBeLessThanOrEqual(POLICY.max_transfers ?? Infinity);
+  // pending lines continue the committed journal without a gap
+  expect(c.pending.map((l) => l.seq)).toEqual(c.pending.map((_, i) => c.committed.seq + 1 + i));
   // the redacted value is never in a decision, a pending journal line or the session state
   expect(JSON.stringify([c.pending, c.decision, c.state, c.committed])).not.toContain(SECRET);
 }

@@ -77,16 +77,12 @@ export function initialTransferContext(input: TransferMachineInput): TransferMac
   };
 }
 
-function line(
-  s: SessionState,
-  seqOffset: number,
-  nowMs: number,
-  entry: TransferJournalEntry,
-): TransferJournalLine {
+/** The next journal line after the committed ones and those already pending. */
+function line(c: TransferMachineContext, nowMs: number, entry: TransferJournalEntry): TransferJournalLine {
   return {
     schema: 'handoff-transfer-journal/v1',
-    session: s.session,
-    seq: s.seq + 1 + seqOffset,
+    session: c.committed.session,
+    seq: c.committed.seq + 1 + c.pending.length,
     at: new Date(nowMs).toISOString(),
     entry,
   };
@@ -94,7 +90,7 @@ function line(
 
 /** The cite the next pending line will get. */
 const nextCite = (c: TransferMachineContext): string =>
-  transferCite(c.state.session, c.state.seq + 1 + c.pending.length);
+  transferCite(c.committed.session, c.committed.seq + 1 + c.pending.length);
 
 /**
  * Stores a request and its clock (the start of every request step).
@@ -118,7 +114,7 @@ export function storeRequest(request: TransferRequest, nowMs: number): Partial<T
  * ```
  */
 export function openSession(c: TransferMachineContext): Partial<TransferMachineContext> {
-  const open = line(c.state, 0, c.now, {
+  const open = line(c, c.now, {
     kind: 'open',
     active: c.policy.entry,
     lease: leaseFor(c.policy.entry, c.now, c.policy.lease_seconds),
@@ -220,7 +216,7 @@ export function authorizationOf(c: TransferMachineContext): Authorization {
 
 function decisionLine(c: TransferMachineContext, d: TransferDecision): TransferJournalLine {
   const r = c.request as TransferRequest;
-  return line(c.state, c.pending.length, c.now, {
+  return line(c, c.now, {
     kind: 'decision',
     request_digest: requestDigest(r),
     from: r.from,
@@ -337,7 +333,7 @@ export function prepareEnd(
     request: null,
     decision: null,
     failure: null,
-    pending: [line(c.state, 0, nowMs, { kind: 'end', end, by, reason })],
+    pending: [line({ ...c, pending: [] }, nowMs, { kind: 'end', end, by, reason })],
   };
 }
 
