@@ -12,7 +12,7 @@
  * `src/synthesis/loop/`; actor outputs reach them as typed `params`. The actors are declared here
  * and provided by `src/runtime/synthesis-run.ts` (real git, subprocess drafter and worker).
  */
-import { type AnyEventObject, assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import {
   absorbAssemble,
   absorbCommit,
@@ -33,12 +33,15 @@ import {
   beginScope,
   type ClaimEnd,
   claimBudgetLeft,
+  commitHaltReason,
   commitInput,
   commitQuestion,
   currentRoute,
   draftEnded,
   draftInput,
   endClaim,
+  extractFailure,
+  failClaim,
   golfEnded,
   golfInput,
   haltSession,
@@ -48,11 +51,17 @@ import {
   invalidEnded,
   noteRoute,
   proveInput,
-  redraftVerdict,
-  refusedEnd,
+  redraftHaltReason,
+  redraftHalts,
+  redraftLeft,
+  redraftNotTaken,
+  redraftPermitted,
+  redraftVerdictOf,
   routedEnd,
   runtimeExhausted,
+  stopByHuman,
   synthesisOutput,
+  validateInput,
 } from '../src/synthesis/loop/index.js';
 import type {
   ApproveInput,
@@ -82,19 +91,6 @@ function declared<O, I>(name: string) {
     throw new Error(`synthesis actor '${name}' was not provided (use machine.provide or runSynthesis)`);
   });
 }
-
-/** The redraft rule on the context (provenance + statement policy). */
-const verdictOf = (c: SynthesisContext) =>
-  redraftVerdict({
-    policy: c.input.policy,
-    explicit: c.input.policyExplicit,
-    provenance: c.provenance,
-    file: c.input.targetFile,
-    declarations: c.active?.declarations ?? [],
-  });
-
-/** Redrafts left for the active claim. */
-const redraftLeft = (c: SynthesisContext) => (c.active?.redrafts ?? 0) < c.input.maxRedrafts;
 
 /** The machine's setup: types, declared actors, named guards and actions. */
 export const synthesisSetup = setup({
@@ -139,11 +135,8 @@ export const synthesisSetup = setup({
     routeAgain: ({ context }) => currentRoute(context).to === 'again' && claimBudgetLeft(context),
     routeRedraft: ({ context }) => currentRoute(context).to === 'redraft',
     routeGolf: ({ context }) => currentRoute(context).to === 'golf',
-    redraftAllowed: ({ context }) => verdictOf(context).allowed && redraftLeft(context),
-    redraftHalts: ({ context }) => {
-      const v = verdictOf(context);
-      return !v.allowed && v.halt;
-    },
+    redraftAllowed: ({ context }) => redraftPermitted(context),
+    redraftHalts: ({ context }) => redraftHalts(context),
   },
   actions: {
     absorbExtract: assign(({ context }, out: ExtractOutput) => absorbExtract(context, out)),
@@ -159,24 +152,27 @@ export const synthesisSetup = setup({
     absorbProve: assign(({ context }, out: ProveOutput) => absorbProve(context, out)),
     absorbGolf: assign(({ context }, out: GolfOutput) => absorbGolf(context, out)),
     noteRoute: assign(({ context }) => noteRoute(context)),
-    allowRedraft: assign(({ context }) => allowRedraft(context, verdictOf(context))),
+    allowRedraft: assign(({ context }) => allowRedraft(context, redraftVerdictOf(context))),
     finishClaim: assign(({ context }, end: ClaimEnd) => endClaim(context, end)),
-    stopByHuman: assign({ stoppedByHuman: true }),
+    stopByHuman: assign(() => stopByHuman()),
     halt: assign(({ context }, reason: string) => haltSession(context, reason)),
     // the phase is a static param (the diagram prints it); the error comes from the error event
     failClaim: assign(({ context, event }, p: { phase: string }) =>
-      endClaim(context, {
-        status: 'stuck',
-        reason: `${p.phase} failed: ${String('error' in event ? ((event.error as Error)?.message ?? event.error) : 'error')}`,
-      }),
+      failClaim(context, p.phase, 'error' in event ? event.error : 'error'),
     ),
   },
 });
 
-type EndOf = (a: { context: SynthesisContext; event: AnyEventObject }) => ClaimEnd;
+/**
+ * What a claim ending is computed from: the context and the event that ends it — the done event of
+ * an actor with output `O`, or (no `O`) any event, as on an eventless transition.
+ */
+type Ending<O = never> = { context: SynthesisContext; event: [O] extends [never] ? object : { output: O } };
+/** How a claim ends. */
+type EndOf<O> = (a: Ending<O>) => ClaimEnd;
 
-/** An actor's output as an action's params (every actor stamps its `now`). */
-const output = ({ event }: { event: AnyEventObject }) => event.output;
+/** An actor's output as a guard's or an action's params, typed by the done event it is given. */
+const output = <O>({ event }: { event: { output: O } }): O => event.output;
 /** Absorb only the actor's clock. */
 const tick = { type: 'absorbNow', params: output } as const;
 /** The reducers that absorb an actor's output. */
@@ -195,13 +191,13 @@ const absorb = <T extends Absorber>(type: T) => ({ type, params: output }) as co
 
 /**
  * The one way a claim ends (every claim-ending branch of the machine): the actions that absorb
- * what the branch learned (`before`), the claim's report line with reset-claim (`finishClaim`,
+ * what the branch learned (`before`; `[]` when nothing), the claim's report line with reset-claim (`finishClaim`,
  * the ending from `end`), then the next claim — or, when the human stopped the session
  * (`humanStop`), the end of the session.
  */
-function claimEnds(
-  end: EndOf,
-  before: readonly ('noteRoute' | ReturnType<typeof absorb>)[] = [],
+function claimEnds<O = never, A extends 'noteRoute' | { readonly type: Absorber } = never>(
+  end: EndOf<O>,
+  before: readonly A[],
   humanStop = false,
 ) {
   return {
@@ -237,9 +233,12 @@ export const synthesisMachine = synthesisSetup.createMachine({
   initial: 'entry',
   states: {
     entry: {
+      description:
+        'Where a session starts: a scope-backed session goes straight to its one pseudo-claim, a source-backed one extracts its claim queue.',
       always: [{ guard: 'scopeBacked', target: 'claim', actions: 'beginScope' }, { target: 'extracting' }],
     },
     extracting: {
+      description: 'The claim queue is extracted once from the source; a failure ends the session at failed.',
       invoke: {
         id: 'extract',
         src: 'extract',
@@ -256,16 +255,14 @@ export const synthesisMachine = synthesisSetup.createMachine({
           target: 'failed',
           actions: {
             type: 'absorbExtract',
-            params: ({ event, context }) => ({
-              now: context.now,
-              ok: false as const,
-              error: `claim extraction failed: ${String((event.error as Error)?.message ?? event.error)}`,
-            }),
+            params: ({ event, context }) => extractFailure(context, event.error),
           },
         },
       },
     },
     next: {
+      description:
+        'Between claims: the next claim starts unless the queue is empty or the session runtime is spent (then done).',
       always: [
         { guard: 'queueEmpty', target: 'done' },
         { guard: 'runtimeExhausted', target: 'done' },
@@ -273,12 +270,18 @@ export const synthesisMachine = synthesisSetup.createMachine({
       ],
     },
     claim: {
+      description:
+        'One claim from its start to its report line (reset-claim): every ending goes to next, a halt to halted, a human stop to done.',
       initial: 'starting',
       states: {
         starting: {
+          description:
+            'A scope pseudo-claim goes straight to the inner cycle; a source claim is inspected first.',
           always: [{ guard: 'scopeClaim', target: 'proving' }, { target: 'inspecting' }],
         },
         inspecting: {
+          description:
+            'Is the declaration of the claim already in the target? Then the claim ends as present, else it is drafted.',
           invoke: {
             id: 'inspectTarget',
             src: 'inspectTarget',
@@ -294,6 +297,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         drafting: {
+          description: 'The drafter writes the declaration; no draft ends the claim.',
           invoke: {
             id: 'drafter',
             src: 'drafter',
@@ -304,15 +308,21 @@ export const synthesisMachine = synthesisSetup.createMachine({
                 target: 'approving',
                 actions: absorb('absorbDraft'),
               },
-              claimEnds(({ event }) => draftEnded(event.output as DraftOutput), [absorb('absorbDraft')]),
+              claimEnds(
+                ({ event }: Ending<DraftOutput>) => draftEnded(event.output),
+                [absorb('absorbDraft')],
+              ),
             ],
             onError: claimError('drafter'),
           },
         },
         approving: {
+          description: 'Guided mode asks the human about the draft; autonomous mode assembles it.',
           always: [{ guard: 'guided', target: 'asking' }, { target: 'assembling' }],
         },
         asking: {
+          description:
+            'The human answers about the draft: approve assembles it, skip ends the claim, stop ends the session.',
           invoke: {
             id: 'approveDraft',
             src: 'human',
@@ -329,6 +339,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         assembling: {
+          description: 'The draft is assembled into the target; nothing added ends the claim.',
           invoke: {
             id: 'assemble',
             src: 'assemble',
@@ -337,7 +348,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
               {
                 guard: { type: 'nothingAdded', params: output },
                 ...claimEnds(
-                  ({ context, event }) => assembleEnded(context, event.output as AssembleOutput),
+                  ({ context, event }: Ending<AssembleOutput>) => assembleEnded(context, event.output),
                   [tick],
                 ),
               },
@@ -347,14 +358,12 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         validating: {
+          description:
+            'The assembled draft is validated: a pass is checked, a failure is redrafted while redrafts are left, else the claim ends invalid.',
           invoke: {
             id: 'validate',
             src: 'validate',
-            input: ({ context }) => ({
-              claim: context.active?.claim ?? inspectInput(context).claim,
-              targetFile: context.input.targetFile,
-              declarations: [...(context.active?.declarations ?? [])],
-            }),
+            input: ({ context }) => validateInput(context, inspectInput(context).claim),
             onDone: [
               {
                 guard: { type: 'draftChecks', params: output },
@@ -362,12 +371,14 @@ export const synthesisMachine = synthesisSetup.createMachine({
                 actions: absorb('absorbValidated'),
               },
               { guard: 'redraftLeft', target: 'drafting', actions: absorb('absorbInvalid') },
-              claimEnds(({ event }) => invalidEnded(event.output as ValidateOutput), [tick]),
+              claimEnds(({ event }: Ending<ValidateOutput>) => invalidEnded(event.output), [tick]),
             ],
             onError: claimError('validation'),
           },
         },
         checked: {
+          description:
+            'A validated draft: --commit never proves it as it is, guided --commit ask asks first, else it is committed.',
           always: [
             { guard: 'commitNever', target: 'proving' },
             { guard: 'commitAsk', target: 'askingCommit' },
@@ -375,6 +386,8 @@ export const synthesisMachine = synthesisSetup.createMachine({
           ],
         },
         askingCommit: {
+          description:
+            'The human answers about the draft: commit: commit commits it, keep proves it uncommitted, stop ends the session.',
           invoke: {
             id: 'approveCommit',
             src: 'human',
@@ -396,6 +409,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         committing: {
+          description: 'The draft: commit is made; a failed commit halts the session.',
           invoke: {
             id: 'committer',
             src: 'committer',
@@ -408,7 +422,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
                   absorb('absorbCommit'),
                   {
                     type: 'halt',
-                    params: ({ event }) => `draft: commit failed: ${event.output.error ?? 'unknown'}`,
+                    params: ({ event }) => commitHaltReason(event.output),
                   },
                 ],
               },
@@ -421,6 +435,7 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         proving: {
+          description: 'The inner six-phase cycle runs on the claim; its handoff goes to the review router.',
           invoke: {
             id: 'prove',
             src: 'prove',
@@ -430,47 +445,37 @@ export const synthesisMachine = synthesisSetup.createMachine({
           },
         },
         routing: {
+          description:
+            'The review router: proved ends the claim, continue/deep/repair prove again within the budgets, redraft and golf go on, anything else ends the claim.',
           always: [
-            { guard: 'routeProved', ...claimEnds(({ context }) => routedEnd(context)) },
+            { guard: 'routeProved', ...claimEnds(({ context }) => routedEnd(context), []) },
             { guard: 'routeAgain', target: 'proving', actions: 'noteRoute' },
             { guard: 'routeRedraft', target: 'redrafting' },
             { guard: 'routeGolf', target: 'golfing', actions: 'noteRoute' },
-            claimEnds(({ context }) => routedEnd(context)),
+            claimEnds(({ context }) => routedEnd(context), []),
           ],
         },
         redrafting: {
+          description:
+            'A redraft the router asked for: allowed with a redraft left drafts again, refused under an explicit preserve halts, otherwise the claim ends.',
           always: [
             { guard: 'redraftAllowed', target: 'drafting', actions: 'allowRedraft' },
             {
               guard: 'redraftHalts',
               target: '#synthesis.halted',
-              actions: [
-                'noteRoute',
-                {
-                  type: 'halt',
-                  params: ({ context }) => {
-                    const v = verdictOf(context);
-                    return `explicit --statement-policy preserve: ${v.allowed ? 'redraft' : v.reason}`;
-                  },
-                },
-              ],
+              actions: ['noteRoute', { type: 'halt', params: ({ context }) => redraftHaltReason(context) }],
             },
-            claimEnds(
-              ({ context }) => {
-                const v = verdictOf(context);
-                return v.allowed ? routedEnd(context) : refusedEnd(v);
-              },
-              ['noteRoute'],
-            ),
+            claimEnds(({ context }) => redraftNotTaken(context), ['noteRoute']),
           ],
         },
         golfing: {
+          description: 'The golf pass shortens the proved claim; the claim then ends with its result.',
           invoke: {
             id: 'golf',
             src: 'golf',
             input: ({ context }) => golfInput(context),
             onDone: claimEnds(
-              ({ context, event }) => golfEnded(context, event.output as GolfOutput),
+              ({ context, event }: Ending<GolfOutput>) => golfEnded(context, event.output),
               [absorb('absorbGolf')],
             ),
             onError: claimError('golf pass'),
@@ -478,9 +483,16 @@ export const synthesisMachine = synthesisSetup.createMachine({
         },
       },
     },
-    done: { type: 'final' },
-    halted: { type: 'final' },
-    failed: { type: 'final' },
+    done: {
+      type: 'final',
+      description:
+        'The queue is empty, the runtime is spent or the human stopped; the report lists every claim.',
+    },
+    halted: {
+      type: 'final',
+      description: 'Halted: an explicit preserve refused a redraft, or a draft: commit failed.',
+    },
+    failed: { type: 'final', description: 'The claim extraction failed; no claim was attempted.' },
   },
 });
 

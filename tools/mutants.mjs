@@ -205,11 +205,11 @@ const MUTANTS = [
   },
   {
     id: 'M20',
-    what: 'synthesis machine: one redraft more than maxRedrafts (redraftLeft off by one)',
-    file: 'machines/synthesis.ts',
+    what: 'synthesis: one redraft more than maxRedrafts (redraftLeft off by one)',
+    file: 'src/synthesis/loop/machine-rules.ts',
     find: '(c.active?.redrafts ?? 0) < c.input.maxRedrafts',
     replace: '(c.active?.redrafts ?? 0) <= c.input.maxRedrafts',
-    tests: ['test/model/synthesis.test.ts', 'test/synthesis/loop-rules.test.ts'],
+    tests: ['test/synthesis/machine-rules.test.ts', 'test/model/synthesis.test.ts', 'test/synthesis/loop-rules.test.ts'],
   },
 ];
 

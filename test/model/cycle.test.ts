@@ -676,6 +676,19 @@ function checkDispatches(s: Snap): void {
   }
 }
 
+/**
+ * A failing project gate never reaches the commit or its question: the checkpoint is skipped.
+ * Returns whether the step had something to check (a failing gate with accepted files).
+ */
+function checkGate(prev: Snap, event: AnyEventObject, next: Snap): boolean {
+  if (leaf(prev.value) !== 'checkpoint.gate' || event.type !== 'xstate.done.actor.gate') return false;
+  if ((event.output as DiagnosticsOutput).ok) return false;
+  expect(['checkpoint.commit', 'checkpoint.confirm'], 'a failing gate went on to the commit').not.toContain(
+    leaf(next.value),
+  );
+  return prev.context.accepted.length > 0;
+}
+
 interface Coverage {
   readonly states: Set<string>;
   readonly transitions: Set<string>;
@@ -689,6 +702,7 @@ interface Coverage {
     rollbacksBeforeCheckpoint: number;
     failedRollbacks: number;
     deepDenials: number;
+    failedGates: number;
   };
 }
 
@@ -763,6 +777,7 @@ function replay(name: string): Coverage {
       rollbacksBeforeCheckpoint: 0,
       failedRollbacks: 0,
       deepDenials: 0,
+      failedGates: 0,
     },
   };
   const inspect = tracker(cov);
@@ -792,6 +807,7 @@ function replay(name: string): Coverage {
       for (const n of next._nodes as AnyStateNode[]) cov.states.add(n.id);
       checkInvariants(next);
       checkDispatches(next);
+      if (checkGate(snap, event, next)) cov.exercised.failedGates++;
       const after = stepPath(facts, snap, event, next);
       exercise(cov, snap, next, after);
       const key = serialize(next);
@@ -839,6 +855,7 @@ describe('cycle machine — shortest paths replayed on live actors', () => {
     expect(Object.keys(total).sort()).toEqual([
       'custodyStops',
       'deepDenials',
+      'failedGates',
       'failedRollbacks',
       'relaunches',
       'rollbacksBeforeCheckpoint',

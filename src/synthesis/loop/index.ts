@@ -40,6 +40,20 @@ export {
   scopeClaim,
 } from './context.js';
 export {
+  commitHaltReason,
+  errorText,
+  extractFailure,
+  failClaim,
+  redraftHaltReason,
+  redraftHalts,
+  redraftLeft,
+  redraftNotTaken,
+  redraftPermitted,
+  redraftVerdictOf,
+  stopByHuman,
+  validateInput,
+} from './machine-rules.js';
+export {
   absorbAssemble,
   absorbCommit,
   absorbCommitAnswer,
