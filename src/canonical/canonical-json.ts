@@ -12,7 +12,7 @@
  * The writer keeps its own stack instead of recursing, so a value nested 100,000 deep is written
  * like any other (no `RangeError`); holding records to a depth limit is validation's job.
  */
-import { HandoffError } from '../errors/index.js';
+import { HandoffError } from '../errors/handoff-error.js';
 
 /**
  * Orders two strings by Unicode code point (what Python's `sort_keys` does), not by UTF-16 code

@@ -1,7 +1,7 @@
 /**
  * The blocker signature `(file, line, primary_error_code_or_text_hash)`, written `file:line:key`.
  */
-import { sha256Hex } from '../canonical/index.js';
+import { sha256Hex } from '../canonical/digest.js';
 
 const SHORT_KEY = /^[A-Za-z0-9 _.,'()\-:/⊢→←∀∃λ]+$/u;
 

@@ -4,7 +4,8 @@
  * listed in `warnings` (`unknown_key`); a `__proto__` key there is an error (`forbidden_key`).
  */
 import { type FileBaseline, FileBaselineSchema } from '../baseline/schema.js';
-import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
+import { MAX_RECORD_DEPTH } from '../validation/depth.js';
+import { safeValidate, type ValidationResult } from '../validation/result.js';
 import { type Dispatch, DispatchSchema } from './dispatch-schema.js';
 import { type Handoff, HandoffSchema } from './handoff-schema.js';
 import { type KeyScanKind, scanUnknownKeys } from './unknown-keys.js';
