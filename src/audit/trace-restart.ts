@@ -25,14 +25,15 @@ import { ancestry, initialConfiguration, isActive, type NodeIndex } from './conf
 
 /**
  * Machines whose runs are continued from a journal's last commit by a new actor: the chain's seam
- * machine (`chain.resume`, `chain.run(checkpoint)`).
+ * machine (`chain.resume`, `chain.run(checkpoint)`) and the cycle machine (`handoff run --resume`:
+ * a killed persisted run continued in its own journal, src/runtime/resume-run.ts).
  *
  * @example
  * ```ts
  * RESUMABLE_MACHINES.includes('chain'); // true
  * ```
  */
-export const RESUMABLE_MACHINES: readonly string[] = Object.freeze(['chain']);
+export const RESUMABLE_MACHINES: readonly string[] = Object.freeze(['chain', 'cycle']);
 
 /**
  * True when `leaves` (the active atomic states) hold a final child of the machine's root: the
