@@ -18,6 +18,14 @@ export {
   normalizeLineEndings,
 } from './checked-text.js';
 export {
+  type CodeAttribution,
+  type CodeDeclaration,
+  codeDeclarationAt,
+  codeDeclarations,
+  INDENT_EXTENSIONS,
+  markersByDeclaration,
+} from './code-declarations.js';
+export {
   CODE_SOURCE_EXTENSIONS,
   codeProfile,
   type DomainProfile,

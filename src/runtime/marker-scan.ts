@@ -8,13 +8,14 @@
  */
 import type { TargetInfo } from '../cycle/types.js';
 import { checkedText, normalizeLineEndings } from '../profile/checked-text.js';
+import { markersByDeclaration } from '../profile/code-declarations.js';
 import { type EscapeHatch, scanEscapeHatches } from '../profile/escape-hatches.js';
 
 /** The result of scanning one file. */
 export interface MarkerScan {
   readonly targets: readonly TargetInfo[];
   readonly errors: readonly string[];
-  /** Lean scans: each target's declaration (`theorem t`, `example #1`, `(preamble)`), by target id. */
+  /** Each target's declaration (`theorem t`, `example #1`, `function add`, `(preamble)`), by target id. */
   readonly declarations?: ReadonlyMap<string, string>;
   /** Lean scans: every escape hatch found (several may share a target's line). */
   readonly hatches?: readonly EscapeHatch[];
@@ -89,7 +90,8 @@ export interface SourceScanOptions {
  * Scans one file's bytes: unverifiable bytes (NUL, invalid UTF-8, over `maxBytes`) are one error
  * `file:0:unverifiable: …` and no target; with `hatches`, one target per line holding an escape
  * hatch (token-aware, with its declaration), an untokenizable text falling back to the line scan
- * of the hatches plus an `unverifiable` error; without, {@link scanMarkers}.
+ * of the hatches plus an `unverifiable` error; without, {@link scanMarkers} with each marked line
+ * attributed to the code declaration that holds it (src/profile/code-declarations.ts).
  *
  * @example
  * ```ts
@@ -102,7 +104,11 @@ export interface SourceScanOptions {
 export function scanSource(file: string, bytes: Uint8Array, o: SourceScanOptions): MarkerScan {
   const read = checkedText(bytes, o.maxBytes);
   if (!read.ok) return { targets: [], errors: [`${file}:0:${read.reason}`], unverifiable: read.reason };
-  if (o.hatches === null) return scanMarkers(file, read.text, o.markers, o.errorComment);
+  if (o.hatches === null) {
+    // code: each marked line is judged by the declaration that holds it (src/profile/code-declarations.ts)
+    const lines = scanMarkers(file, read.text, o.markers, o.errorComment);
+    return { ...lines, ...markersByDeclaration(file, read.text, lines.targets, o.markers) };
+  }
   const words = [...new Set([...o.markers, ...o.hatches])];
   const scan = scanEscapeHatches(read.text, {
     words,

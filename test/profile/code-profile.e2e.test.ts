@@ -184,3 +184,27 @@ describe('handoff run --profile code (the built CLI)', () => {
     expect(r.stderr).toContain("unknown profile 'rust'");
   }, 60_000);
 });
+
+describe('the code profile judges a target by its declaration (issue 27)', () => {
+  it('a TODO(agent) moved inside the same function is not solved: refuted, put back, nothing committed', async () => {
+    const before = await readFile(join(dir, 'src', 'answer.mjs'), 'utf8');
+    const r = await runProject({
+      projectRoot: dir,
+      flags: { target: 'src', scope: 'file', mode: 'autoprove', maxCycles: 1 },
+      worker: { argv: [process.execPath, WORKER] },
+      profile: codeProfile(),
+      env: { WORKER_MODE: 'move' },
+      workerTimeoutMs: 30_000,
+    });
+    expect(r.handoff.status).not.toBe('solved');
+    expect(r.context.log.join('\n')).toMatch(
+      /src\/answer\.mjs:2 not confirmed — .*`TODO\(agent\)` still in function answer \(line 3\)/,
+    );
+    expect(r.context.checkpoints).toHaveLength(0);
+    expect(gitLog().trim()).toBe('init');
+    expect(await readFile(join(dir, 'src', 'answer.mjs'), 'utf8')).toBe(before);
+    expect(r.handoff.failed_avenues).toContainEqual(
+      expect.stringMatching(/^restored src\/answer\.mjs: the claim 'solved' did not hold/),
+    );
+  }, 60_000);
+});
