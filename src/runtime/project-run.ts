@@ -274,7 +274,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const timeout = o.workerTimeoutMs ?? 600_000;
   // the built-in scan reads the bytes the runtime accepted (the run's custody, once it exists),
   // the disk only for files it holds none of
-  const held: { custody?: VerifiedCustody } = {};
+  const held: RunSetup['held'] = {};
   const marker = createMarkerDiagnostics({
     projectRoot: root,
     target: options.target,
@@ -284,12 +284,21 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
     hatches: profile.escapeHatches,
     sourceExtensions: profile.sourceExtensions,
     bytesOf: (abs) => held.custody?.verified(abs),
+    // the check command runs where the worker runs (sandboxed: the accepted bytes in its layer)
+    sandbox: () => held.sandbox ?? null,
     ...(profile.diagnosticsCommand === null
       ? {}
       : { check: { argv: profile.diagnosticsCommand, timeoutMs: timeout } }),
   });
   const diagnostics =
-    o.diagnostics ?? (o.diagnosticsArgv ? commandDiagnostics(o.diagnosticsArgv, root, timeout) : marker);
+    o.diagnostics ??
+    (o.diagnosticsArgv
+      ? commandDiagnostics(o.diagnosticsArgv, root, timeout, {
+          sandbox: () => held.sandbox ?? null,
+          bytesOf: (abs) => held.custody?.verified(abs),
+          snapshotFiles: () => held.owned ?? [],
+        })
+      : marker);
   const owned = await ownedFilesFor(
     root,
     diagnostics,
@@ -303,6 +312,8 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
   const oversize = await ownedSizeViolation(owned);
   if (oversize !== null) throw new HandoffError('custody_violation', oversize);
   const sandbox = await decideSandbox(o, root, owned, sandboxFlags.sandbox);
+  held.sandbox = sandbox.sandbox ? { network: sandboxFlags.network } : null;
+  held.owned = owned;
   const scratch = await mkdtemp(join(tmpdir(), 'handoff-scratch-'));
   try {
     return await runWithin(o, {
@@ -315,7 +326,7 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
       scratch,
       clock,
       held,
-      sandbox: sandbox.sandbox ? { network: sandboxFlags.network } : null,
+      sandbox: held.sandbox,
     });
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -331,8 +342,15 @@ interface RunSetup {
   readonly diagnostics: DiagnosticsPort;
   readonly scratch: string;
   readonly clock: Clock;
-  /** Where the run's custody is published for the built-in scan's snapshot reads. */
-  readonly held: { custody?: VerifiedCustody };
+  /**
+   * What the run's checks read once it exists: the custody (the accepted bytes), the sandbox
+   * decision (check commands run where the worker runs) and the owned files.
+   */
+  readonly held: {
+    custody?: VerifiedCustody;
+    sandbox?: { readonly network: SandboxNetwork } | null;
+    owned?: readonly string[];
+  };
   /** The worker command runs sandboxed (with this network policy), or null. */
   readonly sandbox: { readonly network: SandboxNetwork } | null;
 }
@@ -441,11 +459,13 @@ async function runWithin(o: ProjectRunOptions, s: RunSetup): Promise<ProjectRunR
   s.held.custody = custody;
   const planner =
     o.planner ??
-    (o.plannerArgv ? commandPlanner(o.plannerArgv, root, { fallback: builtinPlanner() }) : builtinPlanner());
+    (o.plannerArgv
+      ? commandPlanner(o.plannerArgv, root, { fallback: builtinPlanner(), sandbox: s.sandbox })
+      : builtinPlanner());
   const reviewer =
     o.reviewer ??
     (o.reviewerArgv
-      ? commandReviewer(o.reviewerArgv, root, timeout)
+      ? commandReviewer(o.reviewerArgv, root, timeout, { sandbox: s.sandbox })
       : builtinReviewer({
           blockerClasses: profile.blockerClasses,
           deep: options.deep !== 'never',
