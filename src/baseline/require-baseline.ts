@@ -2,7 +2,7 @@
  * Fail-closed loading of a file-baseline/v1 record: anything that is not a complete, valid,
  * non-empty baseline is an input error, never a match.
  */
-import { safeValidate } from '../validation/index.js';
+import { integralFloatIssue, safeValidate } from '../validation/index.js';
 import { inputRefusal } from './refusal.js';
 import { type FileBaseline, FileBaselineSchema, localPathIssues } from './schema.js';
 
@@ -41,7 +41,20 @@ export function requireBaseline(value: unknown): FileBaseline {
       issues: foreign,
     });
   }
-  return r.value;
+  return withAbsentNulls(r.value);
+}
+
+/** A missing sha256/size of an absent entry (as the reference accepts it) read as null. */
+function withAbsentNulls(b: FileBaseline): FileBaseline {
+  if (b.files.every((e) => e.sha256 !== undefined && e.size !== undefined)) return b;
+  return {
+    ...b,
+    files: b.files.map((e) =>
+      e.sha256 !== undefined && e.size !== undefined
+        ? e
+        : { ...e, sha256: e.sha256 ?? null, size: e.size ?? null },
+    ),
+  };
 }
 
 /**
@@ -52,7 +65,8 @@ export function requireBaseline(value: unknown): FileBaseline {
  * ```ts
  * const baseline = parseBaselineBytes(await readFile('baseline.json'));
  * ```
- * @throws HandoffError `invalid_record` (exit 2) for invalid UTF-8, bad JSON or a bad record.
+ * @throws HandoffError `invalid_record` (exit 2) for invalid UTF-8, bad JSON, a bad record, or an
+ * integral float in an integer field (`"size": 12.0`, `integral_float`).
  */
 export function parseBaselineBytes(bytes: Uint8Array, source = 'baseline'): FileBaseline {
   let text: string;
@@ -71,5 +85,13 @@ export function parseBaselineBytes(bytes: Uint8Array, source = 'baseline'): File
       issues: [{ path: '', code: 'not_json', message: (e as Error).message }],
     });
   }
-  return requireBaseline(value);
+  const baseline = requireBaseline(value);
+  // `size: 12.0` is not an integer for the reference (exit 2), so not here either
+  const float = integralFloatIssue(text, value, (v) => safeValidate(FileBaselineSchema, v).ok);
+  if (float !== null) {
+    throw inputRefusal('invalid_record', `malformed baseline: ${float.path}: ${float.message}`, {
+      issues: [float],
+    });
+  }
+  return baseline;
 }

@@ -42,30 +42,38 @@ const absolutePath = () =>
     });
 
 /**
- * One file entry of a baseline. Existing ⇒ sha256 and size set; absent ⇒ both null. Unknown keys
- * are accepted and kept (the reference checks only the keys it knows).
+ * One file entry of a baseline. Existing ⇒ sha256 and size set; absent ⇒ both null, or both keys
+ * left out (as the reference accepts; our writers always write the nulls). Unknown keys are
+ * accepted and kept (the reference checks only the keys it knows).
  */
+const sha256Type = (z: typeof import('zod').z) => z.string().nullable();
+const sizeType = (z: typeof import('zod').z) => z.number().nullable();
+
 export const BaselineEntrySchema = lazySchema((z) =>
   z
     .looseObject({
       path: absolutePath(),
       realpath: absolutePath(),
       exists: z.boolean(),
+      // may be left out of an absent entry: the reference reads such an entry (issue 34); our
+      // writers always write the nulls, and `requireBaseline` reads a missing key as null. The
+      // static type stays `… | null` (a validated existing entry always has both).
       sha256: z
         .string()
         .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex characters')
-        .nullable(),
-      size: z.number().int().min(0).nullable(),
+        .nullable()
+        .optional() as unknown as ReturnType<typeof sha256Type>,
+      size: z.number().int().min(0).nullable().optional() as unknown as ReturnType<typeof sizeType>,
     })
     .superRefine((e, ctx) => {
-      if (e.exists && (e.sha256 === null || e.size === null)) {
+      if (e.exists && (e.sha256 == null || e.size == null)) {
         ctx.addIssue({
           code: 'custom',
           message: 'an existing file needs sha256 and size',
           params: { code: 'missing_hash' },
         });
       }
-      if (!e.exists && (e.sha256 !== null || e.size !== null)) {
+      if (!e.exists && (e.sha256 != null || e.size != null)) {
         ctx.addIssue({
           code: 'custom',
           message: 'an absent file has null sha256 and size',

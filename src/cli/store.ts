@@ -29,6 +29,7 @@ import {
 } from '../store/recover-rules.js';
 import type { RecoverResult } from '../store/recover-schema.js';
 import { isRunId } from '../store/run-id.js';
+import { integralFloatIssue } from '../validation/index.js';
 import { type OptionSpec, optionalString, type ParsedArgs, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { didYouMean } from './did-you-mean.js';
@@ -179,12 +180,16 @@ async function recover(values: ParsedArgs['values'], io: CliIo): Promise<number>
   return RECOVER_EXIT_CODES[result.outcome];
 }
 
-/** Reads a `F|-` JSON payload; a refusal result when it cannot be read or parsed. */
+/**
+ * Reads a `F|-` JSON payload; a refusal result when it cannot be read or parsed, or when it
+ * holds an integral float in an integer field of `recordKind`.
+ */
 async function readPayload(
   io: CliIo,
   source: string,
   runId: string | null,
   notJsonCode: 'invalid_payload' | 'invalid_dispatch',
+  recordKind: RecordKind,
 ): Promise<{ ok: true; value: unknown } | { ok: false; result: StoreResult }> {
   let bytes: Buffer;
   try {
@@ -192,11 +197,18 @@ async function readPayload(
   } catch (e) {
     return { ok: false, result: refused(runId, 'payload_unreadable', (e as Error).message) };
   }
+  const text = bytes.toString('utf8');
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(bytes.toString('utf8')) as unknown };
+    value = JSON.parse(text);
   } catch (e) {
     return { ok: false, result: refused(runId, notJsonCode, `payload is not JSON: ${(e as Error).message}`) };
   }
+  // an integral float in an integer field (`"cycle": 1.0`) is refused, as by the reference
+  const float = integralFloatIssue(text, value, (v) => validateRecord(recordKind, v).length === 0);
+  if (float !== null)
+    return { ok: false, result: refused(runId, notJsonCode, `${float.path}: ${float.message}`) };
+  return { ok: true, value };
 }
 
 function emit(io: CliIo, result: StoreResult): number {
@@ -249,7 +261,13 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
         if (schema !== undefined && schema !== 'v1' && schema !== 'v2') {
           throw new HandoffError('usage', '--event-schema must be v1 or v2');
         }
-        const payload = await readPayload(io, requireString(values, 'dispatch'), null, 'invalid_dispatch');
+        const payload = await readPayload(
+          io,
+          requireString(values, 'dispatch'),
+          null,
+          'invalid_dispatch',
+          'dispatch',
+        );
         if (!payload.ok) return emit(io, payload.result);
         const now = optionalString(values, 'now');
         return emit(
@@ -279,7 +297,13 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
             );
           }
         }
-        const payload = await readPayload(io, requireString(values, 'payload'), runId, 'invalid_payload');
+        const payload = await readPayload(
+          io,
+          requireString(values, 'payload'),
+          runId,
+          'invalid_payload',
+          kind === BATON_COMMIT_KIND ? 'baton-commit' : (kind as RecordKind),
+        );
         if (!payload.ok) return emit(io, payload.result);
         const result =
           verb === 'append'
@@ -329,6 +353,14 @@ async function runVerb(argv: readonly string[], io: CliIo): Promise<number> {
           return 3;
         }
         const errors = validateRecord(kind as RecordKind, value);
+        if (errors.length === 0) {
+          const float = integralFloatIssue(
+            text,
+            value,
+            (v) => validateRecord(kind as RecordKind, v).length === 0,
+          );
+          if (float !== null) errors.push(float);
+        }
         printJson(io, {
           schema: RESULT_SCHEMA,
           outcome: errors.length === 0 ? 'ok' : 'invalid',

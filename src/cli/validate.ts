@@ -5,7 +5,7 @@
  */
 import { validateBaseline, validateDispatch, validateHandoff } from '../contract/index.js';
 import { HandoffError } from '../errors/index.js';
-import type { ValidationResult } from '../validation/index.js';
+import { integralFloatIssue, type ValidationResult } from '../validation/index.js';
 import { parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { printJson, readJsonInput } from './io.js';
@@ -76,6 +76,12 @@ export const command: CliCommand = {
       const message = `this looks like a ${other} record (use --kind ${other})`;
       printJson(io, { ok: false, kind, issues: [{ path: '', code: 'wrong_kind', message }], warnings: [] });
       io.err(`handoff validate: ${message}\n`);
+      return EXIT_INVALID;
+    }
+    // an integral float in an integer field (`max_cycles: 20.0`) is invalid, as for the reference
+    const float = r.ok ? integralFloatIssue(parsed.text, parsed.value, (v) => validator(v).ok) : null;
+    if (float !== null) {
+      printJson(io, { ok: false, kind, issues: [float], warnings: r.warnings ?? [] });
       return EXIT_INVALID;
     }
     printJson(io, { ok: r.ok, kind, issues: r.ok ? [] : r.issues, warnings: r.warnings ?? [] });

@@ -129,3 +129,42 @@ describe('we write → they read', () => {
     expect(referenceLoadBaseline(adv.stdout)).toBe('ok');
   });
 });
+
+/**
+ * Issue 34 item 6, the reference's verdicts (`file_baseline.py`, run side by side for the issue):
+ * an absent entry without `sha256`/`size` keys → exit 0; `"size": 1.0` → exit 2 (not an int).
+ */
+describe('issue 34: what the reference accepts and refuses in a baseline file', () => {
+  it('an absent entry without sha256/size keys checks like one with nulls (reference: exit 0); the keys are read as null', async () => {
+    const abs = join(dir, 'gone.lean');
+    const theirs = { schema: 'file-baseline/v1', files: [{ path: abs, realpath: abs, exists: false }] };
+    await writeFile(join(dir, 'theirs.json'), pythonIndent2(theirs));
+    const check = await runCli(['baseline', 'check', '--baseline', 'theirs.json'], { cwd: dir });
+    expect(check.code, check.stderr).toBe(0);
+    // it then appears: created (the entry's missing keys were read as null, not as a mismatch)
+    await writeFile(abs, 'now');
+    const after = await runCli(['baseline', 'check', '--baseline', 'theirs.json'], { cwd: dir });
+    expect(after.code).toBe(3);
+    expect(stdoutJson<{ entries: { status: string }[] }>(after).entries.map((e) => e.status)).toEqual([
+      'created',
+    ]);
+    // an existing entry still needs both (reference: the same)
+    const half = { schema: 'file-baseline/v1', files: [{ path: abs, realpath: abs, exists: true, size: 3 }] };
+    await writeFile(join(dir, 'half.json'), pythonIndent2(half));
+    expect((await runCli(['baseline', 'check', '--baseline', 'half.json'], { cwd: dir })).code).toBe(2);
+  });
+
+  it('"size": 1.0 is refused with exit 2 (reference: exit 2, not an int); "size": 1 of the same file matches', async () => {
+    await writeFile(join(dir, 'A.lean'), 'x');
+    const ours = await recordBaseline(['A.lean'], { cwd: dir });
+    const text = pythonIndent2(ours);
+    expect(text).toContain('"size": 1\n');
+    await writeFile(join(dir, 'int.json'), text);
+    await writeFile(join(dir, 'float.json'), text.replace('"size": 1\n', '"size": 1.0\n'));
+    expect((await runCli(['baseline', 'check', '--baseline', 'int.json'], { cwd: dir })).code).toBe(0);
+    const r = await runCli(['baseline', 'check', '--baseline', 'float.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('files.0.size: an integer field written as a float (1.0)');
+  });
+});

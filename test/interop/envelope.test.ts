@@ -157,7 +157,12 @@ describe('issue 34: the builder as the reference builds', () => {
     expect(env.overrides).toEqual({ customStopAt: ['draft-pr', 'merge'] });
     let code = '';
     try {
-      buildHandoffEnvelope(bareBundle('wait_watch'), {}, {}, { ...NOW, overrides: { customStopAt: 3 } });
+      buildHandoffEnvelope(
+        bareBundle('wait_watch'),
+        {},
+        {},
+        { ...NOW, overrides: { customStopAt: 3 } as Record<string, unknown> },
+      );
     } catch (e) {
       if (isHandoffError(e)) code = e.code;
     }

@@ -20,6 +20,7 @@ import {
   validateHandoff,
 } from '../../src/contract/index.js';
 import { isHandoffError } from '../../src/errors/index.js';
+import { integralFloatIssue } from '../../src/validation/index.js';
 import { canonicalDispatch, solvedHandoff, stuckHandoff } from '../contract/fixtures.js';
 import { runCli, stdoutJson } from '../helpers/cli.js';
 import {
@@ -254,5 +255,57 @@ describe('we write → they read', () => {
     const h = protocolErrorHandoff('{"schema":"run-contract/v1","target":"A.lean:1","sco', 'truncated');
     expect(referenceRecordProblems('handoff', h)).toEqual([]);
     expect(referenceBaselineValid(stuckHandoff().file_baseline)).toBe(true);
+  });
+});
+
+/**
+ * Issue 34 item 5, the reference's verdicts (`run_contract_validate.py`, run side by side for the
+ * issue): an absent baseline entry without a `size` key is valid; `budget.max_cycles: 20.0` and a
+ * baseline `size: 12.0` are invalid (Python's `int` check).
+ */
+describe('issue 34: integral floats and absent entries in records', () => {
+  it('an absent baseline entry without sha256/size keys is valid in a dispatch (reference: valid)', () => {
+    const d = canonicalDispatch();
+    const entry = d.file_baseline.files[0] as Record<string, unknown>;
+    const bare = { path: entry.path, realpath: entry.realpath, exists: false };
+    const r = validateDispatch({ ...d, file_baseline: { ...d.file_baseline, files: [bare] } });
+    expect(r.ok).toBe(true);
+    // an existing entry without its size stays invalid (reference: the same)
+    const half = { ...bare, exists: true, sha256: 'a'.repeat(64) };
+    expect(validateDispatch({ ...d, file_baseline: { ...d.file_baseline, files: [half] } }).ok).toBe(false);
+  });
+
+  it('budget.max_cycles: 20.0 and a baseline size: 12.0 are invalid for `handoff validate` (reference: invalid); 20.0 in an extra key is not', async () => {
+    const d = canonicalDispatch() as unknown as { budget: Record<string, unknown> };
+    const text = JSON.stringify({ ...d, budget: { ...d.budget, max_cycles: 20 } }, null, 2);
+    const floated = text.replace('"max_cycles": 20', '"max_cycles": 20.0');
+    expect(floated).not.toBe(text);
+    const dir = await mkdtemp(join(tmpdir(), 'interop-records-'));
+    try {
+      await writeFile(join(dir, 'd.json'), floated);
+      const r = await runCli(['validate', '--kind', 'dispatch', 'd.json'], { cwd: dir });
+      expect(r.code).toBe(3);
+      expect(stdoutJson<{ issues: unknown[] }>(r).issues).toEqual([
+        {
+          path: 'budget.max_cycles',
+          code: 'integral_float',
+          message: 'an integer field written as a float (20.0)',
+        },
+      ]);
+      await writeFile(join(dir, 'x.json'), text.replace('"budget": {', '"weight": 20.0,\n  "budget": {'));
+      expect((await runCli(['validate', '--kind', 'dispatch', 'x.json'], { cwd: dir })).code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const h = solvedHandoff() as unknown as { file_baseline: { files: { size: number | null }[] } };
+    const size = h.file_baseline.files.find((f) => f.size !== null)?.size as number;
+    const hText = JSON.stringify(h);
+    const hFloat = hText.replace(`"size":${size}`, `"size":${size}.0`);
+    expect(hFloat).not.toBe(hText);
+    expect(integralFloatIssue(hFloat, JSON.parse(hFloat), (v) => validateHandoff(v).ok)).toMatchObject({
+      code: 'integral_float',
+      path: expect.stringMatching(/^file_baseline\.files\.\d+\.size$/),
+    });
+    expect(integralFloatIssue(hText, JSON.parse(hText), (v) => validateHandoff(v).ok)).toBeNull();
   });
 });
