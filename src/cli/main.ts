@@ -37,6 +37,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   formalize: 'the synthesis outer loop, guided: claims → drafts (human-approved) → proofs',
   autoformalize: 'the synthesis outer loop, autonomous: claims → drafts → proofs → router',
   chain: 'handoff chain: batons, seams, receipts, examples',
+  transfer: 'dynamic handoff: route allowlist, context filter, one active agent under a lease',
   gate: 'gate protocol: collect, evaluate, route, ledger, run',
   envelope: 'dev-loop handoff envelope: build, validate, prefix',
   viz: 'draw a protocol machine: mermaid, dot, json, html/svg',

@@ -196,14 +196,13 @@ export interface RevokeResult {
  *
  * @example
  * ```ts
- * await revokeTransferSession(dir, policy, 'conv-42', { by: 'operator', reason: 'customer left' });
+ * await revokeTransferSession(dir, 'conv-42', { by: 'operator', reason: 'customer left' });
  * // { revoked: true, status: 'revoked', cite: 'conv-42#5' }
  * ```
  * @throws HandoffError `busy`, `journal_damaged`, `io_error`.
  */
 export async function revokeTransferSession(
   dir: string,
-  policy: RoutePolicy,
   session: string,
   who: { readonly by: string; readonly reason: string },
   options: TransferJournalOptions = {},
@@ -213,6 +212,13 @@ export async function revokeTransferSession(
   return underLock(path, options.waitMs ?? 10_000, async () => {
     const state = readTransferSession(dir, session);
     if (state.status !== 'active') return { revoked: false, status: state.status, cite: null };
+    // a revocation reads no route: the machine gets the policy's shape only
+    const policy: RoutePolicy = {
+      schema: 'handoff-routes/v1',
+      entry: state.active ?? '',
+      routes: [],
+      lease_seconds: 1,
+    };
     const snap = await drive(path, policy, state, {
       type: 'REVOKE',
       by: who.by,

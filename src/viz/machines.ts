@@ -9,6 +9,7 @@ import {
   delegationMachine,
   gateMachine,
   synthesisMachine,
+  transferMachine,
 } from '../../machines/index.js';
 
 /** A named machine. */
@@ -22,7 +23,7 @@ export interface NamedMachine {
 }
 
 /** Names accepted by `handoff viz`, in a fixed order. */
-export const MACHINE_NAMES = ['cycle', 'chain', 'gate', 'synthesis', 'delegation'] as const;
+export const MACHINE_NAMES = ['cycle', 'chain', 'gate', 'synthesis', 'delegation', 'transfer'] as const;
 
 /** A machine name. */
 export type MachineName = (typeof MACHINE_NAMES)[number];
@@ -76,6 +77,14 @@ export function namedMachine(name: string): NamedMachine | undefined {
         source: 'machines/delegation.ts',
         summary:
           'One checked handoff (`delegate` and the framework adapters): dispatch (journaled first) → prepare → work → check (custody, fence, record; a refusal puts back what the worker touched) → journal the handoff (write-ahead) → settled, refused or failed.',
+      };
+    case 'transfer':
+      return {
+        name,
+        machine: transferMachine as unknown as AnyStateMachine,
+        source: 'machines/transfer.ts',
+        summary:
+          'Dynamic handoff (seed 004’s next step): idle → requested → authorized → transferring (journaled) → active(agent), one agent holding an authority lease; refusals journaled; the session ends returned, escalated, revoked or expired.',
       };
     default:
       return undefined;

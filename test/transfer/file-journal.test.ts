@@ -114,7 +114,7 @@ describe('file transfer journal', () => {
 
     const s2 = (id: string, over: Partial<TransferRequest> = {}) =>
       request(id, { session: 'conv-2', ...over });
-    expect(await revokeTransferSession(dir, POLICY, 'conv-2', { by: 'op', reason: 'x' }, clock(T0))).toEqual({
+    expect(await revokeTransferSession(dir, 'conv-2', { by: 'op', reason: 'x' }, clock(T0))).toEqual({
       revoked: false,
       status: 'new',
       cite: null,
@@ -122,7 +122,6 @@ describe('file transfer journal', () => {
     await submitTransfer(dir, POLICY, s2('a'), clock(T0));
     const rv = await revokeTransferSession(
       dir,
-      POLICY,
       'conv-2',
       { by: 'op', reason: 'customer left' },
       clock(T0 + 1),

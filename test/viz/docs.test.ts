@@ -39,9 +39,10 @@ describe('docs/machines', () => {
         'missing',
         'missing',
         'missing',
+        'missing',
       ]);
       const files = await writeMachineDocs(dir);
-      expect(files).toHaveLength(5);
+      expect(files).toHaveLength(6);
       expect(await checkMachineDocs(dir)).toEqual([]);
       const chainFile = join(dir, 'chain.md');
       await writeFile(chainFile, `${await readFile(chainFile, 'utf8')}\nedited by hand\n`);
@@ -54,6 +55,7 @@ describe('docs/machines', () => {
         'gate',
         'synthesis',
         'delegation',
+        'transfer',
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
