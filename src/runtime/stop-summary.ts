@@ -11,7 +11,14 @@ import { parseCite } from '../store/cite.js';
 import { RUN_ID_PATTERN } from '../store/schema.js';
 import type { CitedOutcome } from './final-cites.js';
 
-/** The file name of the stop summary in the run's directory (beside `handoff.json`). */
+/**
+ * The file name of the stop summary in the run's directory (beside `handoff.json`).
+ *
+ * @example
+ * ```ts
+ * join(runPaths(root, runId).dir, STOP_SUMMARY_FILE); // '<root>/runs/<run_id>/summary.md'
+ * ```
+ */
 export const STOP_SUMMARY_FILE = 'summary.md';
 
 /** C0/C1 controls, DEL, line and paragraph separators, bidi overrides and isolates, BOM. */
