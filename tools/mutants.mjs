@@ -281,7 +281,7 @@ function runTests(cwd, tests, seconds) {
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     });
     let log = '';
     child.stdout.on('data', (d) => (log += d));
@@ -315,8 +315,10 @@ function build(cwd) {
 
 /** The first failing test names of a vitest log (what killed the mutant). */
 function killers(log) {
-  const lines = log.split('\n').filter((l) => /^\s*(FAIL|×|✗)\s/.test(l) || /^ FAIL /.test(l));
-  return [...new Set(lines.map((l) => l.trim()))].slice(0, 3);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are stripped
+  const plain = log.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n').filter((l) => /^\s*FAIL\s/.test(l));
+  return [...new Set(lines.map((l) => l.trim().replace(/^FAIL\s+/, '')))].slice(0, 3);
 }
 
 /** Makes the private copy of `ref` and links node_modules; returns its path. */
