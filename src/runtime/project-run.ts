@@ -299,6 +299,10 @@ export async function runProject(o: ProjectRunOptions): Promise<ProjectRunResult
           snapshotFiles: () => held.owned ?? [],
         })
       : marker);
+  // the discovery check runs before the owned files (and so the full sandbox decision) are known:
+  // it runs sandboxed whenever the worker may be, on the machine's probe alone
+  if (sandboxFlags.sandbox !== 'off' && 'argv' in o.worker && (await probeSandbox(root)).available)
+    held.sandbox = { network: sandboxFlags.network };
   const owned = await ownedFilesFor(
     root,
     diagnostics,
