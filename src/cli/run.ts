@@ -637,6 +637,8 @@ export async function runCommand(
   const h = result.handoff;
   if (empty && allowEmpty) note(`${NO_TARGETS_FOUND}: ${why} (--allow-empty: the run counts as solved)`);
   if (json) {
+    // stdout is the record alone; the stop summary's path goes to stderr
+    if (result.summaryPath !== null) note(`stop summary: ${result.summaryPath}`);
     printJson(io, h);
   } else {
     // one summary line per item: every value a worker could have shaped is escapeLine'd

@@ -129,6 +129,12 @@ describe('handoff run --resume', () => {
         expect(checkpointTrees(p.dir)).toEqual(reference.trees);
         expect(git(p.dir, 'log', '--format=%s')).toHaveLength(3);
         expect(existsSync(lock)).toBe(false);
+        // the stop summary beside the final handoff, its path on stderr (--json), citing both handoffs
+        const summary = join(p.dir, '.handoff', 'runs', runId, 'summary.md');
+        expect(r.stderr).toContain(`stop summary: ${summary}`);
+        const md = readFileSync(summary, 'utf8');
+        for (const a of h.evidence.attempts.filter((x) => x.result.startsWith('solved: ')))
+          expect(md).toContain(a.result.slice('solved: '.length));
 
         // one journal: the recovery note, then only B's cycle (A was not dispatched again)
         const store = createFsStore({ root: join(p.dir, '.handoff'), env: {} });
