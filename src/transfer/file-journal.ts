@@ -25,7 +25,7 @@ import { foldSession, requestDigest, type SessionState } from './rules/session-s
 export interface TransferJournalOptions {
   /** The clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
-  /** How long to keep retrying a taken lock before answering `busy` (ms; default 10 000). */
+  /** How long to keep retrying a taken lock before answering `busy` (ms; default 30 000). */
   readonly waitMs?: number;
 }
 
@@ -80,8 +80,8 @@ async function underLock<T>(path: string, waitMs: number, fn: () => Promise<T>):
       return await withAppendLock(path, fn);
     } catch (e) {
       if (!isHandoffError(e) || e.code !== 'busy' || Date.now() >= deadline) throw e;
-      // jittered backoff, 1–16 ms growing: the holder's critical section is one read and one fsync
-      await sleep(1 + Math.floor(Math.random() * Math.min(16, 2 ** attempt)));
+      // jittered backoff, 1–32 ms growing: the holder's critical section is one read and one fsync
+      await sleep(1 + Math.floor(Math.random() * Math.min(32, 2 ** attempt)));
     }
   }
 }
@@ -153,7 +153,7 @@ export async function submitTransfer(
 ): Promise<TransferDecision> {
   const path = transferJournalFile(dir, request.session);
   const clock = options.now ?? Date.now;
-  return underLock(path, options.waitMs ?? 10_000, async () => {
+  return underLock(path, options.waitMs ?? 30_000, async () => {
     const state = readTransferSession(dir, request.session);
     const known = state.decisions[request.request_id];
     const closed = closedRefusal(state);
@@ -209,7 +209,7 @@ export async function revokeTransferSession(
 ): Promise<RevokeResult> {
   const path = transferJournalFile(dir, session);
   const clock = options.now ?? Date.now;
-  return underLock(path, options.waitMs ?? 10_000, async () => {
+  return underLock(path, options.waitMs ?? 30_000, async () => {
     const state = readTransferSession(dir, session);
     if (state.status !== 'active') return { revoked: false, status: state.status, cite: null };
     // a revocation reads no route: the machine gets the policy's shape only
