@@ -11,10 +11,11 @@ export const AcceptanceDecisionSchema = z.enum(['accepted', 'rejected', 'escalat
 
 /** One finding: a coded observation with its evidence and severity. */
 export const AcceptanceFindingSchema = z.strictObject({
-  code: z.string().min(1),
+  // non-blank, as the reference requires (a code or evidence of spaces names nothing; issue 34)
+  code: z.string().regex(/\S/, 'must not be blank'),
   field: z.string(),
   message: z.string(),
-  evidence: z.string().min(1),
+  evidence: z.string().regex(/\S/, 'must not be blank'),
   severity: z.enum(['blocker', 'warning', 'info']),
 });
 

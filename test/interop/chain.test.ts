@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/canonical/index.js';
-import { contractDigest, createTaskContract } from '../../src/chain/index.js';
+import { contractDigest, createAcceptanceReceipt, createTaskContract } from '../../src/chain/index.js';
+import { isHandoffError } from '../../src/errors/index.js';
 
 const minimal = {
   contract_id: 'payroll-2026-06',
@@ -43,5 +44,46 @@ describe('integral floats: a documented difference (docs/chain.md)', () => {
   it('JavaScript writes 13706097 where Python writes 13706097.0', () => {
     expect(canonicalJson({ paid_total: 13706097.0 })).toBe('{"paid_total":13706097}');
     expect(canonicalJson({ paid_total: 13706097.5 })).toBe('{"paid_total":13706097.5}');
+  });
+});
+
+/**
+ * Issue 34 item 9, against transcribed verdicts of the reference (`pattern.py` /
+ * `boundary_contract.py` of huangjia2019/agent-design-patterns, run side by side for the issue).
+ */
+describe('issue 34: findings and receipts', () => {
+  const receipt = (finding: Record<string, unknown>) => ({
+    receipt_id: 'r-1',
+    contract_digest: '7e1e4501e2943011',
+    artifact_id: 'a-1',
+    checked_by: 'auditor',
+    decision: 'rejected',
+    findings: [
+      {
+        code: 'TOTAL_MISMATCH',
+        field: 'net_total',
+        message: 'm',
+        evidence: 'ledger://x',
+        severity: 'blocker',
+        ...finding,
+      },
+    ],
+  });
+  it('a Finding with a blank code or evidence (" ") is refused, as by the reference', () => {
+    expect(() => createAcceptanceReceipt(receipt({}) as never)).not.toThrow();
+    for (const blank of [{ code: ' ' }, { evidence: ' ' }, { code: '\t' }]) {
+      let code = '';
+      try {
+        createAcceptanceReceipt(receipt(blank) as never);
+      } catch (e) {
+        if (isHandoffError(e)) code = e.code;
+      }
+      expect(code, JSON.stringify(blank)).toBe('invalid_record');
+    }
+  });
+  it('a receipt names its contract by the 16-hex digest (a documented deviation: the reference takes any string)', () => {
+    expect(() =>
+      createAcceptanceReceipt({ ...receipt({}), contract_digest: 'payroll-v1' } as never),
+    ).toThrow();
   });
 });
