@@ -132,7 +132,8 @@ batches and falsification:
 exit codes: 0 solved; 1 stopped on a budget or by the user; 3 stuck / stopped on a blocker /
 relaunch refused by the rerun guard / a malformed --prior-run id (bad_run_id) / an unknown one
 (bad_prior_run); 4 protocol or operational error (custody violation, malformed or hanging worker,
-prior-run drift or custody not reconciled); 5 no targets found (the run did nothing: the final
+prior-run drift or custody not reconciled; --resume: a live lock owner (busy), a file changed
+since the kill); 5 no targets found (the run did nothing: the final
 handoff is stopped/queue-empty and says "no targets found"; --allow-empty makes it 0 solved);
 2 usage (also a --target that names no file, directory or marked file:line of the project).`;
 

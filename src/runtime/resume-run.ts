@@ -74,7 +74,9 @@ export async function prepareResume(
     if (r.outcome === 'refused' || r.outcome === 'incomplete') {
       throw new HandoffError(
         r.code ?? 'busy',
-        `--resume ${i.runId}: the run's lock cannot be recovered (${r.reason ?? r.outcome}): ${r.detail}`,
+        r.reason === undefined
+          ? `--resume ${i.runId}: ${r.detail}`
+          : `--resume ${i.runId}: the run's lock cannot be recovered (${r.reason}): ${r.detail}`,
         { details: { recover: r } },
       );
     }
