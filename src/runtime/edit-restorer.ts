@@ -20,7 +20,7 @@ import {
   stopRestoreFailed,
   stopRestoreInput,
 } from '../cycle/restore-edits.js';
-import { finalizeStopped } from '../cycle/run-end.js';
+import { finalizeStopped, finalizeStuck } from '../cycle/run-end.js';
 import type { CycleContext, EditRestoreInput, EditRestoreOutput, WorkerInput } from '../cycle/types.js';
 import { captureOwned, type OwnedCapture, restoreOwned } from './owned-files.js';
 import type { Unstamped } from './ports.js';
@@ -132,14 +132,15 @@ export function createEditRestorer(o: EditRestorerOptions): EditRestorer {
 }
 
 /**
- * The last step of a run that stopped before its cycle's checkpoint (issue 27 §1): this cycle's
+ * The last step of a run that ended before its cycle's checkpoint — `stopped` (a protocol, custody
+ * or operational error, a human's stop), or `stuck` after a failed deep rollback (issue 27 §1): this cycle's
  * refuted edits still waiting (src/cycle/restore-edits.ts `stopEditsToRestore`) are put back to
  * their pre-dispatch bytes — whatever a later repair or deep pass wrote over them — and the final
  * record is made again from the context that results, naming each edit restored or not
  * (`restored T.lean: the claim 'solved' did not hold — …`, `could not restore …`). A run that did
- * not stop, or has nothing waiting, comes back unchanged. The host (src/runtime/run-cycle.ts)
- * calls it once the machine reached `stopped`; the machine's own checkpoint restores the edits of
- * a cycle that reaches its checkpoint.
+ * not end that way (`solved`), or has nothing waiting, comes back unchanged. The host
+ * (src/runtime/run-cycle.ts) calls it once the machine reached a final state; the machine's own
+ * checkpoint restores the edits of a cycle that reaches its checkpoint (nothing waits after it).
  *
  * @example
  * ```ts
@@ -153,7 +154,7 @@ export async function restoreOnStop(
   restorer: EditRestorer | undefined,
   clock: () => number,
 ): Promise<{ readonly context: CycleContext; readonly handoff: Handoff }> {
-  if (handoff.status !== 'stopped' || restorer === undefined || !stopRestoreDue(context))
+  if (handoff.status === 'solved' || restorer === undefined || !stopRestoreDue(context))
     return { context, handoff };
   let update: Partial<CycleContext>;
   try {
@@ -163,6 +164,6 @@ export async function restoreOnStop(
     update = stopRestoreFailed(context, e);
   }
   const next: CycleContext = { ...context, ...update };
-  const final = finalizeStopped(next).final ?? handoff;
+  const final = (handoff.status === 'stuck' ? finalizeStuck(next) : finalizeStopped(next)).final ?? handoff;
   return { context: { ...next, final }, handoff: final };
 }

@@ -344,13 +344,14 @@ export async function runCycle(i: CycleRunInput): Promise<CycleRunResult> {
       detail: `runtime error: ${String(e)}`,
     });
   }
-  // a run that stopped before its cycle's checkpoint puts that cycle's refuted edits back
+  // a run that ended before its cycle's checkpoint (stopped; stuck on a failed deep rollback) puts
+  // that cycle's refuted edits back
   const end = await restoreOnStop(actor.getSnapshot().context, out, i.editRestorer, clock);
   out = end.handoff;
   const ctx = end.context;
   if (ctx.log.length > logSeen)
     i.onProgress?.({
-      phase: 'stopped',
+      phase: out.status,
       cycle: ctx.tracker.cycles,
       maxCycles: i.options.maxCycles,
       open: ctx.lastCount,

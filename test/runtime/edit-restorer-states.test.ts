@@ -110,7 +110,19 @@ describe('restoreOnStop', () => {
     );
   });
 
-  it('a run that did not stop, or has nothing waiting, comes back unchanged', async () => {
+  it('stuck on a failed deep rollback: the waiting edit goes back too, the stuck record remade', async () => {
+    const r = createEditRestorer({ projectRoot: root });
+    await r.capture({ target: T });
+    await writeFile(abs, PATCHED);
+    const c = waiting({ pendingStop: null });
+    const stuck = finalHandoff(c, { status: 'stuck', stuck: null });
+    const end = await restoreOnStop(c, stuck, r, () => 7);
+    expect(await readFile(abs, 'utf8')).toBe(ORIGINAL);
+    expect(end.handoff.status).toBe('stuck');
+    expect(end.handoff.failed_avenues).toContain("restored A.lean: the claim 'solved' did not hold — x");
+  });
+
+  it('a solved run, or one with nothing waiting, comes back unchanged', async () => {
     const r = createEditRestorer({ projectRoot: root });
     const c = waiting();
     const solved = finalHandoff(c, { status: 'solved' });
