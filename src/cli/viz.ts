@@ -153,7 +153,7 @@ async function docs(io: CliIo, values: Record<string, unknown>): Promise<number>
 
 /** The `handoff viz` verb group. */
 export const command: CliCommand = {
-  verbs: ['cycle', 'chain', 'gate', 'synthesis', 'delegation'],
+  verbs: ['cycle', 'chain', 'gate', 'synthesis', 'delegation', 'transfer'],
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseVerbArgs(argv, {

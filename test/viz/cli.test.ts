@@ -89,7 +89,7 @@ describe('handoff viz', () => {
     expect((await runCli(['viz', '--docs', '--check', '--dir', docs])).code).toBe(3);
     const w = await runCli(['viz', '--docs', '--dir', docs]);
     expect(w.code).toBe(0);
-    expect(stdoutJson<{ written: string[] }>(w).written).toHaveLength(5);
+    expect(stdoutJson<{ written: string[] }>(w).written).toHaveLength(6);
     expect((await runCli(['viz', '--docs', '--check', '--dir', docs])).code).toBe(0);
     await appendFile(join(docs, 'gate.md'), 'x');
     const c = await runCli(['viz', '--docs', '--check', '--dir', docs]);
