@@ -8,7 +8,7 @@ import { errnoOf, type FsLayer, type FsStat, readFileNoFollow } from '../durable
 import type { StoredManifest } from './chain-schema.js';
 import type { RunPaths } from './fs-layout.js';
 import type { StoreCode } from './store.js';
-import { validateStoredManifest } from './validate-payload.js';
+import { validateStoredManifestText } from './validate-payload.js';
 
 /**
  * One cached manifest: the inode and size it was read from.
@@ -76,12 +76,13 @@ export function readManifest(
   if (bytes === null) return { ok: false, code: 'incomplete_run', detail: 'manifest.json is missing' };
   if (!isUtf8(bytes)) return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not UTF-8' };
   let value: unknown;
+  const text = bytes.toString('utf8');
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     return { ok: false, code: 'incomplete_run', detail: 'manifest.json is not JSON' };
   }
-  const m = validateStoredManifest(value);
+  const m = validateStoredManifestText(text, value);
   if (!m.ok) {
     return {
       ok: false,

@@ -74,7 +74,7 @@ import {
   type StoreResult,
   storeResult,
 } from './store.js';
-import { validateHandoffCache, validateStoredManifest } from './validate-payload.js';
+import { validateHandoffCache, validateStoredManifestText } from './validate-payload.js';
 
 /** Options of {@link createPgStore}: a pool, or a connection string (the store then owns its pool). */
 export interface PgStoreOptions {
@@ -398,7 +398,7 @@ export function createPgStore(options: PgStoreOptions): PgStore {
     } catch {
       return { ok: false, detail: 'the manifest row is not JSON' };
     }
-    const m = validateStoredManifest(v);
+    const m = validateStoredManifestText(text, v);
     if (!m.ok)
       return {
         ok: false,

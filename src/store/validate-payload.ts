@@ -11,6 +11,8 @@
 import { validateDispatch, validateHandoff } from '../contract/validate.js';
 import {
   depthIssue,
+  integralFloatIssue,
+  mayHoldIntegralFloatCanonical,
   memberDepthIssue,
   safeValidate,
   type ValidationIssue,
@@ -226,6 +228,23 @@ const ENVELOPE_KINDS: ReadonlySet<RecordKind> = new Set(['manifest', 'event', 'c
 export function validateStoredManifest(value: unknown): ValidationResult<StoredManifest> {
   const deep = memberDepthIssue(value);
   return deep === null ? safeValidate(StoredManifestSchema, value) : { ok: false, issues: [deep] };
+}
+
+/**
+ * Validates a stored manifest's text as the backends read it: {@link validateStoredManifest} of
+ * `value` (the parse of `text`), then no integral float in an integer field (`"max_cycles":20.0`
+ * in its dispatch is not an `int` for the reference either, issue 34). Never throws.
+ *
+ * @example
+ * ```ts
+ * const m = validateStoredManifestText(text, JSON.parse(text)); if (!m.ok) refuse(describeIssues(m.issues));
+ * ```
+ */
+export function validateStoredManifestText(text: string, value: unknown): ValidationResult<StoredManifest> {
+  const m = validateStoredManifest(value);
+  if (!m.ok || !mayHoldIntegralFloatCanonical(text)) return m;
+  const f = integralFloatIssue(text, value, (v) => validateStoredManifest(v).ok);
+  return f === null ? m : { ok: false, issues: [f] };
 }
 
 /**

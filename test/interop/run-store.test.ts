@@ -586,3 +586,17 @@ describe.skipIf(!hasPython)('issue 34: integral floats, timestamps, unknown kind
 function manifestDispatch(): unknown {
   return JSON.parse(readFileSync(fixtureFile('manifest.json'), 'utf8')).dispatch;
 }
+
+describe.skipIf(!hasPython)('issue 34: an integral float in the manifest', () => {
+  it('a manifest whose dispatch has "max_cycles":20.0 is an incomplete run (the reference: manifest dispatch invalid)', async () => {
+    const { root, dir } = fixtureStore();
+    const text = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    const floated = pythonDumps([text.replace('"max_cycles":20,', '"max_cycles":20.0,').trim()])[0] as Buffer;
+    expect(floated.toString('utf8')).toContain('"max_cycles":20.0,');
+    writeFileSync(join(dir, 'manifest.json'), Buffer.concat([floated, Buffer.from('\n')]));
+    const l = await storeAt(root, { t: '2026-09-09T13:00:00Z' }).load(RUN);
+    expect(l).toMatchObject({ ok: false, code: 'incomplete_run' });
+    if (!l.ok)
+      expect(l.detail).toContain('dispatch.budget.max_cycles: an integer field written as a float (20.0)');
+  });
+});
