@@ -96,4 +96,13 @@ export {
   type ValidateInput as DraftValidateInput,
   type ValidateOutput as DraftValidateOutput,
 } from './synthesis.js';
-export * from './transfer.js';
+export {
+  type AppendJournalInput,
+  initialTransferContext,
+  type TransferMachine,
+  type TransferMachineContext,
+  type TransferMachineEvent,
+  type TransferMachineInput,
+  type TransferMachineOutput,
+  transferMachine,
+} from './transfer.js';
