@@ -398,9 +398,13 @@ export const cycleMachine = cycleSetup.createMachine({
   initial: 'plan',
   states: {
     plan: {
+      description:
+        'Chooses what this cycle works on: discovers the open targets, picks one and plans the attempt (the human approves the plan when asked to). Leads to work, or ends the run solved or stuck.',
       initial: 'discover',
       states: {
         discover: {
+          description:
+            'Waits for the diagnostics to list the open targets: none left ends the run solved, otherwise choose.',
           invoke: {
             id: 'discover',
             src: 'diagnostics',
@@ -420,6 +424,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         choose: {
+          description:
+            'Picks the next target without waiting: none that may run ends the run stuck; a target that needs no plan (planning off, already planned this cycle, a trivial goal) goes straight to work; otherwise planning.',
           entry: 'pickTarget',
           always: [
             { guard: 'noTargetPicked', target: '#cycle.stuck' },
@@ -428,6 +434,8 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         planning: {
+          description:
+            "Waits for the planner's plan for the picked target, then to approve when the plan needs the human's approval, else to work.",
           invoke: {
             id: 'planner',
             src: 'planner',
@@ -447,6 +455,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         approve: {
+          description:
+            'Waits for the human to approve the plan: stop ends the run, any other answer starts the work.',
           invoke: {
             id: 'approvePlan',
             src: 'human',
@@ -458,12 +468,18 @@ export const cycleMachine = cycleSetup.createMachine({
       },
     },
     work: {
+      description:
+        "One attempt on the target: the rerun guard, the worker's dispatch (custody and the statement fence checked by the host), the verification of its claim, then an escalation (repair, deep mode, the human's call on deep) or the checkpoint. Review and the stuck router come back here for falsification, deep and repair.",
       initial: 'guard',
       states: {
         guard: {
+          description:
+            'Applies the rerun guard without waiting: relaunching the same blocked task without new evidence is refused, otherwise the dispatch.',
           always: [{ guard: 'relaunchForbidden', target: 'refused' }, { target: 'dispatching' }],
         },
         refused: {
+          description:
+            'Records the refused relaunch, then asks the human about the blocker (prove) or chooses the next target.',
           entry: 'markRefused',
           always: [
             { guard: 'isProve', target: '#cycle.boundary.askBlocker' },
@@ -471,6 +487,8 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         dispatching: {
+          description:
+            "Waits for the worker's handoff. A denied permission falls back to the inline worker; a fence violation goes to the checkpoint with the target stuck; a custody violation or protocol error stops the run, a worker failure stops it as an operational error; otherwise verifyRoute.",
           invoke: {
             id: 'worker',
             src: 'worker',
@@ -496,12 +514,16 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         verifyRoute: {
+          description:
+            "Decides without waiting whether the handoff left a claim to verify (a 'solved' claim always is): nothing goes straight to escalate, otherwise verify.",
           always: [
             { guard: 'nothingToVerify', target: 'escalate', actions: 'assessStuck' },
             { target: 'verify' },
           ],
         },
         verify: {
+          description:
+            "Waits for the diagnostics over the accepted bytes to confirm or refute the worker's claim; a refuted 'solved' edit is noted for the checkpoint to restore; then escalate.",
           invoke: {
             id: 'verify',
             src: 'diagnostics',
@@ -519,6 +541,8 @@ export const cycleMachine = cycleSetup.createMachine({
         },
         // after the ordinary pass (the direct fix): repair, deep, ask the human, or checkpoint
         escalate: {
+          description:
+            "Decides without waiting what follows the ordinary pass: repair, deep mode, the human's call on deep mode, or the checkpoint.",
           always: [
             { guard: 'escalateRepair', target: 'repair' },
             { guard: 'escalateDeep', target: 'deep' },
@@ -527,6 +551,8 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         askDeep: {
+          description:
+            "Waits for the human's call on deep mode: stop ends the run, deep runs it, any other answer goes to the checkpoint.",
           invoke: {
             id: 'approveDeep',
             src: 'human',
@@ -544,16 +570,22 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         deep: {
+          description:
+            "Deep mode: the tracker's preflight, a snapshot of what it may change, the diagnostics' baseline, one deep worker call under the scope fence, its verification and a judgement; a pass that does not hold is rolled back. Leads to the checkpoint, or stuck when a rollback fails.",
           initial: 'preflight',
           states: {
             // tracker can-deep: a denial skips deep (policy: not stuck; runtime: the next tick stops)
             preflight: {
+              description:
+                "Asks the tracker's can-deep without waiting: a denial skips deep mode (to the checkpoint), otherwise deep mode starts with a snapshot.",
               always: [
                 { guard: 'deepDenied', target: '#cycle.checkpoint', actions: 'skipDeep' },
                 { target: 'snapshot', actions: 'startDeep' },
               ],
             },
             snapshot: {
+              description:
+                'Waits for the snapshot of the files deep mode may change (what a rollback puts back).',
               invoke: {
                 id: 'snapshotter',
                 src: 'snapshotter',
@@ -566,6 +598,8 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             baseline: {
+              description:
+                "Waits for the diagnostics before the deep call (the regression gate's baseline); a failure rolls back.",
               invoke: {
                 id: 'deepBaseline',
                 src: 'diagnostics',
@@ -581,6 +615,8 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             dispatching: {
+              description:
+                "Waits for the deep worker's handoff: a fence violation or a worker failure rolls back, a custody violation or protocol error stops the run, otherwise verify.",
               invoke: {
                 id: 'deepWorker',
                 src: 'worker',
@@ -618,6 +654,8 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             verify: {
+              description:
+                'Waits for the diagnostics after the deep call and judges the pass against the scope fence, the regression gate and the rollback policy; a failure rolls back.',
               invoke: {
                 id: 'deepVerify',
                 src: 'diagnostics',
@@ -634,9 +672,13 @@ export const cycleMachine = cycleSetup.createMachine({
             },
             // scope fence, regression gate, rollback policy (judged in judgeDeepPass)
             judge: {
+              description:
+                'Decides without waiting: a pass the judgement refused is rolled back, otherwise accepted.',
               always: [{ guard: 'deepRollbackNeeded', target: 'rollback' }, { target: 'accepted' }],
             },
             rollback: {
+              description:
+                'Waits for the restorer to put the snapshot back: a failed rollback ends the run stuck with nothing checkpointed, otherwise the checkpoint.',
               invoke: {
                 id: 'restorer',
                 src: 'restorer',
@@ -656,13 +698,21 @@ export const cycleMachine = cycleSetup.createMachine({
                 onError: { target: '#cycle.stuck', actions: 'rollbackFailed' },
               },
             },
-            accepted: { entry: 'acceptDeep', always: { target: '#cycle.checkpoint' } },
+            accepted: {
+              description: 'Accepts the deep pass, then the checkpoint.',
+              entry: 'acceptDeep',
+              always: { target: '#cycle.checkpoint' },
+            },
           },
         },
         repair: {
+          description:
+            "Repair: the worker answers the diagnostics' error with a patch, the runtime applies it to the owned files and verifies it, round after round within the repair budget. Leads to the checkpoint, or stops the run on a protocol fault.",
           initial: 'budget',
           states: {
             budget: {
+              description:
+                'Decides without waiting: no error left to repair goes to the checkpoint, a spent budget ends repair as exhausted, otherwise a repair dispatch.',
               always: [
                 { guard: 'repairNoError', target: '#cycle.checkpoint', actions: 'noRepairError' },
                 { guard: 'repairDenied', target: 'exhausted' },
@@ -670,6 +720,8 @@ export const cycleMachine = cycleSetup.createMachine({
               ],
             },
             dispatching: {
+              description:
+                "Waits for the repair worker's handoff: a valid repair goes to patching; any other handoff stops the run (protocol); a fence violation goes to the checkpoint with the target stuck; a custody violation, protocol error or failure stops the run.",
               invoke: {
                 id: 'repairWorker',
                 src: 'worker',
@@ -702,6 +754,8 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             patching: {
+              description:
+                "Waits for the patcher to apply the repair's patch to the owned files: a stale or refused patch stops the run, otherwise verify.",
               invoke: {
                 id: 'patcher',
                 src: 'patcher',
@@ -719,6 +773,7 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             verify: {
+              description: 'Waits for the diagnostics after the patch and judges the repair.',
               invoke: {
                 id: 'repairVerify',
                 src: 'diagnostics',
@@ -731,20 +786,34 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             judge: {
+              description:
+                'Decides without waiting: an improvement is done, giving up (two neutral attempts, or no budget) is exhausted, otherwise another round.',
               always: [
                 { guard: 'repairImproved', target: 'done' },
                 { guard: 'repairGivesUp', target: 'exhausted' },
                 { target: 'budget' },
               ],
             },
-            done: { entry: 'acceptRepair', always: { target: '#cycle.checkpoint' } },
-            exhausted: { entry: 'markRepairExhausted', always: { target: '#cycle.checkpoint' } },
+            done: {
+              description: 'Accepts the repair, then the checkpoint.',
+              entry: 'acceptRepair',
+              always: { target: '#cycle.checkpoint' },
+            },
+            exhausted: {
+              description: 'Marks repair exhausted for this target, then the checkpoint.',
+              entry: 'markRepairExhausted',
+              always: { target: '#cycle.checkpoint' },
+            },
           },
         },
         falsify: {
+          description:
+            "Falsification: a worker tries to refute the target's statement, then the diagnostics check what it returned. Leads to the checkpoint, or stops the run on a protocol fault.",
           initial: 'dispatching',
           states: {
             dispatching: {
+              description:
+                "Waits for the falsification worker's handoff: a handoff is verified, a fence violation goes to the checkpoint with the target stuck, a custody violation, protocol error or failure stops the run.",
               invoke: {
                 id: 'falsifyWorker',
                 src: 'worker',
@@ -769,6 +838,7 @@ export const cycleMachine = cycleSetup.createMachine({
               },
             },
             verify: {
+              description: "Waits for the diagnostics over the falsification's result, then the checkpoint.",
               invoke: {
                 id: 'falsifyVerify',
                 src: 'diagnostics',
@@ -783,6 +853,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         fallback: {
+          description:
+            'The delegated worker was denied permission: switches to the inline worker and dispatches again when there is one, else stops the run as an operational error.',
           always: [
             { guard: 'inlineAvailable', target: 'dispatching', actions: 'switchToInline' },
             {
@@ -800,6 +872,8 @@ export const cycleMachine = cycleSetup.createMachine({
       },
     },
     checkpoint: {
+      description:
+        "Keeps what this cycle verified: refuted edits restored first, the project gate (the diagnostics over the project), the human's approval when asked for, then a commit of exactly the verified bytes. Leads to review, or stops the run when the commit is refused.",
       initial: 'restoreRoute',
       states: {
         restoreRoute: {
@@ -825,6 +899,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         gate: {
+          description:
+            'Waits for the project gate (the diagnostics over the whole project): a failing gate skips the commit, otherwise route.',
           invoke: {
             id: 'gate',
             src: 'diagnostics',
@@ -841,6 +917,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         route: {
+          description:
+            'Decides without waiting: no checkpoint this cycle (--no-checkpoint, --commit never, nothing accepted) skips; the ask policy asks the human; otherwise commit.',
           always: [
             { guard: 'checkpointSkipped', target: 'skip' },
             { guard: 'commitAsk', target: 'confirm' },
@@ -848,6 +926,8 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         confirm: {
+          description:
+            "Waits for the human's approval of the commit: stop ends the run, skip skips it, otherwise commit.",
           invoke: {
             id: 'approveCommit',
             src: 'human',
@@ -865,6 +945,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         commit: {
+          description:
+            'Waits for the checkpointer to commit exactly the verified bytes (objects read back before the ref moves): a refused checkpoint stops the run, otherwise review.',
           invoke: {
             id: 'checkpointer',
             src: 'checkpointer',
@@ -886,13 +968,21 @@ export const cycleMachine = cycleSetup.createMachine({
             onError: stopOnError('checkpoint'),
           },
         },
-        skip: { entry: 'noteSkipCheckpoint', always: { target: '#cycle.review' } },
+        skip: {
+          description: 'Notes the skipped checkpoint, then review.',
+          entry: 'noteSkipCheckpoint',
+          always: { target: '#cycle.review' },
+        },
       },
     },
     review: {
+      description:
+        "Reviews the cycle when its target got stuck or a review is due, and routes a stuck review's next action: back into work, to the replan, or the end of the run.",
       initial: 'route',
       states: {
         route: {
+          description:
+            'Decides without waiting: a target stuck this cycle or a due review goes to reviewing, otherwise the boundary.',
           always: [
             { guard: 'stuckThisCycle', target: 'reviewing' },
             { guard: 'reviewIsDue', target: 'reviewing' },
@@ -900,6 +990,7 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         reviewing: {
+          description: "Waits for the reviewer's review of the cycle, then routeNext.",
           invoke: {
             id: 'reviewer',
             src: 'reviewer',
@@ -913,6 +1004,8 @@ export const cycleMachine = cycleSetup.createMachine({
         },
         // the review router: a stuck review's next_action (once per target per cycle)
         routeNext: {
+          description:
+            "Routes the review's next action without waiting (once per target per cycle): falsify, deep or repair go back into work; an outer route ends the run stuck with the next action; continue and stop go to the replan, the target staying blocked for the rerun guard.",
           always: [
             {
               guard: 'routeFalsify',
@@ -938,9 +1031,13 @@ export const cycleMachine = cycleSetup.createMachine({
       },
     },
     replan: {
+      description:
+        'Re-plans after the review (the human approves the replan in prove mode and may pick a falsification policy instead). Leads to the boundary, or to falsification.',
       initial: 'planning',
       states: {
         planning: {
+          description:
+            "Waits for the planner's replan: prove mode asks the human to approve it, otherwise the boundary.",
           invoke: {
             id: 'replanner',
             src: 'planner',
@@ -960,6 +1057,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         approve: {
+          description:
+            'Waits for the human on the replan: stop ends the run, declining it asks which falsification policy to try, otherwise the boundary.',
           invoke: {
             id: 'approveReplan',
             src: 'human',
@@ -978,6 +1077,8 @@ export const cycleMachine = cycleSetup.createMachine({
         },
         // prove: the plan of a stuck target was declined — which falsification policy?
         askFalsify: {
+          description:
+            "Waits for the human's falsification policy for the declined plan: a policy starts falsification, otherwise the boundary.",
           invoke: {
             id: 'askFalsification',
             src: 'human',
@@ -1000,9 +1101,13 @@ export const cycleMachine = cycleSetup.createMachine({
       },
     },
     boundary: {
+      description:
+        "Ends the cycle: ticks the tracker's budgets, then the next cycle's plan, the human's call (prove mode), or a final check when a limit is reached.",
       initial: 'tick',
       states: {
         tick: {
+          description:
+            "Ticks the tracker without waiting: a limit reached goes to the final check; in prove mode a stuck target asks about the blocker and otherwise asks whether to continue; otherwise the next cycle's plan.",
           entry: 'tickTracker',
           always: [
             { guard: 'limitReached', target: 'finalCheck' },
@@ -1012,6 +1117,8 @@ export const cycleMachine = cycleSetup.createMachine({
           ],
         },
         finalCheck: {
+          description:
+            'Waits for one last discovery: no open target ends the run solved, otherwise the run stops on the limit (also when the check itself fails).',
           invoke: {
             id: 'finalCheck',
             src: 'diagnostics',
@@ -1032,6 +1139,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         askContinue: {
+          description:
+            "Waits for the human's go-ahead for the next cycle (prove mode): stop ends the run, otherwise the next cycle's plan.",
           invoke: {
             id: 'askContinue',
             src: 'human',
@@ -1041,6 +1150,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         askBlocker: {
+          description:
+            'Waits for the human on the blocker (prove mode): new evidence starts the next cycle, formalize ends the run stuck for a redraft, a stuck review goes to stuckReview, anything else ends the run stuck.',
           invoke: {
             id: 'askBlocker',
             src: 'human',
@@ -1067,6 +1178,8 @@ export const cycleMachine = cycleSetup.createMachine({
           },
         },
         stuckReview: {
+          description:
+            "Waits for the reviewer's review of the stuck target the human asked for, then stuckRoute.",
           invoke: {
             id: 'stuckReview',
             src: 'reviewer',
@@ -1080,6 +1193,8 @@ export const cycleMachine = cycleSetup.createMachine({
         },
         // prove's review router: the human asked for the stuck review; resume = back to the human
         stuckRoute: {
+          description:
+            'Routes the stuck review without waiting: deep or repair reopen the cycle in work, an outer route ends the run stuck, halt and resume go back to the human.',
           always: [
             {
               guard: 'routeDeep',
@@ -1098,9 +1213,22 @@ export const cycleMachine = cycleSetup.createMachine({
         },
       },
     },
-    solved: { type: 'final', entry: 'finalizeSolved' },
-    stuck: { type: 'final', entry: 'finalizeStuck' },
-    stopped: { type: 'final', entry: 'finalizeStopped' },
+    solved: {
+      description: "Final: no open target is left; the run's handoff says solved.",
+      type: 'final',
+      entry: 'finalizeSolved',
+    },
+    stuck: {
+      description: 'Final: the run ended on a blocker; the handoff names it and the next step.',
+      type: 'final',
+      entry: 'finalizeStuck',
+    },
+    stopped: {
+      description:
+        'Final: the run stopped (the human, a limit, an error, a custody or protocol violation); the handoff says why.',
+      type: 'final',
+      entry: 'finalizeStopped',
+    },
   },
 });
 
