@@ -35,6 +35,7 @@ import { parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { humanErrorLine } from './error-line.js';
 import { errorExitCode } from './exit-codes.js';
+import { FENCE_HELP, FENCE_OPTIONS, fenceFlags } from './fence-flags.js';
 import { type CliIo, printJson } from './io.js';
 import { checkRunTarget } from './run-target.js';
 import { escapeLine, toTerminalJson } from './terminal-text.js';
@@ -80,6 +81,7 @@ options:
   --sandbox-network deny|allow  network inside the sandbox (default deny)
   --header-extractor EXT='CMD …'  statement fence for files ending in EXT: CMD speaks
                           header-extract/v1 (docs/fence.md; repeatable; .lean has a built-in one)
+${FENCE_HELP}
   --answers FILE          scripted human answers for prove, one per line
                           (approve|decline|continue|commit|skip|stop|formalize|review-stuck|
                            deep|salvage|negate|continue-with-evidence: TEXT): deep enters deep
@@ -138,6 +140,7 @@ handoff is stopped/queue-empty and says "no targets found"; --allow-empty makes 
 2 usage (also a --target that names no file, directory or marked file:line of the project).`;
 
 const OPTIONS = {
+  ...FENCE_OPTIONS,
   project: { type: 'string' },
   target: { type: 'string' },
   scope: { type: 'string' },
@@ -482,7 +485,9 @@ export async function runCommand(
   const diagnostics = str(values, 'diagnostics');
   const marker = str(values, 'marker');
   const diagnosticsCmd = str(values, 'diagnostics-cmd');
+  const fence = fenceFlags(values, str(values, 'profile') ?? 'lean');
   const profile = profileByName(str(values, 'profile') ?? 'lean', {
+    ...(fence.nativeDecide === undefined ? {} : { nativeDecide: fence.nativeDecide }),
     ...(marker === undefined ? {} : { markers: [marker] }),
     ...(diagnosticsCmd === undefined ? {} : { diagnosticsCommand: splitCommand(diagnosticsCmd) }),
   });
@@ -554,6 +559,7 @@ export async function runCommand(
       projectRoot: project,
       flags,
       worker: { argv: workerArgv },
+      ...(fence.fenceGrants.length === 0 ? {} : { fenceGrants: fence.fenceGrants }),
       ...(plannerArgv === undefined ? {} : { plannerArgv }),
       ...(reviewer === undefined ? {} : { reviewerArgv: splitCommand(reviewer) }),
       ...(diagnostics === undefined ? {} : { diagnosticsArgv: splitCommand(diagnostics) }),

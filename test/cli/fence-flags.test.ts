@@ -4,12 +4,16 @@
  * naming the closest value, and a parsed grant is one the fence honours (and a scoped one only
  * for its declaration).
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseVerbArgs } from '../../src/cli/args.js';
 import { FENCE_GRANT_KINDS, FENCE_HELP, FENCE_OPTIONS, fenceFlags } from '../../src/cli/fence-flags.js';
 import { isHandoffError } from '../../src/errors/index.js';
 import { COMMAND_CLASS_GRANTS, proofWorkAllows } from '../../src/fence/index.js';
 import { leanProfile } from '../../src/profile/index.js';
+import { cliMain } from '../helpers/cli-main.js';
 
 const usage = (f: () => unknown): string => {
   try {
@@ -79,5 +83,27 @@ describe('fenceFlags', () => {
     expect(proofWorkAllows('def', one, 'other')).toBe(false);
     expect(proofWorkAllows('def', one)).toBe(false);
     expect(proofWorkAllows('notation', one, 'helper')).toBe(false);
+  });
+});
+
+describe('handoff run takes the two flags', () => {
+  it('in its help, and a mistyped grant or policy is exit 2 before any worker runs', async () => {
+    const help = await cliMain(['run', '--help'], tmpdir());
+    expect(help.out).toContain('--fence-grant KIND[=DECL]');
+    expect(help.out).toContain('--native-decide allow|forbid');
+    const dir = await mkdtemp(join(tmpdir(), 'fence-flags-run-'));
+    try {
+      await writeFile(join(dir, 'A.lean'), 'theorem a : 1 = 1 := by\n  sorry\n');
+      const base = ['run', '--target', 'A.lean', '--scope', 'file', '--mode', 'autoprove'];
+      const worker = ['--worker', 'no-such-worker-binary', '--commit', 'never'];
+      const typo = await cliMain([...base, ...worker, '--fence-grant', 'new-definition'], dir);
+      expect(typo.code).toBe(2);
+      expect(typo.err).toContain("unknown fence grant 'new-definition' (did you mean new-definitions?)");
+      const policy = await cliMain([...base, ...worker, '--native-decide', 'forbd'], dir);
+      expect(policy.code).toBe(2);
+      expect(policy.err).toContain("--native-decide takes allow or forbid, not 'forbd'");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
