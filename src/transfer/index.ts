@@ -21,7 +21,34 @@ export {
   type TransferJournalOptions,
 } from './file-journal.js';
 export { transferJournalFile } from './journal-path.js';
-export * from './records.js';
+export {
+  AgentNameSchema,
+  ContextFilterSchema,
+  type DecisionCode,
+  END_KINDS,
+  GRANT_CODES,
+  type Lease,
+  LeaseSchema,
+  REFUSAL_CODES,
+  type RefusalCode,
+  type Route,
+  type RoutePolicy,
+  RoutePolicySchema,
+  RouteSchema,
+  TRANSFER_KINDS,
+  type TransferDecision,
+  TransferDecisionSchema,
+  type TransferJournalEntry,
+  type TransferJournalLine,
+  TransferJournalLineSchema,
+  type TransferRequest,
+  type TransferRequestInput,
+  TransferRequestSchema,
+  validateRoutePolicy,
+  validateTransferDecision,
+  validateTransferJournalLine,
+  validateTransferRequest,
+} from './records.js';
 export { type Authorization, authorize, closedRefusal } from './rules/authorize.js';
 export { type ProjectedContext, projectContext } from './rules/context-projection.js';
 export { leaseFor, leaseLive } from './rules/lease.js';
