@@ -52,7 +52,9 @@ export function diagnosticsRequest(q: VerificationQuestion, files: readonly stri
  * verifyRequest(ctx); // { question: 'edit', tier: 'file-fast', maxTier: 'module', files: ['A.lean'] }
  * ```
  */
-export function verifyRequest(c: Pick<CycleContext, 'lastWork' | 'current' | 'accepted'>): DiagnosticsInput {
+export function verifyRequest(
+  c: Pick<CycleContext, 'lastWork' | 'current' | 'accepted' | 'targets'>,
+): DiagnosticsInput {
   const w = c.lastWork;
   const deps = w?.kind === 'handoff' && (w.importsChanged || w.dependentsChanged === true);
   return diagnosticsRequest({ kind: 'edit', importsChanged: deps }, verifiedFiles(c));

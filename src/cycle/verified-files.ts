@@ -24,19 +24,31 @@ export function projectRootOf(targetFile: string, accepted: readonly string[]): 
 /**
  * The project-relative files to verify after an edit: the target's file first, then every file
  * accepted this cycle (relative to the root the target's file implies; paths outside it are
- * kept as recorded), each once.
+ * kept as recorded), then the file of each batch sibling's target whose handoff claims `solved`
+ * (a claim that changed nothing is still checked against its own file: not scanned, its target
+ * would read as gone), each once.
  *
  * @example
  * ```ts
  * verifiedFiles({ current: T1, accepted: ['/p/A.lean', '/p/B.lean'] }); // ['A.lean', 'B.lean']
  * ```
  */
-export function verifiedFiles(c: Pick<CycleContext, 'current' | 'accepted'>): string[] {
+export function verifiedFiles(
+  c: Pick<CycleContext, 'current' | 'accepted'> & Partial<Pick<CycleContext, 'lastWork' | 'targets'>>,
+): string[] {
   const t = c.current;
   if (t === null) return [];
   const root = projectRootOf(t.file, c.accepted);
   const rel = c.accepted.map((a) =>
     root !== null && root !== '' && a.startsWith(root) ? a.slice(root.length) : a,
   );
-  return [...new Set([t.file, ...rel])];
+  const siblings: string[] = [];
+  const w = c.lastWork;
+  if (w?.kind === 'handoff')
+    for (const sib of w.batch ?? []) {
+      if (sib.kind !== 'handoff' || sib.handoff.status !== 'solved') continue;
+      const st = c.targets?.find((x) => x.id === sib.dispatch.target);
+      if (st !== undefined) siblings.push(st.file);
+    }
+  return [...new Set([t.file, ...rel, ...siblings])];
 }

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advanceBaseline } from '../../src/baseline/index.js';
 import { type Dispatch, type Handoff, handoffFor } from '../../src/contract/index.js';
-import { batchTargets, checkpointInput, workerInput } from '../../src/cycle/actor-inputs.js';
+import { batchTargets, checkpointInput, verifyRequest, workerInput } from '../../src/cycle/actor-inputs.js';
 import type { CycleContext, TargetInfo, WorkOutcome } from '../../src/cycle/types.js';
-import { absorbWork } from '../../src/cycle/work-reducers.js';
+import { absorbVerify, absorbWork } from '../../src/cycle/work-reducers.js';
 import { runProject } from '../../src/runtime/project-run.js';
 import { workDispatch } from '../../src/runtime/run-cycle.js';
 import { cycleContext, handoffOutcome, T1, workerHandoff } from './fixture.js';
@@ -283,6 +283,28 @@ describe('batch rules (pure)', () => {
     const plain = absorbWork(ctx, handoffOutcome(workerHandoff('solved')));
     expect(plain.handoffs).toHaveLength(1);
     expect(plain.blocked).toEqual({});
+  });
+});
+
+describe('a batch sibling that claims solved without an edit', () => {
+  it('is verified against its own file: still open there, its claim is downgraded, never "confirmed"', () => {
+    const b = target('B.lean', 2);
+    const ctx = cycleContext({ targets: [T1, b] }, { batchSize: 2 });
+    // B's worker changed nothing and claims solved; only A.lean was edited
+    const sib = handoffOutcome(workerHandoff('solved', { target: b.id, files_changed: [] }), {
+      accepted: [],
+    });
+    const sibling: WorkOutcome =
+      sib.kind === 'handoff' ? { ...sib, dispatch: { ...sib.dispatch, target: b.id } } : sib;
+    const primary = handoffOutcome(workerHandoff('solved'), { batch: [sibling] });
+    const c = { ...ctx, ...absorbWork(ctx, primary) } as CycleContext;
+    // the edit check reads B.lean too (without it B.lean is not scanned and its target reads as gone)
+    const req = verifyRequest(c);
+    expect(req.files).toContain('B.lean');
+    const u = absorbVerify(c, { now: 1, tier: 'file-fast', targets: [b], errors: [], ok: true });
+    expect(u.attempts?.[b.id]?.at(-1)).toMatchObject({ solved: false, signature: 'B.lean:2:not verified' });
+    expect(u.log).toContain('verify (file-fast): B.lean:2 not confirmed — B.lean:2 still open');
+    expect(u.log).toContain('verify (file-fast): A.lean:2 confirmed');
   });
 });
 
