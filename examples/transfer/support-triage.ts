@@ -17,7 +17,14 @@ import {
   validateRoutePolicy,
 } from '../../src/transfer/index.js';
 
-/** The support desk's route policy (`handoff-routes/v1`). */
+/**
+ * The support desk's route policy (`handoff-routes/v1`).
+ *
+ * @example
+ * ```ts
+ * SUPPORT_POLICY.routes.map((r) => `${r.from} → ${r.to}`); // ['triage → billing', 'billing → refunds']
+ * ```
+ */
 export const SUPPORT_POLICY: RoutePolicy = {
   schema: 'handoff-routes/v1',
   entry: 'triage',

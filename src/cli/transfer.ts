@@ -116,7 +116,14 @@ const VERBS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Pro
   revoke,
 };
 
-/** The `transfer` verb group. */
+/**
+ * The `transfer` verb group.
+ *
+ * @example
+ * ```ts
+ * await command.run(['status', '--journal', 'j', '--session', 'conv-9'], io); // 0
+ * ```
+ */
 export const command: CliCommand = {
   verbs: Object.keys(VERBS),
   verbOptions: { status: SESSION, revoke: REVOKE },

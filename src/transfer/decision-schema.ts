@@ -6,7 +6,14 @@
 import { z } from 'zod';
 import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 
-/** Codes of a granted decision. */
+/**
+ * Codes of a granted decision.
+ *
+ * @example
+ * ```ts
+ * GRANT_CODES.includes('returned'); // true
+ * ```
+ */
 export const GRANT_CODES = ['granted', 'returned', 'escalated'] as const;
 
 /**
@@ -14,6 +21,11 @@ export const GRANT_CODES = ['granted', 'returned', 'escalated'] as const;
  * lease expired, the session was revoked or has ended, a limit is reached, the rerun guard
  * forbids the same agent on the same blocker, the request is not a valid record, the request id
  * was used for another request, or the journal write failed (nothing changed).
+ *
+ * @example
+ * ```ts
+ * REFUSAL_CODES.includes('not_active'); // true
+ * ```
  */
 export const REFUSAL_CODES = [
   'not_allowlisted',
@@ -33,7 +45,14 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
 /** A decision code. */
 export type DecisionCode = (typeof GRANT_CODES)[number] | RefusalCode;
 
-/** An authority lease: who holds it, from when, until when (ISO-8601 UTC). */
+/**
+ * An authority lease: who holds it, from when, until when (ISO-8601 UTC).
+ *
+ * @example
+ * ```ts
+ * LeaseSchema.safeParse({ holder: 'billing', granted_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-01T00:10:00Z' }).success; // true
+ * ```
+ */
 export const LeaseSchema = z.strictObject({
   holder: z.string().min(1),
   granted_at: z.iso.datetime(),
@@ -43,7 +62,14 @@ export const LeaseSchema = z.strictObject({
 /** An authority lease. */
 export type Lease = z.output<typeof LeaseSchema>;
 
-/** The decision record `handoff-transfer-decision/v1`. */
+/**
+ * The decision record `handoff-transfer-decision/v1`.
+ *
+ * @example
+ * ```ts
+ * TransferDecisionSchema.safeParse(JSON.parse(stdout)).success;
+ * ```
+ */
 export const TransferDecisionSchema = z.strictObject({
   schema: z.literal('handoff-transfer-decision/v1'),
   session: z.string().min(1),

@@ -9,7 +9,14 @@ import { z } from 'zod';
 import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 import { LeaseSchema, TransferDecisionSchema } from './decision-schema.js';
 
-/** How a session ended by an event that is not a request (a revocation, an expired lease). */
+/**
+ * How a session ended by an event that is not a request (a revocation, an expired lease).
+ *
+ * @example
+ * ```ts
+ * END_KINDS; // ['revoked', 'expired']
+ * ```
+ */
 export const END_KINDS = ['revoked', 'expired'] as const;
 
 /** The session opened: the entry agent holds the first lease. */
@@ -38,7 +45,14 @@ const EndEntry = z.strictObject({
   reason: z.string(),
 });
 
-/** One journal line. */
+/**
+ * One journal line.
+ *
+ * @example
+ * ```ts
+ * TransferJournalLineSchema.safeParse(JSON.parse(line)).success;
+ * ```
+ */
 export const TransferJournalLineSchema = z.strictObject({
   schema: z.literal('handoff-transfer-journal/v1'),
   session: z.string().min(1),

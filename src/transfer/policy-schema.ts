@@ -14,10 +14,24 @@ const agentName = z
     message: 'an agent name has no surrounding blanks and no control characters',
   });
 
-/** An agent name: non-empty, no surrounding blanks, no control characters. */
+/**
+ * An agent name: non-empty, no surrounding blanks, no control characters.
+ *
+ * @example
+ * ```ts
+ * AgentNameSchema.safeParse(' billing').success; // false
+ * ```
+ */
 export const AgentNameSchema = agentName;
 
-/** Which keys of a request's context travel over a route. */
+/**
+ * Which keys of a request's context travel over a route.
+ *
+ * @example
+ * ```ts
+ * ContextFilterSchema.parse({ include: ['question'] }); // { include: ['question'], redact: [] }
+ * ```
+ */
 export const ContextFilterSchema = z.strictObject({
   /** Only these top-level keys are forwarded (an absent key is simply not forwarded). */
   include: z.array(z.string().min(1)).default([]),
@@ -25,7 +39,14 @@ export const ContextFilterSchema = z.strictObject({
   redact: z.array(z.string().min(1)).default([]),
 });
 
-/** One allowlisted route. */
+/**
+ * One allowlisted route.
+ *
+ * @example
+ * ```ts
+ * RouteSchema.parse({ from: 'triage', to: 'billing' }).context; // { include: [], redact: [] }
+ * ```
+ */
 export const RouteSchema = z.strictObject({
   from: agentName,
   to: agentName,
@@ -36,7 +57,14 @@ export const RouteSchema = z.strictObject({
   max_per_session: z.number().int().min(1).optional(),
 });
 
-/** The route policy record `handoff-routes/v1`. */
+/**
+ * The route policy record `handoff-routes/v1`.
+ *
+ * @example
+ * ```ts
+ * RoutePolicySchema.safeParse(JSON.parse(policyText)).success;
+ * ```
+ */
 export const RoutePolicySchema = z
   .strictObject({
     schema: z.literal('handoff-routes/v1'),

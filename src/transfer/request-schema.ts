@@ -6,10 +6,24 @@ import { z } from 'zod';
 import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 import { AgentNameSchema } from './policy-schema.js';
 
-/** What a request asks for. */
+/**
+ * What a request asks for.
+ *
+ * @example
+ * ```ts
+ * TRANSFER_KINDS; // ['transfer', 'return', 'escalate']
+ * ```
+ */
 export const TRANSFER_KINDS = ['transfer', 'return', 'escalate'] as const;
 
-/** The transfer request record `handoff-transfer/v1`. */
+/**
+ * The transfer request record `handoff-transfer/v1`.
+ *
+ * @example
+ * ```ts
+ * TransferRequestSchema.safeParse(JSON.parse(requestText)).success;
+ * ```
+ */
 export const TransferRequestSchema = z
   .strictObject({
     schema: z.literal('handoff-transfer/v1'),
