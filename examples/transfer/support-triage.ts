@@ -15,7 +15,7 @@ import {
   type TransferDecision,
   type TransferRequest,
   validateRoutePolicy,
-} from '../../src/transfer/index.js';
+} from 'handoff-runtime/transfer';
 
 /**
  * The support desk's route policy (`handoff-routes/v1`).
