@@ -27,9 +27,25 @@ export const FENCE_GRANT_KINDS: readonly string[] = Object.values(COMMAND_CLASS_
   .filter((g): g is string => g !== null)
   .map((g) => g.slice('fence:'.length));
 
+/** `items` joined by `, ` on lines of at most `width` characters, each starting with `indent`. */
+function wrapList(items: readonly string[], indent: string, width: number): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const [i, item] of items.entries()) {
+    const piece = `${item}${i < items.length - 1 ? ',' : ''}`;
+    if (line !== indent && line.length + 1 + piece.length > width - 1) {
+      lines.push(line);
+      line = indent;
+    }
+    line = line === indent ? `${indent}${piece}` : `${line} ${piece}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 /** The help lines of the two options (two spaces of indent, as the verb helps have them). */
 export const FENCE_HELP = `  --fence-grant KIND[=DECL]  let proof work add what the statement fence refuses (repeatable):
-                            ${FENCE_GRANT_KINDS.join(', ')};
+${wrapList(FENCE_GRANT_KINDS, ' '.repeat(28), 100)};
                             =DECL: only the new declaration DECL, or commands before DECL
   --native-decide allow|forbid  native_decide in a proof (lean profile; default allow;
                             forbid: it is an escape hatch, never solved)`;

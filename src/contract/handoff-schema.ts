@@ -138,7 +138,9 @@ export const HandoffSchema = lazySchema((z) =>
             rule(ctx, f, 'identity_required', `${f} may be null only for a protocol-error stop`);
         }
       }
-      if (h.file_baseline !== null) {
+      // a protocol-error stop may carry a partial baseline (it records what the runtime could
+      // read of a malformed exchange); the reference accepts it too (docs/baseline.md)
+      if (h.file_baseline !== null && h.stop_reason !== 'protocol-error') {
         for (const p of uncoveredPaths(h.file_baseline, h.files_owned)) {
           rule(ctx, 'file_baseline', 'baseline_not_covering', `file_baseline does not cover owned file ${p}`);
         }

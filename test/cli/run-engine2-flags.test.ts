@@ -345,7 +345,10 @@ process.stdout.write(JSON.stringify({
       await writeFile(script, PLANNER);
       await withGitProject(EASY, async (p) => {
         const planner = `node '${script}' '${log}'`;
-        const r = await runCli(runArgs(p.dir, `node ${TS_WORKER}`, '--planner', planner, '--json'), {
+        // the planner reports its input through a host file: sandboxed (as the worker is by
+        // default) its writes would be discarded, which test/hostile/check-commands covers
+        const args = runArgs(p.dir, `node ${TS_WORKER}`, '--planner', planner, '--json', '--sandbox', 'off');
+        const r = await runCli(args, {
           cwd: p.dir,
         });
         expect(r.code, r.stderr).toBe(0);

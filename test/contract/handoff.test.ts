@@ -118,6 +118,12 @@ describe('handoff record (run-contract/v1) conditional rules', () => {
     const h = solvedHandoff();
     h.files_owned = [...h.files_owned, '/repo/Mathlib/Other.lean'];
     expect(issueCodes(h)).toContain('file_baseline:baseline_not_covering');
+    // a protocol-error stop may carry a partial baseline, as the reference accepts (issue 34 item 5)
+    const p = stoppedHandoff('protocol-error');
+    p.files_owned = [...p.files_owned, '/repo/Mathlib/Other.lean'];
+    expect(p.file_baseline).not.toBeNull();
+    expect(issueCodes(p)).not.toContain('file_baseline:baseline_not_covering');
+    expect(issueCodes(p)).toEqual([]);
   });
 
   it('checks exact keys of nested records', () => {

@@ -529,7 +529,7 @@ describe('recoverRun: hostile layouts and other refusals', () => {
 });
 
 describe('nothing recovers automatically', () => {
-  it('no source file but the CLI verb (and the store index) refers to fs-recover or recoverRun', () => {
+  it('no source file but the CLI verb, `handoff run --resume` (a person asks for both) and the store index refers to fs-recover or recoverRun', () => {
     const src = fileURLToPath(new URL('../../src/', import.meta.url));
     const users: string[] = [];
     const walk = (d: string): void => {
@@ -546,6 +546,7 @@ describe('nothing recovers automatically', () => {
     walk(src);
     expect(users.filter((u) => !/^store\/(fs-recover|recover-[a-z]+|index)\.ts$/.test(u)).sort()).toEqual([
       'cli/store.ts',
+      'runtime/resume-run.ts',
     ]);
   });
 });
