@@ -276,18 +276,24 @@ export function snapshotWorkspaceSync(
     const e = indexedEntry(index, abs, st, takenNs, project, true, oid);
     out.set(key, e.fp);
   });
+  return finishSnapshot(zones, index, takenNs, out, { gen, dirs, excluded: ownedRel });
+}
+
+/**
+ * The zones every snapshot walks afresh (git's control files, the run store), then the snapshot
+ * recorded as the zones' last look: its state, the paths it left out.
+ */
+function finishSnapshot(
+  zones: WatchZones,
+  index: StatIndex,
+  takenNs: bigint,
+  out: Map<string, string>,
+  s: { readonly gen: number; readonly dirs: Set<string>; readonly excluded: ReadonlySet<string> },
+): WorkspaceSnapshot {
   for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
   snapStore(index, zones, takenNs, out);
-  noteExcluded(zones, ownedRel);
-  states.set(out, {
-    index,
-    gen,
-    dirs,
-    zones,
-    seq: ++watchSeq,
-    excluded: ownedRel,
-    starts: containedStarts(),
-  });
+  noteExcluded(zones, s.excluded);
+  states.set(out, { index, zones, seq: ++watchSeq, starts: containedStarts(), ...s });
   lastSnapshot.set(zones, out);
   return out;
 }
@@ -381,20 +387,7 @@ export function snapshotForDispatch(
       snapGitDir(index, abs, takenNs, out);
     } else out.set(`git:${abs}`, indexedEntry(index, abs, st, takenNs, gitFilePolicy).fp);
   }
-  for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
-  snapStore(index, zones, takenNs, out);
-  noteExcluded(zones, ownedRel);
-  states.set(out, {
-    index,
-    gen,
-    dirs,
-    zones,
-    seq: ++watchSeq,
-    excluded: ownedRel,
-    starts: containedStarts(),
-  });
-  lastSnapshot.set(zones, out);
-  return out;
+  return finishSnapshot(zones, index, takenNs, out, { gen, dirs, excluded: ownedRel });
 }
 
 /**
