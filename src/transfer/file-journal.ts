@@ -8,6 +8,7 @@
  */
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { transferMachine } from '../../machines/transfer.js';
+import { createTraceCollector } from '../audit/trace-collector.js';
 import { canonicalJson } from '../canonical/index.js';
 import { withAppendLock } from '../chain/append-lock.js';
 import { JsonlAppender, readCompleteLinesSync } from '../chain/jsonl-file.js';
@@ -30,17 +31,17 @@ export interface TransferJournalOptions {
 }
 
 /**
- * Reads and folds the journal of `session` under `dir` (no lock: appends are whole lines).
+ * Reads and validates every complete line of `session`'s journal under `dir` (no lock: appends
+ * are whole lines), without folding them; an absent journal is `[]`.
  *
  * @example
  * ```ts
- * const state = readTransferSession('/var/handoff/transfers', 'conv-42');
- * state.active; // 'billing'
+ * readTransferJournalLines('/var/handoff/transfers', 'conv-42').length; // 3
  * ```
- * @throws HandoffError `journal_damaged` (details `path`, `line`) when a line is not a valid
- *   journal line of this session in sequence; `io_error` when the file cannot be read.
+ * @throws HandoffError `journal_damaged` (details `path`, `line`) when a line is not JSON or not a
+ *   valid journal line; `io_error` when the file cannot be read.
  */
-export function readTransferSession(dir: string, session: string): SessionState {
+export function readTransferJournalLines(dir: string, session: string): TransferJournalLine[] {
   const path = transferJournalFile(dir, session);
   const lines: TransferJournalLine[] = [];
   readCompleteLinesSync(path).forEach((text, i) => {
@@ -61,7 +62,23 @@ export function readTransferSession(dir: string, session: string): SessionState 
     }
     lines.push(v.value);
   });
-  const folded = foldSession(session, lines);
+  return lines;
+}
+
+/**
+ * Reads and folds the journal of `session` under `dir` (no lock: appends are whole lines).
+ *
+ * @example
+ * ```ts
+ * const state = readTransferSession('/var/handoff/transfers', 'conv-42');
+ * state.active; // 'billing'
+ * ```
+ * @throws HandoffError `journal_damaged` (details `path`, `line`) when a line is not a valid
+ *   journal line of this session in sequence; `io_error` when the file cannot be read.
+ */
+export function readTransferSession(dir: string, session: string): SessionState {
+  const path = transferJournalFile(dir, session);
+  const folded = foldSession(session, readTransferJournalLines(dir, session));
   if (!folded.ok) {
     throw new HandoffError('journal_damaged', `${path} line ${folded.defect.line}: ${folded.defect.why}`, {
       details: { path, line: folded.defect.line },
@@ -97,17 +114,23 @@ async function drive(
   event: Parameters<ReturnType<typeof createActor<typeof transferMachine>>['send']>[0],
 ): Promise<Snap> {
   const appender = new JsonlAppender(nodeFsLayer(), 0);
+  // the machine's transitions since this actor started ride on the write's last line (the audit's)
+  const trace = createTraceCollector({ machines: [transferMachine.id] });
   const machine = transferMachine.provide({
     actors: {
       appendJournal: fromPromise(async ({ input }) => {
+        const steps = trace.take();
+        const last = input.lines.length - 1;
         appender.append(
           path,
-          input.lines.map((l) => canonicalJson(l)),
+          input.lines.map((l, i) =>
+            canonicalJson(i === last && steps.length > 0 ? { ...l, trace: steps } : l),
+          ),
         );
       }),
     },
   });
-  const actor = createActor(machine, { input: { policy, state } });
+  const actor = createActor(machine, { input: { policy, state }, inspect: trace.inspect });
   actor.start();
   try {
     actor.send(event);

@@ -4,8 +4,14 @@
  * by `foldSession` (rules/session-state.ts). A request's own context is never journaled: a
  * decision line holds the decision (its filtered context and the names of the redacted keys) and a
  * digest of the request's identity (no context values).
+ *
+ * The last line of each journal write may carry `trace`: the transfer machine's transitions since
+ * its actor started (a new actor, restored from the journal, decides every request), which
+ * `handoff audit --transfer-journal` replays. Lines written before the trace existed have none and
+ * stay valid.
  */
 import { z } from 'zod';
+import { TraceStepSchema } from '../audit/trace-step-schema.js';
 import { MAX_RECORD_DEPTH, safeValidate, type ValidationResult } from '../validation/index.js';
 import { LeaseSchema, TransferDecisionSchema } from './decision-schema.js';
 
@@ -59,6 +65,8 @@ export const TransferJournalLineSchema = z.strictObject({
   seq: z.number().int().min(1),
   at: z.iso.datetime(),
   entry: z.discriminatedUnion('kind', [OpenEntry, DecisionEntry, EndEntry]),
+  /** The machine's transitions of the write this line ends (absent on older lines and on an opening line). */
+  trace: z.array(TraceStepSchema).max(10_000).optional(),
 });
 
 /** One journal line. */
