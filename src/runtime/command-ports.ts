@@ -104,6 +104,30 @@ export interface CommandDiagnosticsOptions {
 }
 
 /**
+ * The bytes a check must judge: the runtime's snapshot of `files` (project-relative) and of
+ * `options.snapshotFiles`, where it holds one (absolute path → bytes; null: deleted). Shared by
+ * {@link commandDiagnostics} and the Lean JSON adapter.
+ *
+ * @example
+ * ```ts
+ * const snap = checkSnapshot(['A.lean'], '/repo', { bytesOf: (abs) => held.get(abs) });
+ * await runOnSnapshot(argv, '', { cwd: '/repo', timeoutMs, sandbox: null, snapshot: snap });
+ * ```
+ */
+export function checkSnapshot(
+  files: readonly string[],
+  cwd: string,
+  options: CommandDiagnosticsOptions,
+): Map<string, Buffer | null> {
+  const snapshot = new Map<string, Buffer | null>();
+  for (const abs of [...files.map((f) => resolve(cwd, f)), ...(options.snapshotFiles?.() ?? [])]) {
+    const held = options.bytesOf?.(abs);
+    if (held !== undefined) snapshot.set(abs, held.bytes);
+  }
+  return snapshot;
+}
+
+/**
  * A diagnostics port that runs `argv` once per question with
  * `{ question, tier, maxTier, files, project_root }` on stdin (`question`: discover | edit |
  * checkpoint; `tier`: file-fast | file-deps | module | project, the ladder's choice) and expects
@@ -124,11 +148,7 @@ export function commandDiagnostics(
 ): DiagnosticsPort {
   return {
     async diagnose(input) {
-      const snapshot = new Map<string, Buffer | null>();
-      for (const abs of [...input.files.map((f) => resolve(cwd, f)), ...(options.snapshotFiles?.() ?? [])]) {
-        const held = options.bytesOf?.(abs);
-        if (held !== undefined) snapshot.set(abs, held.bytes);
-      }
+      const snapshot = checkSnapshot(input.files, cwd, options);
       const { result, drift } = await runOnSnapshot(
         argv,
         `${JSON.stringify({ ...input, project_root: cwd })}\n`,

@@ -90,6 +90,7 @@ export {
   roleFields,
 } from './dispatch-builder.js';
 export { createGitCheckpointer } from './git-checkpointer.js';
+export { type LeanJsonDiagnosticsOptions, leanJsonDiagnostics } from './lean-json-diagnostics.js';
 export { createMarkerDiagnostics, type MarkerDiagnosticsOptions } from './marker-diagnostics.js';
 export { createPatcher, type PatcherOptions } from './patcher-port.js';
 export {
