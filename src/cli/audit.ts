@@ -18,6 +18,12 @@
  * journal (`createFileChainJournal(DIR)`): replays the chain machine transitions its commit lines
  * carry (`chain-journal-audit/v1`, cites `<journal file>#<line>`). Exit 0 all allowed, 5 a step
  * flagged or no trace, 3 no journal for the baton, 4 a damaged or unreadable journal.
+ *
+ * `handoff audit --transfer-journal DIR --session ID [--json]` — the same for a transfer session's
+ * journal (`handoff transfer --journal DIR`): replays the transfer machine transitions each write
+ * carries and checks each write's trace against its lines (`transfer-journal-audit/v1`, cites
+ * `<session>#<seq>`). Exit 0 all allowed, 5 a step or write flagged or no trace, 3 no journal for
+ * the session, 4 a damaged or unreadable journal.
  */
 import { isAbsolute, join } from 'node:path';
 import {
@@ -41,6 +47,7 @@ import {
   type LedgerTraces,
   ProblemIdSchema,
 } from '../gate/index.js';
+import { auditTransferJournal, type TransferJournalAudit } from '../transfer/transfer-audit.js';
 import { machineGraph } from '../viz/graph.js';
 import { MACHINE_NAMES, namedMachine } from '../viz/machines.js';
 import { parseVerbArgs } from './args.js';
@@ -49,12 +56,14 @@ import type { CliIo } from './io.js';
 import { LEDGER_PG_URL_ENV, loadPg } from './optional-peer.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
 import { escapeLine, toTerminalJson } from './terminal-text.js';
+import { transferSessionLines } from './transfer.js';
 
 const HELP = [
   'usage: handoff audit <run-id> [--root DIR | --project DIR] [--json]',
   '       handoff audit --gate-ledger DIR --problem ID [--json]',
   '       handoff audit --gate-ledger-pg URL --problem ID [--json]',
   '       handoff audit --chain-journal DIR --baton ID [--json]',
+  '       handoff audit --transfer-journal DIR --session ID [--json]',
   '',
   'Replays the machine transitions a persisted run recorded with its journal (each journal write of',
   'a `--persist` run carries the transitions since the previous one) through the machine',
@@ -75,11 +84,16 @@ const HELP = [
   '                  the chain machine transitions its commit lines carry; findings cite',
   '                  <journal file>#<line> and the step index',
   '  --baton ID      the baton (with --chain-journal)',
+  "  --transfer-journal DIR  audit a transfer session's journal instead (handoff transfer --journal",
+  "                  DIR): the transfer machine transitions each write carries, and each write's",
+  '                  trace against the lines it wrote; findings cite <session>#<seq>',
+  '  --session ID    the transfer session (with --transfer-journal)',
   '',
   'Exit: 0 every recorded step allowed, 2 usage, 3 malformed run id (bad_run_id) or no such run',
-  '(no_such_run), a malformed problem id, or no journal for the baton, 4 the run, its batch records,',
-  'the gate ledger or the chain journal cannot be read (damaged; a batch record that does not match',
-  'the journal is named, and the intact ones are still checked), 5 a step flagged or no trace recorded.',
+  '(no_such_run), a malformed problem id, or no journal for the baton or session, 4 the run, its batch',
+  'records, the gate ledger, the chain or the transfer journal cannot be read (damaged; a batch',
+  'record that does not match the journal is named, and the intact ones are still checked), 5 a step',
+  'flagged (a transfer write whose trace does not match its lines included) or no trace recorded.',
 ].join('\n');
 
 /** The exit status of an audit that found something (or nothing to check). */
@@ -275,6 +289,41 @@ function auditChainJournal(io: CliIo, dir: string, batonId: string, json: boolea
   return report.ok ? 0 : AUDIT_FAILED;
 }
 
+/** The human report of a transfer session's audit, one escaped line per finding. */
+function transferAuditText(r: TransferJournalAudit): string {
+  const id = JSON.stringify(r.session);
+  const flagged = r.findings.length + r.write_findings.length;
+  const head = r.ok
+    ? `audit session ${id}: ok — ${r.steps} recorded transitions in ${r.traced_writes} journal writes (${r.entries} lines), every one allowed and matching its lines`
+    : r.traced_writes === 0
+      ? `audit session ${id}: no trace recorded — nothing to check (${r.entries} journal lines)`
+      : `audit session ${id}: ${flagged} finding(s) in ${r.steps} recorded transitions of ${r.traced_writes} journal writes`;
+  const lines = [
+    ...r.findings.map((f) => `${f.cite} step ${f.index}: ${f.code}: ${f.detail} (${f.step.event})`),
+    ...r.write_findings.map(
+      (f) => `${f.cite}${f.index === null ? '' : ` step ${f.index}`}: ${f.code}: ${f.detail}`,
+    ),
+  ].map((l) => `  ${escapeLine(l)}`);
+  const untraced =
+    r.untraced.length === 0
+      ? []
+      : [
+          `untraced: lines ${r.untraced.map((u) => (u.first_seq === u.last_seq ? `#${u.first_seq}` : `#${u.first_seq}–#${u.last_seq}`)).join(', ')} were written without a trace (an older writer); not checked`,
+        ];
+  return `${[escapeLine(head), ...lines, ...untraced, `note: ${r.note}`].join('\n')}\n`;
+}
+
+/** `handoff audit --transfer-journal DIR --session ID`. */
+function auditTransfer(io: CliIo, dir: string, session: string, json: boolean): number {
+  const read = transferSessionLines(io, 'audit', dir, session);
+  if (!read.ok) return read.exit;
+  const transfer = namedMachine('transfer');
+  if (transfer === undefined) throw new HandoffError('internal', 'the transfer machine is not registered');
+  const report = auditTransferJournal(session, read.lines, machineGraph(transfer.machine));
+  io.out(json ? `${toTerminalJson(report)}\n` : transferAuditText(report));
+  return report.ok ? 0 : AUDIT_FAILED;
+}
+
 /** The `handoff audit` verb group. */
 export const command: CliCommand = {
   verbs: [],
@@ -288,7 +337,30 @@ export const command: CliCommand = {
       problem: { type: 'string' },
       'chain-journal': { type: 'string' },
       baton: { type: 'string' },
+      'transfer-journal': { type: 'string' },
+      session: { type: 'string' },
     });
+    const transferJournal = values['transfer-journal'];
+    if (typeof transferJournal === 'string' || values.session !== undefined) {
+      if (
+        typeof transferJournal !== 'string' ||
+        typeof values.session !== 'string' ||
+        positionals.length > 0 ||
+        values['chain-journal'] !== undefined ||
+        values['gate-ledger'] !== undefined ||
+        values['gate-ledger-pg'] !== undefined
+      )
+        throw new HandoffError(
+          'usage',
+          `give --transfer-journal DIR and --session ID (and no run id)\n\n${HELP}`,
+        );
+      return auditTransfer(
+        io,
+        isAbsolute(transferJournal) ? transferJournal : join(io.cwd, transferJournal),
+        values.session,
+        values.json === true,
+      );
+    }
     const chainJournal = values['chain-journal'];
     if (typeof chainJournal === 'string' || values.baton !== undefined) {
       if (

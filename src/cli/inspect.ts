@@ -8,7 +8,14 @@
  * (`run-store-manifest/chain-v1`). Journal damage is reported, never fatal. Exit 0 ok, 2 usage,
  * 3 a malformed run id or one the store does not hold (as in `store load` and `run --prior-run`),
  * 4 the run cannot be read.
+ *
+ * `handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out FILE]`
+ * — a transfer session's journal instead: every line with its cite (decisions with outcome, code,
+ * agents and redacted key names) and the session's path over the transfer machine, from the
+ * transitions each write recorded (`handoff-transfer-inspect/v1` as JSON). Exit 0 ok, 2 usage,
+ * 3 no journal for the session, 4 a damaged or unreadable journal.
  */
+import { resolve as resolvePath } from 'node:path';
 import { HandoffError } from '../errors/index.js';
 import { type AnyLoadResult, type FsStore, formatCite, isChainRunLoad, parseCite } from '../store/index.js';
 import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/chain-inspect-report.js';
@@ -17,10 +24,13 @@ import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.j
 import { namedMachine } from '../viz/machines.js';
 import type { RecordedStep } from '../viz/recorded-path.js';
 import { DELEGATION_SETTLE_LIMIT, type RunMachine, runMachine } from '../viz/run-machine.js';
+import { transferInspectReport, transferInspectText } from '../viz/transfer-inspect-report.js';
 import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
+import type { CliIo } from './io.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
 import { escapeControls, toTerminalJson } from './terminal-text.js';
+import { transferSessionLines } from './transfer.js';
 import { emit, render } from './viz.js';
 
 const FORMATS = ['text', 'json', 'mermaid', 'dot', 'html'] as const;
@@ -51,7 +61,49 @@ const HELP = [
   '',
   'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id)',
   'or no such run (no_such_run), 4 unreadable run.',
+  '',
+  'usage: handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out FILE]',
+  '',
+  "A transfer session's journal (handoff transfer --journal DIR): every line with its cite (each",
+  'decision with its outcome, code, agents and the names of the redacted keys) and the path the',
+  'session took over the transfer machine, from the transitions each journal write recorded (the',
+  'state after a write is read from the journal). --json prints handoff-transfer-inspect/v1.',
+  'Exit: 0 ok, 2 usage, 3 no journal for the session, 4 a damaged or unreadable journal.',
 ].join('\n');
+
+/** True when argv asks for a transfer session (`--transfer-journal`, before any `--`). */
+function wantsTransfer(argv: readonly string[]): boolean {
+  const dd = argv.indexOf('--');
+  const head = dd === -1 ? argv : argv.slice(0, dd);
+  return head.some((a) => a === '--transfer-journal' || a.startsWith('--transfer-journal='));
+}
+
+/** `handoff inspect --transfer-journal DIR --session ID`. */
+async function inspectTransfer(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseVerbArgs(argv, {
+    'transfer-journal': { type: 'string' },
+    session: { type: 'string' },
+    json: { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+  });
+  const dir = optionalString(values, 'transfer-journal');
+  const session = optionalString(values, 'session');
+  if (dir === undefined || session === undefined || positionals.length > 0)
+    throw new HandoffError('usage', 'give --transfer-journal DIR and --session ID (and no run id)');
+  const format = values.json === true ? 'json' : (optionalString(values, 'format') ?? 'text');
+  if (format !== 'text' && format !== 'json')
+    throw new HandoffError('usage', `a transfer session is shown as text or json, not '${format}'`);
+  const read = transferSessionLines(io, 'inspect', resolvePath(io.cwd, dir), session);
+  if (!read.ok) return read.exit;
+  const transfer = namedMachine('transfer');
+  if (transfer === undefined) throw new HandoffError('internal', 'the transfer machine is not registered');
+  const report = transferInspectReport(session, read.lines, machineGraph(transfer.machine));
+  const text =
+    format === 'json' ? `${toTerminalJson(report)}\n` : escapeControls(transferInspectText(report));
+  await emit(io, text, optionalString(values, 'out'));
+  return 0;
+}
 
 /** The closing subtitle lines of a rendered diagram, run or chain run: journal damage, then path limits. */
 function subtitleTail(report: {
@@ -124,6 +176,7 @@ export const command: CliCommand = {
   verbs: [],
   help: HELP,
   async run(argv, io) {
+    if (wantsTransfer(argv)) return inspectTransfer(argv, io);
     const { values, positionals } = parseVerbArgs(argv, {
       ...RUN_STORE_OPTIONS,
       format: { type: 'string' },

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { HandoffError } from '../errors/index.js';
+import { readTransferJournalLines } from '../transfer/file-journal.js';
 import {
   readTransferSession,
   revokeTransferSession,
@@ -12,11 +13,14 @@ import {
   validateRoutePolicy,
   validateTransferRequest,
 } from '../transfer/index.js';
+import type { TransferJournalLine } from '../transfer/journal-line-schema.js';
 import { leaseLive } from '../transfer/rules/lease.js';
+import { foldSession } from '../transfer/rules/session-state.js';
 import type { ValidationResult } from '../validation/index.js';
 import { type OptionSpec, parseVerbArgs, requireString } from './args.js';
 import type { CliCommand } from './command.js';
 import { type CliIo, printJson, readJsonInput } from './io.js';
+import { escapeLine } from './terminal-text.js';
 
 const EXIT_REFUSED = 5;
 const EXIT_INVALID = 3;
@@ -109,6 +113,49 @@ async function revoke(argv: readonly string[], io: CliIo): Promise<number> {
   const r = await revokeTransferSession(journal, session, { by, reason }, { now: clockOf(values) });
   printJson(io, { session, ...r });
   return r.revoked ? 0 : EXIT_REFUSED;
+}
+
+/**
+ * The journal lines of `session` under `dir` for `handoff inspect`/`audit --transfer-journal`:
+ * validated and folded in sequence; otherwise the exit status after saying why on stderr — 3 when
+ * the session has no journal, 4 when the journal is damaged or unreadable.
+ *
+ * @example
+ * ```ts
+ * const r = transferSessionLines(io, 'audit', '/var/handoff/transfers', 'conv-9');
+ * if (!r.ok) return r.exit;
+ * ```
+ */
+export function transferSessionLines(
+  io: CliIo,
+  verb: string,
+  dir: string,
+  session: string,
+):
+  | { readonly ok: true; readonly lines: TransferJournalLine[] }
+  | { readonly ok: false; readonly exit: number } {
+  let lines: TransferJournalLine[];
+  try {
+    lines = readTransferJournalLines(dir, session);
+  } catch (e) {
+    if (e instanceof HandoffError && (e.code === 'journal_damaged' || e.code === 'io_error')) {
+      io.err(`${verb}: ${escapeLine(`${e.code}: ${e.message}`)}\n`);
+      return { ok: false, exit: EXIT_FAILED };
+    }
+    throw e;
+  }
+  if (lines.length === 0) {
+    io.err(
+      `${verb}: no transfer journal for session ${escapeLine(JSON.stringify(session))} in ${escapeLine(dir)}\n`,
+    );
+    return { ok: false, exit: EXIT_INVALID };
+  }
+  const folded = foldSession(session, lines);
+  if (!folded.ok) {
+    io.err(`${verb}: ${escapeLine(`journal_damaged: line ${folded.defect.line}: ${folded.defect.why}`)}\n`);
+    return { ok: false, exit: EXIT_FAILED };
+  }
+  return { ok: true, lines };
 }
 
 const VERBS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
