@@ -144,7 +144,7 @@ describe('handoff run --resume', () => {
         if (!load.ok) return;
         const after = load.value.events.slice(before);
         expect(after[0]).toMatchObject({ kind: 'note', payload: { kind: 'blocker-diagnosis' } });
-        expect(String((after[0]?.payload as { text: string }).text)).toMatch(/^store recover:/);
+        expect(String((after[0]?.payload as { text?: string } | undefined)?.text)).toMatch(/^store recover:/);
         const dispatched = after
           .filter((e) => e.kind === 'dispatch')
           .map((e) => (e.payload as { target: string }).target);

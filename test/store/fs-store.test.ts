@@ -20,9 +20,9 @@ import {
   dispatch,
   fixedClock,
   note,
-  sequentialSuffix,
   replan,
   reviewOfDepth,
+  sequentialSuffix,
   solvedHandoff,
   stuckHandoff,
 } from './fixtures.js';
