@@ -19,7 +19,14 @@ import type { TransferJournalLine } from './journal-line-schema.js';
 import { type TransferTracedWrite, tracedWrites, writingStateOf } from './rules/journal-writes.js';
 import { transferCite } from './rules/session-state.js';
 
-/** Schema id of {@link TransferJournalAudit}. */
+/**
+ * Schema id of {@link TransferJournalAudit}.
+ *
+ * @example
+ * ```ts
+ * TRANSFER_JOURNAL_AUDIT_SCHEMA; // 'transfer-journal-audit/v1'
+ * ```
+ */
 export const TRANSFER_JOURNAL_AUDIT_SCHEMA = 'transfer-journal-audit/v1';
 
 /** A write whose trace does not match the lines it wrote, or a line whose trace is missing. */

@@ -12,7 +12,14 @@ import { sessionStates, tracedWrites } from '../transfer/rules/journal-writes.js
 import { transferCite } from '../transfer/rules/session-state.js';
 import type { MachineGraph } from './graph.js';
 
-/** Schema id of {@link TransferInspectReport}. */
+/**
+ * Schema id of {@link TransferInspectReport}.
+ *
+ * @example
+ * ```ts
+ * TRANSFER_INSPECT_SCHEMA; // 'handoff-transfer-inspect/v1'
+ * ```
+ */
 export const TRANSFER_INSPECT_SCHEMA = 'handoff-transfer-inspect/v1';
 
 /** One journal line as the report shows it. */

@@ -37,10 +37,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function decide(name: string, value: unknown): Promise<number> {
+async function decide(name: string, value: unknown, now = NOW): Promise<number> {
   writeFileSync(join(dir, name), JSON.stringify(value));
   const r = await cliMain(
-    ['transfer', '--policy', 'policy.json', '--journal', 'j', '--request', name, '--now', NOW],
+    ['transfer', '--policy', 'policy.json', '--journal', 'j', '--request', name, '--now', now],
     dir,
   );
   return r.code;
@@ -142,6 +142,35 @@ describe('transfer journal writes carry the machine trace', () => {
     expect(i.out).not.toContain('never visited: refusing');
   });
 
+  it('a revocation and an expired lease are traced writes that end the session (closing, refusing)', async () => {
+    expect(await decide('r1.json', request('r1'))).toBe(0);
+    const rv = await cliMain(
+      ['transfer', 'revoke', '--journal', 'j', '--session', SESSION, '--now', NOW],
+      dir,
+    );
+    expect(rv.code).toBe(0);
+    expect((await audit()).code).toBe(0);
+    const i = await inspect(['--json']);
+    const after = JSON.parse(i.out).path.writes.map((w: { after: string }) => w.after);
+    expect(after).toEqual(['active', 'revoked']);
+    expect(JSON.parse(i.out).path.writes[1].steps.at(-1)).toMatchObject({
+      event: 'REVOKE',
+      to: 'transfer.closing',
+    });
+
+    rmSync(join(dir, 'j'), { recursive: true, force: true });
+    expect(await decide('r1.json', request('r1'))).toBe(0);
+    // billing's 60 s lease ran out: the refusal ends the session as expired
+    const late = '2026-01-01T00:05:00.000Z';
+    expect(
+      await decide('r3.json', request('r3', { kind: 'return', from: 'billing', to: undefined }), late),
+    ).toBe(5);
+    expect((await audit()).code).toBe(0);
+    const t = await inspect();
+    expect(t.out).toContain('refused (lease_expired)');
+    expect(t.out).toMatch(/conv-9#3: idle .* refusing ⇒ expired/);
+  });
+
   it('flags an edited step that the machine does not allow (exit 5, cited)', async () => {
     await grantedAndReturned();
     editJournal((lines) => {
@@ -165,19 +194,39 @@ describe('transfer journal writes carry the machine trace', () => {
     expect(text.out).toContain('conv-9#2 step 1: no_such_transition');
   });
 
-  it('flags a write whose allowed steps do not match its lines (a restore the journal does not fold to)', async () => {
+  it('flags a write whose allowed steps do not match its lines (a trace copied from another write)', async () => {
     await grantedAndReturned();
     editJournal((lines) => {
-      // the second write claims it restored an ended session: an edge of the machine, not the journal's
-      const step = traceOf(lines[2])[0] as Step;
-      step.to = 'transfer.returned';
-      step.guard = 'statusIs(status=returned)';
+      // the return's write gets the grant's trace: every step an edge, and a new actor may begin at idle
+      (lines[2] as Record<string, unknown>).trace = traceOf(lines[1]);
     });
     const a = await audit(['--json']);
     expect(a.code).toBe(5);
     const r = JSON.parse(a.out);
-    expect(r.write_findings[0]).toMatchObject({ code: 'write_mismatch', cite: 'conv-9#3', index: 0 });
-    expect(r.write_findings[0].detail).toContain('folds to active');
+    expect(r.findings).toEqual([]);
+    expect(
+      r.write_findings.map((f: { code: string; cite: string; index: number }) => [f.code, f.cite, f.index]),
+    ).toEqual([
+      ['write_mismatch', 'conv-9#3', 0],
+      ['write_mismatch', 'conv-9#3', 2],
+    ]);
+    expect(r.write_findings[0].detail).toContain('folds to active, the trace restores requested');
+    expect(r.write_findings[1].detail).toContain('is written in closing, the trace ends in transferring');
+    // a restore to a status the journal does not fold to is flagged the same way
+    editJournal((lines) => {
+      (lines[2] as Record<string, unknown>).trace = [
+        {
+          machine: 'transfer',
+          from: 'transfer.idle',
+          event: 'xstate.always',
+          guard: 'statusIs(status=escalated)',
+          to: 'transfer.escalated',
+        },
+      ];
+    });
+    const e = JSON.parse((await audit(['--json'])).out);
+    expect(e.findings).toEqual([]);
+    expect(e.write_findings[0].detail).toContain('folds to active, the trace restores escalated');
   });
 
   it('flags a line whose trace was removed after traced writes, and a write ending in the wrong state', async () => {
