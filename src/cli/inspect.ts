@@ -29,7 +29,7 @@ import { optionalString, parseVerbArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import type { CliIo } from './io.js';
 import { RUN_STORE_OPTIONS, runStoreOf, runUnavailable } from './run-store-args.js';
-import { escapeControls, toTerminalJson } from './terminal-text.js';
+import { escapeControls, escapeLine, toTerminalJson } from './terminal-text.js';
 import { transferSessionLines } from './transfer.js';
 import { emit, render } from './viz.js';
 
@@ -99,8 +99,7 @@ async function inspectTransfer(argv: readonly string[], io: CliIo): Promise<numb
   const transfer = namedMachine('transfer');
   if (transfer === undefined) throw new HandoffError('internal', 'the transfer machine is not registered');
   const report = transferInspectReport(session, read.lines, machineGraph(transfer.machine));
-  const text =
-    format === 'json' ? `${toTerminalJson(report)}\n` : escapeControls(transferInspectText(report));
+  const text = format === 'json' ? `${toTerminalJson(report)}\n` : transferInspectText(report, escapeLine);
   await emit(io, text, optionalString(values, 'out'));
   return 0;
 }

@@ -171,14 +171,19 @@ function chainText(steps: readonly TraceStep[], short: (id: string) => string): 
 }
 
 /**
- * The report as text (strings from the journal are not escaped here; the CLI escapes the output).
+ * The report as text. `escape` is applied to each output line before the lines are joined (the
+ * CLI passes its one-line escape, so a journaled string with a newline or a control cannot forge a
+ * line of its own); default: unchanged.
  *
  * @example
  * ```ts
- * process.stdout.write(transferInspectText(report));
+ * process.stdout.write(transferInspectText(report, escapeLine));
  * ```
  */
-export function transferInspectText(r: TransferInspectReport): string {
+export function transferInspectText(
+  r: TransferInspectReport,
+  escape: (line: string) => string = (line) => line,
+): string {
   const prefix = `${r.path.machine}.`;
   const short = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
   const out = [
@@ -197,5 +202,5 @@ export function transferInspectText(r: TransferInspectReport): string {
     `never visited: ${r.path.not_visited.join(', ') || '(none)'}`,
     ...r.path.limits.map((l) => `limit: ${l}`),
   ];
-  return `${out.join('\n')}\n`;
+  return `${out.map(escape).join('\n')}\n`;
 }

@@ -171,6 +171,15 @@ describe('transfer journal writes carry the machine trace', () => {
     expect(t.out).toMatch(/conv-9#3: idle .* refusing ⇒ expired/);
   });
 
+  it('a journaled string cannot forge a line or a terminal control in the text report', async () => {
+    expect(await decide('r1.json', request('r1', { reason: 'invoice\nconv-9#9  forged\u001b[2J' }))).toBe(0);
+    const t = await inspect();
+    expect(t.code).toBe(0);
+    expect(t.out).not.toContain('\u001b');
+    expect(t.out.split('\n').filter((l) => l.startsWith('conv-9#9'))).toEqual([]);
+    expect(t.out).toContain('invoice\\u000aconv-9#9  forged\\u001b[2J');
+  });
+
   it('flags an edited step that the machine does not allow (exit 5, cited)', async () => {
     await grantedAndReturned();
     editJournal((lines) => {
