@@ -28,6 +28,11 @@ export interface TransferJournalOptions {
   readonly now?: () => number;
   /** How long to keep retrying a taken lock before answering `busy` (ms; default 30 000). */
   readonly waitMs?: number;
+  /**
+   * Whether each write's last line carries the transfer machine's transitions (`trace`, replayed
+   * by `handoff audit --transfer-journal`). Default true.
+   */
+  readonly trace?: boolean;
 }
 
 /**
@@ -112,6 +117,7 @@ async function drive(
   policy: RoutePolicy,
   state: SessionState,
   event: Parameters<ReturnType<typeof createActor<typeof transferMachine>>['send']>[0],
+  traced: boolean,
 ): Promise<Snap> {
   const appender = new JsonlAppender(nodeFsLayer(), 0);
   // the machine's transitions since this actor started ride on the write's last line (the audit's)
@@ -130,7 +136,10 @@ async function drive(
       }),
     },
   });
-  const actor = createActor(machine, { input: { policy, state }, inspect: trace.inspect });
+  const actor = createActor(machine, {
+    input: { policy, state },
+    ...(traced ? { inspect: trace.inspect } : {}),
+  });
   actor.start();
   try {
     actor.send(event);
@@ -196,7 +205,13 @@ export async function submitTransfer(
       } satisfies TransferDecision;
     }
     if (closed !== null && known !== undefined) return known.decision;
-    const snap = await drive(path, policy, state, { type: 'REQUEST', request, now: clock() });
+    const snap = await drive(
+      path,
+      policy,
+      state,
+      { type: 'REQUEST', request, now: clock() },
+      options.trace !== false,
+    );
     const d = snap.context.decision;
     if (d === null) throw new HandoffError('internal', 'the transfer machine gave no decision');
     return d;
@@ -242,12 +257,18 @@ export async function revokeTransferSession(
       routes: [],
       lease_seconds: 1,
     };
-    const snap = await drive(path, policy, state, {
-      type: 'REVOKE',
-      by: who.by,
-      reason: who.reason,
-      now: clock(),
-    });
+    const snap = await drive(
+      path,
+      policy,
+      state,
+      {
+        type: 'REVOKE',
+        by: who.by,
+        reason: who.reason,
+        now: clock(),
+      },
+      options.trace !== false,
+    );
     const after = snap.context.state;
     if (snap.context.failure !== null) {
       throw new HandoffError('io_error', `the revocation was not journaled: ${snap.context.failure}`, {

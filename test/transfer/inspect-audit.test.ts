@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { submitTransfer, validateRoutePolicy, validateTransferRequest } from '../../src/transfer/index.js';
 import { transferJournalFile } from '../../src/transfer/journal-path.js';
 import { cliMain } from '../helpers/cli-main.js';
 
@@ -267,6 +268,18 @@ describe('transfer journal writes carry the machine trace', () => {
     expect(i.code).toBe(0);
     expect(i.out).toContain('no trace recorded');
     expect(i.out).toContain('conv-9#3');
+  });
+
+  it('trace: false writes no trace (the audit then has nothing to check)', async () => {
+    const policy = validateRoutePolicy(POLICY);
+    const req = validateTransferRequest(request('r1'));
+    if (!policy.ok || !req.ok) throw new Error('fixture');
+    const d = await submitTransfer(join(dir, 'j'), policy.value, req.value, { trace: false });
+    expect(d.outcome).toBe('granted');
+    expect(readFileSync(journalFile(), 'utf8')).not.toContain('"trace"');
+    const a = await audit();
+    expect(a.code).toBe(5);
+    expect(a.out).toContain('no trace recorded');
   });
 
   it('answers no journal with 3, a damaged journal with 4 and a bad invocation with 2', async () => {
