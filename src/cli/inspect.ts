@@ -62,7 +62,7 @@ const HELP = [
   'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id)',
   'or no such run (no_such_run), 4 unreadable run.',
   '',
-  'usage: handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out FILE]',
+  'usage: handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out F]',
   '',
   "A transfer session's journal (handoff transfer --journal DIR): every line with its cite (each",
   'decision with its outcome, code, agents and the names of the redacted keys) and the path the',

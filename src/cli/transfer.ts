@@ -187,6 +187,8 @@ export const command: CliCommand = {
     'decided before is answered with the same decision. --now fixes the clock (tests, replays).',
     '',
     'status prints the session derived from its journal; revoke ends an active session for good.',
+    'Each journal write records the transfer machine transitions: `handoff inspect --transfer-journal',
+    'DIR --session S` shows the decisions and the path, `handoff audit` with the same flags replays it.',
     '',
     'Exit: 0 granted (status: shown; revoke: revoked), 5 refused (revoke: the session was not active),',
     '3 invalid record, 4 journal damaged or not writable, 2 usage.',
