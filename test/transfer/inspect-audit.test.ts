@@ -282,6 +282,28 @@ describe('transfer journal writes carry the machine trace', () => {
     expect(a.out).toContain('no trace recorded');
   });
 
+  it('a journal begun without traces and continued with them audits the traced writes (older lines listed)', async () => {
+    const policy = validateRoutePolicy(POLICY);
+    const req = validateTransferRequest(request('r1'));
+    if (!policy.ok || !req.ok) throw new Error('fixture');
+    await submitTransfer(join(dir, 'j'), policy.value, req.value, {
+      now: () => Date.parse(NOW),
+      trace: false,
+    });
+    // the next writer traces: its actor is restored to active, as the older lines fold to
+    expect(await decide('r2.json', request('r2', { kind: 'return', from: 'billing', to: undefined }))).toBe(
+      0,
+    );
+    const a = await audit(['--json']);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({
+      ok: true,
+      traced_writes: 1,
+      untraced: [{ first_seq: 1, last_seq: 2 }],
+    });
+    expect((await audit()).out).toContain('untraced: lines #1–#2 were written without a trace');
+  });
+
   it('answers no journal with 3, a damaged journal with 4 and a bad invocation with 2', async () => {
     expect((await audit()).code).toBe(3);
     expect((await inspect()).code).toBe(3);
