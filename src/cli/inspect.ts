@@ -12,7 +12,8 @@
  * `handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out FILE]`
  * — a transfer session's journal instead: every line with its cite (decisions with outcome, code,
  * agents and redacted key names) and the session's path over the transfer machine, from the
- * transitions each write recorded (`handoff-transfer-inspect/v1` as JSON). Exit 0 ok, 2 usage,
+ * transitions each write recorded (`handoff-transfer-inspect/v1` as JSON; mermaid, dot and html
+ * draw the recorded path). Exit 0 ok, 2 usage,
  * 3 no journal for the session, 4 a damaged or unreadable journal.
  */
 import { resolve as resolvePath } from 'node:path';
@@ -22,7 +23,7 @@ import { chainInspectJson, chainInspectReport, chainInspectText } from '../viz/c
 import { machineGraph } from '../viz/graph.js';
 import { inspectJson, inspectReport, inspectText } from '../viz/inspect-report.js';
 import { namedMachine } from '../viz/machines.js';
-import type { RecordedStep } from '../viz/recorded-path.js';
+import { type RecordedStep, recordedTrail } from '../viz/recorded-path.js';
 import { DELEGATION_SETTLE_LIMIT, type RunMachine, runMachine } from '../viz/run-machine.js';
 import { transferInspectReport, transferInspectText } from '../viz/transfer-inspect-report.js';
 import { optionalString, parseVerbArgs } from './args.js';
@@ -62,12 +63,13 @@ const HELP = [
   'Exit: 0 ok (a damaged journal is reported, not fatal), 2 usage, 3 malformed run id (bad_run_id)',
   'or no such run (no_such_run), 4 unreadable run.',
   '',
-  'usage: handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out F]',
+  'usage: handoff inspect --transfer-journal DIR --session ID [--json | --format FORMAT] [--out FILE]',
   '',
   "A transfer session's journal (handoff transfer --journal DIR): every line with its cite (each",
   'decision with its outcome, code, agents and the names of the redacted keys) and the path the',
   'session took over the transfer machine, from the transitions each journal write recorded (the',
-  'state after a write is read from the journal). --json prints handoff-transfer-inspect/v1.',
+  'state after a write is read from the journal). --json prints handoff-transfer-inspect/v1; mermaid,',
+  'dot and html draw the recorded path (each write begins at idle, drawn as a restart).',
   'Exit: 0 ok, 2 usage, 3 no journal for the session, 4 a damaged or unreadable journal.',
 ].join('\n');
 
@@ -92,14 +94,29 @@ async function inspectTransfer(argv: readonly string[], io: CliIo): Promise<numb
   if (dir === undefined || session === undefined || positionals.length > 0)
     throw new HandoffError('usage', 'give --transfer-journal DIR and --session ID (and no run id)');
   const format = values.json === true ? 'json' : (optionalString(values, 'format') ?? 'text');
-  if (format !== 'text' && format !== 'json')
-    throw new HandoffError('usage', `a transfer session is shown as text or json, not '${format}'`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new HandoffError('usage', `unknown format '${format}' (known: ${FORMATS.join(', ')})`);
   const read = transferSessionLines(io, 'inspect', resolvePath(io.cwd, dir), session);
   if (!read.ok) return read.exit;
   const transfer = namedMachine('transfer');
   if (transfer === undefined) throw new HandoffError('internal', 'the transfer machine is not registered');
-  const report = transferInspectReport(session, read.lines, machineGraph(transfer.machine));
-  const text = format === 'json' ? `${toTerminalJson(report)}\n` : transferInspectText(report, escapeLine);
+  const graph = machineGraph(transfer.machine);
+  const report = transferInspectReport(session, read.lines, graph);
+  let text: string;
+  if (format === 'text') text = transferInspectText(report, escapeLine);
+  else if (format === 'json') text = `${toTerminalJson(report)}\n`;
+  else {
+    // each write's actor begins at idle: drawn as a restart, as for a resumed chain run
+    const recorded = report.path.writes.flatMap((w) =>
+      w.steps.map((step) => ({ step, cite: w.cite, lastSeq: 0 })),
+    );
+    const trail = recordedTrail(graph, recorded, session, { restarts: true });
+    const subtitle = [
+      `transfer session ${session} · ${report.lines.length} journal lines · ${report.status}${report.active === null ? '' : ` (active: ${report.active})`}`,
+      ...report.path.limits.map((l) => `limit: ${l}`),
+    ].map(escapeLine);
+    text = render(graph, format as 'mermaid' | 'dot' | 'html', trail.overlay, subtitle);
+  }
   await emit(io, text, optionalString(values, 'out'));
   return 0;
 }

@@ -123,6 +123,15 @@ describe('transfer journal writes carry the machine trace', () => {
       ['conv-9#3', 'returned'],
     ]);
     expect(shown.lines.map((l: { active: string | null }) => l.active)).toEqual(['triage', 'billing', null]);
+    // the recorded path drawn over the machine (mermaid; dot and html alike)
+    const m = await inspect(['--format', 'mermaid']);
+    expect(m.code).toBe(0);
+    expect(m.out).toContain('idle --> active : always [statusIs(status=active)] (visited x1)');
+    expect(m.out).toContain('requested --> authorized : always [isAuthorized] (visited x2)');
+    expect(m.out).toContain('class closing current');
+    const dot = await inspect(['--format', 'dot']);
+    expect(dot.code).toBe(0);
+    expect(dot.out).toMatch(/^digraph/);
   });
 
   it('a refused request is a traced write that ends in refusing; the session stays with its agent', async () => {
@@ -318,6 +327,6 @@ describe('transfer journal writes carry the machine trace', () => {
     expect((await cliMain(['audit', '--transfer-journal', 'j'], dir)).code).toBe(2);
     expect((await cliMain(['audit', '--session', SESSION], dir)).code).toBe(2);
     expect((await cliMain(['inspect', '--transfer-journal', 'j'], dir)).code).toBe(2);
-    expect((await inspect(['--format', 'dot'])).code).toBe(2);
+    expect((await inspect(['--format', 'svg'])).code).toBe(2);
   });
 });
