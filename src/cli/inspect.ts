@@ -9,12 +9,12 @@
  * 3 a malformed run id or one the store does not hold (as in `store load` and `run --prior-run`),
  * 4 the run cannot be read.
  *
- * `handoff inspect --transfer-journal DIR --session ID [--json | --format text|json] [--out FILE]`
- * — a transfer session's journal instead: every line with its cite (decisions with outcome, code,
+ * `handoff inspect --transfer-journal DIR --session ID [--json | --format FORMAT] [--out FILE]` —
+ * a transfer session's journal instead: every line with its cite (decisions with outcome, code,
  * agents and redacted key names) and the session's path over the transfer machine, from the
  * transitions each write recorded (`handoff-transfer-inspect/v1` as JSON; mermaid, dot and html
- * draw the recorded path). Exit 0 ok, 2 usage,
- * 3 no journal for the session, 4 a damaged or unreadable journal.
+ * draw the recorded path). Exit 0 ok, 2 usage, 3 no journal for the session, 4 a damaged or
+ * unreadable journal.
  */
 import { resolve as resolvePath } from 'node:path';
 import { HandoffError } from '../errors/index.js';
