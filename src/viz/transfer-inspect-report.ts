@@ -171,7 +171,7 @@ function chainText(steps: readonly TraceStep[], short: (id: string) => string): 
 }
 
 /**
- * The report as text. `escape` is applied to each output line before the lines are joined (the
+ * The report as text. `escapeOne` is applied to each output line before the lines are joined (the
  * CLI passes its one-line escape, so a journaled string with a newline or a control cannot forge a
  * line of its own); default: unchanged.
  *
@@ -182,7 +182,7 @@ function chainText(steps: readonly TraceStep[], short: (id: string) => string): 
  */
 export function transferInspectText(
   r: TransferInspectReport,
-  escape: (line: string) => string = (line) => line,
+  escapeOne: (line: string) => string = (line) => line,
 ): string {
   const prefix = `${r.path.machine}.`;
   const short = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
@@ -202,5 +202,5 @@ export function transferInspectText(
     `never visited: ${r.path.not_visited.join(', ') || '(none)'}`,
     ...r.path.limits.map((l) => `limit: ${l}`),
   ];
-  return `${out.map(escape).join('\n')}\n`;
+  return `${out.map(escapeOne).join('\n')}\n`;
 }
