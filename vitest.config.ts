@@ -22,7 +22,7 @@ export default defineConfig({
   resolve: { alias: entryPointSources() },
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup/no-console.ts'],
+    setupFiles: ['test/setup/no-console.ts', 'test/setup/fast-check-seed.ts'],
     // one throwaway PostgreSQL cluster per run for the PG backend tests (test/setup/postgres-cluster.ts)
     globalSetup: ['test/setup/postgres-global.ts'],
     // source type errors are reported by `npm run typecheck`; here only the *.test-d.ts assertions count
