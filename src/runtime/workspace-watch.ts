@@ -117,8 +117,6 @@ interface SnapshotState {
   readonly zones: WatchZones;
   /** The watch's sequence number when the snapshot was taken. */
   readonly seq: number;
-  /** Project paths (relative) the snapshot left out: the dispatch's owned files and its siblings'. */
-  readonly excluded: ReadonlySet<string>;
   /** {@link containedStarts} when the snapshot was taken. */
   readonly starts: number;
 }
@@ -276,7 +274,7 @@ export function snapshotWorkspaceSync(
     const e = indexedEntry(index, abs, st, takenNs, project, true, oid);
     out.set(key, e.fp);
   });
-  return finishSnapshot(zones, index, takenNs, out, { gen, dirs, excluded: ownedRel });
+  return finishSnapshot(zones, index, takenNs, out, { gen, dirs }, ownedRel);
 }
 
 /**
@@ -288,11 +286,12 @@ function finishSnapshot(
   index: StatIndex,
   takenNs: bigint,
   out: Map<string, string>,
-  s: { readonly gen: number; readonly dirs: Set<string>; readonly excluded: ReadonlySet<string> },
+  s: { readonly gen: number; readonly dirs: Set<string> },
+  excluded: ReadonlySet<string>,
 ): WorkspaceSnapshot {
   for (const g of zones.gitDirs) snapGitDir(index, g, takenNs, out);
   snapStore(index, zones, takenNs, out);
-  noteExcluded(zones, s.excluded);
+  noteExcluded(zones, excluded);
   states.set(out, { index, zones, seq: ++watchSeq, starts: containedStarts(), ...s });
   lastSnapshot.set(zones, out);
   return out;
@@ -387,7 +386,7 @@ export function snapshotForDispatch(
       snapGitDir(index, abs, takenNs, out);
     } else out.set(`git:${abs}`, indexedEntry(index, abs, st, takenNs, gitFilePolicy).fp);
   }
-  return finishSnapshot(zones, index, takenNs, out, { gen, dirs, excluded: ownedRel });
+  return finishSnapshot(zones, index, takenNs, out, { gen, dirs }, ownedRel);
 }
 
 /**
