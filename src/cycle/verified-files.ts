@@ -2,7 +2,8 @@
  * Which files a worker's edit is verified on (layer 1, pure; seed 002 § Build Target Policy):
  * every file changed this cycle, not only the target's.
  */
-import type { CycleContext } from './types.js';
+import type { Handoff } from '../contract/index.js';
+import type { CycleContext, TargetInfo } from './types.js';
 
 /**
  * The project root implied by the target's file and an accepted path that ends with it (accepted
@@ -42,13 +43,32 @@ export function verifiedFiles(
   const rel = c.accepted.map((a) =>
     root !== null && root !== '' && a.startsWith(root) ? a.slice(root.length) : a,
   );
-  const siblings: string[] = [];
-  const w = c.lastWork;
-  if (w?.kind === 'handoff')
-    for (const sib of w.batch ?? []) {
-      if (sib.kind !== 'handoff' || sib.handoff.status !== 'solved') continue;
-      const st = c.targets?.find((x) => x.id === sib.dispatch.target);
-      if (st !== undefined) siblings.push(st.file);
-    }
+  const siblings = siblingClaims(c)
+    .filter(([, claimed]) => claimed === 'solved')
+    .map(([st]) => st.file);
   return [...new Set([t.file, ...rel, ...siblings])];
+}
+
+/**
+ * Each batch sibling's handoff of the last work as `[its target, its claimed status]`, for the
+ * siblings whose target the cycle knows (a sibling is attributed by its dispatch, never by the
+ * worker's echo); empty when the last work was no handoff or no batch.
+ *
+ * @example
+ * ```ts
+ * siblingClaims(ctx); // [[{ id: 'B.lean:2', file: 'B.lean', … }, 'solved']]
+ * ```
+ */
+export function siblingClaims(
+  c: Partial<Pick<CycleContext, 'lastWork' | 'targets'>>,
+): [TargetInfo, Handoff['status']][] {
+  const w = c.lastWork;
+  if (w?.kind !== 'handoff') return [];
+  const out: [TargetInfo, Handoff['status']][] = [];
+  for (const sib of w.batch ?? []) {
+    if (sib.kind !== 'handoff') continue;
+    const st = c.targets?.find((x) => x.id === sib.dispatch.target);
+    if (st !== undefined) out.push([st, sib.handoff.status]);
+  }
+  return out;
 }

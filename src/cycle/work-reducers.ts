@@ -14,7 +14,7 @@ import { refusedBatchEdits } from './restore-edits.js';
 import { EMPTY_LEDGER, ledgerAfterHandoff } from './search-budget.js';
 import { attemptOf, detectStuck, fenceStuck } from './stuck.js';
 import type { CycleContext, DiagnosticsOutput, TargetInfo, WorkOutcome } from './types.js';
-import { verifiedFiles } from './verified-files.js';
+import { siblingClaims, verifiedFiles } from './verified-files.js';
 import { downgradeLastAttempt, tiersLabel, verifyEdit } from './verify-edit.js';
 
 /**
@@ -273,12 +273,7 @@ export function absorbVerify(
       ],
     };
   }
-  const claims: [TargetInfo, Handoff['status']][] = [[t, w.handoff.status]];
-  for (const sib of w.batch ?? []) {
-    if (sib.kind !== 'handoff') continue;
-    const st = c.targets.find((x) => x.id === sib.dispatch.target);
-    if (st !== undefined) claims.push([st, sib.handoff.status]);
-  }
+  const claims: [TargetInfo, Handoff['status']][] = [[t, w.handoff.status], ...siblingClaims(c)];
   for (const [target, claimed] of claims) {
     const v = verifyEdit(target, attempts[target.id] ?? [], claimed, out, files);
     attempts[target.id] = v.attempts;
